@@ -1,0 +1,41 @@
+import Fastify, { type FastifyInstance } from "fastify";
+import type { ServerContext } from "../context";
+import { errorHandler } from "./errors";
+import { PROTOBUF } from "./protobuf-body";
+import { authRoutes } from "./routes/auth";
+import { dashboardRoutes } from "./routes/dashboard";
+import { firmRoutes } from "./routes/firm";
+import { healthRoutes } from "./routes/health";
+import { outboxRoutes } from "./routes/outbox";
+import { roleRoutes } from "./routes/roles";
+import { userRoutes } from "./routes/users";
+
+/** The ECFX API: JSON everywhere, protobuf where the spec says binary. */
+export function buildApi(ctx: ServerContext): FastifyInstance {
+  const app = Fastify({
+    logger: ctx.config.LOG_LEVEL === "silent" ? false : { level: ctx.config.LOG_LEVEL },
+    trustProxy: ctx.config.trustedProxies,
+    bodyLimit: 2 * 1024 * 1024,
+  });
+
+  app.addContentTypeParser([PROTOBUF, "image/png", "application/octet-stream"], { parseAs: "buffer" }, (_req, body, done) =>
+    done(null, body),
+  );
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  app.addHook("onSend", async (_request, reply) => {
+    void reply.header("cache-control", reply.getHeader("cache-control") ?? "no-store");
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: "Not found." }));
+
+  healthRoutes(app, ctx);
+  authRoutes(app, ctx);
+  roleRoutes(app, ctx);
+  firmRoutes(app, ctx);
+  dashboardRoutes(app, ctx);
+  outboxRoutes(app, ctx);
+  userRoutes(app, ctx);
+  return app;
+}

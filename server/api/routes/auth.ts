@@ -1,0 +1,153 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { emailField, passwordField, requiredText } from "../../../app/utils/validation";
+import { dummyHash, hashPassword, verifyPassword } from "../../auth/password";
+import { sendPasswordResetMail } from "../../auth/password-reset-mail";
+import { clearFailures, lockedFor, recordFailure, type ThrottleKey } from "../../auth/throttle";
+import { issueTokens, revokeAllSessions, revokeByToken, rotateRefreshToken } from "../../auth/tokens";
+import { userRoleMap } from "../../auth/permissions";
+import type { ServerContext } from "../../context";
+import { message } from "../../lib/messages";
+import { newSecretToken, sha256 } from "../../lib/ids";
+import { authenticate } from "../caller";
+import { HttpError, forbidden, invalid } from "../errors";
+import { readBody, sendProtobuf, wantsProtobuf } from "../protobuf-body";
+
+const loginBody = z.object({ username: emailField(), password: requiredText() });
+const refreshBody = z.object({ grant_type: z.literal("refresh_token"), refresh_token: requiredText() });
+const changePasswordBody = z.object({ currentPassword: requiredText(), newPassword: passwordField() });
+const forgotBody = z.object({ email: emailField() });
+const resetBody = z.object({ token: requiredText(), password: passwordField() });
+
+const RESET_TTL_MS = 60 * 60 * 1000;
+const MAX_RESETS_PER_HOUR = 5;
+
+export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
+  const db = ctx.database.db;
+
+  app.post("/auth/login", async (request, reply) => {
+    const body = loginBody.parse(request.body ?? {});
+    const keys: ThrottleKey[] = [
+      { kind: "account", value: body.username },
+      { kind: "address", value: request.ip },
+    ];
+    const wait = await lockedFor(ctx, keys);
+    if (wait > 0) {
+      const minutes = Math.ceil(wait / 60_000);
+      throw new HttpError(429, message("errors:tooManyAttempts", { minutes }), undefined, {
+        "retry-after": String(Math.ceil(wait / 1000)),
+      });
+    }
+    const user = await db.selectFrom("app_user").selectAll().where("email", "=", body.username).executeTakeFirst();
+    const ok = await verifyPassword(body.password, user?.password_hash ?? (await dummyHash()));
+    if (!user || !ok) {
+      await recordFailure(ctx, keys);
+      throw new HttpError(401, message("errors:loginFailed"));
+    }
+    await clearFailures(ctx, keys[0]!);
+    const tokens = await issueTokens(ctx, user);
+    return reply.send({
+      user: { id: user.id, email: user.email, fullName: user.full_name, securityRoleId: user.security_role_id },
+      ...tokens,
+    });
+  });
+
+  app.post("/oauth/access_token", async (request, reply) => {
+    const parsed = refreshBody.safeParse(request.body ?? {});
+    if (!parsed.success) return reply.status(400).send({ error: "invalid_request", message: message("errors:unauthorized") });
+    const outcome = await rotateRefreshToken(ctx, parsed.data.refresh_token);
+    if (!outcome.ok) return reply.status(400).send({ error: "invalid_grant", reason: outcome.reason, message: message("errors:sessionExpired") });
+    return reply.send({ ...outcome.tokens, token_type: "Bearer" });
+  });
+
+  app.post("/auth/logout", async (request, reply) => {
+    const token = (request.body as { refresh_token?: unknown } | undefined)?.refresh_token;
+    if (typeof token === "string" && token) await revokeByToken(ctx, token);
+    return reply.status(204).send();
+  });
+
+  app.get("/auth/me", async (request) => {
+    const caller = await authenticate(ctx, request);
+    const user = await db.selectFrom("app_user").selectAll().where("id", "=", caller.userId).executeTakeFirstOrThrow();
+    return {
+      id: user.id,
+      email: user.email,
+      fullName: user.full_name,
+      displayName: user.display_name,
+      timekeeperId: user.timekeeper_id,
+      securityRoleId: user.security_role_id,
+      firmId: user.firm_id,
+      roleName: caller.roleName,
+      isAdmin: caller.isAdmin,
+      userRole: userRoleMap(caller.permissions),
+    };
+  });
+
+  app.get("/api/v1/ping", async (request) => {
+    await authenticate(ctx, request);
+    return { ok: true, time: ctx.clock.now() };
+  });
+
+  app.put<{ Params: { id: string } }>("/auth/:id/change-password", async (request, reply) => {
+    const caller = await authenticate(ctx, request);
+    if (request.params.id !== caller.userId) throw forbidden();
+    const body = changePasswordBody.parse(readBody(request, "ChangePassword"));
+    const user = await db.selectFrom("app_user").selectAll().where("id", "=", caller.userId).executeTakeFirstOrThrow();
+    if (!(await verifyPassword(body.currentPassword, user.password_hash))) {
+      throw invalid({ currentPassword: ["errors:currentPasswordWrong"] }, message("errors:currentPasswordWrong"));
+    }
+    await db
+      .updateTable("app_user")
+      .set({ password_hash: await hashPassword(body.newPassword), updated_at: ctx.clock.now() })
+      .where("id", "=", user.id)
+      .execute();
+    // Every other session ends; this one continues with a fresh pair.
+    await revokeAllSessions(ctx, user.id);
+    const tokens = await issueTokens(ctx, { ...user, token_version: user.token_version + 1 });
+    return wantsProtobuf(request) ? sendProtobuf(reply, "TokenPair", { ...tokens }) : reply.send(tokens);
+  });
+
+  app.post("/auth/password-forgot", async (request, reply) => {
+    const body = forgotBody.parse(request.body ?? {});
+    const user = await db.selectFrom("app_user").selectAll().where("email", "=", body.email).executeTakeFirst();
+    if (!user) throw new HttpError(404, message("errors:emailDoesNotExist"));
+    const now = ctx.clock.now();
+    const recent = await db
+      .selectFrom("password_reset")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", user.id)
+      .where("created_at", ">", now - RESET_TTL_MS)
+      .executeTakeFirstOrThrow();
+    if (Number(recent.n) >= MAX_RESETS_PER_HOUR) throw new HttpError(429, message("errors:tooManyAttempts", { minutes: 60 }));
+    const { token, hash } = newSecretToken();
+    await db
+      .insertInto("password_reset")
+      .values({ token_hash: hash, user_id: user.id, firm_id: user.firm_id, expires_at: now + RESET_TTL_MS, used_at: null, created_at: now })
+      .execute();
+    await sendPasswordResetMail(ctx, user, token, now + RESET_TTL_MS);
+    return reply.status(202).send({ ok: true });
+  });
+
+  app.post("/auth/password-reset", async (request, reply) => {
+    const body = resetBody.parse(request.body ?? {});
+    const now = ctx.clock.now();
+    const hash = sha256(body.token);
+    // Claimed with a conditional update so the same link can never be used twice.
+    const claimed = await db
+      .updateTable("password_reset")
+      .set({ used_at: now })
+      .where("token_hash", "=", hash)
+      .where("used_at", "is", null)
+      .where("expires_at", ">", now)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) throw invalid({ token: ["errors:resetLinkInvalid"] }, message("errors:resetLinkInvalid"));
+    const reset = await db.selectFrom("password_reset").select("user_id").where("token_hash", "=", hash).executeTakeFirstOrThrow();
+    await db
+      .updateTable("app_user")
+      .set({ password_hash: await hashPassword(body.password), updated_at: now })
+      .where("id", "=", reset.user_id)
+      .execute();
+    await revokeAllSessions(ctx, reset.user_id);
+    return reply.send({ ok: true });
+  });
+}

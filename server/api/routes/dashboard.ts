@@ -1,0 +1,23 @@
+import type { FastifyInstance } from "fastify";
+import type { ServerContext } from "../../context";
+import { authenticate, requireAccess } from "../caller";
+
+export function dashboardRoutes(app: FastifyInstance, ctx: ServerContext) {
+  const db = ctx.database.db;
+
+  /** Counts of what the firm has, each scoped to the caller's firm. */
+  app.get("/api/v1/dashboard/summary", async (request) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "dashboard", "read");
+    const count = async (table: "app_user" | "security_role" | "outbound_mail") => {
+      const row = await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("firm_id", "=", caller.firmId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    };
+    const [users, roles, mails] = await Promise.all([count("app_user"), count("security_role"), count("outbound_mail")]);
+    return { users, security_roles: roles, outbound_mail: mails };
+  });
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from "fastify";
+import { firmUpdateSchema } from "../../../app/utils/firm-schema";
+import type { ServerContext } from "../../context";
+import { firmBranding } from "../../firm/firm-record";
+import { findFirm, findFirmForHost, firmLogo, saveFirmLogo, updateFirm } from "../../firm/firm-repository";
+import { message } from "../../lib/messages";
+import { authenticate, levelOf, requireAccess } from "../caller";
+import { HttpError, notFound } from "../errors";
+import { readBody, sendProtobuf, wantsProtobuf } from "../protobuf-body";
+
+const MAX_LOGO_BYTES = 1024 * 1024;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
+  app.get("/api/v1/firm", async (request, reply) => {
+    const caller = await authenticate(ctx, request);
+    const firm = await findFirm(ctx.database, caller.firmId);
+    if (!firm) throw notFound();
+    // Every signed-in user needs the branding for the shell; the settings need firm access.
+    if (levelOf(caller, "firm") === "DENY") return reply.send(firmBranding(firm));
+    if (wantsProtobuf(request)) return sendProtobuf(reply, "Firm", { ...firm });
+    return reply.send(firm);
+  });
+
+  const saveFirm = async (request: import("fastify").FastifyRequest<{ Params: { id: string } }>) => {
+    const caller = await authenticate(ctx, request);
+    if (Number(request.params.id) !== caller.firmId) throw notFound();
+    requireAccess(caller, "firm", "write");
+    const update = firmUpdateSchema.parse(readBody(request, "Firm"));
+    await updateFirm(ctx.database, caller.firmId, update, ctx.clock.now());
+    return findFirm(ctx.database, caller.firmId);
+  };
+  app.put<{ Params: { id: string } }>("/api/v1/firm/:id", saveFirm);
+  app.post<{ Params: { id: string } }>("/api/v1/firm/:id", saveFirm);
+
+  // Branding for the sign-in page, before anyone is signed in.
+  app.get<{ Querystring: { host?: string } }>("/api/v1/firm/public", async (request) => {
+    const firm = await findFirmForHost(ctx.database, request.query.host);
+    if (!firm) throw notFound();
+    return firmBranding(firm);
+  });
+
+  app.get<{ Querystring: { firm?: string } }>("/api/v1/firm/logo.png", async (request, reply) => {
+    const logo = await firmLogo(ctx.database, Number(request.query.firm));
+    if (!logo) throw notFound();
+    return reply.type("image/png").header("cache-control", "public, max-age=300").send(logo);
+  });
+
+  app.put("/api/v1/firm/logo.png", { bodyLimit: MAX_LOGO_BYTES + 1024 }, async (request) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "firm", "write");
+    const body = request.body;
+    if (!Buffer.isBuffer(body) || body.length === 0 || body.length >= MAX_LOGO_BYTES || !body.subarray(0, 8).equals(PNG_SIGNATURE)) {
+      throw new HttpError(400, message("errors:imageUpload"));
+    }
+    await saveFirmLogo(ctx.database, caller.firmId, body, ctx.clock.now());
+    return { logo: "/api/v1/firm/logo.png" };
+  });
+}

@@ -1,0 +1,147 @@
+import { SignJWT, errors, jwtVerify } from "jose";
+import type { ServerContext } from "../context";
+import { newId, newSecretToken, sha256 } from "../lib/ids";
+
+export interface AccessClaims {
+  userId: string;
+  firmId: number;
+  tokenVersion: number;
+}
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+}
+
+const ISSUER = "ecfx";
+
+function key(ctx: ServerContext): Uint8Array {
+  return new TextEncoder().encode(ctx.secrets.tokenSigningKey);
+}
+
+export async function signAccessToken(ctx: ServerContext, claims: AccessClaims): Promise<string> {
+  const now = Math.floor(ctx.clock.now() / 1000);
+  return new SignJWT({ firm: claims.firmId, ver: claims.tokenVersion })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(claims.userId)
+    .setIssuer(ISSUER)
+    .setIssuedAt(now)
+    .setExpirationTime(now + ctx.config.ECFX_ACCESS_TOKEN_TTL)
+    .sign(key(ctx));
+}
+
+export async function verifyAccessToken(ctx: ServerContext, token: string): Promise<AccessClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, key(ctx), {
+      issuer: ISSUER,
+      algorithms: ["HS256"],
+      currentDate: new Date(ctx.clock.now()),
+    });
+    if (typeof payload.sub !== "string" || typeof payload.firm !== "number" || typeof payload.ver !== "number") return null;
+    return { userId: payload.sub, firmId: payload.firm, tokenVersion: payload.ver };
+  } catch (error) {
+    if (error instanceof errors.JOSEError) return null;
+    throw error;
+  }
+}
+
+/** Issues an access token and a refresh token; a new sign-in starts a new refresh family. */
+export async function issueTokens(
+  ctx: ServerContext,
+  user: { id: string; firm_id: number; token_version: number },
+  familyId: string = newId(),
+): Promise<TokenPair> {
+  const { token, hash } = newSecretToken();
+  const now = ctx.clock.now();
+  await ctx.database.db
+    .insertInto("refresh_token")
+    .values({
+      token_hash: hash,
+      family_id: familyId,
+      user_id: user.id,
+      firm_id: user.firm_id,
+      issued_at: now,
+      expires_at: now + ctx.config.ECFX_REFRESH_TOKEN_TTL * 1000,
+      rotated_at: null,
+      revoked_at: null,
+    })
+    .execute();
+  return {
+    access_token: await signAccessToken(ctx, { userId: user.id, firmId: user.firm_id, tokenVersion: user.token_version }),
+    refresh_token: token,
+    expires_in: ctx.config.ECFX_ACCESS_TOKEN_TTL,
+  };
+}
+
+export type RefreshOutcome = { ok: true; tokens: TokenPair } | { ok: false; reason: "invalid" | "expired" | "reused" };
+
+/**
+ * Rotates a refresh token. A token used a second time means it leaked: the whole family is
+ * revoked. Within a short leeway after rotation (parallel requests of one browser) a reuse
+ * gets a fresh pair of the same family instead.
+ */
+export async function rotateRefreshToken(ctx: ServerContext, presented: string): Promise<RefreshOutcome> {
+  const db = ctx.database.db;
+  const now = ctx.clock.now();
+  const row = await db.selectFrom("refresh_token").selectAll().where("token_hash", "=", sha256(presented)).executeTakeFirst();
+  if (!row || row.revoked_at !== null) return { ok: false, reason: "invalid" };
+  if (row.expires_at <= now) return { ok: false, reason: "expired" };
+
+  const user = await db
+    .selectFrom("app_user")
+    .select(["id", "firm_id", "token_version"])
+    .where("id", "=", row.user_id)
+    .executeTakeFirst();
+  if (!user) return { ok: false, reason: "invalid" };
+
+  if (row.rotated_at !== null) {
+    if (now - row.rotated_at <= ctx.config.ECFX_REFRESH_REUSE_LEEWAY * 1000) {
+      return { ok: true, tokens: await issueTokens(ctx, user, row.family_id) };
+    }
+    await revokeFamily(ctx, row.family_id);
+    return { ok: false, reason: "reused" };
+  }
+  const claimed = await db
+    .updateTable("refresh_token")
+    .set({ rotated_at: now })
+    .where("token_hash", "=", row.token_hash)
+    .where("rotated_at", "is", null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) return rotateRefreshToken(ctx, presented);
+  return { ok: true, tokens: await issueTokens(ctx, user, row.family_id) };
+}
+
+export async function revokeFamily(ctx: ServerContext, familyId: string): Promise<void> {
+  await ctx.database.db
+    .updateTable("refresh_token")
+    .set({ revoked_at: ctx.clock.now() })
+    .where("family_id", "=", familyId)
+    .where("revoked_at", "is", null)
+    .execute();
+}
+
+export async function revokeByToken(ctx: ServerContext, presented: string): Promise<void> {
+  const row = await ctx.database.db
+    .selectFrom("refresh_token")
+    .select("family_id")
+    .where("token_hash", "=", sha256(presented))
+    .executeTakeFirst();
+  if (row) await revokeFamily(ctx, row.family_id);
+}
+
+/** Signs the user out everywhere: old access tokens stop working and refresh families end. */
+export async function revokeAllSessions(ctx: ServerContext, userId: string): Promise<void> {
+  const db = ctx.database.db;
+  await db
+    .updateTable("app_user")
+    .set((eb) => ({ token_version: eb("token_version", "+", 1), updated_at: ctx.clock.now() }))
+    .where("id", "=", userId)
+    .execute();
+  await db
+    .updateTable("refresh_token")
+    .set({ revoked_at: ctx.clock.now() })
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .execute();
+}

@@ -1,0 +1,66 @@
+import path from "node:path";
+import { z } from "zod";
+
+const roles = ["console", "api", "worker", "smtp"] as const;
+export type ProcessRole = (typeof roles)[number];
+
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+// Every setting the processes read, validated once at boot so a typo stops the process early.
+const schema = z.object({
+  PORT: port.default(3000),
+  ECFX_API_PORT: port.default(8080),
+  ECFX_HOST: z.string().min(1).default("0.0.0.0"),
+  ECFX_API_HOST: z.string().min(1).default("127.0.0.1"),
+  ECFX_API_URL: z.string().url().optional(),
+  ECFX_PUBLIC_URL: z.string().url().optional(),
+  ECFX_DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/|sqlite:)/, "must start with postgres://, postgresql:// or sqlite:")
+    .optional(),
+  ECFX_ROLES: z
+    .string()
+    .default("console,api")
+    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(roles)).min(1)),
+  ECFX_DEMO: bool.default("true"),
+  ECFX_DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").default("Demo-Passw0rd!"),
+  ECFX_SMTP_RELAY_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+    .optional(),
+  ECFX_MAIL_FROM: z.string().email().default("no-reply@ecfx.test"),
+  ECFX_ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).default(3600),
+  ECFX_REFRESH_TOKEN_TTL: z.coerce.number().int().min(300).default(30 * 24 * 3600),
+  ECFX_REFRESH_REUSE_LEEWAY: z.coerce.number().int().min(0).max(120).default(10),
+  ECFX_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  ECFX_LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+  ECFX_LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
+  ECFX_TRUSTED_PROXIES: z.string().default("127.0.0.1,::1,::ffff:127.0.0.1"),
+  ECFX_COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const c = parsed.data;
+  const dataDir = path.resolve(c.ECFX_DATA_DIR);
+  return {
+    ...c,
+    dataDir,
+    databaseUrl: c.DATABASE_URL ?? `sqlite:${path.join(dataDir, "ecfx.sqlite")}`,
+    apiUrl: c.ECFX_API_URL ?? `http://127.0.0.1:${c.ECFX_API_PORT}`,
+    publicUrl: (c.ECFX_PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
+    trustedProxies: c.ECFX_TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean),
+  };
+}

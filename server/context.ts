@@ -1,0 +1,14 @@
+import type { Config } from "./config";
+import type { Database } from "./db/database";
+import type { Secrets } from "./auth/secrets";
+import type { Clock } from "./lib/clock";
+import type { Mailer } from "./mail/mailer";
+
+/** Everything a request handler or a job needs, passed explicitly instead of imported globals. */
+export interface ServerContext {
+  config: Config;
+  database: Database;
+  secrets: Secrets;
+  clock: Clock;
+  mailer: Mailer;
+}

@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from "kysely";
+import pg from "pg";
+import { migrations } from "./migrations/index";
+import type { DB } from "./schema";
+
+export type DialectName = "sqlite" | "postgres";
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns int8 as strings; every bigint we store is a millisecond time or a size
+// well inside Number's safe range.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openDatabase(url: string): Database {
+  if (url.startsWith("sqlite:")) {
+    const file = url.slice("sqlite:".length);
+    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const sqlite = new SQLite(file);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = NORMAL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: "sqlite", close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: "postgres", close: () => db.destroy() };
+}
+
+export async function migrateToLatest(database: Database): Promise<void> {
+  const provider = {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return Object.fromEntries(
+        Object.entries(migrations).map(([name, m]) => [
+          name,
+          { up: (db: Kysely<unknown>) => m.up(db, database.dialect) },
+        ]),
+      );
+    },
+  };
+  const migrator = new Migrator({ db: database.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? "");
+    throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${reason}`);
+  }
+}

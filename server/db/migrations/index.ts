@@ -1,0 +1,10 @@
+import type { Kysely } from "kysely";
+import * as m001 from "./001-initial";
+
+// Listed statically so a bundled build carries them; names sort in the order they run.
+type Dialect = "sqlite" | "postgres";
+type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
+
+export const migrations: Record<string, MigrationModule> = {
+  "001-initial": m001,
+};

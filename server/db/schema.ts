@@ -1,0 +1,133 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+// Row types of the tables. Booleans are stored as 0/1 integers on both databases so that
+// one set of queries serves SQLite and PostgreSQL; lists are JSON text.
+type Bool = number;
+type Json = string;
+type Millis = number;
+
+export interface FirmTable {
+  id: Generated<number>;
+  name: string;
+  host_names: Json;
+  signon_type: string;
+  created_at: Millis;
+  updated_at: Millis;
+  max_case_deletions_on_import: number;
+  default_daily_cadence_delivery_time: string;
+  public_document_access: Bool;
+  manually_process_notices: Bool;
+  manual_process_emails: Json;
+  store_notice_as_docket_text: Bool;
+  max_email_attachment_size: number;
+  primary_color: string;
+  secondary_color: string;
+  logo: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  default_delivery_method: string;
+  default_notification_cadence: string;
+  internal_walls_enabled: Bool;
+  storage_policy_hierarchy: Json;
+  storage_policy_id: string | null;
+  internal_walls_state: string;
+  prefers_combined_documents: Bool;
+  default_email_template_id: string | null;
+  additional_receipt_emails: Json;
+  error_notification_emails: Json;
+  error_notification_level: string;
+  ignored_case_statuses: Json;
+  reply_to_email: string;
+  wait_for_dms_attempt_to_notify: Bool;
+  case_not_found_report_emails: Json;
+  web_preferences: string;
+  default_time_zone: string;
+  dms_failure_report_emails: Json;
+  import_warning_threshold: number;
+  entitled_features: Json;
+  accepted_email_domains: Json;
+  ignored_email_domains: Json;
+  extract_document_web_links: Bool;
+  is_default: Bool;
+}
+
+export interface SecurityRoleTable {
+  id: string;
+  firm_id: number;
+  name: string;
+  is_system_defined: Bool;
+  permissions: Json;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface UserTable {
+  id: string;
+  firm_id: number;
+  email: string;
+  full_name: string;
+  display_name: string;
+  timekeeper_id: string | null;
+  security_role_id: string;
+  password_hash: string;
+  token_version: number;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface RefreshTokenTable {
+  token_hash: string;
+  family_id: string;
+  user_id: string;
+  firm_id: number;
+  issued_at: Millis;
+  expires_at: Millis;
+  rotated_at: Millis | null;
+  revoked_at: Millis | null;
+}
+
+export interface LoginThrottleTable {
+  key: string;
+  failures: number;
+  window_start: Millis;
+  locked_until: Millis | null;
+}
+
+export interface PasswordResetTable {
+  token_hash: string;
+  user_id: string;
+  firm_id: number;
+  expires_at: Millis;
+  used_at: Millis | null;
+  created_at: Millis;
+}
+
+export interface OutboundMailTable {
+  id: string;
+  firm_id: number | null;
+  purpose: string;
+  to_addresses: Json;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  raw: string;
+  transport: string;
+  status: string;
+  error: string | null;
+  created_at: Millis;
+}
+
+export interface DB {
+  firm: FirmTable;
+  security_role: SecurityRoleTable;
+  app_user: UserTable;
+  refresh_token: RefreshTokenTable;
+  login_throttle: LoginThrottleTable;
+  password_reset: PasswordResetTable;
+  outbound_mail: OutboundMailTable;
+}
+
+export type FirmRow = Selectable<FirmTable>;
+export type NewFirm = Insertable<FirmTable>;
+export type FirmUpdate = Updateable<FirmTable>;
+export type UserRow = Selectable<UserTable>;
+export type SecurityRoleRow = Selectable<SecurityRoleTable>;
+export type OutboundMailRow = Selectable<OutboundMailTable>;

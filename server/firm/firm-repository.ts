@@ -1,0 +1,42 @@
+import { sql } from "kysely";
+import type { FirmRecord, FirmUpdate } from "../../app/utils/firm-schema";
+import type { Database } from "../db/database";
+import { firmRecord, firmRowUpdate } from "./firm-record";
+
+function selectFirm(database: Database) {
+  return database.db
+    .selectFrom("firm")
+    .selectAll()
+    .select(sql<number>`case when logo is null then 0 else 1 end`.as("has_logo"));
+}
+
+export async function findFirm(database: Database, id: number): Promise<FirmRecord | undefined> {
+  const row = await selectFirm(database).where("id", "=", id).executeTakeFirst();
+  if (!row) return undefined;
+  const { logo: _logo, ...rest } = row;
+  return firmRecord(rest);
+}
+
+/** The firm whose configured host names include this host, else the default firm. */
+export async function findFirmForHost(database: Database, host: string | undefined): Promise<FirmRecord | undefined> {
+  const rows = await database.db.selectFrom("firm").select(["id", "host_names", "is_default"]).execute();
+  const bare = host?.toLowerCase().replace(/:\d+$/, "");
+  const match =
+    (bare && rows.find((r) => (JSON.parse(r.host_names) as string[]).includes(bare))) ||
+    rows.find((r) => r.is_default) ||
+    rows.sort((a, b) => a.id - b.id)[0];
+  return match ? findFirm(database, match.id) : undefined;
+}
+
+export async function updateFirm(database: Database, id: number, update: FirmUpdate, now: number): Promise<void> {
+  await database.db.updateTable("firm").set(firmRowUpdate(update, now)).where("id", "=", id).execute();
+}
+
+export async function firmLogo(database: Database, id: number): Promise<Buffer | null> {
+  const row = await database.db.selectFrom("firm").select("logo").where("id", "=", id).executeTakeFirst();
+  return row?.logo ?? null;
+}
+
+export async function saveFirmLogo(database: Database, id: number, png: Buffer, now: number): Promise<void> {
+  await database.db.updateTable("firm").set({ logo: png, updated_at: now }).where("id", "=", id).execute();
+}

@@ -1,0 +1,97 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { buildApi } from "./api/app";
+import { loadOrCreateSecrets } from "./auth/secrets";
+import { openContext } from "./bootstrap";
+import { ConfigError, type Config, loadConfig } from "./config";
+import { DEMO_USERS } from "./db/seed/demo";
+
+const root = process.env.ECFX_ROOT ?? process.cwd();
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+
+/** The newest modification time under a folder, to tell whether the console build is stale. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function buildConsoleIfNeeded(): void {
+  const output = path.join(root, "build", "index.js");
+  const sources = ["app", "locales"].map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
+  const stale = !fs.existsSync(output) || sources.some((d) => newestMtime(d) > fs.statSync(output).mtimeMs);
+  if (!stale) return;
+  console.log("Building the console…");
+  const result = spawnSync(bin("remix"), ["build"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("The console build failed.");
+}
+
+function startConsole(config: Config): ChildProcess {
+  buildConsoleIfNeeded();
+  const secrets = loadOrCreateSecrets(config.dataDir);
+  const child = spawn(process.execPath, [bin("remix-serve"), path.join(root, "build", "index.js")], {
+    cwd: root,
+    stdio: "inherit",
+    env: {
+      ...process.env,
+      NODE_ENV: process.env.NODE_ENV ?? "production",
+      PORT: String(config.PORT),
+      HOST: config.ECFX_HOST,
+      ECFX_API_URL: config.apiUrl,
+      ECFX_SESSION_SECRET: secrets.sessionSecret,
+    },
+  });
+  child.on("exit", (code, signal) => {
+    if (!shuttingDown) {
+      console.error(`The console process stopped (${signal ?? code}).`);
+      process.exit(1);
+    }
+  });
+  return child;
+}
+
+let shuttingDown = false;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const stops: Array<() => Promise<void>> = [];
+
+  if (config.ECFX_ROLES.some((r) => r !== "console")) {
+    const ctx = await openContext(config);
+    stops.push(() => ctx.database.close());
+    if (config.ECFX_ROLES.includes("api")) {
+      const api = buildApi(ctx);
+      await api.listen({ port: config.ECFX_API_PORT, host: config.ECFX_API_HOST });
+      stops.unshift(() => api.close());
+      console.log(`ECFX API on ${config.apiUrl} (${ctx.database.dialect})`);
+    }
+  }
+  if (config.ECFX_ROLES.includes("console")) {
+    const child = startConsole(config);
+    stops.unshift(async () => {
+      child.kill("SIGTERM");
+    });
+    console.log(`ECFX console on ${config.publicUrl}`);
+    if (config.ECFX_DEMO) {
+      console.log(`Demo sign-in: ${DEMO_USERS[0].email} / ${config.ECFX_DEMO_PASSWORD === "Demo-Passw0rd!" ? "Demo-Passw0rd!" : "(ECFX_DEMO_PASSWORD)"}`);
+    }
+  }
+
+  const stop = async () => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    for (const s of stops) await s().catch((e: unknown) => console.error(e));
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
