@@ -45,6 +45,15 @@ export function isUniqueViolation(error: unknown): boolean {
   return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || e?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
 
+/**
+ * PostgreSQL's data exceptions (class 22: a NUL character in text, a number out of range)
+ * come from a value the request carried, where SQLite would simply find nothing or store it.
+ */
+export function isInvalidValue(error: unknown): boolean {
+  const e = error as { code?: unknown; severity?: unknown };
+  return typeof e?.code === "string" && e.code.startsWith("22") && typeof e.severity === "string";
+}
+
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
     if (error.headers) void reply.headers(error.headers);
@@ -58,6 +67,9 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
   }
   if (isUniqueViolation(error)) {
     return reply.status(409).send({ message: message("errors:conflict") });
+  }
+  if (isInvalidValue(error)) {
+    return reply.status(400).send({ message: message("errors:invalidRequest") });
   }
   const status = (error as FastifyError).statusCode;
   if (status && status >= 400 && status < 500) {

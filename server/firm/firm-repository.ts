@@ -10,7 +10,12 @@ function selectFirm(database: Database) {
     .select(sql<number>`case when logo is null then 0 else 1 end`.as("has_logo"));
 }
 
+// Firm ids are 32-bit serials. Asked for anything else, PostgreSQL fails the query instead of
+// finding nothing, so such an id is answered as "no such firm" before it reaches the database.
+const isFirmId = (id: number): boolean => Number.isInteger(id) && id > 0 && id <= 2 ** 31 - 1;
+
 export async function findFirm(database: Database, id: number): Promise<FirmRecord | undefined> {
+  if (!isFirmId(id)) return undefined;
   const row = await selectFirm(database).where("id", "=", id).executeTakeFirst();
   if (!row) return undefined;
   const { logo: _logo, ...rest } = row;
@@ -33,6 +38,7 @@ export async function updateFirm(database: Database, id: number, update: FirmUpd
 }
 
 export async function firmLogo(database: Database, id: number): Promise<Buffer | null> {
+  if (!isFirmId(id)) return null;
   const row = await database.db.selectFrom("firm").select("logo").where("id", "=", id).executeTakeFirst();
   return row?.logo ?? null;
 }

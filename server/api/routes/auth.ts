@@ -47,7 +47,7 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     await clearFailures(ctx, keys[0]!);
     const tokens = await issueTokens(ctx, user);
     return reply.send({
-      user: { id: user.id, email: user.email, fullName: user.full_name, securityRoleId: user.security_role_id },
+      user: { id: user.id, email: user.email, fullName: user.full_name, securityRoleId: user.security_role_id, firmId: user.firm_id },
       ...tokens,
     });
   });

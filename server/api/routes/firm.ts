@@ -1,11 +1,11 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { firmUpdateSchema } from "../../../app/utils/firm-schema";
 import type { ServerContext } from "../../context";
 import { firmBranding } from "../../firm/firm-record";
 import { findFirm, findFirmForHost, firmLogo, saveFirmLogo, updateFirm } from "../../firm/firm-repository";
 import { message } from "../../lib/messages";
 import { authenticate, levelOf, requireAccess } from "../caller";
-import { HttpError, notFound } from "../errors";
+import { HttpError, errorHandler, notFound } from "../errors";
 import { readBody, sendProtobuf, wantsProtobuf } from "../protobuf-body";
 
 const MAX_LOGO_BYTES = 1024 * 1024;
@@ -17,16 +17,16 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
     const firm = await findFirm(ctx.database, caller.firmId);
     if (!firm) throw notFound();
     // Every signed-in user needs the branding for the shell; the settings need firm access.
-    if (levelOf(caller, "firm") === "DENY") return reply.send(firmBranding(firm));
-    if (wantsProtobuf(request)) return sendProtobuf(reply, "Firm", { ...firm });
-    return reply.send(firm);
+    const visible = levelOf(caller, "firm") === "DENY" ? firmBranding(firm) : firm;
+    if (wantsProtobuf(request)) return sendProtobuf(reply, "Firm", { ...visible });
+    return reply.send(visible);
   });
 
-  const saveFirm = async (request: import("fastify").FastifyRequest<{ Params: { id: string } }>) => {
+  const saveFirm = async (request: FastifyRequest<{ Params: { id: string } }>) => {
     const caller = await authenticate(ctx, request);
     if (Number(request.params.id) !== caller.firmId) throw notFound();
     requireAccess(caller, "firm", "write");
-    const update = firmUpdateSchema.parse(readBody(request, "Firm"));
+    const update = firmUpdateSchema.parse(readBody(request, "Firm", "snake"));
     await updateFirm(ctx.database, caller.firmId, update, ctx.clock.now());
     return findFirm(ctx.database, caller.firmId);
   };
@@ -34,8 +34,9 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
   app.post<{ Params: { id: string } }>("/api/v1/firm/:id", saveFirm);
 
   // Branding for the sign-in page, before anyone is signed in.
-  app.get<{ Querystring: { host?: string } }>("/api/v1/firm/public", async (request) => {
-    const firm = await findFirmForHost(ctx.database, request.query.host);
+  app.get<{ Querystring: { host?: string; firm?: string } }>("/api/v1/firm/public", async (request) => {
+    const byId = Number(request.query.firm);
+    const firm = Number.isInteger(byId) && byId > 0 ? await findFirm(ctx.database, byId) : await findFirmForHost(ctx.database, request.query.host);
     if (!firm) throw notFound();
     return firmBranding(firm);
   });
@@ -46,7 +47,12 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
     return reply.type("image/png").header("cache-control", "public, max-age=300").send(logo);
   });
 
-  app.put("/api/v1/firm/logo.png", { bodyLimit: MAX_LOGO_BYTES + 1024 }, async (request) => {
+  // Fastify refuses a too large or non-PNG body before the handler runs; the uploader still
+  // gets the catalogue's upload message rather than a bare 413 or 415.
+  const logoErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+    errorHandler(error.code?.startsWith("FST_ERR_CTP_") ? new HttpError(400, message("errors:imageUpload")) : error, request, reply);
+
+  app.put("/api/v1/firm/logo.png", { bodyLimit: MAX_LOGO_BYTES + 1024, errorHandler: logoErrors }, async (request) => {
     const caller = await authenticate(ctx, request);
     requireAccess(caller, "firm", "write");
     const body = request.body;

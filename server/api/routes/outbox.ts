@@ -6,7 +6,8 @@ import { notFound } from "../errors";
 
 const listQuery = z.object({
   max: z.coerce.number().int().min(1).max(100).default(25),
-  offset: z.coerce.number().int().min(0).default(0),
+  // Bounded so the database can bind it: SQLite refuses integers beyond 64 bits.
+  offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
 });
 
 // Captured mail can hold password-reset links, so reading it needs FULL firm access.

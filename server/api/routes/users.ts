@@ -7,7 +7,8 @@ const SORTABLE = { email: "email", full_name: "full_name", display_name: "displa
 
 const query = z.object({
   max: z.coerce.number().int().min(1).max(100).default(25),
-  offset: z.coerce.number().int().min(0).default(0),
+  // Bounded so the database can bind it: SQLite refuses integers beyond 64 bits.
+  offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
   freeText: z.string().trim().max(200).optional(),
   sort: z
     .string()

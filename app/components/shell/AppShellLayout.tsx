@@ -1,0 +1,74 @@
+import { AppShell, Burger, Group, Text, Title } from "@mantine/core";
+import { useFetcher } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { UserRoleMap } from "../../utils/access";
+import type { FirmBranding } from "../../utils/firm-schema";
+import { DRAWER_WIDTH, TOOLBAR_HEIGHT } from "../../utils/theme";
+import type { ThemeStore } from "../../utils/versioned-store";
+import { DrawerNav } from "./DrawerNav";
+import { ThemeControls } from "./ThemeControls";
+import { UserMenu } from "./UserMenu";
+
+interface Props {
+  title: string;
+  theme: ThemeStore;
+  branding: FirmBranding | null;
+  user: { fullName: string; email: string };
+  role: UserRoleMap;
+  children: ReactNode;
+}
+
+/** Drawer (298px) and toolbar (70px) around every signed-in page. */
+export function AppShellLayout({ title, theme, branding, user, role, children }: Props) {
+  const { t } = useTranslation();
+  const fetcher = useFetcher();
+  // Optimistic: the drawer moves at once while the preference is saved.
+  const pendingOpen = fetcher.formData?.get("drawerOpen");
+  const opened = pendingOpen != null ? pendingOpen === "true" : theme.drawerOpen;
+
+  return (
+    <AppShell
+      header={{ height: TOOLBAR_HEIGHT }}
+      navbar={{ width: DRAWER_WIDTH, breakpoint: "sm", collapsed: { mobile: !opened, desktop: !opened } }}
+      padding="md"
+      data-accessible-colors={theme.accessibleColors}
+    >
+      <a className="skip-link" href="#main">
+        {t("shell.skipToContent")}
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <fetcher.Form method="post" action="/preferences/theme">
+              <input type="hidden" name="drawerOpen" value={String(!opened)} />
+              <Burger
+                component="button"
+                type="submit"
+                opened={opened}
+                aria-label={t("shell.toggleDrawer")}
+                aria-expanded={opened}
+                size="sm"
+              />
+            </fetcher.Form>
+            {branding?.has_logo ? <img src={`/firm-logo.png?firm=${branding.id}`} alt="" height={36} /> : null}
+            <Text fw={700} c="firm" visibleFrom="xs">
+              {branding?.name ?? t("appName")}
+            </Text>
+            <Title order={1} size="h4" ml="md" data-testid="page-title">
+              {title}
+            </Title>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <ThemeControls theme={theme} />
+            <UserMenu user={user} />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label={t("shell.toggleDrawer")}>
+        <DrawerNav role={role} />
+      </AppShell.Navbar>
+      <AppShell.Main id="main">{children}</AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,50 @@
+import { NavLink, Stack, Text } from "@mantine/core";
+import { NavLink as RemixNavLink, useLocation } from "@remix-run/react";
+import { IconCode, IconLayoutDashboard, IconUserCircle, type Icon } from "@tabler/icons-react";
+import { useTranslation } from "react-i18next";
+import { type UserRoleMap, canOpen } from "../../utils/access";
+import { type DrawerGroup, ROUTES } from "../../utils/route-table";
+
+const ICONS: Record<string, Icon> = {
+  "/dashboard": IconLayoutDashboard,
+  "/profile": IconUserCircle,
+  "/dev": IconCode,
+};
+
+const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "developer"];
+
+/** The drawer lists the working pages the user's role may open, grouped. */
+export function DrawerNav({ role }: { role: UserRoleMap }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const entries = ROUTES.filter((r) => r.drawer && canOpen(role, r.accessKey));
+  return (
+    <Stack gap={4} component="nav">
+      {GROUP_ORDER.map((group) => {
+        const items = entries.filter((r) => r.drawer === group);
+        if (items.length === 0) return null;
+        return (
+          <Stack gap={2} key={group}>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={700} px="sm" pt="sm">
+              {t(`drawerGroups.${group}`)}
+            </Text>
+            {items.map((r) => {
+              const Icon = ICONS[r.path];
+              return (
+                <NavLink
+                  key={r.path}
+                  component={RemixNavLink}
+                  to={r.path}
+                  label={t(r.titleKey)}
+                  leftSection={Icon ? <Icon size={18} stroke={1.6} /> : null}
+                  active={pathname === r.path || pathname.startsWith(`${r.path}/`)}
+                  className="drawer-link"
+                />
+              );
+            })}
+          </Stack>
+        );
+      })}
+    </Stack>
+  );
+}

@@ -1,0 +1,21 @@
+import { Button, Group, Text } from "@mantine/core";
+import { Form, Link } from "@remix-run/react";
+import { IconLogout } from "@tabler/icons-react";
+import { useTranslation } from "react-i18next";
+
+/** Who is signed in, a link to the profile and sign out (a POST, so no link can sign anyone out). */
+export function UserMenu({ user }: { user: { fullName: string; email: string } }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Text component={Link} to="/profile" size="sm" visibleFrom="sm" title={user.email} data-testid="user-name">
+        {user.fullName}
+      </Text>
+      <Form method="post" action="/logout">
+        <Button type="submit" variant="subtle" size="sm" leftSection={<IconLogout size={16} />}>
+          {t("shell.signOut")}
+        </Button>
+      </Form>
+    </Group>
+  );
+}

@@ -1,0 +1,22 @@
+import { RemixBrowser } from "@remix-run/react";
+import i18next from "i18next";
+import { StrictMode, startTransition } from "react";
+import { hydrateRoot } from "react-dom/client";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import { i18nConfig, resources } from "./utils/i18n";
+
+async function hydrate() {
+  await i18next.use(initReactI18next).init({ ...i18nConfig, lng: document.documentElement.lang || "en", resources });
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <I18nextProvider i18n={i18next}>
+        <StrictMode>
+          <RemixBrowser />
+        </StrictMode>
+      </I18nextProvider>,
+    );
+  });
+}
+
+void hydrate();

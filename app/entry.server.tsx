@@ -1,0 +1,54 @@
+import { PassThrough } from "node:stream";
+import { type EntryContext, createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { createInstance } from "i18next";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import { i18nConfig, resources } from "./utils/i18n";
+import { remixI18n } from "./utils/i18n.server";
+
+const ABORT_DELAY = 5_000;
+export const streamTimeout = ABORT_DELAY;
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
+  const i18n = createInstance();
+  const lng = await remixI18n.getLocale(request);
+  await i18n.use(initReactI18next).init({ ...i18nConfig, lng, resources });
+
+  // Bots and no-JS clients get the whole document at once; browsers get it streamed.
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "");
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <I18nextProvider i18n={i18n}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
+      </I18nextProvider>,
+      {
+        [waitForAll ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          responseHeaders.set("X-Content-Type-Options", "nosniff");
+          responseHeaders.set("Referrer-Policy", "same-origin");
+          responseHeaders.set("X-Frame-Options", "SAMEORIGIN");
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY);
+  });
+}

@@ -1,0 +1,96 @@
+import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
+import coreStyles from "@mantine/core/styles.css";
+import datesStyles from "@mantine/dates/styles.css";
+import { Notifications } from "@mantine/notifications";
+import notificationsStyles from "@mantine/notifications/styles.css";
+import { type LinksFunction, type LoaderFunctionArgs, data } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches, useRouteError, isRouteErrorResponse } from "@remix-run/react";
+import tableStyles from "mantine-react-table/styles.css";
+import { useTranslation } from "react-i18next";
+import { Toaster } from "./components/Toaster";
+import appStyles from "./styles/app.css";
+import { firmBranding } from "./utils/branding.server";
+import { readSession } from "./utils/session.server";
+import { readTheme } from "./utils/theme.server";
+import { buildTheme } from "./utils/theme";
+import { readToasts } from "./utils/toast.server";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: coreStyles },
+  { rel: "stylesheet", href: datesStyles },
+  { rel: "stylesheet", href: notificationsStyles },
+  { rel: "stylesheet", href: tableStyles },
+  { rel: "stylesheet", href: appStyles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [theme, { toasts, clear }, auth] = await Promise.all([readTheme(request), readToasts(request), readSession(request)]);
+  // Signed in: the user's own firm; signed out: the firm whose host name this is.
+  const branding = await firmBranding(auth ? { firmId: auth.firmId } : { host: new URL(request.url).host });
+  const headers = new Headers();
+  if (clear) headers.append("Set-Cookie", clear);
+  return data({ theme, toasts, branding, lang: "en" }, { headers });
+}
+
+export type RootLoader = typeof loader;
+
+/** The title key of the deepest route that declares one (handle.titleKey). */
+function usePageTitle(): string {
+  const { t } = useTranslation();
+  const matches = useMatches();
+  const key = [...matches].reverse().map((m) => (m.handle as { titleKey?: string } | undefined)?.titleKey).find(Boolean);
+  return key ? t("documentTitle", { page: t(key) }) : t("appName");
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const loaderData = useMatches().find((m) => m.id === "root")?.data as Awaited<ReturnType<RootLoader>>["data"] | undefined;
+  const theme = loaderData?.theme;
+  const scheme = theme?.darkMode ? "dark" : "light";
+  const title = usePageTitle();
+  return (
+    <html lang={loaderData?.lang ?? "en"} {...mantineHtmlProps} data-mantine-color-scheme={scheme}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
+        <Meta />
+        <Links />
+        <ColorSchemeScript forceColorScheme={scheme} />
+      </head>
+      <body>
+        <MantineProvider theme={buildTheme(loaderData?.branding ?? null, Boolean(theme?.accessibleColors))} forceColorScheme={scheme}>
+          <Notifications position="top-center" autoClose={5000} limit={5} />
+          {children}
+        </MantineProvider>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { toasts } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <Toaster toasts={toasts} />
+      <Outlet />
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <main style={{ padding: 32 }}>
+      <h1>{status === 404 ? t("errors:notFound") : t("errors:somethingWrong")}</h1>
+      <p>
+        <a href="/dashboard">{t("success.back")}</a>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,31 @@
+import { type LoaderFunctionArgs, data } from "@remix-run/node";
+import { Outlet, useLoaderData, useMatches } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AppShellLayout } from "../components/shell/AppShellLayout";
+import { requireUser } from "../utils/auth.server";
+import { useRootData } from "../utils/root-data";
+import { DEFAULT_THEME } from "../utils/versioned-store";
+
+// The dashboard layout: every page inside needs a signed-in user; each page checks its own key.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { me, headers } = await requireUser(request);
+  return data({ me }, { headers });
+}
+
+export default function AppLayout() {
+  const { me } = useLoaderData<typeof loader>();
+  const root = useRootData();
+  const { t } = useTranslation();
+  const key = [...useMatches()].reverse().map((m) => (m.handle as { titleKey?: string } | undefined)?.titleKey).find(Boolean);
+  return (
+    <AppShellLayout
+      title={key ? t(key) : ""}
+      theme={root?.theme ?? DEFAULT_THEME}
+      branding={root?.branding ?? null}
+      user={me}
+      role={me.userRole}
+    >
+      <Outlet />
+    </AppShellLayout>
+  );
+}

@@ -1,0 +1,19 @@
+import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import { apiRequest } from "../utils/api.server";
+import { clearSession, readSession } from "../utils/session.server";
+import { redirectWithToast } from "../utils/toast.server";
+
+export function loader() {
+  // Signing out changes state, so it is a POST; a plain visit goes back to the console.
+  return redirect("/dashboard");
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const auth = await readSession(request);
+  if (auth) {
+    await apiRequest("/auth/logout", { method: "POST", json: { refresh_token: auth.refreshToken } }).catch(() => undefined);
+  }
+  const headers = new Headers();
+  headers.append("Set-Cookie", await clearSession(request));
+  return redirectWithToast(request, "/login", { type: "info", key: "login.signedOut" }, { headers });
+}

@@ -1,0 +1,99 @@
+import { consoleEnv } from "./env.server";
+
+export interface ApiErrorBody {
+  message?: string;
+  fieldErrors?: Record<string, string[]>;
+  error?: string;
+}
+
+/** A non-2xx answer of the API, with its status and body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody,
+    readonly path: string,
+  ) {
+    super(body.message ?? `API ${status} on ${path}`);
+  }
+}
+
+export interface ApiRequest {
+  method?: "GET" | "POST" | "PUT" | "DELETE";
+  token?: string;
+  json?: unknown;
+  body?: BodyInit;
+  contentType?: string;
+  accept?: string;
+  forwardedFor?: string | null;
+}
+
+const MAX_TIMEOUT_RECORDS = 100;
+const timedOut: { path: string; at: number }[] = [];
+
+/** Calls that hit the time-out, newest last (spec §9: recorded locally). */
+export function timedOutCalls(): readonly { path: string; at: number }[] {
+  return timedOut;
+}
+
+// Inbox paths carry large uploads and bulk operations, so they are exempt from the time-out.
+const exemptFromTimeout = (path: string) => path.startsWith("/api/v1/inbox");
+
+async function send(path: string, init: RequestInit, timeoutMs: number | null): Promise<Response> {
+  const url = `${consoleEnv().ECFX_API_URL}${path}`;
+  if (timeoutMs === null) return fetch(url, init);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    return await fetch(url, { ...init, signal: controller.signal });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * One call to the ECFX API: bearer token, no-cache headers, 15 s time-out. A timed-out call is
+ * recorded and tried once more without a time-out.
+ */
+export async function apiRequest(path: string, req: ApiRequest = {}): Promise<Response> {
+  const headers = new Headers({ "Cache-Control": "no-cache", Pragma: "no-cache", Accept: req.accept ?? "application/json" });
+  if (req.token) headers.set("Authorization", `Bearer ${req.token}`);
+  if (req.forwardedFor) headers.set("X-Forwarded-For", req.forwardedFor);
+  let body = req.body;
+  if (req.json !== undefined) {
+    body = JSON.stringify(req.json);
+    headers.set("Content-Type", "application/json");
+  } else if (req.contentType) {
+    headers.set("Content-Type", req.contentType);
+  }
+  const init: RequestInit = { method: req.method ?? "GET", headers, body };
+  const timeout = exemptFromTimeout(path) ? null : consoleEnv().ECFX_API_TIMEOUT_MS;
+  try {
+    return await send(path, init, timeout);
+  } catch (error) {
+    if (error instanceof Error && error.name === "AbortError") {
+      timedOut.push({ path, at: Date.now() });
+      if (timedOut.length > MAX_TIMEOUT_RECORDS) timedOut.shift();
+      console.warn(`ECFX API call timed out after ${timeout} ms, retrying once: ${init.method} ${path}`);
+      return send(path, init, null);
+    }
+    throw new ApiError(503, { message: "errors:apiUnavailable" }, path);
+  }
+}
+
+export async function errorOf(response: Response, path: string): Promise<ApiError> {
+  let body: ApiErrorBody = {};
+  try {
+    body = (await response.json()) as ApiErrorBody;
+  } catch {
+    body = { message: response.statusText };
+  }
+  if (response.status >= 500) console.error(`ECFX API ${response.status} on ${path}: ${body.message ?? ""}`);
+  return new ApiError(response.status, body, path);
+}
+
+export async function apiJson<T>(path: string, req: ApiRequest = {}): Promise<{ data: T; response: Response }> {
+  const response = await apiRequest(path, req);
+  if (!response.ok) throw await errorOf(response, path);
+  const data = response.status === 204 ? (undefined as T) : ((await response.json()) as T);
+  return { data, response };
+}

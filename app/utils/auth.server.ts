@@ -1,0 +1,181 @@
+import { redirect } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { type AccessKey, type UserRoleMap, canOpen } from "./access";
+import { ApiError, type ApiRequest, apiJson, apiRequest, errorOf } from "./api.server";
+import { type AuthSession, SESSION_USER_KEY, clearSession, readSession, sessionStorageFor, writeSession } from "./session.server";
+import { redirectWithToast } from "./toast.server";
+
+export interface Me {
+  id: string;
+  email: string;
+  fullName: string;
+  displayName: string;
+  timekeeperId: string | null;
+  securityRoleId: string;
+  firmId: number;
+  roleName: string;
+  isAdmin: boolean;
+  userRole: UserRoleMap;
+}
+
+interface TokenAnswer {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+}
+
+const REFRESH_BEFORE_MS = 10 * 60 * 1000;
+
+/** The client address as the reverse proxy in front of the console reported it, if any. */
+export function forwardedFor(request: Request): string | null {
+  return request.headers.get("X-Forwarded-For");
+}
+
+export function authenticatorFor(request: Request): Authenticator<AuthSession> {
+  const authenticator = new Authenticator<AuthSession>(sessionStorageFor(request), { sessionKey: SESSION_USER_KEY, throwOnError: true });
+  authenticator.use(
+    new FormStrategy(async ({ form }) => {
+      const username = String(form.get("email") ?? "");
+      const password = String(form.get("password") ?? "");
+      const response = await apiRequest("/auth/login", {
+        method: "POST",
+        json: { username, password },
+        forwardedFor: forwardedFor(request),
+      });
+      if (!response.ok) {
+        const error = await errorOf(response, "/auth/login");
+        // The API's message (wrong credentials, throttled) is what the user should read.
+        throw new Error(response.status < 500 ? (error.body.message ?? "errors:somethingWrong") : "errors:somethingWrong");
+      }
+      const answer = (await response.json()) as TokenAnswer & {
+        user: { id: string; email: string; fullName: string; securityRoleId: string; firmId: number };
+      };
+      return sessionFromTokens(answer.user, answer);
+    }),
+    "form",
+  );
+  return authenticator;
+}
+
+export function sessionFromTokens(
+  user: { id?: string; userId?: string; email: string; fullName: string; securityRoleId: string; firmId: number },
+  tokens: TokenAnswer,
+): AuthSession {
+  return {
+    userId: (user.id ?? user.userId)!,
+    email: user.email,
+    fullName: user.fullName,
+    securityRoleId: user.securityRoleId,
+    firmId: user.firmId,
+    authToken: tokens.access_token,
+    refreshToken: tokens.refresh_token,
+    expirationTime: Date.now() + tokens.expires_in * 1000,
+  };
+}
+
+/** Where a 401 outside the login page ends: session cleared, /login, the spec's toast. */
+export async function sessionExpired(request: Request): Promise<Response> {
+  const headers = new Headers();
+  headers.append("Set-Cookie", await clearSession(request));
+  return redirectWithToast(request, "/login", { type: "error", key: "errors:sessionExpired" }, { headers });
+}
+
+// Parallel loaders of one navigation share a refresh instead of racing with the same token.
+const inflightRefresh = new Map<string, Promise<AuthSession | null>>();
+
+async function refreshed(auth: AuthSession): Promise<AuthSession | null> {
+  let pending = inflightRefresh.get(auth.refreshToken);
+  if (!pending) {
+    pending = apiJson<TokenAnswer>("/oauth/access_token", {
+      method: "POST",
+      json: { grant_type: "refresh_token", refresh_token: auth.refreshToken },
+    })
+      .then(({ data }) => sessionFromTokens(auth, data))
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status < 500) return null;
+        throw error;
+      });
+    inflightRefresh.set(auth.refreshToken, pending);
+    setTimeout(() => inflightRefresh.delete(auth.refreshToken), 30_000).unref();
+  }
+  return pending;
+}
+
+// The user and role of a token, reused for a few seconds across the loaders of one page.
+const meCache = new Map<string, { at: number; me: Promise<Me> }>();
+const ME_TTL_MS = 3000;
+
+function fetchMe(token: string): Promise<Me> {
+  const now = Date.now();
+  const hit = meCache.get(token);
+  if (hit && now - hit.at < ME_TTL_MS) return hit.me;
+  const me = apiJson<Me>("/auth/me", { token }).then((r) => r.data);
+  meCache.set(token, { at: now, me });
+  me.catch(() => meCache.delete(token));
+  if (meCache.size > 1000) meCache.clear();
+  return me;
+}
+
+/** An API client bound to the signed-in user: a 401 ends the session. */
+export interface ApiClient {
+  json<T>(path: string, req?: Omit<ApiRequest, "token">): Promise<{ data: T; response: Response }>;
+  raw(path: string, req?: Omit<ApiRequest, "token">): Promise<Response>;
+}
+
+function clientFor(request: Request, auth: AuthSession): ApiClient {
+  const guard = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) throw await sessionExpired(request);
+      throw error;
+    }
+  };
+  return {
+    json: (path, req = {}) => guard(() => apiJson(path, { ...req, token: auth.authToken })),
+    raw: (path, req = {}) =>
+      guard(async () => {
+        const response = await apiRequest(path, { ...req, token: auth.authToken });
+        if (response.status === 401) throw new ApiError(401, {}, path);
+        return response;
+      }),
+  };
+}
+
+export interface SignedIn {
+  auth: AuthSession;
+  me: Me;
+  api: ApiClient;
+  /** Set-Cookie to pass on when the tokens were refreshed during this request. */
+  headers: Headers;
+}
+
+/**
+ * The signed-in user, or a redirect: to the home route with `from` when signed out, to /login
+ * with the expiry toast on a 401, to /success when the role denies the page's access key.
+ */
+export async function requireUser(request: Request, accessKey: AccessKey | null = null): Promise<SignedIn> {
+  let auth = await readSession(request);
+  const headers = new Headers();
+  if (!auth) {
+    const url = new URL(request.url);
+    throw redirect(`/?from=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  if (auth.expirationTime - Date.now() < REFRESH_BEFORE_MS) {
+    const next = await refreshed(auth);
+    if (!next) throw await sessionExpired(request);
+    auth = next;
+    headers.append("Set-Cookie", await writeSession(request, auth));
+  }
+  const api = clientFor(request, auth);
+  let me: Me;
+  try {
+    me = await fetchMe(auth.authToken);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) throw await sessionExpired(request);
+    throw error;
+  }
+  if (!canOpen(me.userRole, accessKey)) throw redirect("/success", { headers });
+  return { auth, me, api, headers };
+}

@@ -1,0 +1,63 @@
+import type { AccessKey } from "./access";
+
+export type DrawerGroup = "main" | "data" | "notices" | "firm" | "developer";
+
+/** One row per console route (spec §2): its access key, its title key, its place in the drawer. */
+export interface RouteEntry {
+  path: string;
+  accessKey: AccessKey | null;
+  titleKey: string;
+  /** Shown in the drawer once the page works; pages still to come stay out of it. */
+  drawer?: DrawerGroup;
+}
+
+export const ROUTES: RouteEntry[] = [
+  { path: "/dashboard", accessKey: "dashboardAccess", titleKey: "pages.dashboard", drawer: "main" },
+  { path: "/inbox-items", accessKey: "inboxItemAccess", titleKey: "pages.inboxItems" },
+  { path: "/ecfx-notification", accessKey: "envelopeAccess", titleKey: "pages.envelopes" },
+  { path: "/firm-information", accessKey: "firmAccess", titleKey: "pages.firmInformation" },
+  { path: "/dictionary", accessKey: "firmAccess", titleKey: "pages.dictionary" },
+  { path: "/special-handling", accessKey: "firmAccess", titleKey: "pages.specialHandling" },
+  { path: "/auto-case-creation", accessKey: "firmAccess", titleKey: "pages.autoCaseCreation" },
+  { path: "/document-processing", accessKey: "firmAccess", titleKey: "pages.documentProcessing" },
+  { path: "/webhooks", accessKey: "firmAccess", titleKey: "pages.webhooks" },
+  { path: "/security-roles", accessKey: "firmAccess", titleKey: "pages.securityRoles" },
+  { path: "/dms", accessKey: "firmAccess", titleKey: "pages.dms" },
+  { path: "/provider-credentials", accessKey: "firmAccess", titleKey: "pages.providerCredentials" },
+  { path: "/event-logs", accessKey: "firmAccess", titleKey: "pages.eventLogs" },
+  { path: "/ethical-walls", accessKey: "firmAccess", titleKey: "pages.ethicalWalls" },
+  { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy" },
+  { path: "/abbreviations", accessKey: "firmAccess", titleKey: "pages.abbreviations" },
+  { path: "/billing", accessKey: "firmAccess", titleKey: "pages.billing" },
+  { path: "/notification-rule", accessKey: "notificationRuleAccess", titleKey: "pages.notificationRules" },
+  { path: "/jurisdiction-groups", accessKey: "jurisdictionGroupAccess", titleKey: "pages.jurisdictionGroups" },
+  { path: "/jurisdiction-preferences", accessKey: "jurisdictionPreferenceAccess", titleKey: "pages.jurisdictionPreferences" },
+  { path: "/storage-policies", accessKey: "storagePolicyAccess", titleKey: "pages.storagePolicies" },
+  { path: "/users", accessKey: "userAccess", titleKey: "pages.users" },
+  { path: "/preference-groups", accessKey: "timekeeperGroupAccess", titleKey: "pages.preferenceGroups" },
+  { path: "/clients", accessKey: "clientAccess", titleKey: "pages.clients" },
+  { path: "/cases", accessKey: "caseAccess", titleKey: "pages.cases" },
+  { path: "/timekeepers", accessKey: "timekeeperAccess", titleKey: "pages.timekeepers" },
+  { path: "/matters", accessKey: "matterAccess", titleKey: "pages.matters" },
+  { path: "/jurisdictions", accessKey: "jurisdictionAccess", titleKey: "pages.jurisdictions" },
+  { path: "/ignored-cases", accessKey: "ignoredCaseAccess", titleKey: "pages.ignoredCases" },
+  { path: "/judges", accessKey: "judgeAccess", titleKey: "pages.judges" },
+  { path: "/departments", accessKey: "departmentAccess", titleKey: "pages.departments" },
+  { path: "/locations", accessKey: "locationAccess", titleKey: "pages.locations" },
+  { path: "/practice-groups", accessKey: "locationAccess", titleKey: "pages.practiceGroups" },
+  { path: "/templates", accessKey: "emailTemplateAccess", titleKey: "pages.templates" },
+  { path: "/profile", accessKey: null, titleKey: "pages.profile", drawer: "main" },
+  { path: "/totest", accessKey: "firmAccess", titleKey: "pages.releaseNotes" },
+  { path: "/dev", accessKey: "firmAccess", titleKey: "pages.dev", drawer: "developer" },
+  { path: "/slow", accessKey: "firmAccess", titleKey: "pages.slow" },
+  { path: "/demo", accessKey: "firmAccess", titleKey: "pages.demo" },
+  { path: "/success", accessKey: null, titleKey: "pages.success" },
+  { path: "/load-document", accessKey: "documentAccess", titleKey: "pages.loadDocument" },
+  { path: "/load-notice", accessKey: "inboxItemAccess", titleKey: "pages.loadNotice" },
+  { path: "/load-dms", accessKey: "documentAccess", titleKey: "pages.loadDms" },
+];
+
+/** The declared route a path belongs to (longest matching prefix), if any. */
+export function routeFor(pathname: string): RouteEntry | undefined {
+  return ROUTES.filter((r) => pathname === r.path || pathname.startsWith(`${r.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
+}

@@ -1,0 +1,58 @@
+import { type SessionStorage, createCookie, createSession } from "@remix-run/node";
+import { decrypt, encrypt } from "./encrypted-cookie.server";
+import { cookieSecure } from "./env.server";
+
+/** The signed-in user's state (spec §3 "Auth state"), kept only in the encrypted cookie. */
+export interface AuthSession {
+  userId: string;
+  email: string;
+  fullName: string;
+  securityRoleId: string;
+  firmId: number;
+  authToken: string;
+  refreshToken: string;
+  /** Milliseconds since the epoch when the access token expires. */
+  expirationTime: number;
+}
+
+export const SESSION_USER_KEY = "user";
+const SESSION_DAYS = 30;
+const cookie = createCookie("ecfx_session", { httpOnly: true, sameSite: "lax", path: "/", maxAge: SESSION_DAYS * 24 * 3600 });
+
+/**
+ * A Remix SessionStorage whose whole content is sealed into the cookie (AES-GCM). It is made per
+ * request because whether the cookie is Secure depends on how the console is reached.
+ */
+export function sessionStorageFor(request: Request): SessionStorage {
+  const secure = cookieSecure(request);
+  return {
+    async getSession(cookieHeader) {
+      const sealed = (await cookie.parse(cookieHeader ?? null)) as string | null;
+      const data = sealed ? decrypt<Record<string, unknown>>(sealed) : null;
+      return createSession(data ?? {}, "");
+    },
+    async commitSession(session) {
+      return cookie.serialize(encrypt(session.data), { secure });
+    },
+    async destroySession() {
+      return cookie.serialize("", { secure, maxAge: 0, expires: new Date(0) });
+    },
+  };
+}
+
+export async function readSession(request: Request): Promise<AuthSession | null> {
+  const session = await sessionStorageFor(request).getSession(request.headers.get("Cookie"));
+  return (session.get(SESSION_USER_KEY) as AuthSession | undefined) ?? null;
+}
+
+export async function writeSession(request: Request, auth: AuthSession): Promise<string> {
+  const storage = sessionStorageFor(request);
+  const session = await storage.getSession(null);
+  session.set(SESSION_USER_KEY, auth);
+  return storage.commitSession(session);
+}
+
+export async function clearSession(request: Request): Promise<string> {
+  const storage = sessionStorageFor(request);
+  return storage.destroySession(await storage.getSession(null));
+}

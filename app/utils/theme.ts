@@ -1,0 +1,36 @@
+import { generateColors } from "@mantine/colors-generator";
+import { type MantineColorsTuple, createTheme } from "@mantine/core";
+import chroma from "chroma-js";
+import { DEFAULT_PRIMARY_COLOR, DEFAULT_SECONDARY_COLOR, normaliseColor } from "./firm-schema";
+
+export const CONTRAST_THRESHOLD = 4.5;
+export const DRAWER_WIDTH = 298;
+export const TOOLBAR_HEIGHT = 70;
+
+/** The first shade of a palette that reads on white at the spec's 4.5 contrast, from 6 down the scale. */
+export function accessibleShade(palette: MantineColorsTuple): 6 | 7 | 8 | 9 {
+  for (const shade of [6, 7, 8, 9] as const) {
+    if (chroma.contrast(palette[shade], "#ffffff") >= CONTRAST_THRESHOLD) return shade;
+  }
+  return 9;
+}
+
+/** Mantine theme from the firm's colours (invalid ones fall back) and the accessible-colours option. */
+export function buildTheme(branding: { primary_color?: string; secondary_color?: string } | null, accessibleColors: boolean) {
+  const primary = generateColors(normaliseColor(branding?.primary_color) ?? DEFAULT_PRIMARY_COLOR);
+  const secondary = generateColors(normaliseColor(branding?.secondary_color) ?? DEFAULT_SECONDARY_COLOR);
+  return createTheme({
+    primaryColor: "firm",
+    colors: { firm: primary, firmSecondary: secondary },
+    primaryShade: accessibleColors ? { light: accessibleShade(primary), dark: 8 } : { light: 6, dark: 8 },
+    autoContrast: true,
+    luminanceThreshold: 0.45,
+    defaultRadius: "sm",
+    fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+    focusRing: accessibleColors ? "always" : "auto",
+    components: {
+      Tooltip: { defaultProps: { openDelay: 500 } },
+    },
+    other: { accessibleColors },
+  });
+}

@@ -1,0 +1,127 @@
+// Court notice e-mail parser: raw RFC 822 message in, ParsedEmail out.
+// Never throws; every input yields one of the ParsedEmail kinds.
+import { parseAcms, looksLikeAcms } from "./acms";
+import { hasNoticeMarkers, isCourtMail, nonNoticeReason } from "./classify";
+import type { NoticeContext } from "./common";
+import { MAX_ATTACHED_MESSAGE_DEPTH, MAX_RAW_BYTES } from "./limits";
+import { readMail, type MailContent } from "./mime";
+import { parseNda } from "./nda";
+import { parseNef } from "./nef";
+import { forwardedSubject, stripSubjectPrefixes } from "./subject";
+import { htmlToTextDoc, plainToTextDoc, type TextDoc } from "./text-doc";
+import type { ParsedEmail, ParsedNotice } from "./types";
+
+export type { EmailRecipient, NoticeDocument, NoticeType, ParsedDocket, ParsedDocketEntry, ParsedEmail, ParsedNotice } from "./types";
+export { toGoldShape, goldShapeOf, type GoldNotice } from "./gold-shape";
+
+const LOOKS_LIKE_HTML = /<(?:html|body|p|div|table|br|font|span|strong|b)\b[^>]{0,200}>/i;
+const NOTICE_START = /Notice of Electronic Filing|Notice of Docket Activity|(?:^|\n)[ \t]*Case (?:Name|Number)[ \t]*:/i;
+
+function toBuffer(raw: unknown): Buffer | null {
+  if (Buffer.isBuffer(raw)) return raw;
+  if (raw instanceof Uint8Array) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  if (typeof raw === "string") return Buffer.from(raw, "utf8");
+  return null;
+}
+
+function textDocs(html: string | null, text: string | null): TextDoc[] {
+  const docs: TextDoc[] = [];
+  if (html) docs.push(htmlToTextDoc(html));
+  if (text) {
+    // Some senders label an HTML body text/plain.
+    if (!html && LOOKS_LIKE_HTML.test(text.slice(0, 4000))) docs.push(htmlToTextDoc(text));
+    docs.push(plainToTextDoc(text));
+  }
+  return docs;
+}
+
+/** Subject of the court's own message: the original quoted in a forward, else the Subject header. */
+function effectiveSubject(doc: TextDoc, mail: MailContent | null): string | null {
+  const start = doc.text.search(NOTICE_START);
+  const quoted = start > 0 ? forwardedSubject(doc.text, start) : null;
+  if (quoted && /\d/.test(quoted)) return stripSubjectPrefixes(quoted);
+  return mail?.subject ? stripSubjectPrefixes(mail.subject) : quoted;
+}
+
+type DocResult = { notice: ParsedNotice } | { nonNotice: string } | null;
+
+function parseDoc(doc: TextDoc, mail: MailContent | null): DocResult {
+  const ctx: NoticeContext = { mail, subject: effectiveSubject(doc, mail) };
+  const reason = nonNoticeReason(ctx.subject, doc.text);
+  if (reason) return { nonNotice: reason };
+  const acms = looksLikeAcms(doc, mail?.senderAddresses ?? []);
+  const nda = /Notice of Docket Activity/i.test(doc.text);
+  const order = acms ? [parseAcms, parseNda, parseNef] : nda ? [parseNda, parseAcms, parseNef] : [parseNef, parseNda, parseAcms];
+  for (const parse of order) {
+    const notice = parse(doc, ctx);
+    if (notice) return { notice };
+  }
+  return null;
+}
+
+function headerlessBody(buf: Buffer): TextDoc[] {
+  const body = buf.toString("utf8");
+  return LOOKS_LIKE_HTML.test(body.slice(0, 4000)) ? [htmlToTextDoc(body)] : [plainToTextDoc(body)];
+}
+
+async function parseMessage(buf: Buffer, depth: number): Promise<ParsedEmail> {
+  if (buf.length === 0 || (buf.length <= 65536 && buf.toString("latin1").trim() === "")) {
+    return { kind: "malformed", reason: "empty input" };
+  }
+  if (buf.length > MAX_RAW_BYTES) return { kind: "malformed", reason: `message larger than ${MAX_RAW_BYTES} bytes` };
+
+  let mail: MailContent;
+  try {
+    mail = await readMail(buf);
+  } catch (error) {
+    return { kind: "malformed", reason: `MIME structure could not be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
+
+  if (mail.headerCount === 0) {
+    // No header block: accept a bare notice body, otherwise it is not an e-mail.
+    for (const doc of headerlessBody(buf)) {
+      const result = parseDoc(doc, null);
+      if (result && "notice" in result) return { kind: "notice", notice: result.notice };
+    }
+    return { kind: "malformed", reason: "no RFC 822 header block" };
+  }
+
+  const docs = textDocs(mail.html, mail.text);
+  let nonNotice: string | null = null;
+  for (const doc of docs) {
+    const result = parseDoc(doc, mail);
+    if (!result) continue;
+    if ("notice" in result) return { kind: "notice", notice: result.notice };
+    nonNotice ??= result.nonNotice;
+  }
+  if (nonNotice) return { kind: "not_a_notice", reason: nonNotice };
+
+  if (depth < MAX_ATTACHED_MESSAGE_DEPTH) {
+    for (const attached of mail.attachedMessages.slice(0, 5)) {
+      const inner = await parseMessage(attached, depth + 1);
+      if (inner.kind === "notice" || (inner.kind === "not_a_notice" && docs.length === 0)) return inner;
+    }
+  }
+
+  const subject = mail.subject ?? null;
+  if (docs.some((d) => hasNoticeMarkers(subject, d.text)) || (docs.length === 0 && hasNoticeMarkers(subject, ""))) {
+    return { kind: "unrecognised", reason: "court notice markers found but no docket could be read" };
+  }
+  if (mail.attachmentTypes.some((t) => t === "text/calendar" || t === "application/ics")) {
+    return { kind: "not_a_notice", reason: "calendar invitation" };
+  }
+  if (isCourtMail(mail)) return { kind: "not_a_notice", reason: "court mail without a docket notice" };
+  if (docs.length === 0) return { kind: "not_a_notice", reason: "message has no text body" };
+  return { kind: "not_a_notice", reason: "no court notice found" };
+}
+
+/** Parse one raw e-mail (RFC 822 bytes). Resolves for every input; never rejects. */
+export async function parseNoticeEmail(raw: Buffer | string): Promise<ParsedEmail> {
+  try {
+    const buf = toBuffer(raw);
+    if (!buf) return { kind: "malformed", reason: "input is neither a Buffer nor a string" };
+    return await parseMessage(buf, 0);
+  } catch (error) {
+    return { kind: "malformed", reason: `unexpected parse failure: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}

@@ -1,0 +1,90 @@
+// Result types of the court-notice e-mail parser.
+//
+// Field names in snake_case are the shared corpus gold format (see
+// shared/corpus/README.md); `toGoldShape` keeps exactly those. The fields
+// marked "product" are ECFX's own additions and are dropped by `toGoldShape`.
+
+export type NoticeType = "NEF" | "NDA" | "ACMS";
+
+export interface EmailRecipient {
+  name: string;
+  email_addresses: string[];
+}
+
+/** Product: one document listed by the notice (main document and each attachment). */
+export interface NoticeDocument {
+  /** 0 for the main document, 1..n for attachments in the order the notice lists them. */
+  number: number;
+  description: string | null;
+  url: string | null;
+  pacer_doc_id: string | null;
+}
+
+export interface ParsedDocketEntry {
+  /** ISO date from "filed on …". */
+  date_filed: string | null;
+  /** Full docket text, whitespace collapsed, tags and entities resolved. */
+  description: string | null;
+  /** Short label, mostly taken from the Subject line. */
+  short_description: string | null;
+  document_number: string | null;
+  document_url: string | null;
+  /** Document id from the link with its 4th digit forced to 0 (the free-look flag). */
+  pacer_doc_id: string | null;
+  pacer_case_id: string | null;
+  pacer_seq_no: string | null;
+  /** magic_num (NEF), uid (classic NDA) or the document GUID (ACMS). */
+  pacer_magic_num: string | null;
+  /** Product: the "Filer:" row, or the "Filed by …" text of the docket entry. */
+  filed_by: string | null;
+  /** Product: ISO date of "entered on …" when the notice gives it. */
+  entered_on: string | null;
+  /** Product: the notice says the document is sealed or restricted. */
+  sealed: boolean;
+  /** Product: main document and attachments listed with the entry. */
+  documents: NoticeDocument[];
+}
+
+export interface ParsedDocket {
+  /** Docket number without judge-initial / defendant suffixes. */
+  docket_number: string;
+  federal_dn_office_code: string | null;
+  federal_dn_case_type: string | null;
+  federal_dn_judge_initials_assigned: string | null;
+  federal_dn_judge_initials_referred: string | null;
+  federal_defendant_number: string | null;
+  case_name: string;
+  /** Always null: a notice does not give the case's filing date. */
+  date_filed: null;
+  docket_entries: ParsedDocketEntry[];
+  /** Product: the docket number as printed, with judge initials. */
+  docket_number_full: string;
+}
+
+export interface ParsedNotice {
+  court_id: string | null;
+  appellate: boolean;
+  acms: boolean;
+  contains_attachments: boolean;
+  email_recipients: EmailRecipient[];
+  dockets: ParsedDocket[];
+  /** Product: Message-ID header without angle brackets. */
+  message_id: string | null;
+  /** Product: the Subject header, decoded. */
+  subject: string | null;
+  /** Product: the Date header as an ISO timestamp. */
+  sent_at: string | null;
+  /** Product: host of the court server the notice links to. */
+  court_host: string | null;
+  /** Product: which notice layout was recognised. */
+  notice_type: NoticeType;
+}
+
+export type ParsedEmail =
+  | { kind: "notice"; notice: ParsedNotice }
+  /** Court mail or other mail that is not a docket notice (announcement, claims register, edit notice, invitation…). */
+  | { kind: "not_a_notice"; reason: string }
+  /** Looks like a court notice but the layout was not understood. */
+  | { kind: "unrecognised"; reason: string }
+  /** Not a readable e-mail message at all. */
+  | { kind: "malformed"; reason: string };

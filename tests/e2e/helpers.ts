@@ -1,0 +1,35 @@
+import { type Page, expect } from "@playwright/test";
+
+export const PASSWORD = "Demo-Passw0rd!";
+export const USERS = {
+  admin: "admin@demo.ecfx.test",
+  manager: "manager@demo.ecfx.test",
+  viewonly: "viewonly@demo.ecfx.test",
+  docketing: "docketing@demo.ecfx.test",
+} as const;
+
+export async function signIn(page: Page, email: string, password = PASSWORD, path = "/login") {
+  await page.goto(path);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/** Signs in and waits until the console has let the user in. */
+export async function signedIn(page: Page, email: string, password = PASSWORD) {
+  await signIn(page, email, password);
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+export async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+export async function changePassword(page: Page, current: string, next: string) {
+  await page.goto("/profile");
+  await page.getByLabel("Current password").fill(current);
+  await page.getByLabel(/^New password/).fill(next);
+  await page.getByLabel("Confirm new password").fill(next);
+  await page.getByRole("button", { name: "Change password" }).click();
+}
