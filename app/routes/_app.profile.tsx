@@ -61,7 +61,7 @@ export default function Profile() {
   const [form, fields] = useForm({
     lastResult,
     constraint: getZodConstraint(changePasswordSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
   });

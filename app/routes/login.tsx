@@ -45,7 +45,7 @@ export default function Login() {
   const [form, fields] = useForm({
     lastResult,
     constraint: getZodConstraint(loginSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
   });

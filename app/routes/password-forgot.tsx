@@ -34,7 +34,8 @@ export default function PasswordForgot() {
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     constraint: getZodConstraint(forgotSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotSchema }),
   });
   const formError = translateErrors(t, form.errors);

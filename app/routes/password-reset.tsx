@@ -34,7 +34,7 @@ export default function PasswordReset() {
   const [form, fields] = useForm({
     lastResult,
     constraint: getZodConstraint(resetSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: resetSchema }),
   });

@@ -24,22 +24,27 @@ function toBuffer(raw: unknown): Buffer | null {
   return null;
 }
 
-function textDocs(html: string | null, text: string | null): TextDoc[] {
-  const docs: TextDoc[] = [];
-  if (html) docs.push(htmlToTextDoc(html));
+/** Text documents of the body, built lazily: the second is only needed when the first holds no notice. */
+function* textDocs(html: string | null, text: string | null): Generator<TextDoc> {
+  if (html) yield htmlToTextDoc(html);
   if (text) {
     // Some senders label an HTML body text/plain.
-    if (!html && LOOKS_LIKE_HTML.test(text.slice(0, 4000))) docs.push(htmlToTextDoc(text));
-    docs.push(plainToTextDoc(text));
+    if (!html && LOOKS_LIKE_HTML.test(text.slice(0, 4000))) yield htmlToTextDoc(text);
+    yield plainToTextDoc(text);
   }
-  return docs;
 }
 
 /** Subject of the court's own message: the original quoted in a forward, else the Subject header. */
 function effectiveSubject(doc: TextDoc, mail: MailContent | null): string | null {
   const start = doc.text.search(NOTICE_START);
   const quoted = start > 0 ? forwardedSubject(doc.text, start) : null;
-  if (quoted && /\d/.test(quoted)) return stripSubjectPrefixes(quoted);
+  if (quoted && /\d/.test(quoted)) {
+    const inner = stripSubjectPrefixes(quoted);
+    // A plain-text forward may wrap the quoted Subject line; the forwarder's
+    // own Subject usually carries it whole.
+    const outer = mail?.subject ? stripSubjectPrefixes(mail.subject) : "";
+    return outer.length > inner.length && outer.startsWith(inner) ? outer : inner;
+  }
   return mail?.subject ? stripSubjectPrefixes(mail.subject) : quoted;
 }
 
@@ -86,9 +91,10 @@ async function parseMessage(buf: Buffer, depth: number): Promise<ParsedEmail> {
     return { kind: "malformed", reason: "no RFC 822 header block" };
   }
 
-  const docs = textDocs(mail.html, mail.text);
+  const docs: TextDoc[] = [];
   let nonNotice: string | null = null;
-  for (const doc of docs) {
+  for (const doc of textDocs(mail.html, mail.text)) {
+    docs.push(doc);
     const result = parseDoc(doc, mail);
     if (!result) continue;
     if ("notice" in result) return { kind: "notice", notice: result.notice };

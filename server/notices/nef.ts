@@ -25,8 +25,12 @@ import type { TextDoc } from "./text-doc";
 import { collapse } from "./text-utils";
 import type { ParsedDocket, ParsedNotice } from "./types";
 
-// "WARNING" (case closed) and "Chapter" rows only end the value before them.
-const LABELS = ["Case Name", "Case Number", "Filer", "Document Number", "Docket Text", "WARNING", "Chapter", "Creditor Name", "Claim Number"] as const;
+// Rows such as "WARNING: CASE CLOSED" or "Chapter: 11" only end the value before them.
+const LABELS = [
+  "Case Name", "Case Number", "Filer", "Document Number", "Docket Text",
+  "WARNING", "Chapter", "Judge", "Case Judge", "Presiding Judge", "Case Type", "Nature of Suit", "Office",
+  "Creditor Name", "Claim Number",
+] as const;
 
 interface Block {
   caseName?: LabelHit;

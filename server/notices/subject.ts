@@ -111,6 +111,8 @@ function pickRemainder(marked: string): string | null {
       .replace(new RegExp(`(^|\\s)-\\s*(?:${CH_ABBR}|AP)\\s*-(?=\\s|$)`, "g"), "$1-");
   }
   s = s.replace(new RegExp(`\\b(?:re|in re)\\s*:\\s*(?=${NAME_MARK})`, "gi"), "");
+  // The subject may say "et al" where the body's case name does not.
+  s = s.replace(new RegExp(`${NAME_MARK}\\s*,?\\s*et\\.?\\s+al\\b\\.?`, "gi"), NAME_MARK);
   const segments = s
     .split(new RegExp(`[${DN_MARK}${NAME_MARK}]`))
     .map((seg) => seg.replace(/^[\s\-;:,|]+|[\s\-;:,|]+$/g, "").trim())

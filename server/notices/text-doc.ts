@@ -38,6 +38,8 @@ const SKIP_TAGS = new Set(["script", "style", "title", "textarea", "noscript", "
 
 const WHITESPACE = /[\s\u00a0\u2000-\u200a\u202f\u205f\u3000]+/g;
 const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/g;
+// Anything other than single spaces between words needs the two passes above.
+const NEEDS_CLEANING = /[\t\n\v\f\r\u00a0\u00ad\u1680\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff]| {2}/;
 
 class TextBuilder {
   private parts: string[] = [];
@@ -48,7 +50,7 @@ class TextBuilder {
 
   write(raw: string): void {
     if (this.full) return;
-    let s = raw.replace(INVISIBLE, "").replace(WHITESPACE, " ");
+    let s = NEEDS_CLEANING.test(raw) ? raw.replace(INVISIBLE, "").replace(WHITESPACE, " ") : raw;
     if (!s) return;
     if (s.startsWith(" ") && (this.last === "" || this.last === "\n" || this.last === " ")) s = s.slice(1);
     if (!s) return;
@@ -80,7 +82,7 @@ class TextBuilder {
   }
 
   toString(): string {
-    return this.parts.join("").replace(/ +$/, "");
+    return this.parts.join("").replace(/[ \n]+$/, "");
   }
 }
 

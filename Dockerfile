@@ -1,0 +1,29 @@
+# Multi-stage image of the whole product (console, API, SMTP inbox, worker) on one process tree.
+FROM node:20-bookworm-slim AS deps
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci
+
+FROM deps AS build
+COPY . .
+RUN npx remix build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    ECFX_DATA_DIR=/data \
+    PORT=3000 \
+    ECFX_API_PORT=8080 \
+    ECFX_HOST=0.0.0.0
+WORKDIR /app
+RUN groupadd --system ecfx && useradd --system --gid ecfx --uid 10001 --home /app ecfx \
+ && mkdir -p /data && chown ecfx:ecfx /data
+COPY --from=build --chown=ecfx:ecfx /app /app
+USER ecfx
+VOLUME ["/data"]
+EXPOSE 3000 2525
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthcheck').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["npx", "tsx", "server/main.ts"]
