@@ -4,7 +4,7 @@ import datesStyles from "@mantine/dates/styles.css";
 import { Notifications } from "@mantine/notifications";
 import notificationsStyles from "@mantine/notifications/styles.css";
 import { type LinksFunction, type LoaderFunctionArgs, data } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches, useRouteError, isRouteErrorResponse } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches } from "@remix-run/react";
 import tableStyles from "mantine-react-table/styles.css";
 import { useTranslation } from "react-i18next";
 import { Toaster } from "./components/Toaster";
@@ -80,17 +80,4 @@ export default function App() {
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const { t } = useTranslation();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  if (!isRouteErrorResponse(error)) console.error(error);
-  return (
-    <main style={{ padding: 32 }}>
-      <h1>{status === 404 ? t("errors:notFound") : t("errors:somethingWrong")}</h1>
-      <p>
-        <a href="/dashboard">{t("success.back")}</a>
-      </p>
-    </main>
-  );
-}
+export { PageError as ErrorBoundary } from "./components/PageError";

@@ -39,6 +39,8 @@ export default defineConfig({
       ECFX_API_PORT: String(API_PORT),
       ECFX_DATA_DIR: "tests/.tmp/e2e-data",
       LOG_LEVEL: "warn",
+      // Five-minute tokens: under the ten-minute mark, so every page load exercises the refresh.
+      ECFX_ACCESS_TOKEN_TTL: "300",
     },
   },
 });

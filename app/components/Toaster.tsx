@@ -4,13 +4,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../utils/use-hydrated";
 
-export type ToastType = "success" | "error" | "warning" | "info" | "primary" | "secondary";
-export interface ToastView {
-  type: ToastType;
-  key?: string;
-  values?: Record<string, string | number>;
-  text?: string;
-}
+import type { Toast, ToastType } from "../utils/toast";
 
 const COLORS: Record<ToastType, string> = {
   success: "green",
@@ -41,10 +35,10 @@ export function showToast(message: string, type: ToastType = "info") {
  * Toasts sent by the server with the page. Without JavaScript they render in place at the top
  * centre; once the page is interactive they move to Mantine's notification stack.
  */
-export function Toaster({ toasts }: { toasts: ToastView[] }) {
+export function Toaster({ toasts }: { toasts: Toast[] }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
-  const text = (toast: ToastView) => toast.text ?? (toast.key ? t(toast.key, toast.values ?? {}) : "");
+  const text = (toast: Toast) => toast.text ?? (toast.key ? t(toast.key, toast.values ?? {}) : "");
 
   useEffect(() => {
     for (const toast of toasts) showToast(text(toast), toast.type);

@@ -4,6 +4,7 @@ import { Alert, Badge, Button, Card, Grid, PasswordInput, Stack, Table, Text, Ti
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { toastForApiError } from "../utils/api-errors";
 import { ApiError } from "../utils/api.server";
 import { requireUser, sessionFromTokens } from "../utils/auth.server";
 import { changePasswordSchema } from "../utils/auth-schemas";
@@ -44,7 +45,10 @@ export async function action({ request }: ActionFunctionArgs) {
     headers.append("Set-Cookie", await writeSession(request, sessionFromTokens(auth, tokens)));
     return redirectWithToast(request, "/profile", { type: "success", key: "profile.changed" }, { headers });
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status >= 500 || error.status === 409) {
+      return redirectWithToast(request, "/profile", toastForApiError(error.status, error.body.message));
+    }
     const fieldErrors = error.body.fieldErrors ?? {};
     return submission.reply({
       fieldErrors: { currentPassword: fieldErrors.currentPassword ?? [], newPassword: fieldErrors.newPassword ?? [] },
@@ -141,7 +145,7 @@ export default function Profile() {
             <Table.Tbody>
               {(role?.rows ?? []).map((row) => (
                 <Table.Tr key={row.resource}>
-                  <Table.Td>{row.resource.replace(/_/g, " ")}</Table.Td>
+                  <Table.Td>{t(`resourceTypes.${row.resource}`)}</Table.Td>
                   <Table.Td>{t(`access.${row.access}`)}</Table.Td>
                 </Table.Tr>
               ))}

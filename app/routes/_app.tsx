@@ -29,3 +29,4 @@ export default function AppLayout() {
     </AppShellLayout>
   );
 }
+export { PageError as ErrorBoundary } from "../components/PageError";

@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { type AccessKey, type UserRoleMap, canOpen } from "./access";
@@ -128,7 +128,12 @@ function clientFor(request: Request, auth: AuthSession): ApiClient {
     try {
       return await call();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) throw await sessionExpired(request);
+      if (error instanceof ApiError) {
+        if (error.status === 401) throw await sessionExpired(request);
+        // The API refusing a resource is the same as the role denying the page.
+        if (error.status === 403) throw redirect("/success");
+        if (error.status === 404) throw data({ key: "errors:notFound" }, { status: 404 });
+      }
       throw error;
     }
   };

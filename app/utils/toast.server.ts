@@ -1,15 +1,9 @@
 import { redirect } from "@remix-run/node";
 import { appCookie } from "./cookies.server";
 
-export type ToastType = "success" | "error" | "warning" | "info" | "primary" | "secondary";
+import type { Toast } from "./toast";
 
-/** A toast to show after the next page load: a catalogue key (with values) or a server message. */
-export interface Toast {
-  type: ToastType;
-  key?: string;
-  values?: Record<string, string | number>;
-  text?: string;
-}
+export type { Toast };
 
 const cookie = appCookie<Toast[]>("ecfx_toast", { maxAge: 60 });
 

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { ServerContext } from "../context";
 
 /**
@@ -28,28 +29,26 @@ export async function lockedFor(ctx: ServerContext, keys: ThrottleKey[]): Promis
 export async function recordFailure(ctx: ServerContext, keys: ThrottleKey[]): Promise<void> {
   const now = ctx.clock.now();
   const windowMs = ctx.config.ECFX_LOGIN_LOCK_MINUTES * 60_000;
+  // One upsert per key counts in the database itself: a read-then-write let simultaneous
+  // failures (parallel guesses, several API processes) overwrite each other's counts.
+  const expired = sql<boolean>`login_throttle.window_start < ${now - windowMs}`;
   for (const k of keys) {
     const key = keyOf(k);
-    await ctx.database.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom("login_throttle").selectAll().where("key", "=", key).executeTakeFirst();
-      const fresh = !row || now - row.window_start > windowMs;
-      const failures = fresh ? 1 : row.failures + 1;
-      const locked_until = failures >= limitOf(ctx, k) ? now + windowMs : null;
-      if (!row) {
-        // A concurrent first failure may have inserted the row already; one count lost is harmless.
-        await trx
-          .insertInto("login_throttle")
-          .values({ key, failures, window_start: now, locked_until })
-          .onConflict((oc) => oc.column("key").doNothing())
-          .execute();
-      } else {
-        await trx
-          .updateTable("login_throttle")
-          .set({ failures, window_start: fresh ? now : row.window_start, locked_until })
-          .where("key", "=", key)
-          .execute();
-      }
-    });
+    const row = await ctx.database.db
+      .insertInto("login_throttle")
+      .values({ key, failures: 1, window_start: now, locked_until: null })
+      .onConflict((oc) =>
+        oc.column("key").doUpdateSet({
+          failures: sql<number>`case when ${expired} then 1 else login_throttle.failures + 1 end`,
+          window_start: sql<number>`case when ${expired} then ${now} else login_throttle.window_start end`,
+          locked_until: sql<number | null>`case when ${expired} then null else login_throttle.locked_until end`,
+        }),
+      )
+      .returning("failures")
+      .executeTakeFirstOrThrow();
+    if (row.failures >= limitOf(ctx, k)) {
+      await ctx.database.db.updateTable("login_throttle").set({ locked_until: now + windowMs }).where("key", "=", key).execute();
+    }
   }
 }
 

@@ -1,0 +1,26 @@
+import { Alert, Anchor, Center, Stack } from "@mantine/core";
+import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+
+/** What a page shows when its data could not be loaded: the catalogue's words, never a stack. */
+export function PageError() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  let key = "errors:internal";
+  if (isRouteErrorResponse(error)) {
+    const data = error.data as { key?: string } | undefined;
+    key = data?.key ?? (error.status === 404 ? "errors:notFound" : error.status >= 500 ? "errors:internal" : "errors:loadingFailed");
+  }
+  return (
+    <Center p="xl">
+      <Stack maw={560}>
+        <Alert color="red" role="alert" data-testid="page-error">
+          {t(key)}
+        </Alert>
+        <Anchor component={Link} to="/dashboard" reloadDocument>
+          {t("success.back")}
+        </Anchor>
+      </Stack>
+    </Center>
+  );
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+describe("configuration", () => {
+  it("has working defaults", () => {
+    const c = loadConfig({});
+    expect(c.PORT).toBe(3000);
+    expect(c.ECFX_API_PORT).toBe(8080);
+    expect(c.databaseUrl).toMatch(/^sqlite:.*data\/ecfx\.sqlite$/);
+    expect(c.ECFX_ROLES).toEqual(["console", "api"]);
+  });
+
+  it("stops with a message naming the bad variable", () => {
+    expect(() => loadConfig({ ECFX_API_PORT: "eighty" })).toThrow(ConfigError);
+    expect(() => loadConfig({ ECFX_API_PORT: "eighty" })).toThrow(/ECFX_API_PORT/);
+    expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ ECFX_ROLES: "api,teapot" })).toThrow(/ECFX_ROLES/);
+  });
+
+  it("switches to PostgreSQL with DATABASE_URL", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://u@h/db" }).databaseUrl).toBe("postgres://u@h/db");
+  });
+});

@@ -1,0 +1,66 @@
+import type { AddressInfo } from "node:net";
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateToLatest, openDatabase } from "../db/database";
+import { systemClock } from "../lib/clock";
+import { createMailer } from "./mailer";
+
+const database = openDatabase("sqlite::memory:");
+const received: string[] = [];
+let relay: SMTPServer;
+let port = 0;
+
+beforeAll(async () => {
+  await migrateToLatest(database);
+  relay = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        received.push(Buffer.concat(chunks).toString("utf8"));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  port = (relay.server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => relay.close(() => resolve()));
+  await database.close();
+});
+
+const mail = { firmId: null, purpose: "test", to: ["someone@firm.test"], subject: "Hello <there>", text: "Plain", html: "<p>Plain</p>" };
+
+describe("mailer", () => {
+  it("without a relay captures the composed message and records it", async () => {
+    const mailer = createMailer({ database, clock: systemClock, from: "no-reply@ecfx.test" });
+    const row = await mailer.send(mail);
+    expect(row.transport).toBe("captured");
+    expect(row.status).toBe("captured");
+    const parsed = await simpleParser(row.raw);
+    expect(parsed.subject).toBe("Hello <there>");
+    expect(parsed.text?.trim()).toBe("Plain");
+  });
+
+  it("with a relay sends over SMTP and records the message as sent", async () => {
+    const mailer = createMailer({ database, clock: systemClock, from: "no-reply@ecfx.test", relayUrl: `smtp://127.0.0.1:${port}` });
+    const row = await mailer.send({ ...mail, replyTo: "docketing@firm.test" });
+    expect(row.status).toBe("sent");
+    expect(received).toHaveLength(1);
+    const parsed = await simpleParser(received[0]!);
+    expect(parsed.to && "text" in parsed.to ? parsed.to.text : "").toBe("someone@firm.test");
+    expect(parsed.replyTo?.text).toBe("docketing@firm.test");
+  });
+
+  it("records a refused message as failed and says so", async () => {
+    const mailer = createMailer({ database, clock: systemClock, from: "no-reply@ecfx.test", relayUrl: "smtp://127.0.0.1:1" });
+    await expect(mailer.send(mail)).rejects.toThrow(/relay refused/);
+    const failed = await database.db.selectFrom("outbound_mail").selectAll().where("status", "=", "failed").execute();
+    expect(failed).toHaveLength(1);
+  });
+});

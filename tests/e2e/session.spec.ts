@@ -1,0 +1,33 @@
+import { expect, test } from "@playwright/test";
+import { USERS, signedIn } from "./helpers";
+
+test("tokens near expiry are refreshed server-side and the user stays signed in", async ({ page, context }) => {
+  await signedIn(page, USERS.manager);
+  const sessionCookie = async () => (await context.cookies()).find((c) => c.name === "ecfx_session");
+  const first = await sessionCookie();
+  expect(first?.httpOnly).toBe(true);
+  expect(first?.sameSite).toBe("Lax");
+  // The cookie is sealed: no token can be read out of it.
+  expect(Buffer.from(decodeURIComponent(first!.value), "base64").toString("latin1")).not.toContain("eyJ");
+
+  for (const path of ["/profile", "/dashboard", "/profile"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+  }
+  const later = await sessionCookie();
+  expect(later?.value).not.toBe(first?.value);
+});
+
+test("signed out, the sign-in page shows the branding of the firm whose host it is", async ({ page, baseURL }) => {
+  // Chromium resolves every *.localhost name to this machine.
+  await page.goto(`http://second.localhost:${new URL(baseURL!).port}/login`);
+  await expect(page.getByTestId("firm-name")).toHaveText("Second Chair & Co");
+  await page.goto("/login");
+  await expect(page.getByTestId("firm-name")).toHaveText("Demo Law LLP");
+});
+
+test("the health check reports the API and its database", async ({ request }) => {
+  const response = await request.get("/healthcheck");
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toMatchObject({ status: "ok", database: "sqlite" });
+});
