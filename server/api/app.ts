@@ -8,7 +8,7 @@ import { firmRoutes } from "./routes/firm";
 import { healthRoutes } from "./routes/health";
 import { outboxRoutes } from "./routes/outbox";
 import { roleRoutes } from "./routes/roles";
-import { userRoutes } from "./routes/users";
+import { resourceRoutes } from "./routes/resources";
 
 /** The ECFX API: JSON everywhere, protobuf where the spec says binary. */
 export function buildApi(ctx: ServerContext): FastifyInstance {
@@ -36,6 +36,6 @@ export function buildApi(ctx: ServerContext): FastifyInstance {
   firmRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   outboxRoutes(app, ctx);
-  userRoutes(app, ctx);
+  resourceRoutes(app, ctx);
   return app;
 }

@@ -11,7 +11,7 @@ export interface Secrets {
  * Keys generated once per installation and kept in the data folder (0600). Several machines
  * share them through ECFX_SESSION_SECRET / ECFX_TOKEN_SIGNING_KEY instead.
  */
-export function loadOrCreateSecrets(dataDir: string, env: NodeJS.ProcessEnv = process.env): Secrets {
+export function loadOrCreateSecrets(dataDir: string, env: Record<string, string | undefined> = process.env): Secrets {
   const file = path.join(dataDir, "secrets.json");
   let stored: Partial<Secrets> = {};
   if (fs.existsSync(file)) {

@@ -72,9 +72,12 @@ function outputPath(outDir: string, file: string, multipleDirs: boolean): string
 export async function parseCommand(argv: string[]): Promise<number> {
   const opts = parseArgs(argv);
   if (typeof opts === "string") {
-    if (opts) process.stderr.write(`ecfx parse: ${opts}\n`);
-    process.stderr.write(USAGE);
-    return opts ? 2 : 0;
+    if (!opts) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    process.stderr.write(`ecfx parse: ${opts}\n${USAGE}`);
+    return 2;
   }
 
   const dirs = new Set(opts.files.map((f) => path.dirname(path.resolve(f))));

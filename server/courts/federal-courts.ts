@@ -182,7 +182,7 @@ export function courtIdFromHost(hostname: string | null | undefined): string | u
   host = host.split(/[/?#]/, 1)[0] ?? "";
   const at = host.lastIndexOf("@");
   if (at >= 0) host = host.slice(at + 1);
-  host = host.replace(/[>\s]+$/, "").replace(/:\d+$/, "").replace(/\.$/, "");
+  host = host.replace(/[>\s]{1,512}$/, "").replace(/:\d{1,5}$/, "").replace(/\.$/, "");
   if (!host) return undefined;
 
   const showdoc = /^([a-z0-9]+)-showdoc\.azurewebsites\.(?:us|net)$/.exec(host);

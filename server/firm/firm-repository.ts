@@ -33,6 +33,14 @@ export async function findFirmForHost(database: Database, host: string | undefin
   return match ? findFirm(database, match.id) : undefined;
 }
 
+/** Which of these host names another firm already answers to: a host must lead to one firm. */
+export async function hostNamesOfOtherFirms(database: Database, id: number, hosts: string[]): Promise<string[]> {
+  if (hosts.length === 0) return [];
+  const rows = await database.db.selectFrom("firm").select("host_names").where("id", "!=", id).execute();
+  const taken = new Set(rows.flatMap((r) => JSON.parse(r.host_names) as string[]));
+  return hosts.filter((h) => taken.has(h));
+}
+
 export async function updateFirm(database: Database, id: number, update: FirmUpdate, now: number): Promise<void> {
   await database.db.updateTable("firm").set(firmRowUpdate(update, now)).where("id", "=", id).execute();
 }

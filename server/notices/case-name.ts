@@ -1,4 +1,4 @@
-import { collapse } from "./text-utils";
+import { collapse, trimChars } from "./text-utils";
 
 export const UNKNOWN_CASE_TITLE = "Unknown Case Title";
 
@@ -9,12 +9,13 @@ export const UNKNOWN_CASE_TITLE = "Unknown Case Title";
  */
 export function cleanCaseName(raw: string | null | undefined): string {
   if (!raw) return UNKNOWN_CASE_TITLE;
-  const name = collapse(raw)
-    .replace(/,?\s*\bet\.?\s+al\b\.?/gi, "")
-    .replace(/\bUSA\b/g, "United States")
-    .replace(/\s+,/g, ",")
-    .replace(/[\s,;]+$/, "")
-    .replace(/\s{2,}/g, " ")
-    .trim();
+  const name = trimChars(
+    collapse(raw)
+      .replace(/,?\s?\bet\.?\s+al\b\.?/gi, "")
+      .replace(/\bUSA\b/g, "United States")
+      .replace(/ ,/g, ",")
+      .replace(/ {2,}/g, " "),
+    " ,;",
+  );
   return name || UNKNOWN_CASE_TITLE;
 }

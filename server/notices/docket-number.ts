@@ -1,3 +1,5 @@
+import { trimChars } from "./text-utils";
+
 // Docket numbers as CM/ECF prints them, split into their parts.
 //
 //   1:20-cv-00572-WS-MU   office 1, type cv, assigned judge WS, referred judge MU
@@ -70,7 +72,7 @@ function readSuffixes(suffix: string, allowOffice: boolean): Suffixes {
 /** Split a printed docket number; null when the text is not a docket number. */
 export function parseDocketNumber(raw: string | null | undefined): DocketNumberParts | null {
   if (typeof raw !== "string") return null;
-  const full = raw.trim().replace(/[.,;:)\]]+$/, "").slice(0, 80);
+  const full = trimChars(raw.slice(0, 200).trim(), ".,;:)]", "end").slice(0, 80);
   if (!full) return null;
 
   let m = FULL_FORM.exec(full);

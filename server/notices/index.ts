@@ -15,7 +15,7 @@ export type { EmailRecipient, NoticeDocument, NoticeType, ParsedDocket, ParsedDo
 export { toGoldShape, goldShapeOf, type GoldNotice } from "./gold-shape";
 
 const LOOKS_LIKE_HTML = /<(?:html|body|p|div|table|br|font|span|strong|b)\b[^>]{0,200}>/i;
-const NOTICE_START = /Notice of Electronic Filing|Notice of Docket Activity|(?:^|\n)[ \t]*Case (?:Name|Number)[ \t]*:/i;
+const NOTICE_START = /Notice of Electronic Filing|Notice of Docket Activity|(?:^|\n)[ \t]{0,20}Case (?:Name|Number)[ \t]{0,20}:/i;
 
 function toBuffer(raw: unknown): Buffer | null {
   if (Buffer.isBuffer(raw)) return raw;

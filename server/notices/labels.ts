@@ -18,7 +18,6 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Labels that start a line, in document order. `names` are matched case-insensitively. */
 /** Label lines read per text; a real notice has a handful per docket. */
 const MAX_LABELS = 20_000;
 
@@ -38,6 +37,7 @@ function labelPattern(names: readonly string[]): { re: RegExp; canonical: Map<st
   return pattern;
 }
 
+/** Labels that start a line, in document order. `names` are matched case-insensitively. */
 export function scanLabels(text: string, names: readonly string[]): LabelHit[] {
   const { re, canonical } = labelPattern(names);
   const hits: LabelHit[] = [];

@@ -2,6 +2,7 @@
 // quoted-printable/base64, charsets, multipart trees). This module only picks
 // out what the notice parsers need.
 import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
+import { findEmails } from "./text-utils";
 
 export interface MailContent {
   subject: string | null;
@@ -41,7 +42,7 @@ function addresses(value: AddressObject | AddressObject[] | undefined): string[]
 function headerAddresses(mail: ParsedMail, name: string): string[] {
   const value = mail.headers.get(name);
   if (!value) return [];
-  if (typeof value === "string") return value.match(/[^\s<>"',;:]+@[^\s<>"',;:]+/g)?.map((a) => a.toLowerCase()) ?? [];
+  if (typeof value === "string") return findEmails(value.slice(0, 4096)).map((e) => e.email.toLowerCase());
   if (typeof value === "object" && "value" in value && Array.isArray((value as AddressObject).value)) {
     return addresses(value as AddressObject);
   }

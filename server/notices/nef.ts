@@ -12,7 +12,7 @@
 //   Docket Text: NOTICE of Settlement …
 //   1:20-cv-00572-WS-MU Notice has been electronically mailed to: …
 //   The following document(s) are associated with this transaction: …
-import { caseNameFrom, cleanDescription, docketNumberFields, filedByFromDescription, type NoticeContext, transactionDates, valueText } from "./common";
+import { caseNameFrom, cleanDescription, docketNumberFields, filedByFromDescription, filerRow, type NoticeContext, transactionDates, valueText } from "./common";
 import { resolveCourt } from "./court";
 import { firstDocketNumber, parseDocketNumber, type DocketNumberParts } from "./docket-number";
 import { associatedDocumentGroups, documentsFromGroup, looksSealed } from "./documents";
@@ -22,7 +22,6 @@ import { type CourtLink, parseCourtLink } from "./links";
 import { parseRecipients } from "./recipients";
 import { nefShortDescription, type SubjectCase } from "./subject";
 import type { TextDoc } from "./text-doc";
-import { collapse } from "./text-utils";
 import type { ParsedDocket, ParsedNotice } from "./types";
 
 // Rows such as "WARNING: CASE CLOSED" or "Chapter: 11" only end the value before them.
@@ -129,7 +128,7 @@ export function parseNef(doc: TextDoc, ctx: NoticeContext): ParsedNotice | null 
     const description = texts[i] ?? shared;
     const group = groups.length === dockets.length ? groups[i] : groups[0];
     const documents = documentsFromGroup(group, { url: docLink?.url ?? null, pacer_doc_id: docLink?.pacer_doc_id ?? null });
-    const filer = collapse(valueText(doc, d.block.filer));
+    const filer = filerRow(valueText(doc, d.block.filer));
     return {
       ...docketNumberFields(d.parts),
       case_name: d.cleanName,
@@ -145,7 +144,7 @@ export function parseNef(doc: TextDoc, ctx: NoticeContext): ParsedNotice | null 
           pacer_case_id: docLink?.pacer_case_id ?? docketLink?.pacer_case_id ?? null,
           pacer_seq_no: docLink?.pacer_seq_no ?? null,
           pacer_magic_num: docLink?.pacer_magic_num ?? null,
-          filed_by: filer || filedByFromDescription(description),
+          filed_by: filer ?? filedByFromDescription(description),
           entered_on: dates.entered,
           sealed: looksSealed(description, group ?? []),
           documents,

@@ -12,23 +12,33 @@
 import { MAX_RECIPIENTS } from "./limits";
 import type { SectionHeading } from "./labels";
 import type { EmailRecipient } from "./types";
-import { collapse, findEmails } from "./text-utils";
+import { collapse, findEmails, trimChars } from "./text-utils";
 
 // Appellate lists put the participant's role after the name ("Name, -:",
 // "Name, Deputy Clerk:"). Only these role words are cut, so that a name
 // suffix such as ", Jr" survives.
-const ROLE_SUFFIX =
-  /,\s*(?:-|(?:[A-Za-z.]+\s+){0,3}(?:Clerk|Manager|Deputy|Administrator|Specialist|Supervisor|Assistant|Secretary|Paralegal|Mediator|Officer|Staff|Attorney|Counsel|Judge|Librarian|Analyst|Technician|Director))\s*$/i;
+const ROLE_TAIL =
+  /^\s?(?:-|(?:[A-Za-z.]{1,20}\s){0,3}(?:Clerk|Manager|Deputy|Administrator|Specialist|Supervisor|Assistant|Secretary|Paralegal|Mediator|Officer|Staff|Attorney|Counsel|Judge|Librarian|Analyst|Technician|Director))$/i;
 
 function cleanName(raw: string): string {
-  let name = collapse(raw)
-    .replace(/\s+,/g, "")
-    .replace(/[\s:;,|]+$/, "")
-    .replace(/^[\s:;,|\-]+/, "");
-  const behalf = name.search(/\s+on behalf of\s/i);
+  let name = collapse(raw.slice(0, 2000)).replace(/ ,/g, "");
+  name = trimChars(trimChars(name, " :;,|", "end"), " :;,|-", "start");
+  const behalf = name.search(/ on behalf of /i);
   if (behalf > 0) name = name.slice(0, behalf);
-  name = name.replace(ROLE_SUFFIX, "").replace(/[\s:;,]+$/, "");
-  return name.trim();
+  const comma = name.lastIndexOf(",");
+  if (comma >= 0 && name.length - comma <= 60 && ROLE_TAIL.test(name.slice(comma + 1))) name = name.slice(0, comma);
+  return trimChars(name, " :;,");
+}
+
+/** Remove repeated addresses ("a@x.test<mailto:a@x.test>" in Outlook plain text), keeping the first spelling. */
+function unique(addresses: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return addresses.filter((a) => {
+    const key = a.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Parse one recipient section (the text between its heading and the next heading). */
@@ -46,18 +56,16 @@ export function parseRecipientLines(section: string): EmailRecipient[] {
     const before = line.slice(0, emails[0]?.start ?? 0);
     const inlineName = cleanName(before);
     const addresses = emails.map((e) => e.email);
-    // "a@x.test<mailto:a@x.test>" (Outlook plain text) lists an address twice.
-    const fresh = (list: string[]) => list.filter((a, i) => list.findIndex((b) => b.toLowerCase() === a.toLowerCase()) === i);
     if (inlineName && /[A-Za-z0-9]/.test(inlineName)) {
-      current = { name: inlineName, email_addresses: fresh(addresses) };
+      current = { name: inlineName, email_addresses: unique(addresses) };
       out.push(current);
     } else if (pending !== null) {
-      current = { name: cleanName(pending), email_addresses: fresh(addresses) };
+      current = { name: cleanName(pending), email_addresses: unique(addresses) };
       out.push(current);
     } else if (current) {
-      current.email_addresses = fresh([...current.email_addresses, ...addresses]);
+      current.email_addresses = unique([...current.email_addresses, ...addresses]);
     } else {
-      current = { name: "", email_addresses: fresh(addresses) };
+      current = { name: "", email_addresses: unique(addresses) };
       out.push(current);
     }
     pending = null;

@@ -15,7 +15,7 @@
 // subject and cut out together with chapter markers and separators next to
 // them; what remains is the description.
 import { MAX_SUBJECT_CHARS } from "./limits";
-import { asciiLower, collapse } from "./text-utils";
+import { asciiLower, collapse, trimChars } from "./text-utils";
 
 export interface SubjectCase {
   /** Docket number without suffixes, e.g. "24-04888". */
@@ -115,7 +115,7 @@ function pickRemainder(marked: string): string | null {
   s = s.replace(new RegExp(`${NAME_MARK}\\s*,?\\s*et\\.?\\s+al\\b\\.?`, "gi"), NAME_MARK);
   const segments = s
     .split(new RegExp(`[${DN_MARK}${NAME_MARK}]`))
-    .map((seg) => seg.replace(/^[\s\-;:,|]+|[\s\-;:,|]+$/g, "").trim())
+    .map((seg) => trimChars(seg, " -;:,|"))
     .filter((seg) => /[A-Za-z0-9]/.test(seg));
   const last = segments[segments.length - 1];
   return last ? last.replace(/^"(.*)"$/, "$1") : null;

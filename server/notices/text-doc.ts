@@ -9,7 +9,7 @@
 // boundaries and anchors.
 import { Tokenizer, type TokenizerCallbacks } from "htmlparser2";
 import { MAX_ATTRIBUTE_CHARS, MAX_HTML_CHARS, MAX_LINKS, MAX_TEXT_CHARS } from "./limits";
-import { stripSimpleTags } from "./text-utils";
+import { stripSimpleTags, trimChars } from "./text-utils";
 
 export interface TextLink {
   href: string;
@@ -82,7 +82,7 @@ class TextBuilder {
   }
 
   toString(): string {
-    return this.parts.join("").replace(/[ \n]+$/, "");
+    return trimChars(this.parts.join(""), " \n", "end");
   }
 }
 
@@ -231,7 +231,7 @@ export function plainToTextDoc(body: string): TextDoc {
   const links: TextLink[] = [];
   for (const m of text.matchAll(URL_IN_TEXT)) {
     if (links.length >= MAX_LINKS) break;
-    const href = m[0].replace(/[.,;:)>]+$/, "");
+    const href = trimChars(m[0], ".,;:)>", "end");
     const start = m.index ?? 0;
     links.push({ href, text: href, start, end: start + href.length });
   }

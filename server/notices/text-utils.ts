@@ -68,6 +68,19 @@ export function findEmails(text: string): EmailHit[] {
   return out;
 }
 
+/**
+ * Remove the given characters from both ends. Written as a loop because a
+ * regular expression such as /[\s,;]+$/ re-scans every run it cannot
+ * finish, which is quadratic on long runs of those characters.
+ */
+export function trimChars(text: string, chars: string, ends: "both" | "start" | "end" = "both"): string {
+  let start = 0;
+  let end = text.length;
+  if (ends !== "end") while (start < end && chars.includes(text[start] ?? "")) start++;
+  if (ends !== "start") while (end > start && chars.includes(text[end - 1] ?? "")) end--;
+  return text.slice(start, end);
+}
+
 /** Text of a notice with HTML-looking tags removed (plain-text notices sometimes carry <b>, <i>). */
 export function stripSimpleTags(text: string): string {
   return text.replace(/<\/?(?:b|i|u|em|strong|font|span|br|p|a|div|small|big|tt)\b[^<>]{0,200}>/gi, "");

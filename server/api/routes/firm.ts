@@ -2,10 +2,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { firmUpdateSchema } from "../../../app/utils/firm-schema";
 import type { ServerContext } from "../../context";
 import { firmBranding } from "../../firm/firm-record";
-import { findFirm, findFirmForHost, firmLogo, saveFirmLogo, updateFirm } from "../../firm/firm-repository";
+import { findFirm, findFirmForHost, firmLogo, hostNamesOfOtherFirms, saveFirmLogo, updateFirm } from "../../firm/firm-repository";
 import { message } from "../../lib/messages";
 import { authenticate, levelOf, requireAccess } from "../caller";
-import { HttpError, errorHandler, notFound } from "../errors";
+import { HttpError, conflict, errorHandler, notFound } from "../errors";
 import { readBody, sendProtobuf, wantsProtobuf } from "../protobuf-body";
 
 const MAX_LOGO_BYTES = 1024 * 1024;
@@ -27,6 +27,8 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
     if (Number(request.params.id) !== caller.firmId) throw notFound();
     requireAccess(caller, "firm", "write");
     const update = firmUpdateSchema.parse(readBody(request, "Firm", "snake"));
+    // Otherwise one firm could put its branding on another firm's sign-in page.
+    if ((await hostNamesOfOtherFirms(ctx.database, caller.firmId, update.host_names)).length > 0) throw conflict();
     await updateFirm(ctx.database, caller.firmId, update, ctx.clock.now());
     return findFirm(ctx.database, caller.firmId);
   };

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import * as m001 from "./001-initial";
+import * as m002 from "./002-firm-data";
 
 // Listed statically so a bundled build carries them; names sort in the order they run.
 type Dialect = "sqlite" | "postgres";
@@ -7,4 +8,5 @@ type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void
 
 export const migrations: Record<string, MigrationModule> = {
   "001-initial": m001,
+  "002-firm-data": m002,
 };

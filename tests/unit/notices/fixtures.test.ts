@@ -34,7 +34,7 @@ describe("notice fixtures", () => {
       appellate: false,
       acms: false,
       contains_attachments: true,
-      message_id: "4100001@txed.uscourts.gov",
+      message_id: "4100001@txed.uscourts.test",
       sent_at: "2024-03-05T17:42:31.000Z",
     });
     expect(n.dockets).toHaveLength(1);
@@ -200,7 +200,7 @@ describe("notice fixtures", () => {
   it("folded subject with split encoded words, folded headers and wrapped plain-text body", async () => {
     const n = await notice("nef-folded-subject.eml");
     expect(n.subject).toBe("Activity in Case 3:24-cv-00456-AB Martínez v. Pacific Coast Shipping Corp. Motion for Summary Judgment");
-    expect(n.message_id).toBe("6600123@cand.uscourts.gov");
+    expect(n.message_id).toBe("6600123@cand.uscourts.test");
     expect(n.sent_at).toBe("2024-07-02T17:20:59.000Z");
     expect(n.dockets[0]).toMatchObject({ docket_number: "3:24-cv-00456", case_name: "Martínez v. Pacific Coast Shipping Corp." });
     expect(entry(n)).toMatchObject({

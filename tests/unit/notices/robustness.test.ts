@@ -51,7 +51,7 @@ async function parseChecked(input: Buffer | string, boundMs: number): Promise<Pa
   return result;
 }
 
-const HEADER = "From: ecf@nysd.uscourts.gov\r\nSubject: Activity in Case 1:24-cv-00001-AB Roe v. Doe Order\r\nMIME-Version: 1.0\r\n";
+const HEADER = "From: ecf@nysd.uscourts.test\r\nSubject: Activity in Case 1:24-cv-00001-AB Roe v. Doe Order\r\nMIME-Version: 1.0\r\n";
 const htmlMessage = (body: string) => `${HEADER}Content-Type: text/html\r\n\r\n${body}`;
 const textMessage = (body: string) => `${HEADER}Content-Type: text/plain\r\n\r\n${body}`;
 
@@ -123,7 +123,7 @@ describe("parseNoticeEmail robustness", () => {
   it("never throws on notice-like HTML and text bodies", async () => {
     await fc.assert(
       fc.asyncProperty(noticeLikeText, noticeLikeText, fc.boolean(), async (subject, body, html) => {
-        const raw = `From: ecf@nysd.uscourts.gov\r\nSubject: ${subject.replace(/[\r\n]/g, " ")}\r\nContent-Type: text/${html ? "html" : "plain"}\r\n\r\n${body}`;
+        const raw = `From: ecf@nysd.uscourts.test\r\nSubject: ${subject.replace(/[\r\n]/g, " ")}\r\nContent-Type: text/${html ? "html" : "plain"}\r\n\r\n${body}`;
         await parseChecked(raw, 2000);
       }),
       { numRuns: 300 },
@@ -201,6 +201,24 @@ describe("parseNoticeEmail robustness", () => {
     await parseChecked(textMessage("Notice has been electronically mailed to\n".repeat(100_000)), bound);
     await parseChecked(`Subject: ${"1:24-cv-00001-".repeat(2_000)}\r\n\r\nCase Name: x\nCase Number: 1:24-cv-00001\nDocket Text: y`, bound);
     await parseChecked(textMessage(`${"Case Name: ".repeat(50_000)}\nCase Number: ${"1".repeat(100_000)}`), bound);
+  });
+
+  it("handles long runs of separator characters in every field within the time bound", async () => {
+    // Runs that defeat backtracking regular expressions such as /[\s,;]+$/.
+    const tokens = ["; ", " \n", " ,", "#  ", ". ", "a.", "1-", " - ", "CH-", "et al ", "&#", "@", "a@", "(", "Filed by ", "Case Name: ", "Document description:"];
+    for (const token of tokens) {
+      const run = token.repeat(Math.ceil(40_000 / token.length));
+      const line = run.replace(/\n/g, " ");
+      await parseChecked(
+        textMessage(
+          `Case Name: ${run}x\nCase Number: 1:24-cv-00001 ${run}x\nDocument Number: ${run}\nDocket Text: ${run}x\n` +
+            `1:24-cv-1 Notice has been electronically mailed to:\n${run}x a@b.co\nDocument description:${run}\n`,
+        ),
+        5_000,
+      );
+      await parseChecked(htmlMessage(`<p>Case Name: ${run}x</p><p>Case Number: 1:24-cv-00001</p><p>Docket Text: ${run}x</p><b>Notice has been electronically mailed to:</b><br>${run}x a@b.co<br>`), 5_000);
+      await parseChecked(`Subject: Activity in Case 1:24-cv-00001-AB ${line.slice(0, 1_900)}x\r\n\r\nCase Name: Roe v. Doe\nCase Number: 1:24-cv-00001-AB\nDocket Text: hi`, 5_000);
+    }
   });
 
   it("classifies empty and non-mail input as malformed", async () => {

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ServerContext } from "../../context";
+import { message } from "../../lib/messages";
+import { serverResourceByPath } from "../../resources/registry";
+import { create, read, remove, search, update } from "../../resources/repository";
+import { QueryError, parseSearchQuery } from "../../resources/search-query";
+import type { ServerResource } from "../../resources/types";
+import { authenticate } from "../caller";
+import { invalid, notFound } from "../errors";
+
+type Params = { resource: string; id?: string };
+
+function resourceOf(request: FastifyRequest<{ Params: Params }>): ServerResource {
+  const res = serverResourceByPath(request.params.resource);
+  if (!res) throw notFound();
+  return res;
+}
+
+/** Search and CRUD for every registry entry: /api/v1/{resource}/search, /api/v1/{resource}/{id}. */
+export function resourceRoutes(app: FastifyInstance, ctx: ServerContext) {
+  app.get<{ Params: Params; Querystring: Record<string, string> }>("/api/v1/:resource/search", async (request, reply) => {
+    const caller = await authenticate(ctx, request);
+    const res = resourceOf(request);
+    let query;
+    try {
+      query = parseSearchQuery(request.query, res.def.defaultSort);
+    } catch (error) {
+      if (error instanceof QueryError) throw invalid({ [error.field]: [message(error.message)] }, message(error.message));
+      throw error;
+    }
+    const result = await search(ctx, caller, res, query);
+    void reply.header("x-total-count", String(result.total));
+    return result.rows;
+  });
+
+  app.get<{ Params: Params }>("/api/v1/:resource/:id", async (request) => {
+    const caller = await authenticate(ctx, request);
+    return read(ctx, caller, resourceOf(request), request.params.id!);
+  });
+
+  app.post<{ Params: Params }>("/api/v1/:resource", async (request, reply) => {
+    const caller = await authenticate(ctx, request);
+    return reply.status(201).send(await create(ctx, caller, resourceOf(request), request.body ?? {}));
+  });
+
+  const change = async (request: FastifyRequest<{ Params: Params }>) => {
+    const caller = await authenticate(ctx, request);
+    return update(ctx, caller, resourceOf(request), request.params.id!, request.body ?? {});
+  };
+  app.put<{ Params: Params }>("/api/v1/:resource/:id", change);
+  app.patch<{ Params: Params }>("/api/v1/:resource/:id", change);
+
+  app.delete<{ Params: Params }>("/api/v1/:resource/:id", async (request, reply) => {
+    const caller = await authenticate(ctx, request);
+    await remove(ctx, caller, resourceOf(request), request.params.id!);
+    return reply.status(204).send();
+  });
+}

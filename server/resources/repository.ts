@@ -1,0 +1,319 @@
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { AccessLevel } from "../../app/utils/access";
+import { allows } from "../../app/utils/access";
+import { type Caller, fieldLevel, levelOf } from "../api/caller";
+import { HttpError, conflict, forbidden, invalid, notFound } from "../api/errors";
+import type { ServerContext } from "../context";
+import { newId } from "../lib/ids";
+import { message } from "../lib/messages";
+import { QueryError, type SearchQuery } from "./search-query";
+import { documentBody, ftsQuery } from "./search-text";
+import type { ColumnSpec, ServerResource } from "./types";
+
+// Generic search and CRUD over the registry. Only declared columns are ever named in SQL; values
+// are always bound parameters. Every query of firm data carries the caller's firm here, once.
+
+type Row = Record<string, unknown>;
+const RECENT_MS = 7 * 24 * 3600 * 1000;
+/** Reference data every firm shares (ECFX's court list); all other tables belong to a firm. */
+const SHARED_TABLES = new Set(["ecfx_jurisdiction"]);
+
+// Tables are named by the registry at run time, so this module works on an untyped Kysely.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+function anyDb(ctx: ServerContext): AnyDb {
+  return ctx.database.db as unknown as AnyDb;
+}
+
+function columnSql(res: ServerResource, field: string): RawBuilder<unknown> {
+  const spec = res.columns[field]!;
+  return spec.expr ? sql.raw(spec.expr) : sql.ref(`t.${field}`);
+}
+
+/** The fields this caller may see: declared columns and links, less the DENY ones. */
+export function visibleFields(res: ServerResource, caller: Caller): string[] {
+  return [...Object.keys(res.columns), ...Object.keys(res.links ?? {})].filter(
+    (f) => fieldLevel(caller, res.def.resource, f) !== "DENY",
+  );
+}
+
+function requireResource(res: ServerResource, caller: Caller, needed: "read" | "write"): void {
+  const level: AccessLevel = levelOf(caller, res.def.resource);
+  if (!allows(level, needed)) throw forbidden();
+  if (needed === "write" && !res.writable) throw new HttpError(405, message("errors:readOnlyResource"));
+}
+
+/** Only the caller's firm, for firm-owned tables; the one place tenancy is applied. */
+function scope(res: ServerResource, caller: Caller): RawBuilder<unknown> {
+  return res.firmOwned ? sql`t.firm_id = ${caller.firmId}` : sql`1 = 1`;
+}
+
+function checkField(res: ServerResource, caller: Caller, field: string, use: "sort" | "filter"): ColumnSpec {
+  const spec = res.columns[field];
+  const allowed = spec && (use === "sort" ? spec.sortable : spec.filterable) && fieldLevel(caller, res.def.resource, field) !== "DENY";
+  if (!allowed) throw invalid({ [field]: [message("errors:notAllowedHere", { field })] }, message("errors:invalidRequest"));
+  return spec;
+}
+
+function dayStart(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`);
+}
+
+function filterSql(res: ServerResource, caller: Caller, q: SearchQuery, now: number, dialect: "sqlite" | "postgres"): RawBuilder<unknown>[] {
+  const where: RawBuilder<unknown>[] = [scope(res, caller)];
+  for (const f of q.filters) {
+    const spec = checkField(res, caller, f.field, "filter");
+    const col = columnSql(res, f.field);
+    if (f.range) {
+      if (spec.type === "millis") where.push(sql`${col} >= ${dayStart(f.range.from)} and ${col} < ${dayStart(f.range.to) + 86_400_000}`);
+      else where.push(sql`${col} >= ${f.range.from} and ${col} <= ${f.range.to}`);
+    } else if (spec.type === "boolean") {
+      where.push(sql`${col} = ${f.values[0] === "true" ? 1 : 0}`);
+    } else if (f.field.endsWith("_id") || f.field === "id" || f.field === "status" || f.field === "level") {
+      where.push(sql`${col} in (${sql.join(f.values)})`);
+    } else {
+      const like = `%${(f.values.join(" ") || "").toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+      where.push(sql`lower(${col}) like ${like} escape '\\'`);
+    }
+  }
+  if (q.quick === "recent" && res.columns.created_at) where.push(sql`t.created_at >= ${now - RECENT_MS}`);
+  if (q.quick === "notMapped") where.push(res.notMappedSql ? sql.raw(res.notMappedSql) : sql`1 = 0`);
+  if (q.freeText && res.searchable) {
+    const match = ftsQuery(caller.firmId, q.freeText, dialect);
+    if (match) {
+      where.push(
+        dialect === "sqlite"
+          ? sql`t.rowid in (select rowid from ${sql.table(`${res.table}_fts`)} where ${sql.table(`${res.table}_fts`)} match ${match})`
+          : sql`t.search_vector @@ to_tsquery('simple', ${match})`,
+      );
+    }
+  } else if (q.freeText) {
+    // Small tables without an index (users): a plain case-insensitive match on the search fields.
+    const like = `%${q.freeText.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    const fields = ["email", "full_name", "display_name", "name", "id"].filter((f) => res.columns[f]);
+    where.push(sql`(${sql.join(fields.map((f) => sql`lower(${columnSql(res, f)}) like ${like} escape '\\'`), sql` or `)})`);
+  }
+  return where;
+}
+
+function selectList(res: ServerResource, fields: string[]): RawBuilder<unknown> {
+  return sql.join(
+    fields.filter((f) => res.columns[f]).map((f) => sql`${columnSql(res, f)} as ${sql.ref(f)}`),
+  );
+}
+
+/** Converts stored values to the API's: 0/1 to booleans, JSON text to lists, counts to numbers. */
+function present(res: ServerResource, row: Row): Row {
+  const out: Row = {};
+  for (const [field, value] of Object.entries(row)) {
+    const spec = res.columns[field];
+    if (spec?.type === "boolean") out[field] = Boolean(value);
+    else if (spec?.type === "json") out[field] = typeof value === "string" ? JSON.parse(value) : value;
+    else if (spec?.type === "number") out[field] = Number(value);
+    else out[field] = value;
+  }
+  return out;
+}
+
+async function attachLinks(ctx: ServerContext, res: ServerResource, rows: Row[], fields: string[]): Promise<void> {
+  for (const [field, link] of Object.entries(res.links ?? {})) {
+    if (!fields.includes(field) || rows.length === 0) continue;
+    const ids = rows.map((r) => String(r.id));
+    const found = await anyDb(ctx)
+      .selectFrom(link.table)
+      .select([`${link.ownerColumn} as owner`, `${link.valueColumn} as value`])
+      .where(link.ownerColumn, "in", ids)
+      .orderBy(link.valueColumn)
+      .execute();
+    for (const r of rows) r[field] = found.filter((f) => f.owner === r.id).map((f) => f.value as string);
+  }
+}
+
+export interface SearchResult {
+  rows: Row[];
+  total: number;
+}
+
+export async function search(ctx: ServerContext, caller: Caller, res: ServerResource, q: SearchQuery): Promise<SearchResult> {
+  requireResource(res, caller, "read");
+  const fields = visibleFields(res, caller);
+  const where = sql.join(filterSql(res, caller, q, ctx.clock.now(), ctx.database.dialect), sql` and `);
+  const order = q.sort.map((s) => {
+    checkField(res, caller, s.field, "sort");
+    return sql`${columnSql(res, s.field)} ${sql.raw(s.descending ? "desc" : "asc")}`;
+  });
+  order.push(sql`t.id asc`);
+  const table = sql`${sql.table(res.table)} as t`;
+  const [rows, total] = await Promise.all([
+    sql<Row>`select ${selectList(res, ["id", ...fields])} from ${table} where ${where} order by ${sql.join(order)} limit ${q.max} offset ${q.offset}`.execute(
+      anyDb(ctx),
+    ),
+    sql<{ n: number }>`select count(*) as n from ${table} where ${where}`.execute(anyDb(ctx)),
+  ]);
+  const out = rows.rows.map((r) => present(res, r));
+  await attachLinks(ctx, res, out, fields);
+  return { rows: out.map((r) => pick(r, fields)), total: Number(total.rows[0]?.n ?? 0) };
+}
+
+function pick(row: Row, fields: string[]): Row {
+  return Object.fromEntries(fields.filter((f) => f in row).map((f) => [f, row[f]]));
+}
+
+export async function read(ctx: ServerContext, caller: Caller, res: ServerResource, id: string): Promise<Row> {
+  requireResource(res, caller, "read");
+  const fields = visibleFields(res, caller);
+  const found = await sql<Row>`select ${selectList(res, ["id", ...fields])} from ${sql`${sql.table(res.table)} as t`} where ${scope(res, caller)} and t.id = ${id}`.execute(
+    anyDb(ctx),
+  );
+  const row = found.rows[0];
+  if (!row) throw notFound();
+  const out = present(res, row);
+  await attachLinks(ctx, res, [out], fields);
+  return pick(out, fields);
+}
+
+/** Refuses a write to any field the role may only read (or not see). */
+function checkWritableFields(res: ServerResource, caller: Caller, values: Row): void {
+  const refused = Object.keys(values).filter((f) => fieldLevel(caller, res.def.resource, f) !== "FULL");
+  if (refused.length) {
+    throw new HttpError(403, message("errors:forbidden"), Object.fromEntries(refused.map((f) => [f, [message("errors:fieldReadOnly")]])));
+  }
+}
+
+async function checkReferences(ctx: ServerContext, caller: Caller, res: ServerResource, values: Row): Promise<void> {
+  const errors: Record<string, string[]> = {};
+  for (const [field, table] of Object.entries(res.references ?? {})) {
+    const value = values[field];
+    if (value === undefined || value === null) continue;
+    let query = anyDb(ctx).selectFrom(table).select("id").where("id", "=", value);
+    if (!SHARED_TABLES.has(table)) query = query.where("firm_id", "=", caller.firmId);
+    const found = await query.executeTakeFirst();
+    if (!found) errors[field] = [message("errors:unknownReference")];
+  }
+  for (const [field, link] of Object.entries(res.links ?? {})) {
+    const list = values[field];
+    if (!Array.isArray(list) || list.length === 0) continue;
+    let query = anyDb(ctx).selectFrom(link.target.table).select("id").where("id", "in", list);
+    if (link.target.firmOwned) query = query.where("firm_id", "=", caller.firmId);
+    const found = new Set((await query.execute()).map((r) => r.id as string));
+    const missing = list.filter((v) => !found.has(String(v)));
+    if (missing.length) errors[field] = [message("errors:unknownReference")];
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+}
+
+async function checkUniques(ctx: ServerContext, caller: Caller, res: ServerResource, row: Row, exceptId?: string): Promise<void> {
+  for (const unique of res.uniques ?? []) {
+    if (unique.fields.some((f) => row[f] === undefined || row[f] === null || row[f] === "")) continue;
+    let query = anyDb(ctx).selectFrom(res.table).select("id");
+    // E-mail addresses sign in without a firm, so they are unique across firms.
+    if (res.firmOwned && !(res.table === "app_user" && unique.fields[0] === "email")) query = query.where("firm_id", "=", caller.firmId);
+    for (const f of unique.fields) query = query.where(f, "=", row[f]);
+    if (exceptId) query = query.where("id", "!=", exceptId);
+    if (await query.executeTakeFirst()) {
+      throw conflict(message(unique.messageKey, { email: row.email, name: row.name }));
+    }
+  }
+}
+
+function toStored(res: ServerResource, values: Row): Row {
+  const row: Row = {};
+  for (const [field, value] of Object.entries(values)) {
+    if (res.links?.[field]) continue;
+    const spec = res.columns[field];
+    if (spec?.type === "boolean") row[field] = value ? 1 : 0;
+    else if (spec?.type === "json") row[field] = JSON.stringify(value ?? []);
+    else row[field] = value === undefined ? null : value;
+  }
+  return { ...row, ...(res.derive?.(values) ?? {}) };
+}
+
+async function writeLinks(db: AnyDb, res: ServerResource, caller: Caller, id: string, values: Row): Promise<void> {
+  for (const [field, link] of Object.entries(res.links ?? {})) {
+    const list = values[field];
+    if (!Array.isArray(list)) continue;
+    await db.deleteFrom(link.table).where(link.ownerColumn, "=", id).execute();
+    const unique = [...new Set(list.map(String))];
+    if (unique.length) {
+      await db
+        .insertInto(link.table)
+        .values(unique.map((v) => ({ [link.ownerColumn]: id, [link.valueColumn]: v, firm_id: caller.firmId })))
+        .execute();
+    }
+  }
+}
+
+async function reindex(db: AnyDb, ctx: ServerContext, res: ServerResource, caller: Caller, id: string): Promise<void> {
+  if (!res.searchable) return;
+  const fields = res.searchFields;
+  const row = await db.selectFrom(res.table).select(fields).where("id", "=", id).executeTakeFirst();
+  if (!row) return;
+  const body = documentBody(caller.firmId, fields.map((f) => row[f]));
+  if (ctx.database.dialect === "sqlite") {
+    const fts = sql.table(`${res.table}_fts`);
+    await sql`delete from ${fts} where rowid = (select rowid from ${sql.table(res.table)} where id = ${id})`.execute(db);
+    await sql`insert into ${fts}(rowid, body) select rowid, ${body} from ${sql.table(res.table)} where id = ${id}`.execute(db);
+  } else {
+    await sql`update ${sql.table(res.table)} set search_vector = to_tsvector('simple', ${body}) where id = ${id}`.execute(db);
+  }
+}
+
+export async function create(ctx: ServerContext, caller: Caller, res: ServerResource, body: unknown): Promise<Row> {
+  requireResource(res, caller, "write");
+  const values = res.def.schema.parse(body) as Row;
+  checkWritableFields(res, caller, values);
+  await checkReferences(ctx, caller, res, values);
+  const now = ctx.clock.now();
+  let row: Row = { ...toStored(res, values), id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
+  await checkUniques(ctx, caller, res, row);
+  if (res.hooks?.beforeInsert) row = await res.hooks.beforeInsert(ctx, caller, row);
+  await anyDb(ctx)
+    .transaction()
+    .execute(async (trx) => {
+      await trx.insertInto(res.table).values(row).execute();
+      await writeLinks(trx, res, caller, String(row.id), values);
+      await reindex(trx, ctx, res, caller, String(row.id));
+    });
+  if (res.hooks?.afterInsert) await res.hooks.afterInsert(ctx, caller, row);
+  return read(ctx, caller, res, String(row.id));
+}
+
+export async function update(ctx: ServerContext, caller: Caller, res: ServerResource, id: string, body: unknown): Promise<Row> {
+  requireResource(res, caller, "write");
+  await read(ctx, caller, res, id);
+  const values = res.def.schema.partial().parse(body) as Row;
+  checkWritableFields(res, caller, values);
+  await checkReferences(ctx, caller, res, values);
+  const row: Row = { ...toStored(res, values), updated_at: ctx.clock.now() };
+  await checkUniques(ctx, caller, res, row, id);
+  await anyDb(ctx)
+    .transaction()
+    .execute(async (trx) => {
+      await trx.updateTable(res.table).set(row).where("id", "=", id).where("firm_id", "=", caller.firmId).execute();
+      await writeLinks(trx, res, caller, id, values);
+      await reindex(trx, ctx, res, caller, id);
+    });
+  return read(ctx, caller, res, id);
+}
+
+export async function remove(ctx: ServerContext, caller: Caller, res: ServerResource, id: string): Promise<void> {
+  requireResource(res, caller, "write");
+  await read(ctx, caller, res, id);
+  for (const dep of res.dependents ?? []) {
+    const used = await anyDb(ctx).selectFrom(dep.table).select(dep.column).where(dep.column, "=", id).limit(1).executeTakeFirst();
+    if (used) throw conflict(message(dep.messageKey));
+  }
+  await anyDb(ctx)
+    .transaction()
+    .execute(async (trx) => {
+      if (res.searchable && ctx.database.dialect === "sqlite") {
+        const fts = sql.table(`${res.table}_fts`);
+        await sql`delete from ${fts} where rowid = (select rowid from ${sql.table(res.table)} where id = ${id})`.execute(trx);
+      }
+      for (const link of Object.values(res.links ?? {})) await trx.deleteFrom(link.table).where(link.ownerColumn, "=", id).execute();
+      await trx.deleteFrom(res.table).where("id", "=", id).where("firm_id", "=", caller.firmId).execute();
+    });
+}
+
+export { QueryError };

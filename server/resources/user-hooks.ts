@@ -1,0 +1,14 @@
+import { randomBytes } from "node:crypto";
+import { hashPassword } from "../auth/password";
+import { sendInvitationMail } from "../auth/password-reset-mail";
+import type { ServerResource } from "./types";
+
+/** A new user gets no usable password: an invitation mail lets them choose one. */
+export const userHooks: NonNullable<ServerResource["hooks"]> = {
+  async beforeInsert(_ctx, _caller, row) {
+    return { ...row, password_hash: await hashPassword(randomBytes(24).toString("base64url")), token_version: 0 };
+  },
+  async afterInsert(ctx, _caller, row) {
+    await sendInvitationMail(ctx, String(row.id));
+  },
+};
