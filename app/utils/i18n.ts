@@ -1,14 +1,20 @@
 import common from "../../locales/en/common.json";
 import errors from "../../locales/en/errors.json";
 import mail from "../../locales/en/mail.json";
+import resources_ from "../../locales/en/resources.json";
+import table from "../../locales/en/table.json";
+import transfer from "../../locales/en/transfer.json";
+import wizard from "../../locales/en/wizard.json";
 
 // The catalogue is bundled: no request for it, no network, and the same text on server and client.
-export const resources = { en: { common, errors, mail } } as const;
+// One namespace per area: common (shell, pages), errors (the spec's catalogue), resources (entity
+// labels), table, wizard, transfer (import and export), mail.
+export const resources = { en: { common, errors, mail, resources: resources_, table, wizard, transfer } } as const;
 
 export const i18nConfig = {
   supportedLngs: ["en"],
   fallbackLng: "en",
   defaultNS: "common",
-  ns: ["common", "errors", "mail"],
+  ns: ["common", "errors", "mail", "resources", "table", "wizard", "transfer"],
   interpolation: { escapeValue: false },
 };
