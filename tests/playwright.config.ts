@@ -1,6 +1,7 @@
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+// Other ports (E2E_PORT, E2E_API_PORT) let several runs share one machine.
 const API_PORT = Number(process.env.E2E_API_PORT ?? 8180);
 
 // One product instance with a fresh data folder; tests run one at a time because several
@@ -37,7 +38,8 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       ECFX_API_PORT: String(API_PORT),
-      ECFX_DATA_DIR: "tests/.tmp/e2e-data",
+      // Per port, so that separate runs on other ports never share a database.
+      ECFX_DATA_DIR: `tests/.tmp/e2e-data-${PORT}`,
       LOG_LEVEL: "warn",
       // Five-minute tokens: under the ten-minute mark, so every page load exercises the refresh.
       ECFX_ACCESS_TOKEN_TTL: "300",

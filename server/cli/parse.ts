@@ -42,7 +42,10 @@ function parseArgs(argv: readonly string[]): Options | string {
       opts.out = arg.slice(6);
       if (!opts.out) return "--out needs a directory";
     } else if (arg === "-h" || arg === "--help") return "";
-    else if (arg === "--") opts.files.push(...argv.slice(i + 1)), (i = argv.length);
+    else if (arg === "--") {
+      opts.files.push(...argv.slice(i + 1));
+      break;
+    }
     else if (arg.startsWith("-") && arg !== "-") return `unknown option ${arg}`;
     else opts.files.push(arg);
   }

@@ -11,7 +11,7 @@ export type CourtSystem = "federal";
 
 export interface Court {
   id: string;
-  /** Official name, e.g. "U.S. District Court for the Middle District of Alabama". */
+  /** Official name, e.g. "U.S. District Court for the Middle District of Alabama", "District Court of Guam". */
   name: string;
   level: CourtLevel;
   system: CourtSystem;
@@ -101,6 +101,17 @@ function regionOf(prefix: string, stateName: string, division: string | null): s
   return `District of ${stateName}`;
 }
 
+// The territorial courts are Article IV courts with their own names; their
+// bankruptcy matters are heard by a division of the same court.
+const OFFICIAL_NAMES: Readonly<Record<string, string>> = {
+  gud: "District Court of Guam",
+  gub: "District Court of Guam (Bankruptcy Division)",
+  nmid: "District Court for the Northern Mariana Islands",
+  nmib: "District Court for the Northern Mariana Islands (Bankruptcy Division)",
+  vid: "District Court of the Virgin Islands",
+  vib: "District Court of the Virgin Islands (Bankruptcy Division)",
+};
+
 function trialCourts(): Court[] {
   const out: Court[] = [];
   for (const level of ["DISTRICT", "BANKRUPTCY"] as const) {
@@ -110,9 +121,10 @@ function trialCourts(): Court[] {
       const parts: (readonly [string, string] | null)[] = divisions.length ? [...divisions] : [null];
       for (const division of parts) {
         const region = regionOf(prefix, stateName, division ? division[1] : null);
+        const id = `${prefix}${division ? division[0] : ""}${suffix}`;
         out.push({
-          id: `${prefix}${division ? division[0] : ""}${suffix}`,
-          name: `U.S. ${kind} Court for the ${region}`,
+          id,
+          name: OFFICIAL_NAMES[id] ?? `U.S. ${kind} Court for the ${region}`,
           level,
           system: "federal",
           state,

@@ -56,7 +56,7 @@ export function findEmails(text: string): EmailHit[] {
     while (start > lastEnd && LOCAL_CHAR.test(text[start - 1] ?? "")) start--;
     let end = at + 1;
     while (end < text.length && DOMAIN_CHAR.test(text[end] ?? "")) end++;
-    while (start < at && /[.'\-]/.test(text[start] ?? "")) start++;
+    while (start < at && /[.'-]/.test(text[start] ?? "")) start++;
     while (end > at + 1 && /[.\-_]/.test(text[end - 1] ?? "")) end--;
     if (start >= at || end <= at + 1) continue;
     const domain = text.slice(at + 1, end);

@@ -33,3 +33,6 @@ export async function changePassword(page: Page, current: string, next: string) 
   await page.getByLabel("Confirm new password").fill(next);
   await page.getByRole("button", { name: "Change password" }).click();
 }
+
+/** The API of the product the browser tests run against (for setting up data directly). */
+export const API_URL = `http://127.0.0.1:${process.env.E2E_API_PORT ?? 8180}`;

@@ -38,8 +38,9 @@ describe("federal court list", () => {
     expect(findCourt("deb")?.state).toBe("DE");
     expect(findCourt("prd")?.state).toBe("PR");
     expect(findCourt("gud")?.state).toBe("GU");
-    expect(findCourt("nmid")).toMatchObject({ state: "MP", name: "U.S. District Court for the Northern Mariana Islands" });
-    expect(findCourt("vid")?.name).toBe("U.S. District Court for the District of the Virgin Islands");
+    expect(findCourt("nmid")).toMatchObject({ state: "MP", name: "District Court for the Northern Mariana Islands" });
+    expect(findCourt("vid")?.name).toBe("District Court of the Virgin Islands");
+    expect(findCourt("gub")?.level).toBe("BANKRUPTCY");
     expect(findCourt("ca9")?.name).toBe("U.S. Court of Appeals for the Ninth Circuit");
     expect(findCourt("cadc")?.name).toBe("U.S. Court of Appeals for the District of Columbia Circuit");
     expect(findCourt("cafc")?.name).toBe("U.S. Court of Appeals for the Federal Circuit");
