@@ -5,7 +5,10 @@ import { migrateToLatest, openDatabase } from "./db/database";
 import { seedDemo } from "./db/seed/demo";
 import { seedReferenceData } from "./db/seed/reference-data";
 import { type Clock, systemClock } from "./lib/clock";
+import path from "node:path";
+import { CourtConnector } from "./courts/connector";
 import { createMailer } from "./mail/mailer";
+import { BlobStore } from "./storage/blob-store";
 
 /** Opens the database (migrated), the secrets and the mailer: what every server role needs. */
 export async function openContext(config: Config, clock: Clock = systemClock): Promise<ServerContext> {
@@ -15,5 +18,12 @@ export async function openContext(config: Config, clock: Clock = systemClock): P
   const secrets = loadOrCreateSecrets(config.dataDir);
   const mailer = createMailer({ database, clock, from: config.ECFX_MAIL_FROM, relayUrl: config.ECFX_SMTP_RELAY_URL });
   if (config.ECFX_DEMO) await seedDemo(database, config.ECFX_DEMO_PASSWORD, clock.now());
-  return { config, database, secrets, clock, mailer };
+  const blobs = new BlobStore(path.join(config.dataDir, "blobs"), database);
+  const courts = new CourtConnector({
+    baseUrl: config.ECFX_COURT_BASE_URL,
+    timeoutMs: config.ECFX_COURT_TIMEOUT_MS,
+    perCourtConcurrency: config.ECFX_COURT_CONCURRENCY,
+    maxBytes: 200 * 1024 * 1024,
+  });
+  return { config, database, secrets, clock, mailer, blobs, courts };
 }

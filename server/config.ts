@@ -40,6 +40,19 @@ const schema = z.object({
   ECFX_LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
   ECFX_TRUSTED_PROXIES: z.string().default("127.0.0.1,::1,::ffff:127.0.0.1"),
   ECFX_COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
+  ECFX_SMTP_PORT: port.default(2525),
+  ECFX_SMTP_HOST: z.string().min(1).default("0.0.0.0"),
+  ECFX_SMTP_TLS_KEY: z.string().optional(),
+  ECFX_SMTP_TLS_CERT: z.string().optional(),
+  ECFX_SMTP_USERS: z
+    .string()
+    .regex(/^([^:;]+:[^;]+)(;[^:;]+:[^;]+)*$/, "must be user:password pairs separated by ;")
+    .optional(),
+  ECFX_SMTP_ALLOW: z.string().default(""),
+  ECFX_COURT_BASE_URL: z.string().url().optional(),
+  ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  ECFX_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -2,7 +2,9 @@ import type { Config } from "./config";
 import type { Database } from "./db/database";
 import type { Secrets } from "./auth/secrets";
 import type { Clock } from "./lib/clock";
+import type { CourtConnector } from "./courts/connector";
 import type { Mailer } from "./mail/mailer";
+import type { BlobStore } from "./storage/blob-store";
 
 /** Everything a request handler or a job needs, passed explicitly instead of imported globals. */
 export interface ServerContext {
@@ -11,4 +13,6 @@ export interface ServerContext {
   secrets: Secrets;
   clock: Clock;
   mailer: Mailer;
+  blobs: BlobStore;
+  courts: CourtConnector;
 }

@@ -115,6 +115,118 @@ export interface OutboundMailTable {
   created_at: Millis;
 }
 
+export interface InboxAddressTable {
+  address: string;
+  firm_id: number;
+  created_at: Millis;
+}
+
+export interface InboxItemTable {
+  id: string;
+  firm_id: number;
+  created_at: Millis;
+  updated_at: Millis;
+  status: string;
+  action_required: string;
+  disposition: string;
+  disposition_text: string;
+  reason: string;
+  source: string;
+  source_type: string;
+  raw_content: Buffer;
+  raw_size: number;
+  message_id: string | null;
+  sender: string;
+  recipients: Json;
+  subject: string;
+  snippet: string;
+  parsed: Json | null;
+  docket_index: number | null;
+  parent_id: string | null;
+  duplicate_of_id: string | null;
+  case_id: string | null;
+  dms_status: string;
+  hidden: Bool;
+  attempts: number;
+}
+
+export interface JobTable {
+  id: string;
+  kind: string;
+  firm_id: number;
+  ref_id: string;
+  run_at: Millis;
+  attempts: number;
+  locked_until: Millis | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: Millis;
+}
+
+export interface EventLogTable {
+  id: string;
+  firm_id: number;
+  inbox_item_id: string | null;
+  level: string;
+  event: string;
+  detail: string;
+  created_at: Millis;
+}
+
+export interface EnvelopeTable {
+  id: string;
+  firm_id: number;
+  inbox_item_id: string;
+  case_id: string;
+  ecfx_jurisdiction_id: string | null;
+  name: string;
+  date: string | null;
+  court_envelope_id: string | null;
+  filed_by: string;
+  service_contacts: Json;
+  docket_text: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface BlobTable {
+  sha256: string;
+  size: number;
+  content_type: string;
+  created_at: Millis;
+}
+
+export interface DocumentTable {
+  id: string;
+  firm_id: number;
+  envelope_id: string;
+  processed_from_id: string;
+  number: number;
+  name: string;
+  date: string | null;
+  sealed: Bool;
+  court_document_id: string | null;
+  url: string | null;
+  file_id: string | null;
+  fetch_status: string;
+  fetch_error: string | null;
+  uploaded: Bool;
+  stamped_by_court: Bool;
+  dms_status: string;
+  created_at: Millis;
+}
+
+/** The firm-data tables the code reads with types (the generic module reads them untyped). */
+export interface CourtCaseTable {
+  id: string;
+  firm_id: number;
+  name: string;
+  case_number: string;
+  case_number_normalized: string;
+  matter_id: string | null;
+  jurisdiction_id: string | null;
+}
+
 export interface DB {
   firm: FirmTable;
   security_role: SecurityRoleTable;
@@ -123,6 +235,16 @@ export interface DB {
   login_throttle: LoginThrottleTable;
   password_reset: PasswordResetTable;
   outbound_mail: OutboundMailTable;
+  inbox_address: InboxAddressTable;
+  inbox_item: InboxItemTable;
+  job: JobTable;
+  event_log: EventLogTable;
+  envelope: EnvelopeTable;
+  blob: BlobTable;
+  document: DocumentTable;
+  court_case: CourtCaseTable;
+  jurisdiction_ecfx: { jurisdiction_id: string; ecfx_jurisdiction_id: string; firm_id: number };
+  ignored_case: { id: string; firm_id: number; name: string; name_normalized: string; ecfx_jurisdiction_id: string };
 }
 
 export type FirmRow = Selectable<FirmTable>;

@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import * as m001 from "./001-initial";
 import * as m002 from "./002-firm-data";
+import * as m003 from "./003-import-jobs";
+import * as m010 from "./010-inbox";
 
 // Listed statically so a bundled build carries them; names sort in the order they run.
 type Dialect = "sqlite" | "postgres";
@@ -9,4 +11,6 @@ type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void
 export const migrations: Record<string, MigrationModule> = {
   "001-initial": m001,
   "002-firm-data": m002,
+  "003-import-jobs": m003,
+  "010-inbox": m010,
 };

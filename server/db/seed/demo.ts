@@ -9,6 +9,8 @@ export const DEMO_USERS = [
 ] as const;
 
 export const SECOND_FIRM_ADMIN = "admin@second.ecfx.test";
+export const DEMO_INBOX = "notices@demo.ecfx.test";
+export const SECOND_FIRM_INBOX = "notices@second.ecfx.test";
 
 /** Demo data on first start: the demo firm with one user per default role, and a second firm. */
 export async function seedDemo(database: Database, password: string, now: number): Promise<boolean> {
@@ -18,6 +20,7 @@ export async function seedDemo(database: Database, password: string, now: number
   for (const u of DEMO_USERS) {
     await createUser(database, { firmId: demo.firmId, email: u.email, fullName: u.fullName, displayName: u.displayName, roleId: demo.roles[u.role], password }, now);
   }
+  await database.db.insertInto("inbox_address").values({ address: DEMO_INBOX, firm_id: demo.firmId, created_at: now }).execute();
   const second = await createFirm(
     database,
     { name: "Second Chair & Co", hostNames: ["second.localhost"], primaryColor: "#5b2a86", secondaryColor: "#2a8656" },
@@ -28,5 +31,6 @@ export async function seedDemo(database: Database, password: string, now: number
     { firmId: second.firmId, email: SECOND_FIRM_ADMIN, fullName: "Sam Second", displayName: "Sam", roleId: second.roles.Administrator, password },
     now,
   );
+  await database.db.insertInto("inbox_address").values({ address: SECOND_FIRM_INBOX, firm_id: second.firmId, created_at: now }).execute();
   return true;
 }

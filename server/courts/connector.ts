@@ -1,0 +1,83 @@
+import { courtIdFromHost } from "./federal-courts";
+
+export type FetchOutcome =
+  | { kind: "document"; bytes: Buffer; contentType: string }
+  | { kind: "restricted"; reason: string };
+
+/** A failure worth another try later (time-out, 5xx, connection refused). */
+export class RetryableFetchError extends Error {}
+
+export interface CourtConnectorOptions {
+  /** Points every court link at this server instead (the court simulator of tests and demo). */
+  baseUrl?: string;
+  timeoutMs: number;
+  perCourtConcurrency: number;
+  maxBytes: number;
+}
+
+/** At most N requests at once per court: courts throttle and ban busy clients. */
+class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await task();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+const LOGIN_PAGE = /<input[^>]+type\s*=\s*["']?password|PACER\s+Login|login\.(?:jsf|pl)/i;
+
+/**
+ * Fetches court documents through the notice's free-look link, once. It never signs in: a login
+ * page means the document is restricted, and that is recorded, not retried with credentials.
+ */
+export class CourtConnector {
+  private readonly gates = new Map<string, Gate>();
+  constructor(private readonly options: CourtConnectorOptions) {}
+
+  /** The absolute URL to request: relative links are the court's; the base URL replaces the host. */
+  resolve(url: string, courtId: string | null): URL {
+    const courtOrigin = `https://ecf.${courtId ?? "unknown"}.uscourts.gov`;
+    const absolute = new URL(url, courtOrigin);
+    if (!this.options.baseUrl) return absolute;
+    const base = new URL(this.options.baseUrl);
+    return new URL(`${absolute.pathname}${absolute.search}`, base);
+  }
+
+  async fetchDocument(url: string, courtId: string | null): Promise<FetchOutcome> {
+    const target = this.resolve(url, courtId);
+    const court = courtId ?? courtIdFromHost(new URL(url, "https://unknown.invalid").hostname) ?? "unknown";
+    let gate = this.gates.get(court);
+    if (!gate) this.gates.set(court, (gate = new Gate(this.options.perCourtConcurrency)));
+    return gate.run(() => this.request(target));
+  }
+
+  private async request(target: URL): Promise<FetchOutcome> {
+    let response: Response;
+    try {
+      response = await fetch(target, { signal: AbortSignal.timeout(this.options.timeoutMs), redirect: "follow" });
+    } catch (error) {
+      throw new RetryableFetchError(`${target.host}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (response.status === 401 || response.status === 403) return { kind: "restricted", reason: `The court refused the document (${response.status}).` };
+    if (response.status >= 500 || response.status === 429) throw new RetryableFetchError(`${target.host} answered ${response.status}`);
+    if (!response.ok) return { kind: "restricted", reason: `The court answered ${response.status}; the link may have expired.` };
+    const contentType = response.headers.get("content-type") ?? "application/octet-stream";
+    const declared = Number(response.headers.get("content-length") ?? 0);
+    if (declared > this.options.maxBytes) return { kind: "restricted", reason: `The document is larger than ${this.options.maxBytes} bytes.` };
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (contentType.includes("pdf") || bytes.subarray(0, 5).toString("latin1") === "%PDF-") {
+      return { kind: "document", bytes, contentType: "application/pdf" };
+    }
+    const text = bytes.subarray(0, 200_000).toString("utf8");
+    if (LOGIN_PAGE.test(text)) return { kind: "restricted", reason: "The court asks for a sign-in: the free look is used up or the document is restricted." };
+    throw new RetryableFetchError(`${target.host} sent ${contentType} instead of a document`);
+  }
+}

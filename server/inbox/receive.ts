@@ -1,0 +1,81 @@
+import type { ServerContext } from "../context";
+import { newId } from "../lib/ids";
+import { logEvent } from "../pipeline/event-log";
+import { enqueue } from "../pipeline/queue";
+
+export type InboxSource = "SMTP" | "UPLOAD" | "CLI";
+
+export interface IncomingMessage {
+  firmId: number;
+  raw: Buffer;
+  source: InboxSource;
+  sender?: string;
+  recipients?: string[];
+}
+
+const HEADER_END = /\r?\n\r?\n/;
+
+/** The few headers shown before parsing: enough for the inbox list, read without a MIME parser. */
+function quickHeaders(raw: Buffer): { messageId: string | null; subject: string } {
+  const head = raw.subarray(0, 64 * 1024).toString("latin1").split(HEADER_END)[0] ?? "";
+  const unfolded = head.replace(/\r?\n[ \t]+/g, " ");
+  const header = (name: string) => unfolded.match(new RegExp(`^${name}:[ \\t]*(.*)$`, "im"))?.[1]?.trim() ?? null;
+  return { messageId: header("Message-ID")?.slice(0, 500) ?? null, subject: (header("Subject") ?? "").slice(0, 500) };
+}
+
+/**
+ * Stores a received message as a New inbox item together with its processing job, in one
+ * transaction. The SMTP listener answers 250 only after this returns: an acknowledged message
+ * is never lost, and the raw bytes are kept so any notice can be processed again.
+ */
+export async function receiveMessage(ctx: ServerContext, message: IncomingMessage): Promise<string> {
+  const id = newId();
+  const now = ctx.clock.now();
+  const { messageId, subject } = quickHeaders(message.raw);
+  await ctx.database.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("inbox_item")
+      .values({
+        id,
+        firm_id: message.firmId,
+        created_at: now,
+        updated_at: now,
+        status: "New",
+        action_required: "NONE",
+        disposition: "No Disposition",
+        disposition_text: "",
+        reason: "",
+        source: message.source,
+        source_type: "EMAIL",
+        raw_content: message.raw,
+        raw_size: message.raw.length,
+        message_id: messageId,
+        sender: (message.sender ?? "").slice(0, 320),
+        recipients: JSON.stringify(message.recipients ?? []),
+        subject,
+        snippet: "",
+        parsed: null,
+        docket_index: null,
+        parent_id: null,
+        duplicate_of_id: null,
+        case_id: null,
+        dms_status: "new",
+        hidden: 0,
+        attempts: 0,
+      })
+      .execute();
+    await enqueue(trx, { kind: "process-inbox-item", firmId: message.firmId, refId: id, runAt: now });
+    await logEvent(trx, { firmId: message.firmId, inboxItemId: id, event: "received", detail: `${message.source}, ${message.raw.length} bytes`, at: now });
+  });
+  return id;
+}
+
+/** The firm an inbox address belongs to, if any. */
+export async function firmForAddress(ctx: ServerContext, address: string): Promise<number | undefined> {
+  const row = await ctx.database.db
+    .selectFrom("inbox_address")
+    .select("firm_id")
+    .where("address", "=", address.trim().toLowerCase())
+    .executeTakeFirst();
+  return row?.firm_id;
+}

@@ -1,0 +1,24 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema";
+import { newId } from "../lib/ids";
+
+export type EventLevel = "INFO" | "AUDIT" | "WARNING" | "ERROR" | "CRITICAL";
+
+/** Every step of an inbox item's life is written here, so staff can see what happened and why. */
+export async function logEvent(
+  db: Kysely<DB>,
+  entry: { firmId: number; inboxItemId?: string | null; level?: EventLevel; event: string; detail?: string; at: number },
+): Promise<void> {
+  await db
+    .insertInto("event_log")
+    .values({
+      id: newId(),
+      firm_id: entry.firmId,
+      inbox_item_id: entry.inboxItemId ?? null,
+      level: entry.level ?? "INFO",
+      event: entry.event,
+      detail: entry.detail ?? "",
+      created_at: entry.at,
+    })
+    .execute();
+}

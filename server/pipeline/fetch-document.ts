@@ -1,0 +1,51 @@
+import type { ServerContext } from "../context";
+import { RetryableFetchError } from "../courts/connector";
+import { setItem } from "./item-state";
+
+export const MAX_FETCH_ATTEMPTS = 5;
+
+/**
+ * Fetches one document through its free-look link and stores the bytes. Returns normally when the
+ * job is done (fetched, or restricted: recorded and never retried); throws to be retried.
+ */
+export async function fetchDocument(ctx: ServerContext, documentId: string, attempt: number): Promise<void> {
+  const db = ctx.database.db;
+  const doc = await db
+    .selectFrom("document")
+    .innerJoin("envelope", "envelope.id", "document.envelope_id")
+    .select(["document.id", "document.url", "document.fetch_status", "document.processed_from_id", "document.firm_id", "envelope.ecfx_jurisdiction_id as court"])
+    .where("document.id", "=", documentId)
+    .executeTakeFirst();
+  if (!doc || doc.fetch_status !== "pending" || !doc.url) return;
+  try {
+    const outcome = await ctx.courts.fetchDocument(doc.url, doc.court);
+    if (outcome.kind === "document") {
+      const sha = await ctx.blobs.put(outcome.bytes, outcome.contentType, ctx.clock.now());
+      await db.updateTable("document").set({ file_id: sha, fetch_status: "fetched", fetch_error: null }).where("id", "=", doc.id).execute();
+    } else {
+      await db.updateTable("document").set({ fetch_status: "restricted", fetch_error: outcome.reason }).where("id", "=", doc.id).execute();
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (error instanceof RetryableFetchError && attempt < MAX_FETCH_ATTEMPTS) throw error;
+    await db.updateTable("document").set({ fetch_status: "failed", fetch_error: reason.slice(0, 1000) }).where("id", "=", doc.id).execute();
+  }
+  await finishWhenAllFetched(ctx, doc.processed_from_id, doc.firm_id);
+}
+
+/** The item is done once none of its documents waits for a fetch. */
+async function finishWhenAllFetched(ctx: ServerContext, itemId: string, firmId: number): Promise<void> {
+  const db = ctx.database.db;
+  const docs = await db.selectFrom("document").select(["fetch_status", "fetch_error"]).where("processed_from_id", "=", itemId).execute();
+  if (docs.some((d) => d.fetch_status === "pending")) return;
+  const item = await db.selectFrom("inbox_item").select(["id", "status"]).where("id", "=", itemId).executeTakeFirst();
+  if (!item || item.status !== "Post Processing") return;
+  const failed = docs.filter((d) => d.fetch_status === "failed");
+  const counts = ["fetched", "restricted", "failed"].map((s) => `${docs.filter((d) => d.fetch_status === s).length} ${s}`).join(", ");
+  await setItem(
+    ctx,
+    { id: item.id, firm_id: firmId },
+    failed.length ? { status: "Action Required", action_required: "ECFX", reason: failed.map((d) => d.fetch_error).join("; ").slice(0, 1000) } : { status: "Succeeded" },
+    { event: "documents fetched", detail: counts, level: failed.length ? "WARNING" : "INFO" },
+  );
+}

@@ -1,0 +1,139 @@
+import type { Selectable } from "kysely";
+import type { ServerContext } from "../context";
+import type { InboxItemTable } from "../db/schema";
+import { findFirm } from "../firm/firm-repository";
+import { newId } from "../lib/ids";
+import { type ParsedEmail, type ParsedNotice, parseNoticeEmail } from "../notices";
+import { recordNotice } from "./record-notice";
+import { setItem } from "./item-state";
+import { matchDocket } from "./match-case";
+import { enqueue } from "./queue";
+import { reportCaseNotFound } from "./case-not-found-report";
+
+type Item = Selectable<InboxItemTable>;
+
+const PARSE_TIME_LIMIT_MS = 20_000;
+
+/** Parses with a time bound, so one hostile message cannot hold a worker. */
+async function parseBounded(raw: Buffer): Promise<ParsedEmail> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<ParsedEmail>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: "malformed", reason: `Parsing took longer than ${PARSE_TIME_LIMIT_MS / 1000} s.` }), PARSE_TIME_LIMIT_MS);
+  });
+  try {
+    return await Promise.race([parseNoticeEmail(raw), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function domainOf(address: string): string {
+  return address.split("@").pop()?.toLowerCase() ?? "";
+}
+
+function snippetOf(notice: ParsedNotice): string {
+  const docket = notice.dockets[0];
+  const entry = docket?.docket_entries[0];
+  return [docket?.docket_number_full, docket?.case_name, entry?.short_description ?? entry?.description].filter(Boolean).join(" · ").slice(0, 300);
+}
+
+/**
+ * One received message through the pipeline: parse, sort out what needs no processing
+ * (other senders, duplicates, non-notices, special handling), split multi-docket notices into
+ * linked items, then match each docket to a case and record envelope and documents.
+ */
+export async function processInboxItem(ctx: ServerContext, itemId: string): Promise<void> {
+  const db = ctx.database.db;
+  const item = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
+  if (!item || ["Succeeded", "Canceled", "Manual"].includes(item.status)) return;
+  await setItem(ctx, item, { status: "Started" }, { event: "started" });
+
+  const parsed = item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : await parseBounded(item.raw_content);
+  if (parsed.kind !== "notice") {
+    if (parsed.kind === "not_a_notice") {
+      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "not a notice", detail: parsed.reason });
+    }
+    if (parsed.kind === "unrecognised") {
+      return setItem(ctx, item, { status: "Action Required", action_required: "USER", reason: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "unrecognised", detail: parsed.reason, level: "WARNING" });
+    }
+    return setItem(ctx, item, { status: "Failed", action_required: "USER", reason: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "malformed", detail: parsed.reason, level: "ERROR" });
+  }
+  const notice = parsed.notice;
+  await setItem(ctx, item, { parsed: JSON.stringify(parsed), snippet: snippetOf(notice) }, { event: "parsed", detail: `${notice.notice_type}, court ${notice.court_id ?? "unknown"}, ${notice.dockets.length} docket(s)` });
+
+  if (item.docket_index === null) {
+    const firm = await findFirm(ctx.database, item.firm_id);
+    const senderDomain = domainOf(item.sender);
+    if (firm && senderDomain && firm.ignored_email_domains.includes(senderDomain)) {
+      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: `Mail from ${senderDomain} is ignored by the firm's settings.` }, { event: "ignored sender", detail: senderDomain });
+    }
+    if (firm && senderDomain && firm.accepted_email_domains.length > 0 && !firm.accepted_email_domains.includes(senderDomain)) {
+      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: `Mail from ${senderDomain} is not among the firm's accepted domains.` }, { event: "sender not accepted", detail: senderDomain });
+    }
+    if (item.message_id) {
+      const first = await db
+        .selectFrom("inbox_item")
+        .select("id")
+        .where("firm_id", "=", item.firm_id)
+        .where("message_id", "=", item.message_id)
+        .where("parent_id", "is", null)
+        .where("id", "!=", item.id)
+        .where("created_at", "<=", item.created_at)
+        .orderBy("created_at")
+        .orderBy("id")
+        .executeTakeFirst();
+      if (first) {
+        return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first.id, disposition_text: "Duplicate of a message already received." }, { event: "duplicate message", detail: first.id });
+      }
+    }
+    const manualSender = firm?.manual_process_emails.includes(item.sender.toLowerCase());
+    if (firm?.manually_process_notices || manualSender) {
+      return setItem(ctx, item, { status: "Manual", action_required: "USER", reason: "Special handling: the firm processes these notices by hand." }, { event: "special handling" });
+    }
+    if (notice.dockets.length > 1) return splitIntoLinkedItems(ctx, item, notice);
+  }
+  await processDocket(ctx, item, notice, item.docket_index ?? 0);
+}
+
+/** A notice for several dockets becomes one linked child item per docket, each processed alone. */
+async function splitIntoLinkedItems(ctx: ServerContext, item: Item, notice: ParsedNotice): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.database.db.transaction().execute(async (trx) => {
+    for (let index = 0; index < notice.dockets.length; index++) {
+      const id = newId();
+      await trx
+        .insertInto("inbox_item")
+        .values({ ...item, id, created_at: now, updated_at: now, status: "New", parent_id: item.id, docket_index: index, snippet: "", attempts: 0 })
+        .execute();
+      await enqueue(trx, { kind: "process-inbox-item", firmId: item.firm_id, refId: id, runAt: now });
+    }
+  });
+  await setItem(ctx, item, { status: "Succeeded", disposition: "Split", disposition_text: `Split into ${notice.dockets.length} linked items, one per docket.` }, { event: "split", detail: String(notice.dockets.length) });
+}
+
+async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotice, index: number): Promise<void> {
+  const docket = notice.dockets[index];
+  if (!docket) {
+    return setItem(ctx, item, { status: "Failed", reason: `The notice has no docket ${index + 1}.` }, { event: "no docket", level: "ERROR" });
+  }
+  const match = await matchDocket(ctx, item.firm_id, notice.court_id, docket.docket_number);
+  if (match.kind === "ignored") {
+    return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: `${docket.docket_number} is on the firm's ignored cases list.` }, { event: "ignored case", detail: match.ignoredCaseId });
+  }
+  if (match.kind === "not-found") {
+    await setItem(ctx, item, { status: "Action Required", action_required: "USER", reason: match.reason }, { event: "case not found", detail: match.reason, level: "WARNING" });
+    await reportCaseNotFound(ctx, item, docket.docket_number_full || docket.docket_number, notice.court_id, match.reason);
+    return;
+  }
+  const recorded = await recordNotice(ctx, item, notice, docket, match.caseId);
+  if (recorded.duplicateOf) {
+    return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", case_id: match.caseId, duplicate_of_id: recorded.duplicateOf, disposition_text: "The same court document was already received." }, { event: "duplicate document", detail: recorded.duplicateOf });
+  }
+  const pending = recorded.documentsToFetch;
+  await setItem(
+    ctx,
+    item,
+    { status: pending > 0 ? "Post Processing" : "Succeeded", disposition: "Processed", case_id: match.caseId, action_required: "NONE", reason: "" },
+    { event: "matched", detail: `case ${match.caseId}, envelope ${recorded.envelopeId}, ${pending} document(s) to fetch` },
+  );
+}

@@ -1,0 +1,86 @@
+import { hostname } from "node:os";
+import type { ServerContext } from "../context";
+import { newId } from "../lib/ids";
+import { MAX_FETCH_ATTEMPTS, fetchDocument } from "./fetch-document";
+import { setItem } from "./item-state";
+import { processInboxItem } from "./process-inbox-item";
+import { type Job, claimJob, completeJob, retryJob } from "./queue";
+
+const LEASE_MS = 60_000;
+const IDLE_POLL_MS = 250;
+const MAX_ITEM_ATTEMPTS = 5;
+
+async function run(ctx: ServerContext, job: Job): Promise<void> {
+  if (job.kind === "process-inbox-item") return processInboxItem(ctx, job.ref_id);
+  if (job.kind === "fetch-document") return fetchDocument(ctx, job.ref_id, job.attempts);
+  throw new Error(`Unknown job kind ${job.kind}`);
+}
+
+/** What a job that keeps failing leaves behind: the item Failed with the reason. */
+async function giveUp(ctx: ServerContext, job: Job, reason: string): Promise<void> {
+  if (job.kind === "process-inbox-item") {
+    await setItem(ctx, { id: job.ref_id, firm_id: job.firm_id }, { status: "Failed", action_required: "ECFX", reason }, { event: "failed", detail: reason, level: "ERROR" });
+  }
+  await completeJob(ctx, job);
+}
+
+export interface Worker {
+  stop(): Promise<void>;
+  /** Resolves once no job is due (tests and the demo use it to wait for the pipeline). */
+  drain(): Promise<void>;
+}
+
+/**
+ * Runs jobs from the database queue with `concurrency` loops. A failing job is retried with
+ * back-off and, past its attempts, marked Failed with the reason in the event log.
+ */
+export function startWorker(ctx: ServerContext, concurrency = 4): Worker {
+  const workerId = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
+  let stopping = false;
+  let idleWaiters: (() => void)[] = [];
+  let busy = 0;
+
+  const loop = async () => {
+    while (!stopping) {
+      const job = await claimJob(ctx, workerId, LEASE_MS).catch((error: unknown) => {
+        console.error("job queue unavailable", error);
+        return undefined;
+      });
+      if (!job) {
+        if (busy === 0) {
+          idleWaiters.forEach((resolve) => resolve());
+          idleWaiters = [];
+        }
+        await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+        continue;
+      }
+      busy++;
+      try {
+        await run(ctx, job);
+        await completeJob(ctx, job);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        const limit = job.kind === "fetch-document" ? MAX_FETCH_ATTEMPTS : MAX_ITEM_ATTEMPTS;
+        if (job.attempts >= limit) await giveUp(ctx, job, reason);
+        else {
+          if (job.kind === "process-inbox-item") {
+            await setItem(ctx, { id: job.ref_id, firm_id: job.firm_id }, { status: "Retry", reason }, { event: "retry", detail: reason, level: "WARNING" });
+          }
+          await retryJob(ctx, job, reason);
+        }
+      } finally {
+        busy--;
+      }
+    }
+  };
+  const loops = Array.from({ length: concurrency }, () => loop());
+  return {
+    async stop() {
+      stopping = true;
+      await Promise.all(loops);
+    },
+    drain() {
+      return new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}

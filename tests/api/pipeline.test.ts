@@ -1,0 +1,106 @@
+import fs from "node:fs";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
+import { DEMO_INBOX } from "../../server/db/seed/demo";
+import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
+import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
+
+const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../fixtures/notices", name));
+
+describe.each(backends)("notices in, end to end (%s)", (backend) => {
+  let running: RunningApi;
+  let simulator: CourtSimulator;
+  let worker: Worker;
+  let smtpPort = 0;
+  let closeSmtp: () => Promise<void>;
+  let caseId = "";
+
+  beforeAll(async () => {
+    simulator = await startCourtSimulator();
+    running = await startApi({ backend, env: { ECFX_COURT_BASE_URL: simulator.url } });
+    const smtp = createSmtpListener(running.ctx, { port: 0, host: "127.0.0.1" });
+    smtpPort = await listen(smtp, 0, "127.0.0.1");
+    closeSmtp = () => new Promise((resolve) => smtp.close(() => resolve()));
+    worker = startWorker(running.ctx, 2);
+
+    const admin = await login(running.url, DEMO.admin);
+    const client = api(running.url, admin.access_token);
+    const jurisdiction = (await client.post("/api/v1/jurisdiction", { name: "E.D. Tex.", ecfx_jurisdictions: ["txed"] })).body;
+    const timekeeper = (await client.post("/api/v1/timekeeper", { full_name: "Adaeze Okafor", email: "aokafor@lawfirm.test" })).body;
+    const firmClient = (await client.post("/api/v1/client", { name: "Bluebonnet Widgets Inc.", unique_key: "C-77" })).body;
+    const matter = (await client.post("/api/v1/matter", { name: "Peña v. Bluebonnet", unique_key: "M-77", client_id: firmClient.id })).body;
+    const created = await client.post("/api/v1/case", {
+      name: "Peña Industries, LLC v. Bluebonnet Widgets Inc.",
+      case_number: "2:24-cv-123",
+      matter_id: matter.id,
+      jurisdiction_id: jurisdiction.id,
+      assigned_timekeepers: [timekeeper.id],
+    });
+    expect(created.status).toBe(201);
+    caseId = created.body.id;
+  });
+
+  afterAll(async () => {
+    await worker?.stop();
+    await closeSmtp?.();
+    await running?.close();
+    await simulator?.close();
+  });
+
+  const send = (raw: Buffer, to = DEMO_INBOX) =>
+    nodemailer
+      .createTransport({ host: "127.0.0.1", port: smtpPort, secure: false, ignoreTLS: true })
+      .sendMail({ envelope: { from: "txed_cmecf@txed.uscourts.gov", to: [to] }, raw });
+
+  const items = () => running.ctx.database.db.selectFrom("inbox_item").selectAll().orderBy("created_at").orderBy("id").execute();
+
+  it("refuses mail to an unknown inbox at RCPT", async () => {
+    await expect(send(fixture("nef-district-qp-utf8.eml"), "nobody@demo.ecfx.test")).rejects.toThrow(/550|No inbox/);
+  });
+
+  it("files a delivered notice on its case with the document fetched once, and links the same notice again", async () => {
+    await send(fixture("nef-district-qp-utf8.eml"));
+    await worker.drain();
+    let [first] = await items();
+    expect(first).toMatchObject({ status: "Succeeded", disposition: "Processed", case_id: caseId, source: "SMTP" });
+
+    const envelope = await running.ctx.database.db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", first!.id).executeTakeFirstOrThrow();
+    expect(envelope.case_id).toBe(caseId);
+    expect(envelope.docket_text).toContain("MOTION to Dismiss");
+    const docs = await running.ctx.database.db.selectFrom("document").selectAll().where("envelope_id", "=", envelope.id).orderBy("number").execute();
+    expect(docs[0]).toMatchObject({ number: 0, fetch_status: "fetched", court_document_id: "175035791113" });
+    const bytes = await running.ctx.blobs.read(docs[0]!.file_id!);
+    expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(simulator.requests.get("/doc1/175135791113")).toBe(1);
+
+    await send(fixture("nef-district-qp-utf8.eml"));
+    await worker.drain();
+    const all = await items();
+    [first] = all;
+    const second = all[all.length - 1]!;
+    expect(second.id).not.toBe(first!.id);
+    expect(second).toMatchObject({ status: "Succeeded", disposition: "Ignored", duplicate_of_id: first!.id });
+    expect(simulator.requests.get("/doc1/175135791113")).toBe(1);
+    const events = await running.ctx.database.db.selectFrom("event_log").select("event").where("inbox_item_id", "=", first!.id).execute();
+    expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(["received", "started", "parsed", "matched", "documents fetched"]));
+  });
+
+  it("sends a notice for an unknown case to Action Required with the reason", async () => {
+    await send(fixture("nef-folded-subject.eml"));
+    await worker.drain();
+    const last = (await items()).pop()!;
+    expect(last.status).toBe("Action Required");
+    expect(last.action_required).toBe("USER");
+    expect(last.reason).toMatch(/No jurisdiction of the firm is mapped|Case not found/);
+  });
+
+  it("recognises a court announcement as not a notice", async () => {
+    await send(fixture("court-announcement.eml"));
+    await worker.drain();
+    const last = (await items()).pop()!;
+    expect(last).toMatchObject({ status: "Succeeded", disposition: "Ignored" });
+  });
+});
