@@ -7,7 +7,7 @@ describe("configuration", () => {
     expect(c.PORT).toBe(3000);
     expect(c.ECFX_API_PORT).toBe(8080);
     expect(c.databaseUrl).toMatch(/^sqlite:.*data\/ecfx\.sqlite$/);
-    expect(c.ECFX_ROLES).toEqual(["console", "api"]);
+    expect(c.ECFX_ROLES).toEqual(["console", "api", "worker", "smtp"]);
   });
 
   it("stops with a message naming the bad variable", () => {

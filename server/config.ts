@@ -22,7 +22,7 @@ const schema = z.object({
     .optional(),
   ECFX_ROLES: z
     .string()
-    .default("console,api")
+    .default("console,api,worker,smtp")
     .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
     .pipe(z.array(z.enum(roles)).min(1)),
   ECFX_DEMO: bool.default("true"),

@@ -5,7 +5,10 @@ import { buildApi } from "./api/app";
 import { loadOrCreateSecrets } from "./auth/secrets";
 import { openContext } from "./bootstrap";
 import { ConfigError, type Config, loadConfig } from "./config";
-import { DEMO_USERS } from "./db/seed/demo";
+import { startCourtSimulator } from "./courts/simulator";
+import { DEMO_INBOX, DEMO_USERS } from "./db/seed/demo";
+import { createSmtpListener, listen } from "./inbox/smtp-listener";
+import { startWorker } from "./pipeline/worker";
 
 const root = process.env.ECFX_ROOT ?? process.cwd();
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -61,8 +64,31 @@ async function main(): Promise<void> {
   const stops: Array<() => Promise<void>> = [];
 
   if (config.ECFX_ROLES.some((r) => r !== "console")) {
+    // The demo fetches court documents from a local court simulator unless told otherwise.
+    if (config.ECFX_DEMO && !config.ECFX_COURT_BASE_URL && config.ECFX_ROLES.includes("worker")) {
+      const simulator = await startCourtSimulator();
+      config.ECFX_COURT_BASE_URL = simulator.url;
+      stops.push(() => simulator.close());
+      console.log(`Court simulator for the demo on ${simulator.url}`);
+    }
     const ctx = await openContext(config);
     stops.push(() => ctx.database.close());
+    if (config.ECFX_ROLES.includes("worker")) {
+      const worker = startWorker(ctx, config.ECFX_WORKER_CONCURRENCY);
+      stops.unshift(() => worker.stop());
+    }
+    if (config.ECFX_ROLES.includes("smtp")) {
+      const smtp = createSmtpListener(ctx, {
+        port: config.ECFX_SMTP_PORT,
+        host: config.ECFX_SMTP_HOST,
+        tls: config.ECFX_SMTP_TLS_KEY && config.ECFX_SMTP_TLS_CERT ? { key: config.ECFX_SMTP_TLS_KEY, cert: config.ECFX_SMTP_TLS_CERT } : undefined,
+        users: config.ECFX_SMTP_USERS ? new Map(config.ECFX_SMTP_USERS.split(";").map((pair) => pair.split(":", 2) as [string, string])) : undefined,
+        allow: config.ECFX_SMTP_ALLOW.split(",").map((s) => s.trim()).filter(Boolean),
+      });
+      const port = await listen(smtp, config.ECFX_SMTP_PORT, config.ECFX_SMTP_HOST);
+      stops.unshift(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+      console.log(`SMTP inbox on port ${port}${config.ECFX_DEMO ? ` (demo inbox ${DEMO_INBOX})` : ""}`);
+    }
     if (config.ECFX_ROLES.includes("api")) {
       const api = buildApi(ctx);
       await api.listen({ port: config.ECFX_API_PORT, host: config.ECFX_API_HOST });

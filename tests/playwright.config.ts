@@ -38,6 +38,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       ECFX_API_PORT: String(API_PORT),
+      ECFX_SMTP_PORT: String(PORT + 1000),
       // Per port, so that separate runs on other ports never share a database.
       ECFX_DATA_DIR: `tests/.tmp/e2e-data-${PORT}`,
       LOG_LEVEL: "warn",
