@@ -34,7 +34,6 @@ function buildConsoleIfNeeded(): void {
 }
 
 function startConsole(config: Config): ChildProcess {
-  buildConsoleIfNeeded();
   const secrets = loadOrCreateSecrets(config.dataDir);
   const child = spawn(process.execPath, [bin("remix-serve"), path.join(root, "build", "index.js")], {
     cwd: root,
@@ -62,6 +61,8 @@ let shuttingDown = false;
 async function main(): Promise<void> {
   const config = loadConfig();
   const stops: Array<() => Promise<void>> = [];
+  // Built before anything else runs: the build blocks this process while it lasts.
+  if (config.ECFX_ROLES.includes("console")) buildConsoleIfNeeded();
 
   if (config.ECFX_ROLES.some((r) => r !== "console")) {
     // The demo fetches court documents from a local court simulator unless told otherwise.
