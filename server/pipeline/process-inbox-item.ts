@@ -116,7 +116,8 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
   if (!docket) {
     return setItem(ctx, item, { status: "Failed", reason: `The notice has no docket ${index + 1}.` }, { event: "no docket", level: "ERROR" });
   }
-  const match = await matchDocket(ctx, item.firm_id, notice.court_id, docket.docket_number);
+  // A case picked by a person on the inbox card wins over matching.
+  const match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, notice.court_id, docket.docket_number);
   if (match.kind === "ignored") {
     return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: `${docket.docket_number} is on the firm's ignored cases list.` }, { event: "ignored case", detail: match.ignoredCaseId });
   }

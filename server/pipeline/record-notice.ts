@@ -24,6 +24,12 @@ export async function recordNotice(
   caseId: string,
 ): Promise<Recorded> {
   const db = ctx.database.db;
+  // Processing again after a crash: what this item already recorded stands.
+  const existing = await db.selectFrom("envelope").select("id").where("inbox_item_id", "=", item.id).executeTakeFirst();
+  if (existing) {
+    const pending = await db.selectFrom("document").select("id").where("envelope_id", "=", existing.id).where("fetch_status", "=", "pending").execute();
+    return { envelopeId: existing.id, duplicateOf: null, documentsToFetch: pending.length };
+  }
   const entry = docket.docket_entries[0];
   const courtDocumentIds = (entry?.documents ?? []).map((d) => d.pacer_doc_id).filter((v): v is string => Boolean(v));
   if (entry?.pacer_doc_id) courtDocumentIds.push(entry.pacer_doc_id);
@@ -35,6 +41,7 @@ export async function recordNotice(
       .where("document.firm_id", "=", item.firm_id)
       .where("envelope.case_id", "=", caseId)
       .where("document.court_document_id", "in", courtDocumentIds)
+      .where("document.processed_from_id", "!=", item.id)
       .executeTakeFirst();
     if (earlier) return { envelopeId: null, duplicateOf: earlier.processed_from_id, documentsToFetch: 0 };
   }

@@ -34,13 +34,34 @@ export interface Worker {
  * Runs jobs from the database queue with `concurrency` loops. A failing job is retried with
  * back-off and, past its attempts, marked Failed with the reason in the event log.
  */
+/** Alive processes of this machine keep their leases; a dead one's jobs are free at once. */
+async function releaseLeasesOfDeadProcesses(ctx: ServerContext): Promise<void> {
+  const host = hostname();
+  const held = await ctx.database.db.selectFrom("job").select(["id", "locked_by"]).where("locked_by", "like", `${host}:%`).execute();
+  const dead = held.filter((job) => {
+    const pid = Number(job.locked_by?.split(":")[1]);
+    if (!pid || pid === process.pid) return false;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (dead.length) {
+    await ctx.database.db.updateTable("job").set({ locked_until: null, locked_by: null }).where("id", "in", dead.map((j) => j.id)).execute();
+  }
+}
+
 export function startWorker(ctx: ServerContext, concurrency = 4): Worker {
   const workerId = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
+  const released = releaseLeasesOfDeadProcesses(ctx).catch((error: unknown) => console.error("could not release stale job leases", error));
   let stopping = false;
   let idleWaiters: (() => void)[] = [];
   let busy = 0;
 
   const loop = async () => {
+    await released;
     while (!stopping) {
       const job = await claimJob(ctx, workerId, LEASE_MS).catch((error: unknown) => {
         console.error("job queue unavailable", error);

@@ -53,7 +53,7 @@ const CHANGED = {
   host_names: ["demo.localhost"],
 };
 
-describe.each(backends)("GET /api/v1/firm (%s)", (backend) => {
+describe.each(backends)("reading the firm, its branding and its logo (%s)", (backend) => {
   const server = useApi({ backend });
   const sessionOf = sessionsOf(server);
 
@@ -66,7 +66,7 @@ describe.each(backends)("GET /api/v1/firm (%s)", (backend) => {
       name: "Demo Law LLP",
       signon_type: "local",
       primary_color: "#1c4f8a",
-      has_logo: false,
+      has_logo: expect.any(Boolean),
       internal_walls_state: "unapplied",
       reply_to_email: "",
       manual_process_emails: [],
@@ -113,6 +113,90 @@ describe.each(backends)("GET /api/v1/firm (%s)", (backend) => {
 
   it("requires a signed-in caller", async () => {
     expect((await api(server().url).get("/api/v1/firm")).status).toBe(401);
+  });
+
+  const firmIds = async () => {
+    const admin = await sessionOf(DEMO.admin);
+    const second = await sessionOf(DEMO.secondAdmin);
+    return {
+      admin: api(server().url, admin.access_token),
+      demoId: ((await api(server().url, admin.access_token).get("/api/v1/firm")).body as FirmJson).id,
+      secondId: ((await api(server().url, second.access_token).get("/api/v1/firm")).body as FirmJson).id,
+    };
+  };
+
+  it("serves the branding of the firm configured for a host, without sign-in", async () => {
+    const { demoId, secondId } = await firmIds();
+    const client = api(server().url);
+    const second = await client.get("/api/v1/firm/public?host=second.localhost");
+    expect(second.status).toBe(200);
+    expect(Object.keys(second.body).sort()).toEqual(BRANDING_KEYS);
+    expect(second.body).toMatchObject({ id: secondId, name: "Second Chair & Co", primary_color: "#5b2a86", secondary_color: "#2a8656" });
+    expect((await client.get("/api/v1/firm/public?host=SECOND.localhost:3000")).body.id).toBe(secondId);
+    expect((await client.get("/api/v1/firm/public?host=unknown.example.com")).body.id).toBe(demoId);
+    expect((await client.get("/api/v1/firm/public")).body.id).toBe(demoId);
+  });
+
+  it("stores a PNG logo and serves it back", async () => {
+    const { admin, demoId, secondId } = await firmIds();
+    const png = solidPng(4, 4);
+    const upload = await admin.request("PUT", "/api/v1/firm/logo.png", { body: png, headers: { "content-type": "image/png" } });
+    expect(upload.status).toBe(200);
+    expect(upload.body).toEqual({ logo: "/api/v1/firm/logo.png" });
+
+    const logo = await api(server().url).get(`/api/v1/firm/logo.png?firm=${demoId}`);
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(logo.bytes).equals(png)).toBe(true);
+    expect(((await admin.get("/api/v1/firm")).body as FirmJson).has_logo).toBe(true);
+    expect((await api(server().url).get(`/api/v1/firm/public?host=demo`)).body.has_logo).toBe(true);
+
+    // The other firm's logo is untouched.
+    expect((await api(server().url).get(`/api/v1/firm/logo.png?firm=${secondId}`)).status).toBe(404);
+  });
+
+  it("refuses a file that is not a PNG, an empty one and one of 1 MB or more", async () => {
+    const { admin } = await firmIds();
+    const upload = (body: Uint8Array, type = "image/png") =>
+      admin.request("PUT", "/api/v1/firm/logo.png", { body, headers: { "content-type": type } });
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
+    const oneMegabyte = Buffer.concat([solidPng(), Buffer.alloc(1024 * 1024 - solidPng().length)]);
+    const twoMegabytes = Buffer.concat([solidPng(), Buffer.alloc(2 * 1024 * 1024)]);
+    for (const [label, res] of [
+      ["jpeg bytes", await upload(jpeg)],
+      ["empty", await upload(new Uint8Array())],
+      ["1 MB", await upload(oneMegabyte)],
+      ["2 MB", await upload(twoMegabytes)],
+      ["jpeg type", await upload(jpeg, "image/jpeg")],
+    ] as const) {
+      expect([label, res.status]).toEqual([label, 400]);
+      expect([label, res.body?.message]).toEqual([label, "Image Upload Failed"]);
+    }
+    const justUnder = Buffer.concat([solidPng(), Buffer.alloc(1024 * 1024 - 1 - solidPng().length)]);
+    expect((await upload(justUnder)).status).toBe(200);
+  });
+
+  it("refuses a logo upload without FULL firm access", async () => {
+    const manager = await sessionOf(DEMO.manager);
+    const res = await api(server().url, manager.access_token).request("PUT", "/api/v1/firm/logo.png", {
+      body: solidPng(),
+      headers: { "content-type": "image/png" },
+    });
+    expect(res.status).toBe(403);
+    const anonymous = await api(server().url).request("PUT", "/api/v1/firm/logo.png", {
+      body: solidPng(),
+      headers: { "content-type": "image/png" },
+    });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("answers 404 for the logo of a firm that has none or does not exist", async () => {
+    const { secondId } = await firmIds();
+    const client = api(server().url);
+    expect((await client.get(`/api/v1/firm/logo.png?firm=${secondId}`)).status).toBe(404);
+    expect((await client.get("/api/v1/firm/logo.png?firm=999999")).status).toBe(404);
+    expect((await client.get("/api/v1/firm/logo.png?firm=abc")).status).toBe(404);
+    expect((await client.get("/api/v1/firm/logo.png")).status).toBe(404);
   });
 });
 
@@ -278,94 +362,5 @@ describe.each(backends)("PUT /api/v1/firm/:id (%s)", (backend) => {
     expect(res.status).toBe(404);
     expect((await client.put("/api/v1/firm/not-a-number", firm)).status).toBe(404);
     expect(((await api(server().url, second.access_token).get("/api/v1/firm")).body as FirmJson).name).toBe("Second Chair & Co");
-  });
-});
-
-describe.each(backends)("firm branding and logo (%s)", (backend) => {
-  const server = useApi({ backend });
-  const sessionOf = sessionsOf(server);
-
-  const firmIds = async () => {
-    const admin = await sessionOf(DEMO.admin);
-    const second = await sessionOf(DEMO.secondAdmin);
-    return {
-      admin: api(server().url, admin.access_token),
-      demoId: ((await api(server().url, admin.access_token).get("/api/v1/firm")).body as FirmJson).id,
-      secondId: ((await api(server().url, second.access_token).get("/api/v1/firm")).body as FirmJson).id,
-    };
-  };
-
-  it("serves the branding of the firm configured for a host, without sign-in", async () => {
-    const { demoId, secondId } = await firmIds();
-    const client = api(server().url);
-    const second = await client.get("/api/v1/firm/public?host=second.localhost");
-    expect(second.status).toBe(200);
-    expect(Object.keys(second.body).sort()).toEqual(BRANDING_KEYS);
-    expect(second.body).toMatchObject({ id: secondId, name: "Second Chair & Co", primary_color: "#5b2a86", secondary_color: "#2a8656" });
-    expect((await client.get("/api/v1/firm/public?host=SECOND.localhost:3000")).body.id).toBe(secondId);
-    expect((await client.get("/api/v1/firm/public?host=unknown.example.com")).body.id).toBe(demoId);
-    expect((await client.get("/api/v1/firm/public")).body.id).toBe(demoId);
-  });
-
-  it("stores a PNG logo and serves it back", async () => {
-    const { admin, demoId, secondId } = await firmIds();
-    const png = solidPng(4, 4);
-    const upload = await admin.request("PUT", "/api/v1/firm/logo.png", { body: png, headers: { "content-type": "image/png" } });
-    expect(upload.status).toBe(200);
-    expect(upload.body).toEqual({ logo: "/api/v1/firm/logo.png" });
-
-    const logo = await api(server().url).get(`/api/v1/firm/logo.png?firm=${demoId}`);
-    expect(logo.status).toBe(200);
-    expect(logo.headers.get("content-type")).toBe("image/png");
-    expect(Buffer.from(logo.bytes).equals(png)).toBe(true);
-    expect(((await admin.get("/api/v1/firm")).body as FirmJson).has_logo).toBe(true);
-    expect((await api(server().url).get(`/api/v1/firm/public?host=demo`)).body.has_logo).toBe(true);
-
-    // The other firm's logo is untouched.
-    expect((await api(server().url).get(`/api/v1/firm/logo.png?firm=${secondId}`)).status).toBe(404);
-  });
-
-  it("refuses a file that is not a PNG, an empty one and one of 1 MB or more", async () => {
-    const { admin } = await firmIds();
-    const upload = (body: Uint8Array, type = "image/png") =>
-      admin.request("PUT", "/api/v1/firm/logo.png", { body, headers: { "content-type": type } });
-    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
-    const oneMegabyte = Buffer.concat([solidPng(), Buffer.alloc(1024 * 1024 - solidPng().length)]);
-    const twoMegabytes = Buffer.concat([solidPng(), Buffer.alloc(2 * 1024 * 1024)]);
-    for (const [label, res] of [
-      ["jpeg bytes", await upload(jpeg)],
-      ["empty", await upload(new Uint8Array())],
-      ["1 MB", await upload(oneMegabyte)],
-      ["2 MB", await upload(twoMegabytes)],
-      ["jpeg type", await upload(jpeg, "image/jpeg")],
-    ] as const) {
-      expect([label, res.status]).toEqual([label, 400]);
-      expect([label, res.body?.message]).toEqual([label, "Image Upload Failed"]);
-    }
-    const justUnder = Buffer.concat([solidPng(), Buffer.alloc(1024 * 1024 - 1 - solidPng().length)]);
-    expect((await upload(justUnder)).status).toBe(200);
-  });
-
-  it("refuses a logo upload without FULL firm access", async () => {
-    const manager = await sessionOf(DEMO.manager);
-    const res = await api(server().url, manager.access_token).request("PUT", "/api/v1/firm/logo.png", {
-      body: solidPng(),
-      headers: { "content-type": "image/png" },
-    });
-    expect(res.status).toBe(403);
-    const anonymous = await api(server().url).request("PUT", "/api/v1/firm/logo.png", {
-      body: solidPng(),
-      headers: { "content-type": "image/png" },
-    });
-    expect(anonymous.status).toBe(401);
-  });
-
-  it("answers 404 for the logo of a firm that has none or does not exist", async () => {
-    const { secondId } = await firmIds();
-    const client = api(server().url);
-    expect((await client.get(`/api/v1/firm/logo.png?firm=${secondId}`)).status).toBe(404);
-    expect((await client.get("/api/v1/firm/logo.png?firm=999999")).status).toBe(404);
-    expect((await client.get("/api/v1/firm/logo.png?firm=abc")).status).toBe(404);
-    expect((await client.get("/api/v1/firm/logo.png")).status).toBe(404);
   });
 });

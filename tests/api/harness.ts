@@ -8,7 +8,7 @@ import { buildApi } from "../../server/api/app";
 import { openContext } from "../../server/bootstrap";
 import { loadConfig } from "../../server/config";
 import type { ServerContext } from "../../server/context";
-import type { Clock } from "../../server/lib/clock";
+import { type Clock, systemClock } from "../../server/lib/clock";
 
 // Real API servers for the API tests: a fresh data folder and database each, a random port,
 // and plain HTTP through global fetch, so every layer between socket and database is exercised.
@@ -201,19 +201,21 @@ export function useApi(options: Parameters<typeof startApi>[0]): () => RunningAp
 }
 
 /**
- * Signs each address in once per server and hands out that session again: sign-in hashes the
- * password on purpose slowly, and most tests only need some valid session. Not for tests that
- * end sessions (password changes, resets).
+ * Signs each address in once per server and hands out that session again while its access
+ * token is valid on the server's clock: sign-in hashes the password on purpose slowly, and most
+ * tests only need some valid session. Not for tests that end sessions (password changes, resets).
  */
-export function sessionsOf(server: () => RunningApi): (email: string) => Promise<Session> {
-  const cache = new Map<string, Promise<Session>>();
-  return (email) => {
+export function sessionsOf(server: () => RunningApi, clock: Clock = systemClock): (email: string) => Promise<Session> {
+  const cache = new Map<string, { at: number; session: Promise<Session> }>();
+  return async (email) => {
     const key = `${server().url} ${email}`;
-    let session = cache.get(key);
-    if (!session) {
-      session = login(server().url, email);
-      cache.set(key, session);
+    const cached = cache.get(key);
+    if (cached) {
+      const session = await cached.session;
+      if (clock.now() - cached.at < (session.expires_in - 60) * 1000) return session;
     }
-    return session;
+    const entry = { at: clock.now(), session: login(server().url, email) };
+    cache.set(key, entry);
+    return entry.session;
   };
 }

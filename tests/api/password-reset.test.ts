@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DEMO, DEMO_PASSWORD, api, backends, login, testClock, useApi } from "./harness";
+import { DEMO, DEMO_PASSWORD, type Session, api, backends, login, sessionsOf, testClock, useApi } from "./harness";
 
 /** The reset token of the newest captured reset mail to this address, read as the firm admin. */
-async function resetTokenFromOutbox(url: string, adminEmail: string, to: string): Promise<string> {
-  const admin = await login(url, adminEmail);
+async function resetTokenFromOutbox(url: string, admin: Session, to: string): Promise<string> {
   const client = api(url, admin.access_token);
   const list = await client.get("/api/v1/outbox/search?max=100");
   expect(list.status).toBe(200);
@@ -23,6 +22,7 @@ async function resetTokenFromOutbox(url: string, adminEmail: string, to: string)
 describe.each(backends)("password forgot and reset (%s)", (backend) => {
   const clock = testClock();
   const server = useApi({ backend, clock });
+  const sessionOf = sessionsOf(server, clock);
 
   it("answers an unknown address with 404 'Email doesn't exist'", async () => {
     const res = await api(server().url).post("/auth/password-forgot", { email: "nobody@demo.ecfx.test" });
@@ -41,7 +41,7 @@ describe.each(backends)("password forgot and reset (%s)", (backend) => {
     const before = await login(url, DEMO.viewOnly);
     const forgot = await api(url).post("/auth/password-forgot", { email: DEMO.viewOnly });
     expect(forgot.status).toBe(202);
-    const token = await resetTokenFromOutbox(url, DEMO.admin, DEMO.viewOnly);
+    const token = await resetTokenFromOutbox(url, await sessionOf(DEMO.admin), DEMO.viewOnly);
 
     const reset = await api(url).post("/auth/password-reset", { token, password: "Reset-Passw0rd" });
     expect(reset.status).toBe(200);
@@ -60,7 +60,7 @@ describe.each(backends)("password forgot and reset (%s)", (backend) => {
   it("refuses a short password without using up the link", async () => {
     const url = server().url;
     expect((await api(url).post("/auth/password-forgot", { email: DEMO.docketing })).status).toBe(202);
-    const token = await resetTokenFromOutbox(url, DEMO.admin, DEMO.docketing);
+    const token = await resetTokenFromOutbox(url, await sessionOf(DEMO.admin), DEMO.docketing);
     const short = await api(url).post("/auth/password-reset", { token, password: "short" });
     expect(short.status).toBe(400);
     expect(short.body.fieldErrors.password).toEqual(["Password must be at least 8 characters long."]);
@@ -76,7 +76,7 @@ describe.each(backends)("password forgot and reset (%s)", (backend) => {
   it("refuses a link older than an hour", async () => {
     const url = server().url;
     expect((await api(url).post("/auth/password-forgot", { email: DEMO.manager })).status).toBe(202);
-    const token = await resetTokenFromOutbox(url, DEMO.admin, DEMO.manager);
+    const token = await resetTokenFromOutbox(url, await sessionOf(DEMO.admin), DEMO.manager);
     clock.advance(61 * 60_000);
     const res = await api(url).post("/auth/password-reset", { token, password: "Late-Passw0rd" });
     expect(res.status).toBe(400);
@@ -86,15 +86,15 @@ describe.each(backends)("password forgot and reset (%s)", (backend) => {
   it("mails the second firm's user into the second firm's outbox only", async () => {
     const url = server().url;
     expect((await api(url).post("/auth/password-forgot", { email: DEMO.secondAdmin })).status).toBe(202);
-    const token = await resetTokenFromOutbox(url, DEMO.secondAdmin, DEMO.secondAdmin);
+    const token = await resetTokenFromOutbox(url, await sessionOf(DEMO.secondAdmin), DEMO.secondAdmin);
     expect(token).toBeTruthy();
-    const demoAdmin = await login(url, DEMO.admin);
+    const demoAdmin = await sessionOf(DEMO.admin);
     const demoOutbox = await api(url, demoAdmin.access_token).get("/api/v1/outbox/search?max=100");
     expect((demoOutbox.body as { to_addresses: string[] }[]).some((m) => m.to_addresses.includes(DEMO.secondAdmin))).toBe(false);
   });
 
   it("keeps captured mail from users without FULL firm access", async () => {
-    const manager = await login(server().url, DEMO.manager);
+    const manager = await sessionOf(DEMO.manager);
     const res = await api(server().url, manager.access_token).get("/api/v1/outbox/search");
     expect(res.status).toBe(403);
   });

@@ -1,0 +1,53 @@
+import type { ServerContext } from "../context";
+
+/** Everything the inbox card shows about one item, all within the firm. */
+export async function inboxCard(ctx: ServerContext, firmId: number, id: string) {
+  const db = ctx.database.db;
+  const item = await db
+    .selectFrom("inbox_item")
+    .select([
+      "id", "created_at", "updated_at", "status", "action_required", "disposition", "disposition_text", "reason", "source",
+      "source_type", "message_id", "sender", "recipients", "subject", "snippet", "parsed", "docket_index", "parent_id",
+      "duplicate_of_id", "case_id", "dms_status", "hidden", "raw_size",
+    ])
+    .where("id", "=", id)
+    .where("firm_id", "=", firmId)
+    .executeTakeFirst();
+  if (!item) return null;
+  const [events, envelopes, linked, kase] = await Promise.all([
+    db.selectFrom("event_log").select(["created_at", "level", "event", "detail"]).where("inbox_item_id", "=", id).orderBy("created_at").orderBy("id").execute(),
+    db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", id).where("firm_id", "=", firmId).execute(),
+    db
+      .selectFrom("inbox_item")
+      .select(["id", "status", "disposition", "subject", "snippet", "created_at", "parent_id", "duplicate_of_id"])
+      .where("firm_id", "=", firmId)
+      .where((eb) =>
+        eb.or([
+          eb("parent_id", "=", id),
+          eb("duplicate_of_id", "=", id),
+          ...(item.parent_id ? [eb("id", "=", item.parent_id), eb("parent_id", "=", item.parent_id)] : []),
+          ...(item.duplicate_of_id ? [eb("id", "=", item.duplicate_of_id)] : []),
+        ]),
+      )
+      .where("id", "!=", id)
+      .orderBy("created_at")
+      .execute(),
+    item.case_id ? db.selectFrom("court_case").select(["id", "name", "case_number"]).where("id", "=", item.case_id).executeTakeFirst() : undefined,
+  ]);
+  const documents = envelopes.length
+    ? await db
+        .selectFrom("document")
+        .select(["id", "envelope_id", "number", "name", "sealed", "court_document_id", "fetch_status", "fetch_error", "dms_status", "file_id"])
+        .where("envelope_id", "in", envelopes.map((e) => e.id))
+        .orderBy("number")
+        .execute()
+    : [];
+  return {
+    item: { ...item, hidden: Boolean(item.hidden), recipients: JSON.parse(item.recipients) as string[], parsed: item.parsed ? (JSON.parse(item.parsed) as unknown) : null },
+    case: kase ?? null,
+    events,
+    envelopes: envelopes.map((e) => ({ ...e, service_contacts: JSON.parse(e.service_contacts) as unknown })),
+    documents: documents.map((d) => ({ ...d, sealed: Boolean(d.sealed), stored: Boolean(d.file_id) })),
+    linked,
+  };
+}

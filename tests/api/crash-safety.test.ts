@@ -1,0 +1,108 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import { afterAll, describe, expect, it } from "vitest";
+import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
+import { openDatabase } from "../../server/db/database";
+import { DEMO_INBOX } from "../../server/db/seed/demo";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const notice = fs.readFileSync(path.join(root, "tests/fixtures/notices/nef-district-qp-utf8.eml"), "latin1");
+const TOTAL = 500;
+const KILL_AFTER = 200;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function start(env: Record<string, string>): Promise<ChildProcess> {
+  // One process (no tsx launcher in between), so SIGKILL really kills the server.
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("SMTP inbox on port")) resolve(child);
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("exit", (code) => reject(new Error(`server exited (${code}): ${output}`)));
+  });
+}
+
+const withMessageId = (n: number) => notice.replace(/^Message-ID:.*$/im, `Message-ID: <crash-${n}@txed.uscourts.test>`);
+
+describe("crash safety of the SMTP inbox", () => {
+  let simulator: CourtSimulator | undefined;
+  let server: ChildProcess | undefined;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-crash-"));
+
+  afterAll(async () => {
+    server?.kill("SIGKILL");
+    await simulator?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("keeps every acknowledged message exactly once across a SIGKILL and processes it after restart", async () => {
+    simulator = await startCourtSimulator();
+    const env = {
+      ECFX_ROLES: "api,worker,smtp",
+      ECFX_DATA_DIR: dataDir,
+      ECFX_API_PORT: String(await freePort()),
+      ECFX_SMTP_PORT: String(await freePort()),
+      ECFX_SMTP_HOST: "127.0.0.1",
+      ECFX_COURT_BASE_URL: simulator.url,
+      ECFX_DEMO_PASSWORD: "Crash-Test-Passw0rd",
+      LOG_LEVEL: "silent",
+    };
+    server = await start(env);
+    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: Number(env.ECFX_SMTP_PORT), pool: true, maxConnections: 10, ignoreTLS: true });
+    const acknowledged = new Set<number>();
+    let killed = false;
+    await Promise.all(
+      Array.from({ length: TOTAL }, async (_, n) => {
+        try {
+          await transport.sendMail({ envelope: { from: "txed_cmecf@txed.uscourts.test", to: [DEMO_INBOX] }, raw: withMessageId(n) });
+          acknowledged.add(n);
+          if (!killed && acknowledged.size >= KILL_AFTER) {
+            killed = true;
+            server!.kill("SIGKILL");
+          }
+        } catch {
+          // Not acknowledged: the sender would try again later; nothing is promised for it.
+        }
+      }),
+    );
+    transport.close();
+    expect(killed).toBe(true);
+    expect(acknowledged.size).toBeGreaterThanOrEqual(KILL_AFTER);
+    expect(acknowledged.size).toBeLessThan(TOTAL);
+
+    server = await start(env);
+    const database = openDatabase(`sqlite:${path.join(dataDir, "ecfx.sqlite")}`);
+    try {
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const open = await database.db.selectFrom("inbox_item").select("id").where("status", "in", ["New", "Started", "Retry", "Post Processing"]).execute();
+        const jobs = await database.db.selectFrom("job").select("id").execute();
+        if ((open.length === 0 && jobs.length === 0) || Date.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      const rows = await database.db.selectFrom("inbox_item").select(["message_id", "status"]).where("parent_id", "is", null).execute();
+      const counts = new Map<string, number>();
+      for (const row of rows) counts.set(row.message_id ?? "", (counts.get(row.message_id ?? "") ?? 0) + 1);
+      for (const n of acknowledged) expect(counts.get(`<crash-${n}@txed.uscourts.test>`), `message ${n}`).toBe(1);
+      expect(rows.every((r) => !["New", "Started", "Retry", "Post Processing"].includes(r.status))).toBe(true);
+    } finally {
+      await database.close();
+    }
+  }, 240_000);
+});
