@@ -3,6 +3,7 @@ import type { ServerContext } from "./context";
 import { loadOrCreateSecrets } from "./auth/secrets";
 import { migrateToLatest, openDatabase } from "./db/database";
 import { seedDemo } from "./db/seed/demo";
+import { seedDemoFirmData } from "./db/seed/demo-firm-data";
 import { seedReferenceData } from "./db/seed/reference-data";
 import { type Clock, systemClock } from "./lib/clock";
 import path from "node:path";
@@ -11,13 +12,14 @@ import { createMailer } from "./mail/mailer";
 import { BlobStore } from "./storage/blob-store";
 
 /** Opens the database (migrated), the secrets and the mailer: what every server role needs. */
-export async function openContext(config: Config, clock: Clock = systemClock): Promise<ServerContext> {
+/** The context, and whether this start created the demo firms (the demo notices follow then). */
+export async function openContext(config: Config, clock: Clock = systemClock): Promise<ServerContext & { seededDemo: boolean }> {
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
   await seedReferenceData(database);
   const secrets = loadOrCreateSecrets(config.dataDir);
   const mailer = createMailer({ database, clock, from: config.ECFX_MAIL_FROM, relayUrl: config.ECFX_SMTP_RELAY_URL });
-  if (config.ECFX_DEMO) await seedDemo(database, config.ECFX_DEMO_PASSWORD, clock.now());
+  const seededDemo = config.ECFX_DEMO ? await seedDemo(database, config.ECFX_DEMO_PASSWORD, clock.now()) : false;
   const blobs = new BlobStore(path.join(config.dataDir, "blobs"), database);
   const courts = new CourtConnector({
     baseUrl: config.ECFX_COURT_BASE_URL,
@@ -25,5 +27,10 @@ export async function openContext(config: Config, clock: Clock = systemClock): P
     perCourtConcurrency: config.ECFX_COURT_CONCURRENCY,
     maxBytes: 200 * 1024 * 1024,
   });
-  return { config, database, secrets, clock, mailer, blobs, courts };
+  const ctx: ServerContext = { config, database, secrets, clock, mailer, blobs, courts };
+  if (seededDemo && config.ECFX_DEMO_DATA) {
+    const demo = await database.db.selectFrom("firm").select("id").where("is_default", "=", 1).executeTakeFirstOrThrow();
+    await seedDemoFirmData(ctx, demo.id);
+  }
+  return { ...ctx, seededDemo };
 }

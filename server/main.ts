@@ -7,6 +7,7 @@ import { openContext } from "./bootstrap";
 import { ConfigError, type Config, loadConfig } from "./config";
 import { startCourtSimulator } from "./courts/simulator";
 import { DEMO_INBOX, DEMO_USERS } from "./db/seed/demo";
+import { sendDemoNotices } from "./db/seed/send-demo-notices";
 import { createSmtpListener, listen } from "./inbox/smtp-listener";
 import { startWorker } from "./pipeline/worker";
 
@@ -89,6 +90,10 @@ async function main(): Promise<void> {
       const port = await listen(smtp, config.ECFX_SMTP_PORT, config.ECFX_SMTP_HOST);
       stops.unshift(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
       console.log(`SMTP inbox on port ${port}${config.ECFX_DEMO ? ` (demo inbox ${DEMO_INBOX})` : ""}`);
+      if (ctx.seededDemo && config.ECFX_DEMO_DATA) {
+        const sent = await sendDemoNotices(port);
+        console.log(`Sent ${sent} demo court notices to ${DEMO_INBOX}`);
+      }
     }
     if (config.ECFX_ROLES.includes("api")) {
       const api = buildApi(ctx);

@@ -42,6 +42,8 @@ export default defineConfig({
       // Per port, so that separate runs on other ports never share a database.
       ECFX_DATA_DIR: `tests/.tmp/e2e-data-${PORT}`,
       LOG_LEVEL: "warn",
+      // Demo users and roles only: the browser tests make the firm data they need.
+      ECFX_DEMO_DATA: "false",
       // Five-minute tokens: under the ten-minute mark, so every page load exercises the refresh.
       ECFX_ACCESS_TOKEN_TTL: "300",
     },

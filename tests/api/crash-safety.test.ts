@@ -61,6 +61,7 @@ describe("crash safety of the SMTP inbox", () => {
       ECFX_SMTP_HOST: "127.0.0.1",
       ECFX_COURT_BASE_URL: simulator.url,
       ECFX_DEMO_PASSWORD: "Crash-Test-Passw0rd",
+      ECFX_DEMO_DATA: "false",
       LOG_LEVEL: "silent",
     };
     server = await start(env);

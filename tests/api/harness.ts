@@ -91,6 +91,7 @@ export async function startApi(options: { backend: Backend; env?: Record<string,
       DATABASE_URL: pgDb?.url ?? `sqlite:${path.join(dataDir, "ecfx.sqlite")}`,
       LOG_LEVEL: "silent",
       ECFX_DEMO: "true",
+      ECFX_DEMO_DATA: "false",
       ECFX_DEMO_PASSWORD: DEMO_PASSWORD,
       ...options.env,
     });

@@ -24,7 +24,7 @@ function percentile(sorted: number[], p: number): number {
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-bench-pipeline-"));
   const simulator = await startCourtSimulator();
-  const config = loadConfig({ ECFX_DATA_DIR: dataDir, ECFX_COURT_BASE_URL: simulator.url, LOG_LEVEL: "silent", ECFX_COURT_CONCURRENCY: "8" });
+  const config = loadConfig({ ECFX_DATA_DIR: dataDir, ECFX_COURT_BASE_URL: simulator.url, LOG_LEVEL: "silent", ECFX_COURT_CONCURRENCY: "8", ECFX_DEMO_DATA: "false" });
   const ctx = await openContext(config);
   const api = buildApi(ctx);
   await api.listen({ port: 0, host: "127.0.0.1" });
