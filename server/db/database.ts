@@ -31,6 +31,9 @@ export function openDatabase(url: string): Database {
     return { db, dialect: "sqlite", close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server closed (restart, failover) must not bring the process down;
+  // the pool opens a new one on the next query.
+  pool.on("error", (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: "postgres", close: () => db.destroy() };
 }

@@ -57,20 +57,24 @@ export function startWorker(ctx: ServerContext, concurrency = 4): Worker {
   const workerId = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
   const released = releaseLeasesOfDeadProcesses(ctx).catch((error: unknown) => console.error("could not release stale job leases", error));
   let stopping = false;
-  let idleWaiters: (() => void)[] = [];
+  // A drain waits for an empty poll that began after it was asked for: a poll already under way
+  // may have looked before the caller's last job was committed.
+  let polls = 0;
+  let idleWaiters: { after: number; resolve: () => void }[] = [];
   let busy = 0;
 
   const loop = async () => {
     await released;
     while (!stopping) {
+      const poll = ++polls;
       const job = await claimJob(ctx, workerId, LEASE_MS).catch((error: unknown) => {
         console.error("job queue unavailable", error);
         return undefined;
       });
       if (!job) {
         if (busy === 0) {
-          idleWaiters.forEach((resolve) => resolve());
-          idleWaiters = [];
+          idleWaiters.filter((w) => poll > w.after).forEach((w) => w.resolve());
+          idleWaiters = idleWaiters.filter((w) => poll <= w.after);
         }
         await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
         continue;
@@ -101,7 +105,7 @@ export function startWorker(ctx: ServerContext, concurrency = 4): Worker {
       await Promise.all(loops);
     },
     drain() {
-      return new Promise<void>((resolve) => idleWaiters.push(resolve));
+      return new Promise<void>((resolve) => idleWaiters.push({ after: polls, resolve }));
     },
   };
 }
