@@ -10,6 +10,7 @@ import { useTranslation } from "react-i18next";
 import { Toaster } from "./components/Toaster";
 import appStyles from "./styles/app.css";
 import { firmBranding } from "./utils/branding.server";
+import { usePageTitle } from "./utils/page-title";
 import { readSession } from "./utils/session.server";
 import { readTheme } from "./utils/theme.server";
 import { buildTheme } from "./utils/theme";
@@ -35,19 +36,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type RootLoader = typeof loader;
 
-/** The title key of the deepest route that declares one (handle.titleKey). */
-function usePageTitle(): string {
+function useDocumentTitle(): string {
   const { t } = useTranslation();
-  const matches = useMatches();
-  const key = [...matches].reverse().map((m) => (m.handle as { titleKey?: string } | undefined)?.titleKey).find(Boolean);
-  return key ? t("documentTitle", { page: t(key) }) : t("appName");
+  const page = usePageTitle();
+  return page ? t("documentTitle", { page }) : t("appName");
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const loaderData = useMatches().find((m) => m.id === "root")?.data as Awaited<ReturnType<RootLoader>>["data"] | undefined;
   const theme = loaderData?.theme;
   const scheme = theme?.darkMode ? "dark" : "light";
-  const title = usePageTitle();
+  const title = useDocumentTitle();
   return (
     <html lang={loaderData?.lang ?? "en"} {...mantineHtmlProps} data-mantine-color-scheme={scheme}>
       <head>

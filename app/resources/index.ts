@@ -1,6 +1,7 @@
 import { cases } from "./cases";
 import { clients } from "./clients";
 import { ecfxJurisdictions, ignoredCases, judges, jurisdictions } from "./courts";
+import { envelopes, inboxItems } from "./inbox";
 import { matters } from "./matters";
 import { departments, locations, practiceGroups } from "./organisation";
 import { abbreviations, users } from "./people";
@@ -22,6 +23,8 @@ export const REGISTRY = {
   "ignored-cases": ignoredCases,
   users,
   abbreviations,
+  "inbox-items": inboxItems,
+  "ecfx-notification": envelopes,
 } satisfies Record<string, ResourceDef>;
 
 export type RegistryKey = keyof typeof REGISTRY;

@@ -1,8 +1,8 @@
 import { type LoaderFunctionArgs, data } from "@remix-run/node";
-import { Outlet, useLoaderData, useMatches } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { Outlet, useLoaderData } from "@remix-run/react";
 import { AppShellLayout } from "../components/shell/AppShellLayout";
 import { requireUser } from "../utils/auth.server";
+import { usePageTitle } from "../utils/page-title";
 import { useRootData } from "../utils/root-data";
 import { DEFAULT_THEME } from "../utils/versioned-store";
 
@@ -15,11 +15,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function AppLayout() {
   const { me } = useLoaderData<typeof loader>();
   const root = useRootData();
-  const { t } = useTranslation();
-  const key = [...useMatches()].reverse().map((m) => (m.handle as { titleKey?: string } | undefined)?.titleKey).find(Boolean);
+  const title = usePageTitle();
   return (
     <AppShellLayout
-      title={key ? t(key) : ""}
+      title={title ?? ""}
       theme={root?.theme ?? DEFAULT_THEME}
       branding={root?.branding ?? null}
       user={me}

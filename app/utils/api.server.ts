@@ -35,8 +35,9 @@ export function timedOutCalls(): readonly { path: string; at: number }[] {
   return timedOut;
 }
 
-// Inbox paths carry large uploads and bulk operations, so they are exempt from the time-out.
-const exemptFromTimeout = (path: string) => path.startsWith("/api/v1/inbox");
+// Inbox paths carry large uploads and bulk operations, so they are exempt from the time-out; so
+// is a file import's upload (POST /api/v1/{resource}/import; the import itself runs as a job).
+const exemptFromTimeout = (path: string) => path.startsWith("/api/v1/inbox") || /^\/api\/v1\/[\w-]+\/import(\?|$)/.test(path);
 
 async function send(path: string, init: RequestInit, timeoutMs: number | null): Promise<Response> {
   const url = `${consoleEnv().ECFX_API_URL}${path}`;

@@ -6,8 +6,13 @@ import { authRoutes } from "./routes/auth";
 import { dashboardRoutes } from "./routes/dashboard";
 import { firmRoutes } from "./routes/firm";
 import { healthRoutes } from "./routes/health";
+import { inboxRoutes } from "./routes/inbox";
 import { outboxRoutes } from "./routes/outbox";
+import { preferenceRoutes } from "./routes/preferences";
+import { resourceExportRoutes } from "./routes/resource-export";
+import { resourceImportRoutes } from "./routes/resource-import";
 import { roleRoutes } from "./routes/roles";
+import { securityRoleRoutes } from "./routes/security-roles";
 import { resourceRoutes } from "./routes/resources";
 
 /** The ECFX API: JSON everywhere, protobuf where the spec says binary. */
@@ -33,9 +38,14 @@ export function buildApi(ctx: ServerContext): FastifyInstance {
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
   roleRoutes(app, ctx);
+  securityRoleRoutes(app, ctx);
   firmRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   outboxRoutes(app, ctx);
+  preferenceRoutes(app, ctx);
+  resourceExportRoutes(app, ctx);
+  resourceImportRoutes(app, ctx);
+  inboxRoutes(app, ctx);
   resourceRoutes(app, ctx);
   return app;
 }

@@ -3,6 +3,8 @@ type Command = (argv: string[]) => Promise<number>;
 
 const commands: Record<string, () => Promise<Command>> = {
   parse: async () => (await import("./parse")).parseCommand,
+  ingest: async () => (await import("./ingest")).ingestCommand,
+  seed: async () => (await import("./seed")).seedCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -276,6 +276,65 @@ export const SERVER_RESOURCES: ServerResource[] = [
   },
 ];
 
+// The inbox and its envelopes are written by the pipeline only; the generic module serves their
+// table, search and export, and dedicated routes carry the inbox operations.
+SERVER_RESOURCES.push(
+  {
+    def: REGISTRY["inbox-items"],
+    table: "inbox_item",
+    firmOwned: true,
+    writable: false,
+    searchable: false,
+    columns: {
+      id: base.id,
+      created_at: base.created_at,
+      updated_at: base.updated_at,
+      status: text(),
+      action_required: text(),
+      disposition: text(),
+      disposition_text: text(false),
+      reason: text(false),
+      source: text(),
+      source_type: text(),
+      subject: text(),
+      snippet: text(false),
+      sender: text(),
+      case_id: id(),
+      parent_id: id(),
+      duplicate_of_id: id(),
+      dms_status: text(),
+      hidden: { type: "boolean", filterable: true },
+    },
+    searchFields: [],
+    likeFields: ["subject", "snippet", "sender"],
+    defaultFilter: { field: "hidden", sql: "t.hidden = 0" },
+    notMappedSql: "t.case_id is null and t.disposition <> 'Split'",
+  },
+  {
+    def: REGISTRY["ecfx-notification"],
+    table: "envelope",
+    firmOwned: true,
+    writable: false,
+    searchable: false,
+    columns: {
+      id: base.id,
+      created_at: base.created_at,
+      updated_at: base.updated_at,
+      date: date(),
+      name: text(),
+      case_id: id(),
+      ecfx_jurisdiction_id: { type: "text", sortable: true, filterable: true },
+      filed_by: text(),
+      court_envelope_id: text(),
+      docket_text: text(false),
+      inbox_item_id: id(),
+      service_contacts: { type: "json" },
+    },
+    searchFields: [],
+    likeFields: ["name", "docket_text", "filed_by"],
+  },
+);
+
 export function serverResourceByPath(apiSegment: string): ServerResource | undefined {
   return SERVER_RESOURCES.find((r) => r.def.apiPath === `/api/v1/${apiSegment}`);
 }

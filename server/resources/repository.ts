@@ -38,15 +38,21 @@ export function visibleFields(res: ServerResource, caller: Caller): string[] {
   );
 }
 
-function requireResource(res: ServerResource, caller: Caller, needed: "read" | "write"): void {
+export function requireResource(res: ServerResource, caller: Caller, needed: "read" | "write"): void {
   const level: AccessLevel = levelOf(caller, res.def.resource);
   if (!allows(level, needed)) throw forbidden();
   if (needed === "write" && !res.writable) throw new HttpError(405, message("errors:readOnlyResource"));
 }
 
-/** Only the caller's firm, for firm-owned tables; the one place tenancy is applied. */
-function scope(res: ServerResource, caller: Caller): RawBuilder<unknown> {
-  return res.firmOwned ? sql`t.firm_id = ${caller.firmId}` : sql`1 = 1`;
+/**
+ * Only the caller's firm, for firm-owned tables; the one place tenancy is applied.
+ * `drives: false` writes it `+t.firm_id` for SQLite: the condition holds all the same, but the
+ * planner, which has no statistics and takes `firm_id = ?` for selective, no longer walks the
+ * whole firm through a (firm_id, ...) index when a few rows are pinned some other way.
+ */
+function scope(res: ServerResource, caller: Caller, drives = true): RawBuilder<unknown> {
+  if (!res.firmOwned) return sql`1 = 1`;
+  return drives ? sql`t.firm_id = ${caller.firmId}` : sql`+t.firm_id = ${caller.firmId}`;
 }
 
 function checkField(res: ServerResource, caller: Caller, field: string, use: "sort" | "filter"): ColumnSpec {
@@ -60,8 +66,22 @@ function dayStart(date: string): number {
   return Date.parse(`${date}T00:00:00Z`);
 }
 
-function filterSql(res: ServerResource, caller: Caller, q: SearchQuery, now: number, dialect: "sqlite" | "postgres"): RawBuilder<unknown>[] {
-  const where: RawBuilder<unknown>[] = [scope(res, caller)];
+/**
+ * The conditions of a search. On SQLite, rows pinned by id let the id index lead both queries;
+ * a free-text match leads the count, while the page query keeps walking the sort index, which
+ * stops as soon as the page is full however many rows match (measured: docs/benchmarks.md).
+ */
+function filterSql(
+  res: ServerResource,
+  caller: Caller,
+  q: SearchQuery,
+  now: number,
+  dialect: "sqlite" | "postgres",
+  purpose: "page" | "count" = "page",
+): RawBuilder<unknown>[] {
+  const byId = q.filters.some((f) => f.field === "id" && !f.range);
+  const byText = Boolean(q.freeText && res.searchable && purpose === "count");
+  const where: RawBuilder<unknown>[] = [scope(res, caller, dialect !== "sqlite" || !(byId || byText))];
   for (const f of q.filters) {
     const spec = checkField(res, caller, f.field, "filter");
     const col = columnSql(res, f.field);
@@ -77,6 +97,7 @@ function filterSql(res: ServerResource, caller: Caller, q: SearchQuery, now: num
       where.push(sql`lower(${col}) like ${like} escape '\\'`);
     }
   }
+  if (res.defaultFilter && !q.filters.some((f) => f.field === res.defaultFilter!.field)) where.push(sql.raw(res.defaultFilter.sql));
   if (q.quick === "recent" && res.columns.created_at) where.push(sql`t.created_at >= ${now - RECENT_MS}`);
   if (q.quick === "notMapped") where.push(res.notMappedSql ? sql.raw(res.notMappedSql) : sql`1 = 0`);
   if (q.freeText && res.searchable) {
@@ -91,7 +112,7 @@ function filterSql(res: ServerResource, caller: Caller, q: SearchQuery, now: num
   } else if (q.freeText) {
     // Small tables without an index (users): a plain case-insensitive match on the search fields.
     const like = `%${q.freeText.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-    const fields = ["email", "full_name", "display_name", "name", "id"].filter((f) => res.columns[f]);
+    const fields = (res.likeFields ?? ["email", "full_name", "display_name", "name", "id"]).filter((f) => res.columns[f]);
     where.push(sql`(${sql.join(fields.map((f) => sql`lower(${columnSql(res, f)}) like ${like} escape '\\'`), sql` or `)})`);
   }
   return where;
@@ -138,18 +159,28 @@ export interface SearchResult {
 export async function search(ctx: ServerContext, caller: Caller, res: ServerResource, q: SearchQuery): Promise<SearchResult> {
   requireResource(res, caller, "read");
   const fields = visibleFields(res, caller);
-  const where = sql.join(filterSql(res, caller, q, ctx.clock.now(), ctx.database.dialect), sql` and `);
+  const dialect = ctx.database.dialect;
+  const now = ctx.clock.now();
+  const where = sql.join(filterSql(res, caller, q, now, dialect), sql` and `);
+  const countWhere = sql.join(filterSql(res, caller, q, now, dialect, "count"), sql` and `);
   const order = q.sort.map((s) => {
     checkField(res, caller, s.field, "sort");
     return sql`${columnSql(res, s.field)} ${sql.raw(s.descending ? "desc" : "asc")}`;
   });
-  order.push(sql`t.id asc`);
+  // Ties go by the row's key in the direction of the last sort key, so that an index on the sort
+  // column yields the whole order by itself (on SQLite every index entry carries the rowid):
+  // no sort of the firm's rows, and a deep page skips index entries instead of reading rows.
+  const tie = sql.raw(q.sort.at(-1)?.descending ? "desc" : "asc");
+  const key = dialect === "sqlite" ? sql`t.rowid` : sql`t.id`;
+  order.push(sql`${key} ${tie}`);
   const table = sql`${sql.table(res.table)} as t`;
+  // The page's keys first, then its rows: skipped rows only cost index entries, never a row read.
+  const page = sql`select ${key} from ${table} where ${where} order by ${sql.join(order)} limit ${q.max} offset ${q.offset}`;
   const [rows, total] = await Promise.all([
-    sql<Row>`select ${selectList(res, ["id", ...fields])} from ${table} where ${where} order by ${sql.join(order)} limit ${q.max} offset ${q.offset}`.execute(
+    sql<Row>`select ${selectList(res, ["id", ...fields])} from ${table} where ${scope(res, caller, dialect !== "sqlite")} and ${key} in (${page}) order by ${sql.join(order)}`.execute(
       anyDb(ctx),
     ),
-    sql<{ n: number }>`select count(*) as n from ${table} where ${where}`.execute(anyDb(ctx)),
+    sql<{ n: number }>`select count(*) as n from ${table} where ${countWhere}`.execute(anyDb(ctx)),
   ]);
   const out = rows.rows.map((r) => present(res, r));
   await attachLinks(ctx, res, out, fields);
@@ -174,7 +205,7 @@ export async function read(ctx: ServerContext, caller: Caller, res: ServerResour
 }
 
 /** Refuses a write to any field the role may only read (or not see). */
-function checkWritableFields(res: ServerResource, caller: Caller, values: Row): void {
+export function checkWritableFields(res: ServerResource, caller: Caller, values: Row): void {
   const refused = Object.keys(values).filter((f) => fieldLevel(caller, res.def.resource, f) !== "FULL");
   if (refused.length) {
     throw new HttpError(403, message("errors:forbidden"), Object.fromEntries(refused.map((f) => [f, [message("errors:fieldReadOnly")]])));
@@ -217,7 +248,7 @@ async function checkUniques(ctx: ServerContext, caller: Caller, res: ServerResou
   }
 }
 
-function toStored(res: ServerResource, values: Row): Row {
+export function toStored(res: ServerResource, values: Row): Row {
   const row: Row = {};
   for (const [field, value] of Object.entries(values)) {
     if (res.links?.[field]) continue;
@@ -229,7 +260,7 @@ function toStored(res: ServerResource, values: Row): Row {
   return { ...row, ...(res.derive?.(values) ?? {}) };
 }
 
-async function writeLinks(db: AnyDb, res: ServerResource, caller: Caller, id: string, values: Row): Promise<void> {
+export async function writeLinks(db: AnyDb, res: ServerResource, caller: Caller, id: string, values: Row): Promise<void> {
   for (const [field, link] of Object.entries(res.links ?? {})) {
     const list = values[field];
     if (!Array.isArray(list)) continue;
@@ -244,7 +275,7 @@ async function writeLinks(db: AnyDb, res: ServerResource, caller: Caller, id: st
   }
 }
 
-async function reindex(db: AnyDb, ctx: ServerContext, res: ServerResource, caller: Caller, id: string): Promise<void> {
+export async function reindex(db: AnyDb, ctx: ServerContext, res: ServerResource, caller: Caller, id: string): Promise<void> {
   if (!res.searchable) return;
   const fields = res.searchFields;
   const row = await db.selectFrom(res.table).select(fields).where("id", "=", id).executeTakeFirst();

@@ -39,6 +39,10 @@ export interface ServerResource {
   dependents?: { table: string; column: string; messageKey: string }[];
   /** Extra column values derived from the validated input (normalised numbers, ...). */
   derive?: (values: Record<string, unknown>) => Record<string, unknown>;
+  /** Fields a free-text query matches with LIKE when the entity has no free-text index. */
+  likeFields?: string[];
+  /** Rows left out unless the query filters on `field` itself (archived inbox items). */
+  defaultFilter?: { field: string; sql: string };
   /** Condition of the Not Mapped quick filter, as SQL over alias `t`. */
   notMappedSql?: string;
   /** Resource-specific work around writes (the user resource invites new users). */

@@ -55,6 +55,16 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
       .createTransport({ host: "127.0.0.1", port: smtpPort, secure: false, ignoreTLS: true })
       .sendMail({ envelope: { from: "txed_cmecf@txed.uscourts.gov", to: [to] }, raw });
 
+  /** Until no job is left at all, including retries scheduled for later. */
+  const settled = async () => {
+    for (let i = 0; i < 100; i++) {
+      await worker.drain();
+      const left = await running.ctx.database.db.selectFrom("job").select("id").execute();
+      if (left.length === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+
   const items = () => running.ctx.database.db.selectFrom("inbox_item").selectAll().orderBy("created_at").orderBy("id").execute();
 
   it("refuses mail to an unknown inbox at RCPT", async () => {
@@ -63,7 +73,7 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
 
   it("files a delivered notice on its case with the document fetched once, and links the same notice again", async () => {
     await send(fixture("nef-district-qp-utf8.eml"));
-    await worker.drain();
+    await settled();
     let [first] = await items();
     expect(first).toMatchObject({ status: "Succeeded", disposition: "Processed", case_id: caseId, source: "SMTP" });
 
@@ -77,7 +87,7 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
     expect(simulator.requests.get("/doc1/175135791113")).toBe(1);
 
     await send(fixture("nef-district-qp-utf8.eml"));
-    await worker.drain();
+    await settled();
     const all = await items();
     [first] = all;
     const second = all[all.length - 1]!;
@@ -90,16 +100,75 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
 
   it("sends a notice for an unknown case to Action Required with the reason", async () => {
     await send(fixture("nef-folded-subject.eml"));
-    await worker.drain();
+    await settled();
     const last = (await items()).pop()!;
     expect(last.status).toBe("Action Required");
     expect(last.action_required).toBe("USER");
     expect(last.reason).toMatch(/No jurisdiction of the firm is mapped|Case not found/);
   });
 
+  it("takes an uploaded .eml, shows the card, and lets a person pick the case the machine could not find", async () => {
+    const admin = await login(running.url, DEMO.admin);
+    const raw = fixture("nef-html-no-charset.eml");
+    const upload = await api(running.url, admin.access_token).request("POST", "/api/v1/inbox/upload", {
+      body: new Uint8Array(raw),
+      headers: { "content-type": "message/rfc822" },
+    });
+    expect(upload.status).toBe(201);
+    await settled();
+    const client = api(running.url, admin.access_token);
+    let card = (await client.get(`/api/v1/inbox/${upload.body.id}/card`)).body;
+    expect(card.item.source).toBe("UPLOAD");
+    expect(card.item.status).toBe("Action Required");
+    expect(card.events.map((e: { event: string }) => e.event)).toContain("case not found");
+
+    expect((await client.post(`/api/v1/inbox/${upload.body.id}/reprocess`, { case_id: caseId })).status).toBe(200);
+    await settled();
+    card = (await client.get(`/api/v1/inbox/${upload.body.id}/card`)).body;
+    expect(card.item).toMatchObject({ status: "Succeeded", case_id: caseId, disposition: "Processed" });
+    expect(card.case.id).toBe(caseId);
+
+    const raw2 = await client.get(`/api/v1/inbox/${upload.body.id}/raw`);
+    expect(raw2.headers.get("content-type")).toContain("message/rfc822");
+    expect(Buffer.from(raw2.bytes).equals(raw)).toBe(true);
+  });
+
+  it("serves stored documents to the firm only, and refuses uploads to read-only roles", async () => {
+    const admin = await login(running.url, DEMO.admin);
+    const doc = await running.ctx.database.db.selectFrom("document").select("id").where("fetch_status", "=", "fetched").executeTakeFirstOrThrow();
+    const own = await api(running.url, admin.access_token).get(`/api/v1/document/${doc.id}/content`);
+    expect(own.status).toBe(200);
+    expect(Buffer.from(own.bytes).subarray(0, 5).toString()).toBe("%PDF-");
+    const other = await login(running.url, DEMO.secondAdmin);
+    expect((await api(running.url, other.access_token).get(`/api/v1/document/${doc.id}/content`)).status).toBe(404);
+    const viewer = await login(running.url, DEMO.viewOnly);
+    const refused = await api(running.url, viewer.access_token).request("POST", "/api/v1/inbox/upload", {
+      body: new Uint8Array(fixture("nda.eml")),
+      headers: { "content-type": "message/rfc822" },
+    });
+    expect(refused.status).toBe(403);
+  });
+
+  it("archives in bulk, hides archived items by default, and keeps retry to the last 30 days", async () => {
+    const admin = await login(running.url, DEMO.admin);
+    const client = api(running.url, admin.access_token);
+    const all = await items();
+    const target = all.find((i) => i.status === "Action Required")!;
+    const archived = await client.post("/api/v1/inbox/bulk", { action: "archive", ids: [target.id] });
+    expect(archived.body.done).toEqual([target.id]);
+    const visible = await client.get("/api/v1/inbox-item/search?max=100");
+    expect(visible.body.map((r: { id: string }) => r.id)).not.toContain(target.id);
+    const hidden = await client.get("/api/v1/inbox-item/search?max=100&filter.hidden=true");
+    expect(hidden.body.map((r: { id: string }) => r.id)).toContain(target.id);
+
+    await running.ctx.database.db.updateTable("inbox_item").set({ created_at: Date.now() - 31 * 24 * 3600 * 1000 }).where("id", "=", target.id).execute();
+    const retried = await client.post("/api/v1/inbox/bulk", { action: "retry", ids: [target.id] });
+    expect(retried.body.skipped).toEqual([{ id: target.id, reason: "older than 30 days" }]);
+  });
+
   it("recognises a court announcement as not a notice", async () => {
     await send(fixture("court-announcement.eml"));
-    await worker.drain();
+    await settled();
     const last = (await items()).pop()!;
     expect(last).toMatchObject({ status: "Succeeded", disposition: "Ignored" });
   });

@@ -1,6 +1,26 @@
 import { NavLink, Stack, Text } from "@mantine/core";
 import { NavLink as RemixNavLink, useLocation } from "@remix-run/react";
-import { IconCode, IconLayoutDashboard, IconUserCircle, type Icon } from "@tabler/icons-react";
+import {
+  IconAlphabetLatin,
+  IconBriefcase,
+  IconBuilding,
+  IconBuildingBank,
+  IconCode,
+    IconGavel,
+  IconInbox,
+  IconLayoutDashboard,
+  IconMail,
+  IconMapPin,
+  IconScale,
+  IconSitemap,
+  IconUserCircle,
+  IconUserOff,
+  IconUsers,
+  IconUsersGroup,
+  IconUserStar,
+  IconWorld,
+  type Icon,
+} from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { type UserRoleMap, canOpen } from "../../utils/access";
 import { type DrawerGroup, ROUTES } from "../../utils/route-table";
@@ -9,6 +29,21 @@ const ICONS: Record<string, Icon> = {
   "/dashboard": IconLayoutDashboard,
   "/profile": IconUserCircle,
   "/dev": IconCode,
+  "/inbox-items": IconInbox,
+  "/ecfx-notification": IconMail,
+  "/cases": IconScale,
+  "/matters": IconBriefcase,
+  "/clients": IconBuildingBank,
+  "/timekeepers": IconUserStar,
+  "/jurisdictions": IconWorld,
+  "/ecfx-jurisdictions": IconBuilding,
+  "/judges": IconGavel,
+  "/ignored-cases": IconUserOff,
+  "/users": IconUsers,
+  "/departments": IconSitemap,
+  "/locations": IconMapPin,
+  "/practice-groups": IconUsersGroup,
+  "/abbreviations": IconAlphabetLatin,
 };
 
 const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "developer"];

@@ -5,7 +5,7 @@ import { serverResourceByPath } from "../../resources/registry";
 import { create, read, remove, search, update } from "../../resources/repository";
 import { QueryError, parseSearchQuery } from "../../resources/search-query";
 import type { ServerResource } from "../../resources/types";
-import { authenticate } from "../caller";
+import { authenticate, fieldLevel } from "../caller";
 import { invalid, notFound } from "../errors";
 
 type Params = { resource: string; id?: string };
@@ -28,6 +28,8 @@ export function resourceRoutes(app: FastifyInstance, ctx: ServerContext) {
       if (error instanceof QueryError) throw invalid({ [error.field]: [message(error.message)] }, message(error.message));
       throw error;
     }
+    // The entity's default order may name a field this role cannot read; the id order remains.
+    if (!request.query.sort) query = { ...query, sort: query.sort.filter((s) => fieldLevel(caller, res.def.resource, s.field) !== "DENY") };
     const result = await search(ctx, caller, res, query);
     void reply.header("x-total-count", String(result.total));
     return result.rows;

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import * as m001 from "./001-initial";
 import * as m002 from "./002-firm-data";
 import * as m003 from "./003-import-jobs";
+import * as m004 from "./004-search-indexes";
 import * as m010 from "./010-inbox";
 
 // Listed statically so a bundled build carries them; names sort in the order they run.
@@ -12,5 +13,6 @@ export const migrations: Record<string, MigrationModule> = {
   "001-initial": m001,
   "002-firm-data": m002,
   "003-import-jobs": m003,
+  "004-search-indexes": m004,
   "010-inbox": m010,
 };

@@ -62,26 +62,35 @@ export async function defaultFirmId(database: Database): Promise<number | undefi
   return row?.id;
 }
 
-async function existingCounts(db: AnyDb, firmId: number): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const table of TABLES) {
-    const row = await db.selectFrom(table).select(sql<number>`count(*)`.as("n")).where("firm_id", "=", firmId).executeTakeFirst();
-    if (Number(row?.n ?? 0) > 0) out[table] = Number(row?.n);
-  }
-  return out;
+/** Every id the seed writes starts so, which lets --force find an earlier seed among real rows. */
+export const SEED_ID_PREFIX = "5eed5eed-";
+const seeded = (column: string) => sql<boolean>`${sql.ref(column)} like ${`${SEED_ID_PREFIX}%`}`;
+
+async function countWhere(db: AnyDb, table: string, firmId: number, onlySeeded: boolean): Promise<number> {
+  const owner = table === "case_timekeeper" ? "case_id" : table === "jurisdiction_ecfx" ? "jurisdiction_id" : "id";
+  let query = db.selectFrom(table).select(sql<number>`count(*)`.as("n")).where("firm_id", "=", firmId);
+  if (onlySeeded) query = query.where(seeded(owner));
+  return Number((await query.executeTakeFirst())?.n ?? 0);
 }
 
 const searchFieldsOf = (table: string) => SERVER_RESOURCES.find((r) => r.table === table && r.searchable)?.searchFields;
 
-async function clearFirm(db: AnyDb, dialect: Database["dialect"], firmId: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    for (const table of [...TABLES].reverse()) {
+/**
+ * Removes an earlier seed of the firm, children first, leaving rows entered otherwise alone.
+ * One transaction per table: PostgreSQL then vacuums each table, because the foreign-key checks
+ * of the next (parent) table scan it and would wade through the dead rows one parent at a time.
+ */
+async function removeEarlierSeed(db: AnyDb, dialect: Database["dialect"], firmId: number): Promise<void> {
+  for (const table of [...TABLES].reverse()) {
+    const owner = table === "case_timekeeper" ? "case_id" : table === "jurisdiction_ecfx" ? "jurisdiction_id" : "id";
+    await db.transaction().execute(async (trx) => {
       if (dialect === "sqlite" && searchFieldsOf(table)) {
-        await sql`delete from ${sql.table(`${table}_fts`)} where rowid in (select rowid from ${sql.table(table)} where firm_id = ${firmId})`.execute(trx);
+        await sql`delete from ${sql.table(`${table}_fts`)} where rowid in (select rowid from ${sql.table(table)} where firm_id = ${firmId} and ${seeded("id")})`.execute(trx);
       }
-      await trx.deleteFrom(table).where("firm_id", "=", firmId).execute();
-    }
-  });
+      await trx.deleteFrom(table).where("firm_id", "=", firmId).where(seeded(owner)).execute();
+    });
+    if (dialect === "postgres") await sql`vacuum ${sql.table(table)}`.execute(db);
+  }
 }
 
 /** Parameters per statement stay under SQLite's 32,766 and PostgreSQL's 65,535. */
@@ -121,7 +130,7 @@ interface Ctx {
 }
 
 function entity(c: Ctx, createdAt: number, extra: Row): Row {
-  return { id: c.random.uuid(), firm_id: c.firmId, created_at: createdAt, updated_at: createdAt, reference_id: null, unique_key: null, ...extra };
+  return { id: `${SEED_ID_PREFIX}${c.random.uuid().slice(SEED_ID_PREFIX.length)}`, firm_id: c.firmId, created_at: createdAt, updated_at: createdAt, reference_id: null, unique_key: null, ...extra };
 }
 
 const past = (c: Ctx, maxDays: number) => c.now - c.random.int(1, maxDays) * DAY - c.random.int(0, DAY - 1);
@@ -305,19 +314,26 @@ export function generate(firmId: number, size: SeedSize, now: number): Record<Ta
   };
 }
 
-/** Fills a firm with generated data; refuses a firm that already has some unless forced. */
+/**
+ * Fills a firm with generated data. A firm that already has cases is refused unless forced;
+ * forcing replaces an earlier seed and keeps every other row.
+ */
 export async function seedLarge(database: Database, options: SeedOptions): Promise<SeedReport> {
   const db = database.db as unknown as AnyDb;
   const log = options.log ?? (() => {});
   const started = performance.now();
-  const firm = await database.db.selectFrom("firm").select("id").where("id", "=", options.firmId).executeTakeFirst();
+  const firm = await database.db.selectFrom("firm").select(["id", "name"]).where("id", "=", options.firmId).executeTakeFirst();
   if (!firm) throw new SeedRefused(`There is no firm ${options.firmId}.`);
-  const existing = await existingCounts(db, options.firmId);
-  if (Object.keys(existing).length) {
-    const what = Object.entries(existing).map(([t, k]) => `${k} ${t}`).join(", ");
-    if (!options.force) throw new SeedRefused(`Firm ${options.firmId} already has data (${what}); use --force to replace it.`);
-    log(`removing the firm's existing data (${what})`);
-    await clearFirm(db, database.dialect, options.firmId);
+  const cases = await countWhere(db, "court_case", options.firmId, false);
+  if (cases > 0 && !options.force) {
+    throw new SeedRefused(`Firm ${firm.id} (${firm.name}) already has ${cases} cases; use --force to add the generated data anyway (an earlier seed is replaced).`);
+  }
+  // Rows of an earlier (or interrupted) seed are ours to replace.
+  let earlier = 0;
+  for (const table of TABLES) earlier += await countWhere(db, table, options.firmId, true);
+  if (earlier > 0) {
+    log(`removing ${earlier} rows of an earlier seed`);
+    await removeEarlierSeed(db, database.dialect, options.firmId);
   }
   const data = generate(options.firmId, options.size, options.now ?? Date.now());
   log(`generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -329,7 +345,8 @@ export async function seedLarge(database: Database, options: SeedOptions): Promi
     counts[table] = data[table].length;
     log(`${table}: ${data[table].length} rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
-  // Fresh statistics, as autovacuum would gather them shortly after such a load anyway.
-  if (database.dialect === "postgres") await sql`analyze`.execute(db);
+  // What autovacuum would do shortly after such a load anyway: statistics for the planner and a
+  // visibility map, without which counting a firm's rows cannot stay in the index.
+  if (database.dialect === "postgres") for (const table of TABLES) await sql`vacuum analyze ${sql.table(table)}`.execute(db);
   return { counts, seconds: (performance.now() - started) / 1000 };
 }

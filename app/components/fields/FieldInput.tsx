@@ -1,0 +1,99 @@
+import { Checkbox, NativeSelect, TextInput, Textarea } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { type FieldDef, fieldLabelKey } from "../../resources/types";
+import { translateErrors } from "../../utils/forms";
+import { ReferencePicker } from "./ReferencePicker";
+import type { PickerData } from "./reference-sources";
+
+/** What an input needs of Conform's field metadata. */
+export interface InputState {
+  id: string;
+  name: string;
+  key?: string;
+  initialValue?: unknown;
+  allErrors: Record<string, string[]>;
+}
+
+export const asText = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+export const asTexts = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : typeof value === "string" && value ? [value] : [];
+
+/** The errors of an input and of its items ("emails[2]"), each message once. */
+export function inputErrors(input: InputState): string[] {
+  return [...new Set(Object.values(input.allErrors).flat())];
+}
+
+interface Props {
+  resourceKey: string;
+  field: FieldDef;
+  input: InputState;
+  picker?: PickerData;
+  /** Overrides the catalogue label of the field (inputs that stand for another entity's field). */
+  label?: string;
+}
+
+/** One input for a registry field, chosen by its kind. Required fields show an asterisk. */
+export function FieldInput({ resourceKey, field, input, picker, label: labelOverride }: Props) {
+  const { t } = useTranslation();
+  const label = labelOverride ?? t(fieldLabelKey(resourceKey, field.name));
+  const error = translateErrors(t, inputErrors(input));
+  const common = { id: input.id, name: input.name, label, error, withAsterisk: Boolean(field.required) };
+
+  switch (field.kind) {
+    case "textarea":
+      return <Textarea key={input.key} {...common} defaultValue={asText(input.initialValue)} minRows={3} autosize />;
+    case "emails":
+      return (
+        <Textarea
+          key={input.key}
+          {...common}
+          defaultValue={asText(input.initialValue)}
+          description={t("wizard:emailsHint")}
+          minRows={2}
+          autosize
+        />
+      );
+    case "boolean":
+      return (
+        <Checkbox
+          key={input.key}
+          id={input.id}
+          name={input.name}
+          value="on"
+          label={label}
+          error={error}
+          defaultChecked={input.initialValue === "on" || input.initialValue === true}
+        />
+      );
+    case "select":
+      return (
+        <NativeSelect
+          key={input.key}
+          {...common}
+          defaultValue={asText(input.initialValue)}
+          data={(field.options ?? []).map((value) => ({ value, label: t(`resources:${resourceKey}.options.${field.name}.${value}`) }))}
+        />
+      );
+    case "reference":
+    case "references":
+      return (
+        <ReferencePicker
+          key={input.key}
+          {...common}
+          reference={field.reference!}
+          multiple={field.kind === "references"}
+          initial={asTexts(input.initialValue)}
+          data={picker ?? { options: [], total: 0, query: "" }}
+        />
+      );
+    default:
+      return (
+        <TextInput
+          key={input.key}
+          {...common}
+          type={field.kind === "email" ? "email" : field.kind === "number" ? "number" : field.kind === "date" ? "date" : "text"}
+          defaultValue={asText(input.initialValue)}
+        />
+      );
+  }
+}

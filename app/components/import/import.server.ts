@@ -1,0 +1,83 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { MaxPartSizeExceededError, data, redirect, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
+import { findResource } from "../../resources";
+import type { ResourceDef } from "../../resources/types";
+import type { ApiClient } from "../../utils/auth.server";
+import { requireUser } from "../../utils/auth.server";
+import { LINES_PER_PAGE, MAX_IMPORT_BYTES, SYNC_RESOURCE, isImportable } from "./format";
+import { importFormSchema } from "./import-form";
+import type { ImportConfirmation, ImportJobReport, ImportLineReport } from "./types";
+
+// The import page's server side: who may import, sending the file to the API, and reading a
+// job's progress and report back.
+
+/** The entity of the URL, for a user whose role may write it; anyone else is sent on. */
+export async function importing(request: Request, key: string | undefined) {
+  const def = key ? findResource(key) : undefined;
+  if (!def || !isImportable(def)) throw redirect("/dashboard");
+  const signedIn = await requireUser(request, def.accessKey);
+  if (signedIn.me.userRole[def.accessKey] !== "FULL") throw redirect("/success", { headers: signedIn.headers });
+  return { def, ...signedIn };
+}
+
+export interface ImportView {
+  job: ImportJobReport | null;
+  lines: ImportLineReport[];
+  total: number;
+  page: number;
+}
+
+/** The job named by `?job=`, with a page of its lines once it has finished. */
+export async function importView(api: ApiClient, def: ResourceDef, url: URL): Promise<ImportView> {
+  const jobId = url.searchParams.get("job");
+  const page = Math.max(1, Math.floor(Number(url.searchParams.get("page")) || 1));
+  if (!jobId) return { job: null, lines: [], total: 0, page };
+  const { data: job } = await api.json<ImportJobReport>(`/api/v1/import-jobs/${encodeURIComponent(jobId)}`);
+  if (job.resource !== def.key) throw data({ key: "errors:notFound" }, { status: 404 });
+  if (job.status === "running") return { job, lines: [], total: 0, page };
+  const query = new URLSearchParams({ max: String(LINES_PER_PAGE), offset: String((page - 1) * LINES_PER_PAGE) });
+  const { data: lines, response } = await api.json<ImportLineReport[]>(`/api/v1/import-jobs/${encodeURIComponent(job.id)}/lines?${query}`);
+  return { job, lines, total: Number(response.headers.get("x-total-count") ?? lines.length), page };
+}
+
+export interface ImportActionData {
+  lastResult: SubmissionResult<string[]>;
+  /** The API's question when the file is over the firm's warning threshold. */
+  confirmation?: string;
+}
+
+const fileError = (error: string): SubmissionResult<string[]> => ({ status: "error", error: { file: [error] } });
+
+/** The API's refusal as one sentence, naming the fields it refused. */
+function refusal(body: { message?: string; fieldErrors?: Record<string, string[]> }): string {
+  const text = body.message ?? "errors:somethingWrong";
+  const fields = Object.entries(body.fieldErrors ?? {}).map(([field, messages]) => `${field}: ${messages.join(" ")}`);
+  return fields.length ? `${text} (${fields.join("; ")})` : text;
+}
+
+/** Sends the uploaded file to the API: a started job redirects to its progress. */
+export async function submitImport(request: Request, api: ApiClient, def: ResourceDef, headers: Headers): Promise<Response | ImportActionData> {
+  let form: FormData;
+  try {
+    form = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_IMPORT_BYTES }));
+  } catch (error) {
+    if (error instanceof MaxPartSizeExceededError) return { lastResult: fileError("transfer:import.tooLarge") };
+    throw error;
+  }
+  const submission = parseWithZod(form, { schema: importFormSchema });
+  if (submission.status !== "success") return { lastResult: submission.reply() };
+  const { file, sync, confirm } = submission.value;
+  const query = new URLSearchParams();
+  if (confirm) query.set("confirm", "true");
+  if (sync && def.key === SYNC_RESOURCE) query.set("sync", "true");
+  const response = await api.raw(`${def.apiPath}/import?${query}`, {
+    method: "POST",
+    body: await file.text(),
+    contentType: "text/plain; charset=utf-8",
+  });
+  const body = (await response.json().catch(() => ({}))) as Partial<ImportJobReport & ImportConfirmation> & { fieldErrors?: Record<string, string[]> };
+  if (response.status === 202 && body.id) return redirect(`/${def.key}/import?job=${encodeURIComponent(body.id)}`, { headers });
+  if (response.ok && body.confirmationRequired) return { lastResult: submission.reply(), confirmation: body.message };
+  return { lastResult: submission.reply({ fieldErrors: { file: [refusal(body)] } }) };
+}

@@ -1,0 +1,225 @@
+import { Text } from "@mantine/core";
+import { useDebouncedCallback } from "@mantine/hooks";
+import { useFetcher, useLocation, useNavigate, useNavigation } from "@remix-run/react";
+import type { MRT_ColumnDef, MRT_ColumnFiltersState, MRT_Localization, MRT_SortingState } from "mantine-react-table";
+import { MantineReactTable, useMantineReactTable } from "mantine-react-table";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { PAGE_SIZES } from "../../utils/paging";
+import { type PageSize, type TableState, changeState, tableHref } from "../../utils/table-url";
+import { CellContent } from "./CellContent";
+import { optionLabel } from "./format";
+import { TABLE_INTENTS } from "./intents";
+import { type ArrangedColumn, MAX_WIDTH, MIN_WIDTH, type TableLayout } from "./layout";
+import type { TableData, TableRow } from "./types";
+
+// The interactive renderer: mantine-react-table in manual mode. It holds no table state of its
+// own: sort, page, size, search and filters are read from the URL and every change navigates,
+// so the loader fetches the page exactly as it does for a link. Only the column layout (order,
+// visibility, widths) is local; it is saved for the user as it changes.
+
+type Updater<T> = T | ((old: T) => T);
+const apply = <T,>(updater: Updater<T>, old: T): T => (typeof updater === "function" ? (updater as (o: T) => T)(old) : updater);
+type RangeValue = [Date | "", Date | ""];
+
+const pad = (n: number) => String(n).padStart(2, "0");
+/** The calendar day the user picked (the date input works in local time). */
+const dayOf = (value: unknown): string =>
+  value instanceof Date && !Number.isNaN(value.getTime()) ? `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}` : "";
+const dateOf = (day: string): Date | "" => {
+  const [y, m, d] = day.split("-").map(Number);
+  return y && m && d ? new Date(y, m - 1, d) : "";
+};
+
+function columnFiltersOf(table: TableData, partial: Record<string, RangeValue>): MRT_ColumnFiltersState {
+  const out: MRT_ColumnFiltersState = [];
+  for (const c of table.columns) {
+    if (!c.filter) continue;
+    const value = table.state.filters[c.field];
+    if (partial[c.field]) out.push({ id: c.field, value: partial[c.field] });
+    else if (value && c.filter === "dateRange") out.push({ id: c.field, value: value.split("..").map(dateOf) });
+    else if (value) out.push({ id: c.field, value });
+  }
+  return out;
+}
+
+/** MRT's filter values back to URL filters; a range with one date waits for the second. */
+function filtersFrom(columns: ArrangedColumn[], next: MRT_ColumnFiltersState): { filters: Record<string, string>; partial: Record<string, RangeValue> } {
+  const filters: Record<string, string> = {};
+  const partial: Record<string, RangeValue> = {};
+  for (const { id, value } of next) {
+    const column = columns.find((c) => c.field === id);
+    if (!column) continue;
+    if (column.filter === "dateRange") {
+      const [from, to] = Array.isArray(value) ? value.map(dayOf) : ["", ""];
+      if (from && to) filters[id] = from <= to ? `${from}..${to}` : `${to}..${from}`;
+      else if (from || to) partial[id] = [dateOf(from ?? ""), dateOf(to ?? "")];
+    } else {
+      const text = String(value ?? "").trim();
+      if (text) filters[id] = text;
+    }
+  }
+  return { filters, partial };
+}
+
+function layoutOf(columns: ArrangedColumn[], visibility: Record<string, boolean>, order: string[], sizing: Record<string, number>): TableLayout {
+  const fields = columns.map((c) => c.field);
+  const widths: Record<string, number> = {};
+  for (const [field, width] of Object.entries(sizing)) {
+    if (fields.includes(field)) widths[field] = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Math.round(width)));
+  }
+  return {
+    hidden: fields.filter((f) => visibility[f] === false),
+    order: order.filter((f) => fields.includes(f)),
+    widths,
+  };
+}
+
+export function InteractiveTable({ table, striped }: { table: TableData; striped: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const layoutFetcher = useFetcher();
+  const { state, spec, columns } = table;
+
+  const [partial, setPartial] = useState<Record<string, RangeValue>>(() =>
+    Object.fromEntries(Object.entries(table.partialRanges).map(([f, r]) => [f, [dateOf(r.from), dateOf(r.to)] as RangeValue])),
+  );
+  const [visibility, setVisibility] = useState<Record<string, boolean>>(() => Object.fromEntries(columns.map((c) => [c.field, c.visible])));
+  const [order, setOrder] = useState<string[]>(() => columns.map((c) => c.field));
+  const [sizing, setSizing] = useState<Record<string, number>>(() =>
+    Object.fromEntries(columns.filter((c) => c.width).map((c) => [c.field, c.width!])),
+  );
+
+  const saveLayout = useDebouncedCallback((layout: TableLayout) => {
+    layoutFetcher.submit({ intent: TABLE_INTENTS.layout, layout: JSON.stringify(layout) }, { method: "post" });
+  }, 800);
+
+  const go = (next: TableState) => {
+    const href = tableHref(location.pathname, next, spec, new URLSearchParams(location.search));
+    if (href !== `${location.pathname}${location.search}`) navigate(href, { preventScrollReset: true });
+  };
+
+  const sorting: MRT_SortingState = state.sort
+    .split(",")
+    .map((s) => ({ id: s.replace(/^-/, ""), desc: s.startsWith("-") }))
+    .filter((s) => columns.some((c) => c.field === s.id));
+  // Stable between renders: MRT copies a filter into its inputs whenever the value's identity
+  // changes, which would wipe a date being typed.
+  const columnFilters = useMemo(() => columnFiltersOf(table, partial), [table, partial]);
+  const pagination: { pageIndex: number; pageSize: number } = { pageIndex: state.page - 1, pageSize: state.size };
+
+  const mrtColumns = useMemo<MRT_ColumnDef<TableRow>[]>(
+    () =>
+      columns.map((c) => {
+        const options =
+          c.filter === "select"
+            ? (c.options ?? []).map((o) => ({ value: o, label: optionLabel(t, table.resourceKey, c.field, o) }))
+            : c.filter === "reference"
+              ? table.referenceOptions[c.field]
+              : undefined;
+        return {
+          id: c.field,
+          accessorFn: (row) => row[c.field],
+          header: t(c.labelKey),
+          enableSorting: c.sortable,
+          sortDescFirst: false,
+          enableColumnFilter: Boolean(c.filter),
+          enableHiding: !c.isTitle,
+          filterVariant: c.filter === "dateRange" ? "date-range" : options ? "select" : "text",
+          mantineFilterSelectProps: options ? { data: options } : undefined,
+          mantineFilterDateInputProps: c.filter === "dateRange" ? { valueFormat: "YYYY-MM-DD" } : undefined,
+          ...(c.width ? { size: c.width } : {}),
+          Cell: ({ row }) => <CellContent t={t} resourceKey={table.resourceKey} column={c} row={row.original} titles={table.titles} />,
+        };
+      }),
+    [columns, t, table.resourceKey, table.referenceOptions, table.titles],
+  );
+
+  const mrt = useMantineReactTable<TableRow>({
+    columns: mrtColumns,
+    data: table.rows,
+    getRowId: (row, index) => String(row.id ?? index),
+    localization: t("table:mrt", { returnObjects: true }) as Partial<MRT_Localization>,
+    manualPagination: true,
+    manualSorting: true,
+    manualFiltering: true,
+    rowCount: table.total,
+    autoResetPageIndex: false,
+    enableMultiSort: false,
+    enableSortingRemoval: false,
+    enableColumnFilterModes: false,
+    enableFacetedValues: false,
+    enableColumnActions: false,
+    enableDensityToggle: false,
+    enableFullScreenToggle: false,
+    enableColumnOrdering: true,
+    enableColumnResizing: true,
+    columnResizeMode: "onEnd",
+    enableGlobalFilter: true,
+    positionGlobalFilter: "left",
+    layoutMode: "semantic",
+    // Narrow by default so every column fits; the browser widens them into the page's width.
+    defaultColumn: { size: 100, minSize: MIN_WIDTH, maxSize: MAX_WIDTH },
+    initialState: { showGlobalFilter: true, showColumnFilters: columnFilters.length > 0, density: "xs" },
+    state: {
+      sorting,
+      columnFilters,
+      globalFilter: state.q,
+      pagination,
+      columnVisibility: visibility,
+      columnOrder: order,
+      columnSizing: sizing,
+      showProgressBars: navigation.state !== "idle",
+    },
+    onSortingChange: (updater: Updater<MRT_SortingState>) => {
+      const next = apply(updater, sorting);
+      go(changeState(state, { sort: next.length ? next.map((s) => `${s.desc ? "-" : ""}${s.id}`).join(",") : spec.defaultSort }));
+    },
+    onGlobalFilterChange: (updater: Updater<unknown>) => {
+      go(changeState(state, { q: String(apply(updater, state.q) ?? "").trim() }));
+    },
+    onColumnFiltersChange: (updater: Updater<MRT_ColumnFiltersState>) => {
+      const next = filtersFrom(columns, apply(updater, columnFilters));
+      setPartial(next.partial);
+      go(changeState(state, { filters: next.filters }));
+    },
+    onPaginationChange: (updater: Updater<typeof pagination>) => {
+      const next = apply(updater, pagination);
+      go(next.pageSize !== state.size ? changeState(state, { size: next.pageSize as PageSize }) : changeState(state, { page: next.pageIndex + 1 }));
+    },
+    onColumnVisibilityChange: (updater: Updater<Record<string, boolean>>) => {
+      const next = apply(updater, visibility);
+      setVisibility(next);
+      saveLayout(layoutOf(columns, next, order, sizing));
+    },
+    onColumnOrderChange: (updater: Updater<string[]>) => {
+      const next = apply(updater, order);
+      setOrder(next);
+      saveLayout(layoutOf(columns, visibility, next, sizing));
+    },
+    onColumnSizingChange: (updater: Updater<Record<string, number>>) => {
+      const next = apply(updater, sizing);
+      setSizing(next);
+      saveLayout(layoutOf(columns, visibility, order, next));
+    },
+    mantinePaginationProps: { rowsPerPageOptions: PAGE_SIZES.map(String) },
+    mantineTableProps: { striped, highlightOnHover: true },
+    mantinePaperProps: { withBorder: true, shadow: "none" },
+    // Marked as the plain table is, so both renderers read the same.
+    mantineTableContainerProps: { "data-testid": "resource-table", "data-renderer": "interactive", ...(striped ? { "data-striped": "odd" } : {}) } as Record<string, string>,
+  });
+
+  const waiting = Object.keys(partial);
+  return (
+    <>
+      {waiting.map((field) => (
+        <Text key={field} size="sm" c="red" role="alert">
+          {t(columns.find((c) => c.field === field)!.labelKey)}: {t("errors:selectTwoDates")}
+        </Text>
+      ))}
+      <MantineReactTable table={mrt} />
+    </>
+  );
+}

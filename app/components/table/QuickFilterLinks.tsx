@@ -1,0 +1,35 @@
+import { Button, Group } from "@mantine/core";
+import { Link, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { findResource } from "../../resources";
+import { QUICK_FILTERS, changeState, tableHref } from "../../utils/table-url";
+import type { TableData } from "./types";
+
+/** All / Recent / Not Mapped as links; Not Mapped only where the entity declares what it means. */
+export function QuickFilterLinks({ table }: { table: TableData }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const notMapped = findResource(table.resourceKey)?.quickFilters.notMapped;
+  const current = new URLSearchParams(location.search);
+  return (
+    <Group gap="xs" role="group" aria-label={t("table:quick.label")} data-testid="quick-filters">
+      {QUICK_FILTERS.filter((q) => q !== "notMapped" || table.spec.notMapped).map((quick) => {
+        const active = table.state.quick === quick;
+        return (
+          <Button
+            key={quick}
+            component={Link}
+            to={tableHref(location.pathname, changeState(table.state, { quick }), table.spec, current)}
+            preventScrollReset
+            size="xs"
+            variant={active ? "filled" : "default"}
+            aria-current={active ? "true" : undefined}
+            title={quick === "notMapped" && notMapped ? t(notMapped.labelKey) : undefined}
+          >
+            {t(`table:quick.${quick}`)}
+          </Button>
+        );
+      })}
+    </Group>
+  );
+}

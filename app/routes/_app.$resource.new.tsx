@@ -1,0 +1,39 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, data, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Wizard } from "../components/wizard/Wizard";
+import { wizardAction, wizardStart } from "../components/wizard/wizard.server";
+import { findResource } from "../resources";
+import type { ResourceDef } from "../resources/types";
+import { requireUser } from "../utils/auth.server";
+
+/** The entity of the URL, for a user whose role may add it; anyone else is sent on. */
+async function adding(request: Request, key: string | undefined): Promise<{ def: ResourceDef } & Awaited<ReturnType<typeof requireUser>>> {
+  const def = key ? findResource(key) : undefined;
+  if (!def) throw redirect("/dashboard");
+  const signedIn = await requireUser(request, def.accessKey);
+  if (signedIn.me.userRole[def.accessKey] !== "FULL") throw redirect("/success", { headers: signedIn.headers });
+  if (def.wizard.length === 0) throw redirect(`/${def.key}`, { headers: signedIn.headers });
+  return { def, ...signedIn };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { def, api, headers } = await adding(request, params.resource);
+  const view = await wizardStart(api, def);
+  return data({ resourceKey: def.key, view, pageTitle: { key: "wizard:newTitle", values: { resource: def.key } } }, { headers });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { def, api, headers } = await adding(request, params.resource);
+  const outcome = await wizardAction(request, api, def, headers);
+  if (outcome instanceof Response) return outcome;
+  return data({ view: outcome }, { headers });
+}
+
+export default function NewResource() {
+  const { resourceKey, view } = useLoaderData<typeof loader>();
+  const posted = useActionData<typeof action>();
+  const def = findResource(resourceKey)!;
+  return <Wizard key={resourceKey} def={def} view={posted?.view ?? view} />;
+}
+
+export { PageError as ErrorBoundary } from "../components/PageError";

@@ -1,0 +1,16 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "../utils/auth.server";
+
+/** The original notice e-mail as received, as an .eml download. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { api } = await requireUser(request, "inboxItemAccess");
+  const response = await api.raw(`/api/v1/inbox/${encodeURIComponent(params.id ?? "")}/raw`, { accept: "message/rfc822" });
+  if (!response.ok) return new Response("Not found", { status: response.status === 403 ? 403 : 404 });
+  return new Response(response.body, {
+    headers: {
+      "Content-Type": "message/rfc822",
+      "Content-Disposition": `attachment; filename="${(params.id ?? "notice").replace(/[^\w-]/g, "")}.eml"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

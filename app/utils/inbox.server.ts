@@ -1,0 +1,47 @@
+import type { ApiClient } from "./auth.server";
+
+export interface InboxCard {
+  item: {
+    id: string;
+    created_at: number;
+    status: string;
+    action_required: string;
+    disposition: string;
+    disposition_text: string;
+    reason: string;
+    source: string;
+    sender: string;
+    recipients: string[];
+    subject: string;
+    snippet: string;
+    parent_id: string | null;
+    duplicate_of_id: string | null;
+    case_id: string | null;
+    dms_status: string;
+    hidden: boolean;
+    raw_size: number;
+    parsed: { kind: string; reason?: string; notice?: ParsedNoticeView } | null;
+  };
+  case: { id: string; name: string; case_number: string } | null;
+  events: { created_at: number; level: string; event: string; detail: string }[];
+  envelopes: { id: string; name: string; date: string | null; filed_by: string; docket_text: string; ecfx_jurisdiction_id: string | null }[];
+  documents: { id: string; envelope_id: string; number: number; name: string; sealed: boolean; fetch_status: string; fetch_error: string | null; stored: boolean }[];
+  linked: { id: string; status: string; disposition: string; subject: string; snippet: string; created_at: number; parent_id: string | null; duplicate_of_id: string | null }[];
+}
+
+export interface ParsedNoticeView {
+  court_id: string | null;
+  notice_type: string;
+  dockets: { docket_number_full: string; case_name: string; docket_entries: { date_filed: string | null; short_description: string | null; description: string | null; filed_by: string | null }[] }[];
+}
+
+export async function loadInboxCard(api: ApiClient, id: string): Promise<InboxCard> {
+  return (await api.json<InboxCard>(`/api/v1/inbox/${encodeURIComponent(id)}/card`)).data;
+}
+
+/** The original message's bytes, for the safe preview and the raw source. */
+export async function loadRawMessage(api: ApiClient, id: string): Promise<Buffer | null> {
+  const response = await api.raw(`/api/v1/inbox/${encodeURIComponent(id)}/raw`, { accept: "message/rfc822" });
+  if (!response.ok) return null;
+  return Buffer.from(await response.arrayBuffer());
+}

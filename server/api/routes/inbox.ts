@@ -1,0 +1,84 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { ServerContext } from "../../context";
+import { findFirm } from "../../firm/firm-repository";
+import { receiveMessage } from "../../inbox/receive";
+import { message } from "../../lib/messages";
+import { applyBulkAction, BULK_ACTIONS, reprocessWithCase } from "../../pipeline/inbox-operations";
+import { inboxCard } from "../../pipeline/inbox-card";
+import { authenticate, fieldLevel, requireAccess } from "../caller";
+import { HttpError, forbidden, notFound } from "../errors";
+
+const bulkBody = z.object({ action: z.enum(BULK_ACTIONS), ids: z.array(z.string().min(1)).min(1).max(1000) });
+const reprocessBody = z.object({ case_id: z.string().min(1) });
+const MAX_UPLOAD = 50 * 1024 * 1024;
+
+/** The inbox's own operations: upload, the card, the original message, bulk actions, re-processing. */
+export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
+  app.addContentTypeParser("message/rfc822", { parseAs: "buffer", bodyLimit: MAX_UPLOAD }, (_req, body, done) => done(null, body));
+
+  app.post("/api/v1/inbox/upload", { bodyLimit: MAX_UPLOAD }, async (request, reply) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "inbox_item", "write");
+    const raw = request.body;
+    if (!Buffer.isBuffer(raw) || raw.length === 0) throw new HttpError(400, message("errors:emptyUpload"));
+    const firm = await findFirm(ctx.database, caller.firmId);
+    if (firm && raw.length > firm.max_email_attachment_size) throw new HttpError(413, message("errors:uploadTooLarge"));
+    const id = await receiveMessage(ctx, { firmId: caller.firmId, raw, source: "UPLOAD", sender: "", recipients: [] });
+    return reply.status(201).send({ id });
+  });
+
+  app.get<{ Params: { id: string } }>("/api/v1/inbox/:id/card", async (request) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "inbox_item", "read");
+    const card = await inboxCard(ctx, caller.firmId, request.params.id);
+    if (!card) throw notFound();
+    return card;
+  });
+
+  app.get<{ Params: { id: string } }>("/api/v1/inbox/:id/raw", async (request, reply) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "inbox_item", "read");
+    if (fieldLevel(caller, "inbox_item", "raw_content") === "DENY") throw forbidden();
+    const row = await ctx.database.db
+      .selectFrom("inbox_item")
+      .select("raw_content")
+      .where("id", "=", request.params.id)
+      .where("firm_id", "=", caller.firmId)
+      .executeTakeFirst();
+    if (!row) throw notFound();
+    return reply.type("message/rfc822").header("content-disposition", `attachment; filename="${request.params.id}.eml"`).send(row.raw_content);
+  });
+
+  app.post("/api/v1/inbox/bulk", async (request) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "inbox_item", "write");
+    const body = bulkBody.parse(request.body ?? {});
+    return applyBulkAction(ctx, caller.firmId, body.action, body.ids);
+  });
+
+  app.post<{ Params: { id: string } }>("/api/v1/inbox/:id/reprocess", async (request) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "inbox_item", "write");
+    requireAccess(caller, "case", "read");
+    const body = reprocessBody.parse(request.body ?? {});
+    const done = await reprocessWithCase(ctx, caller.firmId, request.params.id, body.case_id);
+    if (!done) throw notFound();
+    return { ok: true };
+  });
+
+  app.get<{ Params: { id: string } }>("/api/v1/document/:id/content", async (request, reply) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "document", "read");
+    const doc = await ctx.database.db
+      .selectFrom("document")
+      .select(["file_id", "name"])
+      .where("id", "=", request.params.id)
+      .where("firm_id", "=", caller.firmId)
+      .executeTakeFirst();
+    if (!doc?.file_id) throw notFound();
+    const bytes = await ctx.blobs.read(doc.file_id);
+    const filename = `${doc.name.replace(/[^\w .-]+/g, "_").slice(0, 100) || "document"}.pdf`;
+    return reply.type("application/pdf").header("content-disposition", `inline; filename="${filename}"`).send(bytes);
+  });
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { HttpError } from "../api/errors";
+import { readImportFile } from "./import-file";
+import { parseLine } from "./import-line";
+import { SERVER_RESOURCES } from "./registry";
+
+const resource = (key: string) => SERVER_RESOURCES.find((r) => r.def.key === key)!;
+
+async function refusal(key: string, text: string | undefined): Promise<string> {
+  const error = await readImportFile(resource(key), text).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(HttpError);
+  return (error as HttpError).message;
+}
+
+describe("reading an import file", () => {
+  it("reads an exported file back: the id column kept, computed columns dropped, formula marks removed", async () => {
+    const file = await readImportFile(
+      resource("clients"),
+      "\uFEFFid,name,unique_key,created_at,updated_at,matter_count\nc1,'=SUM(A1),'-7,2024-01-01T00:00:00.000Z,2024-01-01T00:00:00.000Z,3\n",
+    );
+    expect(file.columns.map((c) => c.name)).toEqual(["id", "name", "unique_key"]);
+    const line = parseLine(resource("clients"), file, file.lines[0]!);
+    expect(line).toMatchObject({ line: 2, id: "c1", values: { name: "=SUM(A1)", unique_key: "-7", status: "active" }, errors: {} });
+    expect(line.given).toEqual(["name", "unique_key"]);
+  });
+
+  it("numbers lines from where each record starts and skips blank ones", async () => {
+    const file = await readImportFile(resource("clients"), 'name,unique_key\n\n"Two\nlines",A\n,,\nB name,B\n');
+    expect(file.lines.map((l) => l.line)).toEqual([3, 6]);
+  });
+
+  it("says why a file cannot be imported", async () => {
+    expect(await refusal("clients", undefined)).toBe("No file was chosen. Choose a .txt file to import.");
+    expect(await refusal("clients", "\uFEFF \n")).toBe("The file is empty. An import file needs a header row and at least one line.");
+    expect(await refusal("clients", "name\tunique_key\nA\tB")).toMatch(/^The file is not comma-separated/);
+    expect(await refusal("clients", 'name,unique_key\n"A,B\n')).toMatch(/^The file could not be read as comma-separated values: Quote Not Closed/);
+    expect(await refusal("cases", "name,case_number\nA,1")).toBe("Required columns are missing: matter_id, jurisdiction_id, assigned_timekeepers.");
+  });
+});
+
+describe("parsing a line", () => {
+  it("splits lists, reads booleans and validates with the entity's schema", async () => {
+    const res = resource("timekeepers");
+    const file = await readImportFile(
+      res,
+      "full_name,email,is_attorney,billable,additional_receipt_emails\nAda,ADA@x.test,Yes,no,a@x.test; b@x.test ;\nBo,not-an-email,perhaps,,a@x.test;a@x.test",
+    );
+    const [good, bad] = file.lines.map((l) => parseLine(res, file, l));
+    expect(good!.errors).toEqual({});
+    expect(good!.values).toMatchObject({ email: "ada@x.test", is_attorney: true, billable: false, additional_receipt_emails: ["a@x.test", "b@x.test"] });
+    expect(bad!.errors).toEqual({
+      is_attorney: ["Enter true, false, yes or no."],
+      email: ["Enter a valid email address."],
+      additional_receipt_emails: ["Email added already"],
+    });
+  });
+});

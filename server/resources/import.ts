@@ -1,0 +1,138 @@
+import type { Kysely } from "kysely";
+import { SYNC_RESOURCE } from "../../app/components/import/format";
+import type { ImportConfirmation, ImportJobReport } from "../../app/components/import/types";
+import type { Caller } from "../api/caller";
+import { HttpError } from "../api/errors";
+import type { ServerContext } from "../context";
+import { findFirm } from "../firm/firm-repository";
+import { message } from "../lib/messages";
+import { type ImportFile, readImportFile } from "./import-file";
+import { createJob, findJob, finishJob, recordBatch } from "./import-jobs";
+import { parseLine } from "./import-line";
+import { resolveReferences } from "./import-references";
+import { absentFromFile, deleteRecords } from "./import-sync";
+import { type WrittenLine, importLine } from "./import-write";
+import { checkWritableFields, requireResource } from "./repository";
+import type { ServerResource } from "./types";
+
+// Import of a comma-separated file into any writable registry entity. The request checks the
+// file and the firm's limits and answers at once; the lines are then written by a job in this
+// process, in transactions of BATCH_SIZE lines, its progress kept in the database.
+
+export const BATCH_SIZE = 250;
+
+export interface ImportOptions {
+  /** Goes ahead although the file has more lines than the firm's warning threshold. */
+  confirm: boolean;
+  /** Cases only: the firm's cases absent from the file are deleted. */
+  sync: boolean;
+}
+
+export type ImportStart = ImportConfirmation | { confirmationRequired: false; job: ImportJobReport };
+
+/** Imports running in this process, so that shutting down stops them between batches. */
+export class ImportRunner {
+  private readonly running = new Set<Promise<void>>();
+  private readonly controller = new AbortController();
+
+  start(run: (signal: AbortSignal) => Promise<void>): void {
+    const task = run(this.controller.signal).finally(() => this.running.delete(task));
+    this.running.add(task);
+  }
+
+  async close(): Promise<void> {
+    this.controller.abort();
+    await Promise.allSettled([...this.running]);
+  }
+}
+
+const refuse = (key: string, values?: Record<string, unknown>) => new HttpError(400, message(`transfer:import.${key}`, values));
+
+export async function startImport(
+  ctx: ServerContext,
+  caller: Caller,
+  res: ServerResource,
+  text: string | undefined,
+  options: ImportOptions,
+  runner: ImportRunner,
+): Promise<ImportStart> {
+  requireResource(res, caller, "write");
+  if (options.sync && res.def.key !== SYNC_RESOURCE) throw refuse("syncOnlyCases");
+  const file = await readImportFile(res, text);
+  checkWritableFields(res, caller, Object.fromEntries(file.columns.filter((c) => c.field).map((c) => [c.name, true])));
+  const firm = await findFirm(ctx.database, caller.firmId);
+  if (!firm) throw new HttpError(404, message("errors:notFound"));
+  const max = firm.max_case_deletions_on_import;
+  if (options.sync) {
+    const absent = await absentFromFile(ctx, caller, res, file, new Set());
+    if (absent.length > max) throw refuse("syncTooMany", { count: absent.length, max });
+  }
+  const threshold = firm.import_warning_threshold;
+  if (!options.confirm && file.lines.length > threshold) {
+    const rows = file.lines.length;
+    return { confirmationRequired: true, rows, threshold, message: message("transfer:import.confirmNeeded", { rows, threshold }) };
+  }
+  const id = await createJob(ctx, { firmId: caller.firmId, userId: caller.userId, resource: res.def.key, total: file.lines.length, sync: options.sync });
+  const job = (await findJob(ctx, caller.firmId, id))!;
+  runner.start((signal) => runImport(ctx, caller, res, file, { id, sync: options.sync, max }, signal));
+  return { confirmationRequired: false, job };
+}
+
+async function importBatch(ctx: ServerContext, caller: Caller, res: ServerResource, file: ImportFile, jobId: string, start: number): Promise<WrittenLine[]> {
+  const lines = file.lines.slice(start, start + BATCH_SIZE).map((l) => parseLine(res, file, l));
+  // Tables are named by the registry at run time, as in the generic repository.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const db = ctx.database.db as unknown as Kysely<any>;
+  return db.transaction().execute(async (trx) => {
+    await resolveReferences(trx, caller, res, lines);
+    const written: WrittenLine[] = [];
+    for (const line of lines) written.push(await importLine(trx, ctx, caller, res, line));
+    await recordBatch(
+      trx,
+      jobId,
+      written.map((w) => w.report),
+      ctx.clock.now(),
+    );
+    return written;
+  });
+}
+
+async function syncDeletions(ctx: ServerContext, caller: Caller, res: ServerResource, file: ImportFile, written: Set<string>, max: number) {
+  const absent = await absentFromFile(ctx, caller, res, file, written);
+  // Cases added since the file was checked may take the count over the limit: then none go.
+  if (absent.length > max) return { deleted: 0, message: message("transfer:import.syncSkipped", { count: absent.length, max }) };
+  const result = await deleteRecords(ctx, caller, res, absent);
+  const note = result.refused ? message("transfer:import.syncNotDeleted", { count: result.refused, reason: result.reason }) : null;
+  return { deleted: result.deleted, message: note };
+}
+
+async function runImport(
+  ctx: ServerContext,
+  caller: Caller,
+  res: ServerResource,
+  file: ImportFile,
+  job: { id: string; sync: boolean; max: number },
+  signal: AbortSignal,
+): Promise<void> {
+  const written = new Set<string>();
+  try {
+    for (let start = 0; start < file.lines.length; start += BATCH_SIZE) {
+      if (signal.aborted) {
+        await finishJob(ctx, job.id, { status: "failed", message: message("transfer:import.interrupted") });
+        return;
+      }
+      const lines = await importBatch(ctx, caller, res, file, job.id, start);
+      for (const line of lines) {
+        if (line.id) written.add(line.id);
+        if (line.inserted && res.hooks?.afterInsert) await res.hooks.afterInsert(ctx, caller, line.inserted);
+      }
+      // Other requests get the database between batches.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const end = job.sync ? await syncDeletions(ctx, caller, res, file, written, job.max) : { deleted: 0, message: null };
+    await finishJob(ctx, job.id, { status: "done", ...end });
+  } catch (error) {
+    console.error(`Import job ${job.id} failed`, error);
+    await finishJob(ctx, job.id, { status: "failed", message: message("errors:internal") }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,128 @@
+// Rows for the registry contract test: the smallest valid body of every writable entry, in the
+// order references need them, and values that pass validation for every kind of field.
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import type { ServerResource } from "../../server/resources/types";
+import { type RunningApi, api } from "./harness";
+
+export type Ids = Record<string, string>;
+
+/** Writable entries, parents first; each body may use the ids created before it. */
+export const CREATE_ORDER = [
+  "locations",
+  "departments",
+  "practice-groups",
+  "timekeepers",
+  "clients",
+  "matters",
+  "jurisdictions",
+  "judges",
+  "cases",
+  "ignored-cases",
+  "abbreviations",
+  "users",
+] as const;
+
+let serial = 0;
+
+/** A body with every required field; `tag` makes names and keys unique and searchable. */
+export function minimalBody(key: string, tag: string, ids: Ids, roleId: string): Record<string, unknown> {
+  const n = String(++serial).padStart(5, "0");
+  switch (key) {
+    case "locations":
+      return { name: `Location ${tag}`, unique_key: `LOC-${tag}-${n}` };
+    case "departments":
+      return { name: `Department ${tag}`, unique_key: `DEP-${tag}-${n}` };
+    case "practice-groups":
+      return { name: `Group ${tag}`, unique_key: `PG-${tag}-${n}` };
+    case "timekeepers":
+      return { full_name: `Keeper ${tag}`, email: `keeper-${tag}-${n}@example.test` };
+    case "clients":
+      return { name: `Client ${tag}`, unique_key: `CL-${tag}-${n}` };
+    case "matters":
+      return { name: `Matter ${tag}`, unique_key: `MA-${tag}-${n}`, client_id: ids.clients };
+    case "jurisdictions":
+      return { name: `Jurisdiction ${tag} ${n}`, ecfx_jurisdictions: ["nysd"] };
+    case "judges":
+      return { name: `Judge ${tag}`, jurisdiction_id: ids.jurisdictions };
+    case "cases":
+      return {
+        name: `${tag} Holdings v. Other`,
+        case_number: `1:24-cv-${n}`,
+        matter_id: ids.matters,
+        jurisdiction_id: ids.jurisdictions,
+        assigned_timekeepers: [ids.timekeepers],
+      };
+    case "ignored-cases":
+      return { name: `1:19-cv-${n}`, ecfx_jurisdiction_id: "nysd" };
+    case "abbreviations":
+      return { name: `AB${tag}${n}`, value: `Abbreviation ${tag}` };
+    case "users":
+      return { email: `user-${tag}-${n}@example.test`, full_name: `User ${tag}`, display_name: tag, security_role_id: roleId };
+    default:
+      throw new Error(`no body for ${key}: add it to tests/api/contract-fixtures.ts`);
+  }
+}
+
+/**
+ * A row of an entry the API never writes (the pipeline does), made the way the product makes
+ * it: an uploaded message for the inbox, an envelope row for a notice filed on a case.
+ */
+export async function readOnlyRow(server: RunningApi, key: string, firmId: number, token: string, tag: string, ids: Ids): Promise<string> {
+  if (key === "inbox-items") {
+    const raw = `From: clerk@court.test\r\nTo: notices@example.test\r\nSubject: Notice ${tag}\r\nMessage-ID: <${tag}-${randomUUID()}@court.test>\r\n\r\nNotice for ${tag}.\r\n`;
+    const res = await api(server.url, token).request("POST", "/api/v1/inbox/upload", { body: raw, headers: { "content-type": "message/rfc822" } });
+    if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${res.text}`);
+    return String(res.body.id);
+  }
+  if (key === "ecfx-notification") {
+    const id = randomUUID();
+    const now = Date.now();
+    await sql`insert into envelope (id, firm_id, inbox_item_id, case_id, ecfx_jurisdiction_id, name, created_at, updated_at)
+      values (${id}, ${firmId}, ${ids["inbox-items"]}, ${ids.cases}, ${"nysd"}, ${`Envelope ${tag}`}, ${now}, ${now})`.execute(server.ctx.database.db);
+    return id;
+  }
+  throw new Error(`no way to make a ${key} row: add it to tests/api/contract-fixtures.ts`);
+}
+
+/** The shared reference data every firm reads: the court list. */
+export const SHARED_ROW: Record<string, string> = { "ecfx-jurisdictions": "nysd" };
+
+/**
+ * A value that passes the entry's schema for a field and, with `real`, also its reference
+ * checks (rows of the caller's firm). Without `real`, references point nowhere, so a write that
+ * slipped through would show.
+ */
+export function fieldValue(res: ServerResource, field: string, current: Record<string, unknown>, ids: Ids, roleId: string, real: boolean): unknown {
+  const def = res.def.fields.find((f) => f.name === field);
+  const other = (options: readonly string[]) => options.find((o) => o !== current[field]) ?? options[0];
+  switch (def?.kind) {
+    case "email":
+      return `changed-${field}-${++serial}@example.test`;
+    case "emails":
+      return [`copy-${++serial}@example.test`];
+    case "select":
+      return other(def.options ?? []);
+    case "boolean":
+      return !current[field];
+    case "date":
+      return "2024-02-29";
+    case "reference":
+      if (def.reference === "ecfx-jurisdictions") return other(["nyed", "cand"]);
+      if (def.reference === "security-roles") return real ? roleId : "no-such-role";
+      return real && def.reference && ids[def.reference] ? ids[def.reference] : `no-such-${def.reference}`;
+    case "references":
+      if (def.reference === "ecfx-jurisdictions") return [other(["nyed", "cand"])];
+      return [real && def.reference && ids[def.reference] ? ids[def.reference] : `no-such-${def.reference}`];
+    default:
+      // Docket numbers stay docket-shaped; any other text will do.
+      return field === "case_number" || (field === "name" && res.def.key === "ignored-cases") ? `1:20-cv-${++serial}` : `Changed ${field} ${++serial}`;
+  }
+}
+
+/** A filter value of the right shape for a column of this type. */
+export function filterValue(type: string): string {
+  if (type === "boolean") return "true";
+  if (type === "date" || type === "millis") return "2000-01-01..2100-01-01";
+  return "x";
+}

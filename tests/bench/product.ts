@@ -1,0 +1,165 @@
+// The product as the benchmarks run it: a temporary data folder (and PostgreSQL database), the
+// `ecfx seed` command, and `server/main.ts` on free ports, each a real child process.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
+export const BENCH_PASSWORD = "Bench-Passw0rd!";
+
+export type BackendName = "sqlite" | "postgres";
+
+export interface PreparedData {
+  backend: BackendName;
+  /** Environment every child process of this backend gets. */
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+const DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** The PostgreSQL server to use (ECFX_TEST_PG_URL, else a local one), or why there is none. */
+export async function findPostgres(): Promise<{ url: string } | { reason: string }> {
+  const url = process.env.ECFX_TEST_PG_URL ?? DEFAULT_PG;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return { url };
+  } catch (error) {
+    return { reason: `no PostgreSQL at ${url.replace(/\/\/[^@]*@/, "//")} (${(error as Error).message}); set ECFX_TEST_PG_URL` };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function adminQuery(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function prepareData(backend: BackendName, pgUrl?: string): Promise<PreparedData> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `ecfx-bench-${backend}-`));
+  const env: Record<string, string> = { ECFX_DATA_DIR: dataDir, ECFX_DEMO: "true", ECFX_DEMO_PASSWORD: BENCH_PASSWORD, LOG_LEVEL: "warn" };
+  let dropDb = async () => {};
+  if (backend === "postgres") {
+    if (!pgUrl) throw new Error("PostgreSQL benchmark without a server");
+    const name = `ecfx_bench_${randomBytes(5).toString("hex")}`;
+    await adminQuery(pgUrl, `CREATE DATABASE ${name}`);
+    const url = new URL(pgUrl);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+    dropDb = () => adminQuery(pgUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+  return {
+    backend,
+    env,
+    async cleanup() {
+      await dropDb();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `ecfx seed --size large` as an operator would; returns its output and wall time. */
+export function runSeed(data: PreparedData, size = "large"): Promise<{ seconds: number; output: string }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ["server/cli/ecfx.ts", "seed", "--size", size, "--force"], { cwd: ROOT, env: { ...process.env, ...data.env } });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code === 0) resolve({ seconds: (performance.now() - started) / 1000, output });
+      else reject(new Error(`ecfx seed exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningProduct {
+  apiUrl: string;
+  consoleUrl: string;
+  /** What the processes printed, for the error message when something fails. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      if ((await fetch(url)).ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
+}
+
+/** `npx tsx server/main.ts` with the console and API roles; the console is built first if stale. */
+export async function startProduct(data: PreparedData): Promise<RunningProduct> {
+  const [port, apiPort] = [await freePort(), await freePort()];
+  const child = spawn(TSX, ["server/main.ts"], {
+    cwd: ROOT,
+    // Its own process group, so stopping it also stops the console process it starts.
+    detached: true,
+    env: { ...process.env, ...data.env, ECFX_ROLES: "console,api", PORT: String(port), ECFX_API_PORT: String(apiPort), ECFX_HOST: "127.0.0.1" },
+  });
+  let log = "";
+  child.stdout!.on("data", (d: Buffer) => (log += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (log += d.toString()));
+  const stop = async () => {
+    if (child.exitCode !== null || !child.pid) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    process.kill(-child.pid, "SIGTERM");
+    const timer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const consoleUrl = `http://127.0.0.1:${port}`;
+  // A stale console build is rebuilt at start, which takes a while on two cores.
+  const ready = (await waitFor(`${apiUrl}/api/v1/health`, child, 120_000)) && (await waitFor(`${consoleUrl}/healthcheck`, child, 600_000));
+  if (!ready) {
+    await stop();
+    throw new Error(`the product did not start:\n${log.slice(-4_000)}`);
+  }
+  return { apiUrl, consoleUrl, log: () => log, stop };
+}
+
+/** `npx tsx tests/bench/parse.bench.ts`: the notice parser's own benchmark, its output as is. */
+export function runParseBench(): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(TSX, ["tests/bench/parse.bench.ts"], { cwd: ROOT, env: process.env });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    child.on("error", (error) => resolve(`could not run: ${error.message}`));
+    child.on("exit", (code) => resolve(code === 0 ? output.trim() : `exited with ${code}:\n${output.trim()}`));
+  });
+}

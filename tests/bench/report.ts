@@ -1,0 +1,93 @@
+// The benchmark report: a table on the terminal and the generated part of docs/benchmarks.md.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { BackendName } from "./product";
+import type { Summary } from "./stats";
+
+export interface BackendResult {
+  backend: BackendName;
+  /** Why this backend was not measured. */
+  skipped?: string;
+  seedSeconds?: number;
+  seedOutput?: string;
+  totalCases?: number;
+  summaries: Summary[];
+  failures: string[];
+}
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  memoryGb: number;
+  node: string;
+  platform: string;
+  /** 1-minute load average when the run started: other work on the machine skews latencies. */
+  loadAtStart: number;
+}
+
+export function machine(): Machine {
+  return {
+    cpu: os.cpus()[0]?.model.trim() ?? "unknown",
+    cores: os.cpus().length,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    loadAtStart: os.loadavg()[0] ?? 0,
+  };
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "–");
+const verdict = (s: Summary) => (s.aim === undefined ? "" : s.errors > 0 ? "ERRORS" : s.p95 < s.aim ? "met" : "MISSED");
+
+function rowsOf(results: BackendResult[]): string[][] {
+  return results.flatMap((r) =>
+    r.summaries.map((s) => [r.backend, s.label, String(s.count), String(s.errors), ms(s.p50), ms(s.p95), ms(s.max), s.aim === undefined ? "" : `< ${s.aim}`, verdict(s)]),
+  );
+}
+
+const HEADER = ["database", "benchmark", "n", "errors", "p50 ms", "p95 ms", "max ms", "aim p95", ""];
+
+export function terminalTable(results: BackendResult[]): string {
+  const rows = [HEADER, ...rowsOf(results)];
+  const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((c, i) => (i >= 2 && i <= 7 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ")).join("\n");
+}
+
+export function machineLine(m: Machine): string {
+  return `${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, ${m.platform}, Node ${m.node}, load average ${m.loadAtStart.toFixed(2)} at start`;
+}
+
+function markdownBlock(m: Machine, results: BackendResult[], parse: string, command: string, date: string): string {
+  const lines = [
+    `Measured ${date} with \`${command}\` on ${machineLine(m)}.`,
+    "",
+    "| database | seed (`ecfx seed --size large`) | cases |",
+    "| --- | --- | --- |",
+    ...results.map((r) => `| ${r.backend} | ${r.skipped ? `skipped: ${r.skipped}` : `${r.seedSeconds?.toFixed(1)} s`} | ${r.totalCases ?? "–"} |`),
+    "",
+    `| ${HEADER.join(" | ")} |`,
+    `| ${HEADER.map(() => "---").join(" | ")} |`,
+    ...rowsOf(results).map((r) => `| ${r.join(" | ")} |`),
+    "",
+  ];
+  const failures = results.flatMap((r) => r.failures.map((f) => `- ${r.backend}: ${f}`));
+  if (failures.length) lines.push("Failures:", "", ...failures, "");
+  lines.push("Notice parser (`npx tsx tests/bench/parse.bench.ts`):", "", "```", parse, "```");
+  return lines.join("\n");
+}
+
+const BEGIN = "<!-- bench:begin (written by npm run bench) -->";
+const END = "<!-- bench:end -->";
+
+/** Replaces the generated block of docs/benchmarks.md, keeping the hand-written text around it. */
+export function writeDocs(root: string, m: Machine, results: BackendResult[], parse: string, command: string): string {
+  const file = path.join(root, "docs", "benchmarks.md");
+  const block = `${BEGIN}\n${markdownBlock(m, results, parse, command, new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC")}\n${END}`;
+  const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : `# Benchmarks\n\n${BEGIN}\n${END}\n`;
+  const start = current.indexOf(BEGIN);
+  const end = current.indexOf(END);
+  const next = start >= 0 && end > start ? current.slice(0, start) + block + current.slice(end + END.length) : `${current.trimEnd()}\n\n${block}\n`;
+  fs.writeFileSync(file, next);
+  return file;
+}

@@ -1,0 +1,99 @@
+// `npm run bench [-- --requests N] [-- --only sqlite|postgres] [-- --no-docs]`
+//
+// For SQLite and, when a server is reachable, PostgreSQL: seeds a large firm into a temporary
+// data folder with `ecfx seed --size large` (timed), starts the product with the console and
+// API roles on free ports, and measures sequential request latency (p50/p95) of case searches
+// through the API and of the console's case list page. Then runs the notice parser benchmark.
+// Prints a table with the machine it ran on and rewrites the generated part of
+// docs/benchmarks.md.
+import { type BackendResult, machine, machineLine, terminalTable, writeDocs } from "./report";
+import { type BackendName, ROOT, findPostgres, prepareData, runParseBench, runSeed, startProduct } from "./product";
+import { runApiSearches, runConsolePage } from "./search";
+
+interface Options {
+  requests: number;
+  only?: BackendName;
+  docs: boolean;
+}
+
+function options(argv: string[]): Options {
+  const opts: Options = { requests: 200, docs: true };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--requests") opts.requests = Math.max(1, Number(argv[++i]) || 200);
+    else if (arg === "--only") opts.only = argv[++i] === "postgres" ? "postgres" : "sqlite";
+    else if (arg === "--no-docs") opts.docs = false;
+  }
+  return opts;
+}
+
+async function benchBackend(backend: BackendName, requests: number, pgUrl?: string): Promise<BackendResult> {
+  const result: BackendResult = { backend, summaries: [], failures: [] };
+  const data = await prepareData(backend, pgUrl);
+  try {
+    console.log(`[${backend}] seeding a large firm…`);
+    const seed = await runSeed(data);
+    result.seedSeconds = seed.seconds;
+    result.seedOutput = seed.output;
+    console.log(seed.output.trimEnd().replace(/^/gm, `[${backend}]   `));
+    console.log(`[${backend}] starting the product…`);
+    const product = await startProduct(data);
+    try {
+      console.log(`[${backend}] API searches (${requests} requests each)…`);
+      const api = await runApiSearches(product.apiUrl, requests);
+      result.summaries.push(...api.summaries);
+      result.totalCases = api.totalCases;
+      console.log(`[${backend}] console page…`);
+      try {
+        result.summaries.push(await runConsolePage(product.consoleUrl, requests));
+      } catch (error) {
+        result.failures.push(`console page: ${(error as Error).message}`);
+      }
+    } finally {
+      await product.stop();
+    }
+  } catch (error) {
+    result.failures.push((error as Error).message);
+  } finally {
+    await data.cleanup();
+  }
+  return result;
+}
+
+async function main(): Promise<number> {
+  const opts = options(process.argv.slice(2));
+  const m = machine();
+  console.log(`Machine: ${machineLine(m)}`);
+  const results: BackendResult[] = [];
+  if (opts.only !== "postgres") results.push(await benchBackend("sqlite", opts.requests));
+  if (opts.only !== "sqlite") {
+    const pgServer = await findPostgres();
+    if ("url" in pgServer) results.push(await benchBackend("postgres", opts.requests, pgServer.url));
+    else {
+      console.log(`PostgreSQL benchmark SKIPPED: ${pgServer.reason}`);
+      results.push({ backend: "postgres", skipped: pgServer.reason, summaries: [], failures: [] });
+    }
+  }
+  console.log("Notice parser benchmark…");
+  const parse = await runParseBench();
+  console.log(`\nMachine: ${machineLine(m)}`);
+  for (const r of results) {
+    console.log(r.skipped ? `${r.backend}: SKIPPED (${r.skipped})` : `${r.backend}: seed ${r.seedSeconds?.toFixed(1)} s, ${r.totalCases ?? "?"} cases`);
+  }
+  console.log(`\n${terminalTable(results)}\n`);
+  for (const r of results) for (const f of r.failures) console.log(`${r.backend} FAILED: ${f}`);
+  console.log(`\nNotice parser:\n${parse}`);
+  if (opts.docs) {
+    const args = process.argv.slice(2);
+    const command = args.length ? `npm run bench -- ${args.join(" ")}` : "npm run bench";
+    console.log(`\nWrote ${writeDocs(ROOT, m, results, parse, command)}`);
+  }
+  return results.some((r) => r.failures.length) ? 1 : 0;
+}
+
+// Exit once stdout has drained: output to a pipe is written asynchronously.
+const exit = (code: number) => process.stdout.write("", () => process.exit(code));
+main().then(exit, (error: unknown) => {
+  console.error(error);
+  exit(1);
+});

@@ -1,0 +1,97 @@
+// The search workloads: API searches over the large seed and the console's case list page.
+import { FIRST_NAMES, LAST_NAMES, seededRandom } from "../../server/db/seed/large-names";
+import { BENCH_PASSWORD } from "./product";
+import { type Summary, sample, summarise } from "./stats";
+
+export const API_AIM_MS = 20;
+export const CONSOLE_AIM_MS = 100;
+const ADMIN = "admin@demo.ecfx.test";
+const DOCKET = /\d{2}-(?:cv|cr|mc)-\d{5}|\b\d{2}-\d{4,5}\b/;
+
+/** What a user types in the search box: party names, companies, docket fragments. */
+export function freeTextTerms(year = new Date().getUTCFullYear()): string[] {
+  const random = seededRandom(42);
+  const yy = (back: number) => String((year - back) % 100).padStart(2, "0");
+  const terms = [
+    "Smith", "Jones Holdings", "Tidewater", "Okafor", "Apex Capital", "United States", "In re Summit", "Nakamura v",
+    "Sterling Pharmaceuticals", "Garcia Logistics", "Chen", "Harbor Energy", "State of New York", "Kowalski Media",
+    `${yy(1)}-cv-012`, `1:${yy(2)}-cv-004`, `${yy(0)}-cr-00`, `${yy(3)}-10`, `${yy(1)}-cv-0007`, `2:${yy(0)}-cv`,
+  ];
+  for (let i = 0; i < 20; i++) terms.push(random.chance(0.5) ? random.pick(LAST_NAMES) : `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`);
+  return terms;
+}
+
+async function apiToken(apiUrl: string): Promise<string> {
+  const res = await fetch(`${apiUrl}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: ADMIN, password: BENCH_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`API sign-in answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** Signs in through the console's own form, as a browser without JavaScript would. */
+export async function consoleCookie(consoleUrl: string): Promise<string> {
+  const res = await fetch(`${consoleUrl}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: consoleUrl },
+    body: new URLSearchParams({ email: ADMIN, password: BENCH_PASSWORD, from: "/dashboard" }),
+  });
+  const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]!);
+  const session = cookies.find((c) => c.startsWith("ecfx_session="));
+  if (res.status >= 400 || !session) throw new Error(`console sign-in answered ${res.status} without a session cookie`);
+  return cookies.join("; ");
+}
+
+export interface SearchRun {
+  summaries: Summary[];
+  /** x-total-count of the unfiltered case search: proof the seed is what was measured. */
+  totalCases: number;
+}
+
+export async function runApiSearches(apiUrl: string, requests: number): Promise<SearchRun> {
+  const token = await apiToken(apiUrl);
+  const headers = { authorization: `Bearer ${token}` };
+  let totalCases = 0;
+  const get = async (query: string, check: (rows: unknown[], total: number) => boolean) => {
+    const res = await fetch(`${apiUrl}/api/v1/case/search?${query}`, { headers });
+    const rows = (await res.json()) as unknown[];
+    return res.ok && check(rows, Number(res.headers.get("x-total-count")));
+  };
+  const terms = freeTextTerms();
+  const pages = seededRandom(7);
+  const first = await sample(requests, 20, () =>
+    get("max=25", (rows, total) => {
+      totalCases = total;
+      return rows.length === 25;
+    }),
+  );
+  const text = await sample(requests, 20, (i) => get(`max=25&freeText=${encodeURIComponent(terms[i % terms.length]!)}`, (rows, total) => rows.length <= 25 && total >= rows.length));
+  const deep = await sample(requests, 20, () => {
+    // Pages 100 to 1,990 of 50: the deep end of a 100,000-case list.
+    const page = pages.int(100, 1_990);
+    return get(`max=50&offset=${(page - 1) * 50}&sort=-case_number`, (rows) => rows.length === 50);
+  });
+  return {
+    totalCases,
+    summaries: [
+      summarise("API cases, first page (default sort)", first.samples, first.errors, API_AIM_MS),
+      summarise("API cases, free text", text.samples, text.errors, API_AIM_MS),
+      summarise("API cases, sort=-case_number, pages 100-1990", deep.samples, deep.errors, API_AIM_MS),
+    ],
+  };
+}
+
+export const CONSOLE_PAGE = "/cases?page=500&size=50&sort=-case_number";
+
+export async function runConsolePage(consoleUrl: string, requests: number): Promise<Summary> {
+  const cookie = await consoleCookie(consoleUrl);
+  const result = await sample(requests, 10, async () => {
+    const res = await fetch(`${consoleUrl}${CONSOLE_PAGE}`, { headers: { cookie }, redirect: "manual" });
+    const html = await res.text();
+    return res.status === 200 && DOCKET.test(html);
+  });
+  return summarise(`console ${CONSOLE_PAGE}`, result.samples, result.errors, CONSOLE_AIM_MS);
+}
