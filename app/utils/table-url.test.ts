@@ -5,6 +5,7 @@ import {
   apiSearchQuery,
   changeState,
   parseTableUrl,
+  quickFiltersOf,
   sortDirection,
   tableHref,
   tableSearchParams,
@@ -21,6 +22,7 @@ const spec: TableSpec = {
     matter_id: { kind: "reference" },
     created_at: { kind: "dateRange" },
   },
+  recent: true,
   notMapped: true,
 };
 
@@ -52,9 +54,12 @@ describe("table state in the URL", () => {
     expect([10, 25, 50, 100, 20, 1000].map((size) => parse(`size=${size}`).state.size)).toEqual([10, 25, 50, 100, 25, 25]);
   });
 
-  it("drops Not Mapped when the entity has no such notion", () => {
+  it("drops Recent and Not Mapped when the entity has no such notion", () => {
     expect(parse("quick=notMapped").state.quick).toBe("notMapped");
     expect(parse("quick=notMapped", { ...spec, notMapped: false }).state.quick).toBe("all");
+    expect(parse("quick=recent", { ...spec, recent: false }).state.quick).toBe("all");
+    expect(quickFiltersOf(spec)).toEqual(["all", "recent", "notMapped"]);
+    expect(quickFiltersOf({ ...spec, recent: false, notMapped: false })).toEqual(["all"]);
   });
 
   it("keeps only sortable fields, each once", () => {

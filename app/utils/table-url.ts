@@ -15,6 +15,8 @@ export interface TableSpec {
   defaultSize: PageSize;
   sortable: readonly string[];
   filters: Readonly<Record<string, { kind: FilterKind; options?: readonly string[] }>>;
+  /** The entity records when rows were created, so Recent means something. */
+  recent: boolean;
   notMapped: boolean;
 }
 
@@ -85,6 +87,11 @@ function cleanFilter(kind: FilterKind, raw: string, options?: readonly string[])
   return value;
 }
 
+/** The quick filters a table offers: All, then Recent and Not Mapped where they mean something. */
+export function quickFiltersOf(spec: TableSpec): QuickFilter[] {
+  return QUICK_FILTERS.filter((q) => (q === "recent" ? spec.recent : q === "notMapped" ? spec.notMapped : true));
+}
+
 /** A date range as the GET form sends it (two inputs) or as the URL keeps it (`from..to`). */
 function rangeParts(params: URLSearchParams, field: string): { from: string; to: string; fromForm: boolean } {
   const fromInput = params.get(rangeInputName(field, "from"));
@@ -106,8 +113,7 @@ export function parseTableUrl(params: URLSearchParams, spec: TableSpec): ParsedT
   const asked = Number(params.get("size"));
   const size = (PAGE_SIZES as readonly number[]).includes(asked) ? (asked as PageSize) : spec.defaultSize;
   const quickRaw = params.get("quick") as QuickFilter | null;
-  const quick: QuickFilter =
-    quickRaw && QUICK_FILTERS.includes(quickRaw) && (quickRaw !== "notMapped" || spec.notMapped) ? quickRaw : "all";
+  const quick: QuickFilter = quickRaw && quickFiltersOf(spec).includes(quickRaw) ? quickRaw : "all";
 
   const filters: Record<string, string> = {};
   const partialRanges: ParsedTableUrl["partialRanges"] = {};

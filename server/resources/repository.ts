@@ -15,6 +15,8 @@ import type { ColumnSpec, ServerResource } from "./types";
 
 type Row = Record<string, unknown>;
 const RECENT_MS = 7 * 24 * 3600 * 1000;
+/** Up to this many free-text matches, SQLite sorts the matches rather than walk the sort index. */
+const FEW_MATCHES = 2_000;
 /** Reference data every firm shares (ECFX's court list); all other tables belong to a firm. */
 const SHARED_TABLES = new Set(["ecfx_jurisdiction"]);
 
@@ -175,13 +177,22 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
   order.push(sql`${key} ${tie}`);
   const table = sql`${sql.table(res.table)} as t`;
   // The page's keys first, then its rows: skipped rows only cost index entries, never a row read.
-  const page = sql`select ${key} from ${table} where ${where} order by ${sql.join(order)} limit ${q.max} offset ${q.offset}`;
-  const [rows, total] = await Promise.all([
-    sql<Row>`select ${selectList(res, ["id", ...fields])} from ${table} where ${scope(res, caller, dialect !== "sqlite")} and ${key} in (${page}) order by ${sql.join(order)}`.execute(
-      anyDb(ctx),
-    ),
-    sql<{ n: number }>`select count(*) as n from ${table} where ${countWhere}`.execute(anyDb(ctx)),
-  ]);
+  const pageRows = (pageWhere: RawBuilder<unknown>) =>
+    sql<Row>`select ${selectList(res, ["id", ...fields])} from ${table} where ${scope(res, caller, dialect !== "sqlite")} and ${key} in (
+      select ${key} from ${table} where ${pageWhere} order by ${sql.join(order)} limit ${q.max} offset ${q.offset}
+    ) order by ${sql.join(order)}`.execute(anyDb(ctx));
+  const count = () => sql<{ n: number }>`select count(*) as n from ${table} where ${countWhere}`.execute(anyDb(ctx));
+  let rows;
+  let total;
+  if (dialect === "sqlite" && q.freeText && res.searchable) {
+    // SQLite runs one query at a time anyway: count first, and when few rows match let the text
+    // index lead the page as well; sorting those few beats walking the sort index past the
+    // firm's rows that do not match.
+    total = await count();
+    rows = await pageRows(Number(total.rows[0]?.n ?? 0) <= FEW_MATCHES ? countWhere : where);
+  } else {
+    [rows, total] = await Promise.all([pageRows(where), count()]);
+  }
   const out = rows.rows.map((r) => present(res, r));
   await attachLinks(ctx, res, out, fields);
   return { rows: out.map((r) => pick(r, fields)), total: Number(total.rows[0]?.n ?? 0) };

@@ -183,9 +183,14 @@ test.describe("tables without JavaScript", () => {
     const mapped = await rowTexts(page);
     expect(mapped).toHaveLength(1);
     expect(mapped[0]).toContain("Tbl Lonely Client");
-    // Entities without a notion of Not Mapped do not offer it.
-    await page.goto("/ecfx-jurisdictions");
+    // Quick filters only where they mean something: ignored cases have no Not Mapped, ECFX's
+    // court list has neither a creation time nor a mapping (and firms cannot add to it).
+    await page.goto("/ignored-cases");
     await expect(page.getByTestId("quick-filters").getByRole("link")).toHaveText(["All", "Recent"]);
+    await page.goto("/ecfx-jurisdictions?filter.id=nysd");
+    await expect(page.getByTestId("resource-table").locator("tbody tr")).toHaveCount(1);
+    await expect(page.getByTestId("resource-table")).toContainText("Southern District of New York");
+    await expect(page.getByTestId("quick-filters")).toHaveCount(0);
     await expect(page.getByRole("link", { name: /^New / })).toHaveCount(0);
   });
 
@@ -295,7 +300,7 @@ test.describe("tables with JavaScript", () => {
     await signedIn(page, USERS.admin);
     await page.goto(`/cases?filter.matter_id=${seeded.alpha}&sort=case_number`);
     await expect(page.getByTestId("resource-table")).toHaveAttribute("data-renderer", "interactive");
-    await page.getByRole("button", { name: "Show/Hide filters" }).click();
+    // A filter in the URL opens the filter row.
     const filed = page.getByRole("columnheader").filter({ hasText: "Filed date" });
     await filed.getByPlaceholder("From").fill("2026-02-03");
     await filed.getByPlaceholder("From").press("Tab");

@@ -11,10 +11,15 @@ export const isReferenceKind = (field: FieldDef) => field.kind === "reference" |
 /** A reference whose entity has no API yet cannot be picked; the form explains instead. */
 export const isUnavailableReference = (field: FieldDef) => isReferenceKind(field) && !referenceSource(field.reference);
 
-/** Fields a user fills in: declared in the schema, not computed, and pickable if references. */
+/**
+ * Fields a user fills in: declared in the schema, not computed, and pickable if references.
+ * Given names (a wizard step), in the order the step lists them.
+ */
 export function inputFields(def: ResourceDef, names?: readonly string[]): FieldDef[] {
   const shape = def.schema.shape as Record<string, unknown>;
-  return def.fields.filter((f) => !f.computed && f.name in shape && !isUnavailableReference(f) && (!names || names.includes(f.name)));
+  const fillable = def.fields.filter((f) => !f.computed && f.name in shape && !isUnavailableReference(f));
+  if (!names) return fillable;
+  return names.flatMap((name) => fillable.filter((f) => f.name === name));
 }
 
 /** The fields an edit form shows: what the user can fill in and the API showed them. */

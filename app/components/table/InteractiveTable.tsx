@@ -31,6 +31,9 @@ const dateOf = (day: string): Date | "" => {
   return y && m && d ? new Date(y, m - 1, d) : "";
 };
 
+/** The days of half-entered ranges, to compare them by value. */
+const daysOf = (partial: Record<string, RangeValue>) => JSON.stringify(Object.entries(partial).map(([f, r]) => [f, r.map(dayOf)]));
+
 function columnFiltersOf(table: TableData, partial: Record<string, RangeValue>): MRT_ColumnFiltersState {
   const out: MRT_ColumnFiltersState = [];
   for (const c of table.columns) {
@@ -182,7 +185,8 @@ export function InteractiveTable({ table, striped }: { table: TableData; striped
     },
     onColumnFiltersChange: (updater: Updater<MRT_ColumnFiltersState>) => {
       const next = filtersFrom(columns, apply(updater, columnFilters));
-      setPartial(next.partial);
+      // Same days, same state: new Date objects would send MRT's inputs round again.
+      if (daysOf(next.partial) !== daysOf(partial)) setPartial(next.partial);
       go(changeState(state, { filters: next.filters }));
     },
     onPaginationChange: (updater: Updater<typeof pagination>) => {

@@ -2,18 +2,20 @@ import { Button, Group } from "@mantine/core";
 import { Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { findResource } from "../../resources";
-import { QUICK_FILTERS, changeState, tableHref } from "../../utils/table-url";
+import { changeState, quickFiltersOf, tableHref } from "../../utils/table-url";
 import type { TableData } from "./types";
 
-/** All / Recent / Not Mapped as links; Not Mapped only where the entity declares what it means. */
+/** All / Recent / Not Mapped as links, where the entity gives them a meaning; none when only All is left. */
 export function QuickFilterLinks({ table }: { table: TableData }) {
   const { t } = useTranslation();
   const location = useLocation();
   const notMapped = findResource(table.resourceKey)?.quickFilters.notMapped;
   const current = new URLSearchParams(location.search);
+  const offered = quickFiltersOf(table.spec);
+  if (offered.length < 2) return null;
   return (
     <Group gap="xs" role="group" aria-label={t("table:quick.label")} data-testid="quick-filters">
-      {QUICK_FILTERS.filter((q) => q !== "notMapped" || table.spec.notMapped).map((quick) => {
+      {offered.map((quick) => {
         const active = table.state.quick === quick;
         return (
           <Button

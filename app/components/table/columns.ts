@@ -47,5 +47,12 @@ export function tableSpecOf(def: ResourceDef, columns: TableColumn[], readable: 
   const filters: TableSpec["filters"] = Object.fromEntries(
     columns.filter((c) => c.filter).map((c) => [c.field, { kind: c.filter!, options: c.options }]),
   );
-  return { defaultSort, defaultSize: 25, sortable, filters, notMapped: Boolean(def.quickFilters.notMapped) };
+  return {
+    defaultSort,
+    defaultSize: 25,
+    sortable,
+    filters,
+    recent: def.fields.some((f) => f.name === "created_at"),
+    notMapped: Boolean(def.quickFilters.notMapped),
+  };
 }
