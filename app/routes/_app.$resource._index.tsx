@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data, redirect } from "@remix-run/node";
 import { type ShouldRevalidateFunctionArgs, useLoaderData } from "@remix-run/react";
+import { ListActions } from "../components/ListActions";
 import { ResourceTable } from "../components/table/ResourceTable";
 import { TABLE_INTENTS } from "../components/table/intents";
 import { tableAction } from "../components/table/table-actions.server";
@@ -38,5 +39,6 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 
 export default function ResourceList() {
   const { table } = useLoaderData<typeof loader>();
-  return <ResourceTable table={table} />;
+  const def = findResource(table.resourceKey);
+  return <ResourceTable table={table} actions={def ? <ListActions def={def} fullAccess={table.fullAccess} /> : null} />;
 }

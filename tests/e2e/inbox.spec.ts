@@ -43,7 +43,9 @@ for (const javaScriptEnabled of [true, false]) {
 
     test("an uploaded .eml is processed onto its case; the card shows the notice, documents and original e-mail", async ({ page }) => {
       await signedIn(page, USERS.docketing);
-      await page.goto("/inbox-items/upload");
+      await page.goto("/inbox-items");
+      await page.getByRole("link", { name: "Upload an e-mail" }).click();
+      await expect(page).toHaveURL(/\/inbox-items\/upload$/);
       // Each run sends a different message: the same one twice would be linked as a duplicate.
       const file = javaScriptEnabled ? "nef-district-qp-utf8.eml" : "nef-html-windows-1252.eml";
       await page.locator('input[type="file"][name="file"]').setInputFiles(path.join(fixtures, file));

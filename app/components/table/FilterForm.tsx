@@ -3,7 +3,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { IconSearch } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { FILTER_PREFIX, changeState, rangeInputName, tableHref, tableSearchParams } from "../../utils/table-url";
-import { optionLabel } from "./format";
+import { filterChoices } from "./format";
 import { HiddenInputs } from "./HiddenInputs";
 import type { ArrangedColumn } from "./layout";
 import type { TableData } from "./types";
@@ -38,12 +38,7 @@ function FilterInput({ table, column }: { table: TableData; column: ArrangedColu
       </Fieldset>
     );
   }
-  const choices =
-    column.filter === "select"
-      ? (column.options ?? []).map((o) => ({ value: o, label: optionLabel(t, table.resourceKey, column.field, o) }))
-      : column.filter === "reference"
-        ? table.referenceOptions[column.field]
-        : undefined;
+  const choices = filterChoices(t, table.resourceKey, column, table.referenceOptions);
   if (choices) {
     // A value the list does not hold (several ids, a row past the first choices) stays selectable.
     const data = [{ value: "", label: t("table:any") }, ...choices, ...(value && !choices.some((c) => c.value === value) ? [{ value, label: value }] : [])];

@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { PAGE_SIZES } from "../../utils/paging";
 import { type PageSize, type TableState, changeState, tableHref } from "../../utils/table-url";
 import { CellContent } from "./CellContent";
-import { optionLabel } from "./format";
+import { filterChoices } from "./format";
 import { TABLE_INTENTS } from "./intents";
 import { type ArrangedColumn, MAX_WIDTH, MIN_WIDTH, type TableLayout } from "./layout";
 import type { TableData, TableRow } from "./types";
@@ -116,12 +116,7 @@ export function InteractiveTable({ table, striped }: { table: TableData; striped
   const mrtColumns = useMemo<MRT_ColumnDef<TableRow>[]>(
     () =>
       columns.map((c) => {
-        const options =
-          c.filter === "select"
-            ? (c.options ?? []).map((o) => ({ value: o, label: optionLabel(t, table.resourceKey, c.field, o) }))
-            : c.filter === "reference"
-              ? table.referenceOptions[c.field]
-              : undefined;
+        const options = filterChoices(t, table.resourceKey, c, table.referenceOptions);
         return {
           id: c.field,
           accessorFn: (row) => row[c.field],

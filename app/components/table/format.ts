@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
 import type { TableColumn } from "./columns";
+import type { ReferenceOption } from "./types";
 
 /** Referenced rows' titles by column and id, resolved by the loader. */
 export type ReferenceTitles = Record<string, Record<string, string>>;
@@ -26,4 +27,16 @@ export function cellText(t: TFunction, resourceKey: string, column: TableColumn,
   if (column.kind === "select") return optionLabel(t, resourceKey, column.field, String(value));
   if (column.kind === "date" && typeof value === "number") return formatMillis(value);
   return String(value);
+}
+
+/** What a column's filter offers to choose from; none means a typed value (text, or an id). */
+export function filterChoices(
+  t: TFunction,
+  resourceKey: string,
+  column: TableColumn,
+  referenceOptions: Record<string, ReferenceOption[]>,
+): ReferenceOption[] | undefined {
+  if (column.filter === "select") return (column.options ?? []).map((o) => ({ value: o, label: optionLabel(t, resourceKey, column.field, o) }));
+  if (column.filter === "reference") return referenceOptions[column.field];
+  return undefined;
 }

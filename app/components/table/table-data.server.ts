@@ -79,7 +79,11 @@ async function referenceTitles(
     for (const o of options[c.field] ?? []) titles.set(o.value, o.label);
     const ids = wanted.get(c.reference!) ?? new Set<string>();
     wanted.set(c.reference!, ids);
-    for (const row of rows) for (const id of [row[c.field]].flat()) if (id !== null && id !== undefined && !titles.has(String(id))) ids.add(String(id));
+    for (const row of rows) {
+      for (const id of [row[c.field]].flat()) {
+        if (id !== null && id !== undefined && !titles.has(String(id))) ids.add(String(id));
+      }
+    }
   }
   await Promise.all(
     [...wanted].map(async ([key, ids]) => {
@@ -112,10 +116,7 @@ export async function loadTable(request: Request, def: ResourceDef): Promise<{ t
     readLayout(api, def.key),
     readWebPreferences(api),
     searchPage(api, def, assumed),
-    referenceOptions(
-      api,
-      everyColumn.filter((c) => c.reference && c.filter === "reference"),
-    ),
+    referenceOptions(api, everyColumn.filter((c) => c.reference && c.filter === "reference")),
   ]);
   const readable = (field: string) => access.field(field) !== "DENY";
   const columns = tableColumns(def, readable);
@@ -126,12 +127,7 @@ export async function loadTable(request: Request, def: ResourceDef): Promise<{ t
   const page = sameQuery ? early : await searchPage(api, def, parsed.state);
 
   const arranged = arrangeColumns(columns, layout);
-  const titles = await referenceTitles(
-    api,
-    arranged.filter((c) => c.visible && c.reference),
-    page.rows,
-    options,
-  );
+  const titles = await referenceTitles(api, arranged.filter((c) => c.visible && c.reference), page.rows, options);
   return {
     headers,
     table: {
@@ -147,6 +143,7 @@ export async function loadTable(request: Request, def: ResourceDef): Promise<{ t
       referenceOptions: Object.fromEntries(Object.entries(options).filter(([field]) => readable(field))),
       loadError: page.error,
       canCreate: access.level === "FULL" && def.wizard.length > 0,
+      fullAccess: access.level === "FULL",
       canStripe: me.userRole.firmAccess === "FULL",
       striped: webPreferences?.tableStriped === true,
       layout,

@@ -25,6 +25,8 @@ export interface TableData {
   /** The search failed: the API's status and text. */
   loadError: { status: number; text: string } | null;
   canCreate: boolean;
+  /** FULL on the entity: the page may offer import, upload and other changes. */
+  fullAccess: boolean;
   /** The role may change the firm's web preferences (table striping). */
   canStripe: boolean;
   striped: boolean;

@@ -1,0 +1,25 @@
+import { Button } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { ResourceDef } from "../resources/types";
+import { isImportable } from "./import/format";
+
+/** What a list page offers beside "New": import for entities that take files, upload for the inbox. */
+export function ListActions({ def, fullAccess }: { def: ResourceDef; fullAccess: boolean }) {
+  const { t } = useTranslation();
+  if (!fullAccess) return null;
+  return (
+    <>
+      {isImportable(def) ? (
+        <Button component={Link} to={`/${def.key}/import`} variant="default">
+          {t("transfer:import.title")}
+        </Button>
+      ) : null}
+      {def.key === "inbox-items" ? (
+        <Button component={Link} to="/inbox-items/upload" variant="default">
+          {t("inbox:upload.title")}
+        </Button>
+      ) : null}
+    </>
+  );
+}
