@@ -181,7 +181,14 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
     sql<Row>`select ${selectList(res, ["id", ...fields])} from ${table} where ${scope(res, caller, dialect !== "sqlite")} and ${key} in (
       select ${key} from ${table} where ${pageWhere} order by ${sql.join(order)} limit ${q.max} offset ${q.offset}
     ) order by ${sql.join(order)}`.execute(anyDb(ctx));
-  const count = () => sql<{ n: number }>`select count(*) as n from ${table} where ${countWhere}`.execute(anyDb(ctx));
+  // Every document of the free-text index carries its firm as a token and every match names the
+  // caller's firm, so a search by text alone is counted by the index without reading a row.
+  const match = dialect === "sqlite" && res.searchable && q.freeText ? ftsQuery(caller.firmId, q.freeText, dialect) : null;
+  const fts = sql.table(`${res.table}_fts`);
+  const count = () =>
+    match && q.filters.length === 0 && !q.quick && !res.defaultFilter
+      ? sql<{ n: number }>`select count(*) as n from ${fts} where ${fts} match ${match}`.execute(anyDb(ctx))
+      : sql<{ n: number }>`select count(*) as n from ${table} where ${countWhere}`.execute(anyDb(ctx));
   let rows;
   let total;
   if (dialect === "sqlite" && q.freeText && res.searchable) {

@@ -100,9 +100,42 @@ export function freePort(): Promise<number> {
   });
 }
 
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** CPU time (user + system, ms) of the processes whose /proc entries pass `keep`; 0 elsewhere than Linux. */
+function cpuOf(keep: (stat: string[], pid: string) => boolean): number {
+  if (!fs.existsSync("/proc/self/stat")) return 0;
+  let ticks = 0;
+  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const raw = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      // After the command name in parentheses: state, ppid, pgrp, ..., utime (12th), stime (13th).
+      const fields = raw.slice(raw.lastIndexOf(")") + 2).split(" ");
+      if (keep(fields, pid)) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks * TICK_MS;
+}
+
+/** CPU used by the product's processes and, on PostgreSQL, by the server's backends for its database. */
+export function productCpu(groupId: number, data: PreparedData): () => number {
+  const database = data.env.DATABASE_URL ? new URL(data.env.DATABASE_URL).pathname.slice(1) : undefined;
+  return () =>
+    cpuOf((fields, pid) => {
+      if (fields[2] === String(groupId)) return true;
+      if (!database) return false;
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      return cmdline.startsWith("postgres:") && cmdline.includes(` ${database} `);
+    });
+}
+
 export interface RunningProduct {
   apiUrl: string;
   consoleUrl: string;
+  /** CPU milliseconds the product (and its database backends) have used so far. */
+  cpuMs(): number;
   /** What the processes printed, for the error message when something fails. */
   log(): string;
   stop(): Promise<void>;
@@ -149,7 +182,7 @@ export async function startProduct(data: PreparedData): Promise<RunningProduct> 
     await stop();
     throw new Error(`the product did not start:\n${log.slice(-4_000)}`);
   }
-  return { apiUrl, consoleUrl, log: () => log, stop };
+  return { apiUrl, consoleUrl, cpuMs: productCpu(child.pid!, data), log: () => log, stop };
 }
 
 /** `npx tsx tests/bench/parse.bench.ts`: the notice parser's own benchmark, its output as is. */

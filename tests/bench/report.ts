@@ -42,16 +42,16 @@ const verdict = (s: Summary) => (s.aim === undefined ? "" : s.errors > 0 ? "ERRO
 
 function rowsOf(results: BackendResult[]): string[][] {
   return results.flatMap((r) =>
-    r.summaries.map((s) => [r.backend, s.label, String(s.count), String(s.errors), ms(s.p50), ms(s.p95), ms(s.max), s.aim === undefined ? "" : `< ${s.aim}`, verdict(s)]),
+    r.summaries.map((s) => [r.backend, s.label, String(s.count), String(s.errors), ms(s.p50), ms(s.p95), ms(s.max), ms(s.cpuMs ?? Number.NaN), s.aim === undefined ? "" : `< ${s.aim}`, verdict(s)]),
   );
 }
 
-const HEADER = ["database", "benchmark", "n", "errors", "p50 ms", "p95 ms", "max ms", "aim p95", ""];
+const HEADER = ["database", "benchmark", "n", "errors", "p50 ms", "p95 ms", "max ms", "server CPU ms/req", "aim p95", ""];
 
 export function terminalTable(results: BackendResult[]): string {
   const rows = [HEADER, ...rowsOf(results)];
   const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => (i >= 2 && i <= 7 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ")).join("\n");
+  return rows.map((r) => r.map((c, i) => (i >= 2 && i <= 8 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ")).join("\n");
 }
 
 export function machineLine(m: Machine): string {

@@ -40,12 +40,12 @@ async function benchBackend(backend: BackendName, requests: number, pgUrl?: stri
     const product = await startProduct(data);
     try {
       console.log(`[${backend}] API searches (${requests} requests each)…`);
-      const api = await runApiSearches(product.apiUrl, requests);
+      const api = await runApiSearches(product.apiUrl, requests, product.cpuMs);
       result.summaries.push(...api.summaries);
       result.totalCases = api.totalCases;
       console.log(`[${backend}] console page…`);
       try {
-        result.summaries.push(await runConsolePage(product.consoleUrl, requests));
+        result.summaries.push(await runConsolePage(product.consoleUrl, requests, product.cpuMs));
       } catch (error) {
         result.failures.push(`console page: ${(error as Error).message}`);
       }

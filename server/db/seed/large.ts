@@ -65,58 +65,92 @@ export async function defaultFirmId(database: Database): Promise<number | undefi
 /** Every id the seed writes starts so, which lets --force find an earlier seed among real rows. */
 export const SEED_ID_PREFIX = "5eed5eed-";
 const seeded = (column: string) => sql<boolean>`${sql.ref(column)} like ${`${SEED_ID_PREFIX}%`}`;
+/** Link tables have no id of their own: their rows go with the owner's. */
+const ownerColumn = (table: Table) => (table === "case_timekeeper" ? "case_id" : table === "jurisdiction_ecfx" ? "jurisdiction_id" : "id");
+const searchFieldsOf = (table: string) => SERVER_RESOURCES.find((r) => r.table === table && r.searchable)?.searchFields;
 
-async function countWhere(db: AnyDb, table: string, firmId: number, onlySeeded: boolean): Promise<number> {
-  const owner = table === "case_timekeeper" ? "case_id" : table === "jurisdiction_ecfx" ? "jurisdiction_id" : "id";
+async function countWhere(db: AnyDb, table: Table, firmId: number, onlySeeded: boolean): Promise<number> {
   let query = db.selectFrom(table).select(sql<number>`count(*)`.as("n")).where("firm_id", "=", firmId);
-  if (onlySeeded) query = query.where(seeded(owner));
+  if (onlySeeded) query = query.where(seeded(ownerColumn(table)));
   return Number((await query.executeTakeFirst())?.n ?? 0);
 }
 
-const searchFieldsOf = (table: string) => SERVER_RESOURCES.find((r) => r.table === table && r.searchable)?.searchFields;
+async function deleteSeeded(db: AnyDb, dialect: Database["dialect"], firmId: number, table: Table): Promise<void> {
+  if (dialect === "sqlite" && searchFieldsOf(table)) {
+    await sql`delete from ${sql.table(`${table}_fts`)} where rowid in (select rowid from ${sql.table(table)} where firm_id = ${firmId} and ${seeded("id")})`.execute(db);
+  }
+  await db.deleteFrom(table).where("firm_id", "=", firmId).where(seeded(ownerColumn(table))).execute();
+}
 
 /**
  * Removes an earlier seed of the firm, children first, leaving rows entered otherwise alone.
- * One transaction per table: PostgreSQL then vacuums each table, because the foreign-key checks
- * of the next (parent) table scan it and would wade through the dead rows one parent at a time.
+ * SQLite: one transaction. PostgreSQL: one per table, each followed by a vacuum, because the
+ * foreign-key checks of the next (parent) table scan it and would otherwise wade through its
+ * dead rows once per parent row (minutes instead of seconds).
  */
-async function removeEarlierSeed(db: AnyDb, dialect: Database["dialect"], firmId: number): Promise<void> {
-  for (const table of [...TABLES].reverse()) {
-    const owner = table === "case_timekeeper" ? "case_id" : table === "jurisdiction_ecfx" ? "jurisdiction_id" : "id";
-    await db.transaction().execute(async (trx) => {
-      if (dialect === "sqlite" && searchFieldsOf(table)) {
-        await sql`delete from ${sql.table(`${table}_fts`)} where rowid in (select rowid from ${sql.table(table)} where firm_id = ${firmId} and ${seeded("id")})`.execute(trx);
-      }
-      await trx.deleteFrom(table).where("firm_id", "=", firmId).where(seeded(owner)).execute();
-    });
-    if (dialect === "postgres") await sql`vacuum ${sql.table(table)}`.execute(db);
+async function removeEarlierSeed(database: Database, firmId: number): Promise<void> {
+  const db = database.db as unknown as AnyDb;
+  const order = [...TABLES].reverse();
+  let current: Table = order[0]!;
+  try {
+    if (database.dialect === "sqlite") {
+      await db.transaction().execute(async (trx) => {
+        for (current of order) await deleteSeeded(trx, "sqlite", firmId, current);
+      });
+      return;
+    }
+    for (current of order) {
+      await deleteSeeded(db, "postgres", firmId, current);
+      await sql`vacuum ${sql.table(current)}`.execute(db);
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== "23503" && code !== "SQLITE_CONSTRAINT_FOREIGNKEY") throw error;
+    const kept = database.dialect === "sqlite" ? "nothing was removed" : "the seed's rows below it were removed; --force again finishes once those rows are gone";
+    throw new SeedRefused(`Rows entered since the earlier seed refer to its ${current} rows, so it cannot be replaced (${kept}).`);
   }
 }
 
 /** Parameters per statement stay under SQLite's 32,766 and PostgreSQL's 65,535. */
 const MAX_PARAMS = 30_000;
 
-/** Inserts rows in multi-row statements and indexes them for free text like the repository. */
-async function insertAll(db: AnyDb, dialect: Database["dialect"], firmId: number, table: Table, rows: Row[]): Promise<void> {
-  if (rows.length === 0) return;
+/** Inserts one multi-row statement and indexes its rows for free text like the repository. */
+async function insertChunk(db: AnyDb, dialect: Database["dialect"], firmId: number, table: Table, chunk: Row[]): Promise<void> {
   const fields = searchFieldsOf(table);
-  const perRow = Object.keys(rows[0]!).length + (fields ? 1 : 0);
-  const batch = Math.max(1, Math.min(1_000, Math.floor(MAX_PARAMS / perRow)));
-  for (let i = 0; i < rows.length; i += batch) {
-    const chunk = rows.slice(i, i + batch);
-    const bodies = fields ? chunk.map((r) => documentBody(firmId, fields.map((f) => r[f]))) : [];
-    if (fields && dialect === "postgres") {
-      const withVector = chunk.map((r, k) => ({ ...r, search_vector: sql`to_tsvector('simple', ${bodies[k]})` }));
-      await db.insertInto(table).values(withVector).execute();
-      continue;
-    }
-    await db.insertInto(table).values(chunk).execute();
-    if (fields) {
-      // The index is keyed by the row's rowid, which only the table knows: join on the id.
-      const values = sql.join(chunk.map((r, k) => sql`(${r.id}, ${bodies[k]})`));
-      await sql`insert into ${sql.table(`${table}_fts`)}(rowid, body) select t.rowid, v.column2 from (values ${values}) as v join ${sql.table(table)} as t on t.id = v.column1`.execute(db);
-    }
+  const bodies = fields ? chunk.map((r) => documentBody(firmId, fields.map((f) => r[f]))) : [];
+  if (fields && dialect === "postgres") {
+    await db.insertInto(table).values(chunk.map((r, k) => ({ ...r, search_vector: sql`to_tsvector('simple', ${bodies[k]})` }))).execute();
+    return;
   }
+  await db.insertInto(table).values(chunk).execute();
+  if (fields) {
+    // The index is keyed by the row's rowid, which only the table knows: join on the id.
+    const values = sql.join(chunk.map((r, k) => sql`(${r.id}, ${bodies[k]})`));
+    await sql`insert into ${sql.table(`${table}_fts`)}(rowid, body) select t.rowid, v.column2 from (values ${values}) as v join ${sql.table(table)} as t on t.id = v.column1`.execute(db);
+  }
+}
+
+/**
+ * SQLite: one transaction per table. PostgreSQL: statements on two connections at once, each
+ * committing by itself, because the server's work (indexes, text vectors) then uses both cores.
+ */
+async function insertTable(database: Database, firmId: number, table: Table, rows: Row[]): Promise<void> {
+  if (rows.length === 0) return;
+  const db = database.db as unknown as AnyDb;
+  const perRow = Object.keys(rows[0]!).length + (searchFieldsOf(table) ? 1 : 0);
+  const batch = Math.max(1, Math.min(1_000, Math.floor(MAX_PARAMS / perRow)));
+  const chunks = Array.from({ length: Math.ceil(rows.length / batch) }, (_, i) => rows.slice(i * batch, (i + 1) * batch));
+  if (database.dialect === "sqlite") {
+    await db.transaction().execute(async (trx) => {
+      for (const chunk of chunks) await insertChunk(trx, "sqlite", firmId, table, chunk);
+    });
+    return;
+  }
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) await insertChunk(db, "postgres", firmId, table, chunks[next++]!);
+  };
+  await Promise.all([worker(), worker()]);
 }
 
 const DAY = 86_400_000;
@@ -333,15 +367,21 @@ export async function seedLarge(database: Database, options: SeedOptions): Promi
   for (const table of TABLES) earlier += await countWhere(db, table, options.firmId, true);
   if (earlier > 0) {
     log(`removing ${earlier} rows of an earlier seed`);
-    await removeEarlierSeed(db, database.dialect, options.firmId);
+    await removeEarlierSeed(database, options.firmId);
   }
   const data = generate(options.firmId, options.size, options.now ?? Date.now());
   log(`generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const counts = {} as Record<Table, number>;
   for (const table of TABLES) {
     const t = performance.now();
-    // One transaction per table: large enough to be fast, small enough to show progress.
-    await db.transaction().execute((trx) => insertAll(trx, database.dialect, options.firmId, table, data[table]));
+    try {
+      await insertTable(database, options.firmId, table, data[table]);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== "23505" && code !== "SQLITE_CONSTRAINT_UNIQUE") throw error;
+      // Keys the seed uses (LOC001, TK00001, client 10000, ...) taken by rows it did not write.
+      throw new SeedRefused(`The firm already has ${table} rows with the keys the seed uses (${(error as Error).message}); seed another firm with --firm.`);
+    }
     counts[table] = data[table].length;
     log(`${table}: ${data[table].length} rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
