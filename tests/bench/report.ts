@@ -58,13 +58,23 @@ export function machineLine(m: Machine): string {
   return `${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, ${m.platform}, Node ${m.node}, load average ${m.loadAtStart.toFixed(2)} at start`;
 }
 
+/** "327107 rows (16.2 s)" from the seed command's last line. */
+function seedLine(output = ""): string {
+  const m = output.match(/Seeded (\d+) rows in ([\d.]+) s/);
+  return m ? `${m[1]} (${m[2]} s)` : "–";
+}
+
 function markdownBlock(m: Machine, results: BackendResult[], parse: string, command: string, date: string): string {
   const lines = [
     `Measured ${date} with \`${command}\` on ${machineLine(m)}.`,
     "",
-    "| database | seed (`ecfx seed --size large`) | cases |",
-    "| --- | --- | --- |",
-    ...results.map((r) => `| ${r.backend} | ${r.skipped ? `skipped: ${r.skipped}` : `${r.seedSeconds?.toFixed(1)} s`} | ${r.totalCases ?? "–"} |`),
+    "| database | `ecfx seed --size large --force` (wall time) | rows written (time inside the command) | cases searched |",
+    "| --- | --- | --- | --- |",
+    ...results.map((r) =>
+      r.skipped
+        ? `| ${r.backend} | SKIPPED: ${r.skipped} | | |`
+        : `| ${r.backend} | ${r.seedSeconds?.toFixed(1) ?? "–"} s | ${seedLine(r.seedOutput)} | ${r.totalCases ?? "–"} |`,
+    ),
     "",
     `| ${HEADER.join(" | ")} |`,
     `| ${HEADER.map(() => "---").join(" | ")} |`,
