@@ -49,7 +49,8 @@ export async function migrateToLatest(database: Database): Promise<void> {
       );
     },
   };
-  const migrator = new Migrator({ db: database.db, provider });
+  // Migrations are numbered by area; one added later with a lower number still runs.
+  const migrator = new Migrator({ db: database.db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {

@@ -82,7 +82,7 @@ function filterSql(
   purpose: "page" | "count" = "page",
 ): RawBuilder<unknown>[] {
   const byId = q.filters.some((f) => f.field === "id" && !f.range);
-  const byText = Boolean(q.freeText && res.searchable && purpose === "count");
+  const byText = Boolean(q.freeText && res.searchable && purpose === "count" && ftsQuery(caller.firmId, q.freeText, dialect));
   const where: RawBuilder<unknown>[] = [scope(res, caller, dialect !== "sqlite" || !(byId || byText))];
   for (const f of q.filters) {
     const spec = checkField(res, caller, f.field, "filter");
@@ -191,7 +191,7 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
       : sql<{ n: number }>`select count(*) as n from ${table} where ${countWhere}`.execute(anyDb(ctx));
   let rows;
   let total;
-  if (dialect === "sqlite" && q.freeText && res.searchable) {
+  if (match) {
     // SQLite runs one query at a time anyway: count first, and when few rows match let the text
     // index lead the page as well; sorting those few beats walking the sort index past the
     // firm's rows that do not match.
