@@ -5,7 +5,10 @@ import { envelopes, inboxItems } from "./inbox";
 import { matters } from "./matters";
 import { departments, locations, practiceGroups } from "./organisation";
 import { abbreviations, users } from "./people";
+import { autoCaseCreation, notificationRules, preferenceGroups, templates } from "./notifications";
+import { dmsCredentials, storagePolicies } from "./storage";
 import { timekeepers } from "./timekeepers";
+import { ethicalWalls } from "./walls";
 import type { ResourceDef } from "./types";
 
 /** Every entity of the registry, by key. */
@@ -25,6 +28,13 @@ export const REGISTRY = {
   abbreviations,
   "inbox-items": inboxItems,
   "ecfx-notification": envelopes,
+  "preference-groups": preferenceGroups,
+  templates,
+  "notification-rule": notificationRules,
+  "auto-case-creation": autoCaseCreation,
+  "storage-policies": storagePolicies,
+  dms: dmsCredentials,
+  "ethical-walls": ethicalWalls,
 } satisfies Record<string, ResourceDef>;
 
 export type RegistryKey = keyof typeof REGISTRY;

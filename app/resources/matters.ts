@@ -24,6 +24,7 @@ export const matters = defineResource({
     originating_timekeeper_id: optionalId(),
     billing_timekeeper_id: optionalId(),
     supervising_timekeeper_id: optionalId(),
+    storage_policy_id: optionalId(),
   }),
   fields: [
     { name: "name", kind: "text", required: true },
@@ -38,6 +39,7 @@ export const matters = defineResource({
     { name: "originating_timekeeper_id", kind: "reference", reference: "timekeepers" },
     { name: "billing_timekeeper_id", kind: "reference", reference: "timekeepers" },
     { name: "supervising_timekeeper_id", kind: "reference", reference: "timekeepers" },
+    { name: "storage_policy_id", kind: "reference", reference: "storage-policies" },
     { name: "case_count", kind: "number", computed: true },
     { name: "created_at", kind: "date", computed: true },
   ],
@@ -53,7 +55,7 @@ export const matters = defineResource({
   quickFilters: { notMapped: { field: "case_count", labelKey: "resources:matters.notMapped" } },
   wizard: [
     { key: "matter", fields: ["client_id", "name", "unique_key", "status", "description"] },
-    { key: "organisation", fields: ["location_id", "practice_group_id", "area_of_law_id"] },
+    { key: "organisation", fields: ["location_id", "practice_group_id", "area_of_law_id", "storage_policy_id"] },
     { key: "people", fields: ["originating_timekeeper_id", "billing_timekeeper_id", "supervising_timekeeper_id", "reference_id"] },
   ],
 });

@@ -75,11 +75,12 @@ export const practiceGroups = defineResource({
   accessKey: "locationAccess",
   apiPath: "/api/v1/practice-group",
   titleField: "name",
-  schema: z.object({ name: name(), unique_key: requiredText(100), reference_id: externalKeys.reference_id }),
+  schema: z.object({ name: name(), unique_key: requiredText(100), reference_id: externalKeys.reference_id, storage_policy_id: optionalId() }),
   fields: [
     { name: "name", kind: "text", required: true },
     { name: "unique_key", kind: "text", required: true },
     { name: "reference_id", kind: "text" },
+    { name: "storage_policy_id", kind: "reference", reference: "storage-policies" },
     created,
   ],
   columns: [
@@ -90,5 +91,5 @@ export const practiceGroups = defineResource({
   ],
   defaultSort: "name",
   quickFilters: notMapped("practice-groups"),
-  wizard: [{ key: "practiceGroup", fields: ["name", "unique_key", "reference_id"] }],
+  wizard: [{ key: "practiceGroup", fields: ["name", "unique_key", "reference_id", "storage_policy_id"] }],
 });

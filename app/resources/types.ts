@@ -14,7 +14,9 @@ export type FieldKind =
   | "date"
   | "select"
   | "reference"
-  | "references";
+  | "references"
+  /** A map of names to values, typed as "name=value" lines. */
+  | "properties";
 
 export interface FieldDef {
   /** API and column name, also the field-permission name (`<name>_access`). */
@@ -63,6 +65,16 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
   defaultSort: string;
   quickFilters: QuickFilters;
   wizard: WizardStep[];
+  /**
+   * A rule over several fields (one of two required, ...): the API applies it to every write and a
+   * form applies it once it holds all of `fields`. Answers catalogue keys by field, or null.
+   */
+  crossCheck?: CrossCheck;
+}
+
+export interface CrossCheck {
+  fields: string[];
+  check(values: Record<string, unknown>, id?: string): Record<string, string> | null;
 }
 
 export function defineResource<S extends z.ZodObject<z.ZodRawShape>>(def: ResourceDef<S>): ResourceDef<S> {

@@ -113,6 +113,7 @@ export interface OutboundMailTable {
   status: string;
   error: string | null;
   created_at: Millis;
+  inbox_item_id: string | null;
 }
 
 export interface InboxAddressTable {
@@ -225,7 +226,167 @@ export interface CourtCaseTable {
   case_number_normalized: string;
   matter_id: string | null;
   jurisdiction_id: string | null;
+  judge_id: string | null;
+  status: string;
+  description: string;
+  caption: string;
+  storage_policy_id: string | null;
+  reference_id: string | null;
+  unique_key: string | null;
+  created_at: Millis;
+  updated_at: Millis;
 }
+
+/** Firm-owned rows every entity table starts with. */
+interface EntityColumns {
+  id: string;
+  firm_id: number;
+  created_at: Millis;
+  updated_at: Millis;
+  reference_id: string | null;
+  unique_key: string | null;
+}
+
+export interface EmailTemplateTable extends EntityColumns {
+  name: string;
+  template: string;
+}
+
+export interface TimekeeperGroupTable extends EntityColumns {
+  name: string;
+  delivery_method: string;
+  notification_cadence: string;
+  email_template_id: string | null;
+  daily_cadence_delivery_time: string | null;
+  receive_daily_activity_report: Bool;
+  time_zone: string;
+}
+
+export interface GenericCredentialTable extends EntityColumns {
+  name: string;
+  field: string;
+}
+
+export interface StoragePolicyTable extends EntityColumns {
+  name: string;
+  store_documents: Bool;
+  store_email: string;
+  document_path: string | null;
+  document_name: string | null;
+  document_properties: Json;
+  additional_storage_policy_id: string | null;
+  dms_credential_id: string;
+}
+
+export interface NotificationRuleTable extends EntityColumns {
+  name: string;
+  template: string;
+  include_emails: Json;
+  exclude_emails: Json;
+}
+
+export interface EthicalWallTable extends EntityColumns {
+  name: string;
+  type: string;
+  matter_id: string | null;
+  client_id: string | null;
+}
+
+export interface AutoCaseCreationTable extends EntityColumns {
+  name: string;
+  party_email_domains: Json;
+  matter_id: string | null;
+  assignment_maintenance: string;
+  assignments_ignore_import_deletion: Bool;
+}
+
+export interface NotificationTable {
+  id: string;
+  firm_id: number;
+  inbox_item_id: string;
+  timekeeper_id: string | null;
+  timekeeper_group_id: string | null;
+  email: string;
+  cadence: string;
+  delivery_method: string;
+  status: string;
+  reason: string;
+  outbound_mail_id: string | null;
+  digest_run_id: string | null;
+  created_at: Millis;
+  sent_at: Millis | null;
+}
+
+export interface DigestRunTable {
+  id: string;
+  firm_id: number;
+  timekeeper_group_id: string;
+  local_date: string;
+  kind: string;
+  status: string;
+  created_at: Millis;
+}
+
+export interface DmsRecordTable {
+  id: string;
+  firm_id: number;
+  inbox_item_id: string;
+  document_id: string | null;
+  storage_policy_id: string;
+  what: string;
+  status: string;
+  location: string | null;
+  error: string | null;
+  attempts: number;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface TimekeeperTable extends EntityColumns {
+  full_name: string;
+  sort_name: string;
+  email: string;
+  title: string;
+  status: string;
+  is_attorney: Bool;
+  billable: Bool;
+  location_id: string | null;
+  department_id: string | null;
+  practice_group_id: string | null;
+  timekeeper_group_id: string | null;
+  user_defined_fields: Json;
+  storage_policy_id: string | null;
+  additional_receipt_emails: Json;
+}
+
+export interface ClientTable extends EntityColumns {
+  name: string;
+  status: string;
+  open_date: string | null;
+  originating_timekeeper_id: string | null;
+  storage_policy_id: string | null;
+}
+
+export interface MatterTable extends EntityColumns {
+  name: string;
+  description: string;
+  status: string;
+  client_id: string;
+  location_id: string | null;
+  practice_group_id: string | null;
+  area_of_law_id: string | null;
+  originating_timekeeper_id: string | null;
+  billing_timekeeper_id: string | null;
+  supervising_timekeeper_id: string | null;
+  storage_policy_id: string | null;
+}
+
+export interface NamedEntityTable extends EntityColumns {
+  name: string;
+  storage_policy_id: string | null;
+}
+
+type LinkRow<Owner extends string, Value extends string> = Record<Owner | Value, string> & { firm_id: number };
 
 export interface DB {
   firm: FirmTable;
@@ -245,6 +406,25 @@ export interface DB {
   court_case: CourtCaseTable;
   jurisdiction_ecfx: { jurisdiction_id: string; ecfx_jurisdiction_id: string; firm_id: number };
   ignored_case: { id: string; firm_id: number; name: string; name_normalized: string; ecfx_jurisdiction_id: string };
+  timekeeper: TimekeeperTable;
+  client: ClientTable;
+  matter: MatterTable;
+  location: NamedEntityTable;
+  practice_group: NamedEntityTable;
+  jurisdiction: Omit<NamedEntityTable, "storage_policy_id">;
+  case_timekeeper: LinkRow<"case_id", "timekeeper_id">;
+  email_template: EmailTemplateTable;
+  timekeeper_group: TimekeeperGroupTable;
+  generic_credential: GenericCredentialTable;
+  storage_policy: StoragePolicyTable;
+  notification_rule: NotificationRuleTable;
+  ethical_wall: EthicalWallTable;
+  ethical_wall_timekeeper: LinkRow<"wall_id", "timekeeper_id">;
+  auto_case_creation: AutoCaseCreationTable;
+  auto_case_creation_timekeeper: LinkRow<"rule_id", "timekeeper_id">;
+  notification: NotificationTable;
+  digest_run: DigestRunTable;
+  dms_record: DmsRecordTable;
 }
 
 export type FirmRow = Selectable<FirmTable>;

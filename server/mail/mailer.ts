@@ -12,6 +12,9 @@ export interface OutgoingMail {
   text: string;
   html: string;
   replyTo?: string;
+  /** The inbox item the mail tells about, so each item keeps a record of what was sent. */
+  inboxItemId?: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export interface Mailer {
@@ -39,6 +42,7 @@ export function createMailer(options: { database: Database; clock: Clock; from: 
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        attachments: mail.attachments?.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
       };
       const composed = await composer.sendMail(message);
       const raw = Buffer.isBuffer(composed.message) ? composed.message.toString("utf8") : String(composed.message);
@@ -66,6 +70,7 @@ export function createMailer(options: { database: Database; clock: Clock; from: 
         status,
         error,
         created_at: options.clock.now(),
+        inbox_item_id: mail.inboxItemId ?? null,
       };
       await options.database.db.insertInto("outbound_mail").values(row).execute();
       if (status === "failed") throw new Error(`Mail relay refused the message: ${error}`);

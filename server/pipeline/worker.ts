@@ -4,16 +4,24 @@ import { newId } from "../lib/ids";
 import { MAX_FETCH_ATTEMPTS, fetchDocument } from "./fetch-document";
 import { setItem } from "./item-state";
 import { processInboxItem } from "./process-inbox-item";
-import { type Job, claimJob, completeJob, retryJob } from "./queue";
+import { type Job, type JobKind, claimJob, completeJob, retryJob } from "./queue";
+import { applyWalls } from "../walls/apply-walls";
 
 const LEASE_MS = 60_000;
 const IDLE_POLL_MS = 250;
 const MAX_ITEM_ATTEMPTS = 5;
 
+/** What each kind of job does; `ref_id` names the row it is about. */
+const JOB_HANDLERS: Record<JobKind, (ctx: ServerContext, job: Job) => Promise<void>> = {
+  "process-inbox-item": (ctx, job) => processInboxItem(ctx, job.ref_id),
+  "fetch-document": (ctx, job) => fetchDocument(ctx, job.ref_id, job.attempts),
+  "apply-walls": (ctx, job) => applyWalls(ctx, job.firm_id),
+};
+
 async function run(ctx: ServerContext, job: Job): Promise<void> {
-  if (job.kind === "process-inbox-item") return processInboxItem(ctx, job.ref_id);
-  if (job.kind === "fetch-document") return fetchDocument(ctx, job.ref_id, job.attempts);
-  throw new Error(`Unknown job kind ${job.kind}`);
+  const handler = JOB_HANDLERS[job.kind as JobKind];
+  if (!handler) throw new Error(`Unknown job kind ${job.kind}`);
+  return handler(ctx, job);
 }
 
 /** What a job that keeps failing leaves behind: the item Failed with the reason. */

@@ -1,6 +1,7 @@
 import { REGISTRY } from "../../app/resources";
 import { normaliseCaseNumber } from "./case-number";
 import type { ColumnSpec, ServerResource } from "./types";
+import { NOTIFY_STORE_RESOURCES } from "./notify-store-resources";
 import { userHooks } from "./user-hooks";
 
 const text = (sortable = true): ColumnSpec => ({ type: "text", sortable, filterable: true });
@@ -40,10 +41,13 @@ export const SERVER_RESOURCES: ServerResource[] = [
       storage_policy_id: id(),
       matter_count: count("matter", "client_id"),
     },
-    references: { originating_timekeeper_id: "timekeeper" },
+    references: { originating_timekeeper_id: "timekeeper", storage_policy_id: "storage_policy" },
     searchFields: ["name", "unique_key", "reference_id"],
     uniques: keyUnique,
-    dependents: [{ table: "matter", column: "client_id", messageKey: "errors:clientHasMatters" }],
+    dependents: [
+      { table: "matter", column: "client_id", messageKey: "errors:clientHasMatters" },
+      { table: "ethical_wall", column: "client_id", messageKey: "errors:inUseByWalls" },
+    ],
     notMappedSql: "not exists (select 1 from matter m where m.client_id = t.id)",
   },
   {
@@ -64,6 +68,7 @@ export const SERVER_RESOURCES: ServerResource[] = [
       originating_timekeeper_id: id(),
       billing_timekeeper_id: id(),
       supervising_timekeeper_id: id(),
+      storage_policy_id: id(),
       case_count: count("court_case", "matter_id"),
     },
     references: {
@@ -73,10 +78,15 @@ export const SERVER_RESOURCES: ServerResource[] = [
       originating_timekeeper_id: "timekeeper",
       billing_timekeeper_id: "timekeeper",
       supervising_timekeeper_id: "timekeeper",
+      storage_policy_id: "storage_policy",
     },
     searchFields: ["name", "unique_key", "reference_id", "description"],
     uniques: keyUnique,
-    dependents: [{ table: "court_case", column: "matter_id", messageKey: "errors:matterHasCases" }],
+    dependents: [
+      { table: "court_case", column: "matter_id", messageKey: "errors:matterHasCases" },
+      { table: "ethical_wall", column: "matter_id", messageKey: "errors:inUseByWalls" },
+      { table: "auto_case_creation", column: "matter_id", messageKey: "errors:inUseByAutoCaseCreation" },
+    ],
     notMappedSql: "not exists (select 1 from court_case c where c.matter_id = t.id)",
   },
   {
@@ -108,7 +118,7 @@ export const SERVER_RESOURCES: ServerResource[] = [
         target: { table: "timekeeper", firmOwned: true },
       },
     },
-    references: { matter_id: "matter", jurisdiction_id: "jurisdiction", judge_id: "judge" },
+    references: { matter_id: "matter", jurisdiction_id: "jurisdiction", judge_id: "judge", storage_policy_id: "storage_policy" },
     searchFields: ["name", "case_number", "caption", "reference_id", "unique_key"],
     uniques: keyUnique,
     derive: (v) => (typeof v.case_number === "string" ? { case_number_normalized: normaliseCaseNumber(v.case_number) } : {}),
@@ -137,10 +147,20 @@ export const SERVER_RESOURCES: ServerResource[] = [
       storage_policy_id: id(),
       additional_receipt_emails: { type: "json" },
     },
-    references: { location_id: "location", department_id: "department", practice_group_id: "practice_group" },
+    references: {
+      location_id: "location",
+      department_id: "department",
+      practice_group_id: "practice_group",
+      timekeeper_group_id: "timekeeper_group",
+      storage_policy_id: "storage_policy",
+    },
     searchFields: ["full_name", "email", "unique_key", "reference_id", "title"],
     uniques: keyUnique,
-    dependents: [{ table: "case_timekeeper", column: "timekeeper_id", messageKey: "errors:timekeeperOnCases" }],
+    dependents: [
+      { table: "case_timekeeper", column: "timekeeper_id", messageKey: "errors:timekeeperOnCases" },
+      { table: "ethical_wall_timekeeper", column: "timekeeper_id", messageKey: "errors:inUseByWalls" },
+      { table: "auto_case_creation_timekeeper", column: "timekeeper_id", messageKey: "errors:inUseByAutoCaseCreation" },
+    ],
     notMappedSql: "t.timekeeper_group_id is null",
   },
   {
@@ -207,6 +227,7 @@ export const SERVER_RESOURCES: ServerResource[] = [
     writable: true,
     searchable: true,
     columns: { ...base, name: text(), storage_policy_id: id() },
+    references: { storage_policy_id: "storage_policy" },
     searchFields: ["name", "unique_key", "reference_id"],
     uniques: keyUnique,
     dependents: [
@@ -221,7 +242,8 @@ export const SERVER_RESOURCES: ServerResource[] = [
     firmOwned: true,
     writable: true,
     searchable: true,
-    columns: { ...base, name: text() },
+    columns: { ...base, name: text(), storage_policy_id: id() },
+    references: { storage_policy_id: "storage_policy" },
     searchFields: ["name", "unique_key", "reference_id"],
     uniques: keyUnique,
     dependents: [
@@ -334,6 +356,8 @@ SERVER_RESOURCES.push(
     likeFields: ["name", "docket_text", "filed_by"],
   },
 );
+
+SERVER_RESOURCES.push(...NOTIFY_STORE_RESOURCES);
 
 export function serverResourceByPath(apiSegment: string): ServerResource | undefined {
   return SERVER_RESOURCES.find((r) => r.def.apiPath === `/api/v1/${apiSegment}`);

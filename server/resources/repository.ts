@@ -8,7 +8,7 @@ import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { QueryError, type SearchQuery } from "./search-query";
 import { documentBody, ftsQuery } from "./search-text";
-import type { ColumnSpec, ServerResource } from "./types";
+import type { ColumnSpec, LinkSpec, ServerResource } from "./types";
 
 // Generic search and CRUD over the registry. Only declared columns are ever named in SQL; values
 // are always bound parameters. Every query of firm data carries the caller's firm here, once.
@@ -282,14 +282,33 @@ export async function writeLinks(db: AnyDb, res: ServerResource, caller: Caller,
   for (const [field, link] of Object.entries(res.links ?? {})) {
     const list = values[field];
     if (!Array.isArray(list)) continue;
-    await db.deleteFrom(link.table).where(link.ownerColumn, "=", id).execute();
     const unique = [...new Set(list.map(String))];
+    if (link.inverse) {
+      await releaseInverse(db, link, caller, id);
+      if (unique.length) {
+        await db.updateTable(link.table).set({ [link.ownerColumn]: id }).where("firm_id", "=", caller.firmId).where(link.valueColumn, "in", unique).execute();
+      }
+      continue;
+    }
+    await db.deleteFrom(link.table).where(link.ownerColumn, "=", id).execute();
     if (unique.length) {
       await db
         .insertInto(link.table)
         .values(unique.map((v) => ({ [link.ownerColumn]: id, [link.valueColumn]: v, firm_id: caller.firmId })))
         .execute();
     }
+  }
+}
+
+async function releaseInverse(db: AnyDb, link: LinkSpec, caller: Caller, id: string): Promise<void> {
+  await db.updateTable(link.table).set({ [link.ownerColumn]: null }).where("firm_id", "=", caller.firmId).where(link.ownerColumn, "=", id).execute();
+}
+
+/** The entity's rule over several fields, on the row as it will be after the write. */
+function applyCrossCheck(res: ServerResource, values: Row, id?: string): void {
+  const errors = res.def.crossCheck?.check(values, id);
+  if (errors && Object.keys(errors).length) {
+    throw invalid(Object.fromEntries(Object.entries(errors).map(([field, key]) => [field, [message(key)]])));
   }
 }
 
@@ -310,9 +329,12 @@ export async function reindex(db: AnyDb, ctx: ServerContext, res: ServerResource
 
 export async function create(ctx: ServerContext, caller: Caller, res: ServerResource, body: unknown): Promise<Row> {
   requireResource(res, caller, "write");
+  await res.hooks?.guardWrite?.(ctx, caller);
   const values = res.def.schema.parse(body) as Row;
   checkWritableFields(res, caller, values);
+  applyCrossCheck(res, values);
   await checkReferences(ctx, caller, res, values);
+  await res.hooks?.validate?.(ctx, caller, values);
   const now = ctx.clock.now();
   let row: Row = { ...toStored(res, values), id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
   await checkUniques(ctx, caller, res, row);
@@ -325,15 +347,19 @@ export async function create(ctx: ServerContext, caller: Caller, res: ServerReso
       await reindex(trx, ctx, res, caller, String(row.id));
     });
   if (res.hooks?.afterInsert) await res.hooks.afterInsert(ctx, caller, row);
+  await res.hooks?.afterWrite?.(ctx, caller, String(row.id));
   return read(ctx, caller, res, String(row.id));
 }
 
 export async function update(ctx: ServerContext, caller: Caller, res: ServerResource, id: string, body: unknown): Promise<Row> {
   requireResource(res, caller, "write");
-  await read(ctx, caller, res, id);
+  await res.hooks?.guardWrite?.(ctx, caller);
+  const stored = await read(ctx, caller, res, id);
   const values = res.def.schema.partial().parse(body) as Row;
   checkWritableFields(res, caller, values);
+  applyCrossCheck(res, { ...stored, ...values }, id);
   await checkReferences(ctx, caller, res, values);
+  await res.hooks?.validate?.(ctx, caller, values);
   const row: Row = { ...toStored(res, values), updated_at: ctx.clock.now() };
   await checkUniques(ctx, caller, res, row, id);
   await anyDb(ctx)
@@ -343,11 +369,13 @@ export async function update(ctx: ServerContext, caller: Caller, res: ServerReso
       await writeLinks(trx, res, caller, id, values);
       await reindex(trx, ctx, res, caller, id);
     });
+  await res.hooks?.afterWrite?.(ctx, caller, id);
   return read(ctx, caller, res, id);
 }
 
 export async function remove(ctx: ServerContext, caller: Caller, res: ServerResource, id: string): Promise<void> {
   requireResource(res, caller, "write");
+  await res.hooks?.guardWrite?.(ctx, caller);
   await read(ctx, caller, res, id);
   for (const dep of res.dependents ?? []) {
     const used = await anyDb(ctx).selectFrom(dep.table).select(dep.column).where(dep.column, "=", id).limit(1).executeTakeFirst();
@@ -360,9 +388,13 @@ export async function remove(ctx: ServerContext, caller: Caller, res: ServerReso
         const fts = sql.table(`${res.table}_fts`);
         await sql`delete from ${fts} where rowid = (select rowid from ${sql.table(res.table)} where id = ${id})`.execute(trx);
       }
-      for (const link of Object.values(res.links ?? {})) await trx.deleteFrom(link.table).where(link.ownerColumn, "=", id).execute();
+      for (const link of Object.values(res.links ?? {})) {
+        if (link.inverse) await releaseInverse(trx, link, caller, id);
+        else await trx.deleteFrom(link.table).where(link.ownerColumn, "=", id).execute();
+      }
       await trx.deleteFrom(res.table).where("id", "=", id).where("firm_id", "=", caller.firmId).execute();
     });
+  await res.hooks?.afterWrite?.(ctx, caller, id);
 }
 
 export { QueryError };

@@ -18,6 +18,12 @@ export interface LinkSpec {
   valueColumn: string;
   /** Table the values must exist in, and whether it is the caller's firm's. */
   target: { table: string; firmOwned: boolean };
+  /**
+   * The list is the rows of `table` (the target itself) whose `ownerColumn` points at the owner:
+   * a preference group's timekeepers are the timekeepers whose group it is. Writing the list
+   * moves those rows; deleting the owner releases them.
+   */
+  inverse?: boolean;
 }
 
 /** The server-only half of a registry entry: where it lives and the rules the API enforces. */
@@ -47,6 +53,12 @@ export interface ServerResource {
   notMappedSql?: string;
   /** Resource-specific work around writes (the user resource invites new users). */
   hooks?: {
+    /** Refuses a write the role allows but the entity does not (walls managed by timekeepers). */
+    guardWrite?(ctx: ServerContext, caller: Caller): Promise<void>;
+    /** Checks of the whole row that need the database (a template that compiles). */
+    validate?(ctx: ServerContext, caller: Caller, values: Record<string, unknown>): Promise<void>;
+    /** Work after any create, update or delete commits (walls recomputed). */
+    afterWrite?(ctx: ServerContext, caller: Caller, id: string): Promise<void>;
     beforeInsert?(ctx: ServerContext, caller: Caller, row: Record<string, unknown>): Promise<Record<string, unknown>>;
     afterInsert?(ctx: ServerContext, caller: Caller, row: Record<string, unknown>): Promise<void>;
   };

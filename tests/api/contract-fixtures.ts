@@ -21,6 +21,13 @@ export const CREATE_ORDER = [
   "ignored-cases",
   "abbreviations",
   "users",
+  "templates",
+  "preference-groups",
+  "notification-rule",
+  "auto-case-creation",
+  "dms",
+  "storage-policies",
+  "ethical-walls",
 ] as const;
 
 let serial = 0;
@@ -59,6 +66,20 @@ export function minimalBody(key: string, tag: string, ids: Ids, roleId: string):
       return { name: `AB${tag}${n}`, value: `Abbreviation ${tag}` };
     case "users":
       return { email: `user-${tag}-${n}@example.test`, full_name: `User ${tag}`, display_name: tag, security_role_id: roleId };
+    case "templates":
+      return { name: `Template ${tag} ${n}`, template: "<p>{{case.name}}</p>" };
+    case "preference-groups":
+      return { name: `Group ${tag} ${n}`, time_zone: "America/Chicago", timekeeper_ids: [ids.timekeepers] };
+    case "notification-rule":
+      return { name: `Rule ${tag} ${n}`, include_emails: [`rule-${n}@example.test`] };
+    case "auto-case-creation":
+      return { name: `Auto ${tag} ${n}`, party_email_domains: ["example.test"], matter_id: ids.matters };
+    case "dms":
+      return { name: `Store ${tag} ${n}`, field: `firm-${tag}` };
+    case "storage-policies":
+      return { name: `Policy ${tag} ${n}`, dms_credential_id: ids.dms };
+    case "ethical-walls":
+      return { name: `Wall ${tag} ${n}`, matter_id: ids.matters, timekeepers: [ids.timekeepers] };
     default:
       throw new Error(`no body for ${key}: add it to tests/api/contract-fixtures.ts`);
   }
@@ -96,6 +117,9 @@ export const SHARED_ROW: Record<string, string> = { "ecfx-jurisdictions": "nysd"
 export function fieldValue(res: ServerResource, field: string, current: Record<string, unknown>, ids: Ids, roleId: string, real: boolean): unknown {
   const def = res.def.fields.find((f) => f.name === field);
   const other = (options: readonly string[]) => options.find((o) => o !== current[field]) ?? options[0];
+  if (field === "daily_cadence_delivery_time") return current[field] === "06:45" ? "07:15" : "06:45";
+  if (field === "party_email_domains") return [`domain${++serial}.example.test`];
+  if (def?.reference && def.reference === res.def.key) return real ? ids[`${def.reference}:other`] : `no-such-${def.reference}`;
   switch (def?.kind) {
     case "email":
       return `changed-${field}-${++serial}@example.test`;

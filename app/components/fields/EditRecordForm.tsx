@@ -33,7 +33,7 @@ export function EditRecordForm({ def, record, result, pickers, action, cancelTo 
   // Marks the form as interactive (client validation, search as you type) once React runs.
   const hydrated = useHydrated();
   const fields = useMemo(() => editFields(def, record), [def, record]);
-  const schema = useMemo(() => schemaFor(def, fields), [def, fields]);
+  const schema = useMemo(() => schemaFor(def, fields, String(record.id)), [def, fields, record.id]);
   const [form, meta] = useForm<Record<string, string | string[]>>({
     id: `edit-${def.key}-${String(record.id)}`,
     lastResult: result,

@@ -53,6 +53,17 @@ export function FieldInput({ resourceKey, field, input, picker, label: labelOver
           autosize
         />
       );
+    case "properties":
+      return (
+        <Textarea
+          key={input.key}
+          {...common}
+          defaultValue={asText(input.initialValue)}
+          description={t("wizard:propertiesHint")}
+          minRows={2}
+          autosize
+        />
+      );
     case "boolean":
       return (
         <Checkbox
@@ -71,7 +82,7 @@ export function FieldInput({ resourceKey, field, input, picker, label: labelOver
           key={input.key}
           {...common}
           defaultValue={asText(input.initialValue)}
-          data={(field.options ?? []).map((value) => ({ value, label: t(`resources:${resourceKey}.options.${field.name}.${value}`) }))}
+          data={(field.options ?? []).map((value) => ({ value, label: t(`resources:${resourceKey}.options.${field.name}.${value}`, { defaultValue: value }) }))}
         />
       );
     case "reference":

@@ -2,6 +2,7 @@ import { Anchor, Group, Text } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { FieldDef } from "../../resources/types";
+import { propertiesToText } from "./form-values";
 import { referenceSource } from "./reference-sources";
 
 /** Titles of referenced entries: registry key → id → title. */
@@ -51,6 +52,8 @@ export function FieldValue({ resourceKey, field, value, titles }: { resourceKey:
       );
     case "emails":
       return <Text span>{(Array.isArray(value) ? value : [value]).join(", ")}</Text>;
+    case "properties":
+      return <Text span style={{ whiteSpace: "pre-wrap" }}>{propertiesToText(value) || EMPTY}</Text>;
     default:
       return <Text span style={{ whiteSpace: "pre-wrap" }}>{String(value)}</Text>;
   }

@@ -45,12 +45,25 @@ const toList = (value: unknown) => {
  * The entity's own rules for just these fields (a wizard step, or what an edit form shows).
  * A list box is read as its items first, so the box keeps the text as typed.
  */
-export function schemaFor(def: ResourceDef, fields: readonly FieldDef[]): z.ZodObject<z.ZodRawShape> {
+export function schemaFor(def: ResourceDef, fields: readonly FieldDef[], id?: string): z.ZodTypeAny {
   const picked = def.schema.pick(Object.fromEntries(fields.map((f) => [f.name, true])) as Record<string, true>);
   const lists = fields.filter((f) => f.kind === "emails");
-  if (lists.length === 0) return picked;
   const shape = picked.shape as z.ZodRawShape;
-  return picked.extend(Object.fromEntries(lists.map((f) => [f.name, z.preprocess(toList, shape[f.name]!)])));
+  const object = lists.length === 0 ? picked : picked.extend(Object.fromEntries(lists.map((f) => [f.name, z.preprocess(toList, shape[f.name]!)])));
+  const cross = def.crossCheck;
+  if (!cross || !cross.fields.every((name) => fields.some((f) => f.name === name))) return object;
+  return object.superRefine((values, ctx) => {
+    const errors = cross.check(values as Record<string, unknown>, id) ?? {};
+    for (const [path, message] of Object.entries(errors)) ctx.addIssue({ code: "custom", path: [path], message });
+  });
+}
+
+/** A map of names to values as the lines a properties box shows. */
+export function propertiesToText(value: unknown): string {
+  if (!value || typeof value !== "object") return "";
+  return Object.entries(value as Record<string, unknown>)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join("\n");
 }
 
 /** A stored record as raw input values, the shape the form's inputs start from. */
@@ -63,6 +76,8 @@ export function recordToInputs(fields: readonly FieldDef[], record: Record<strin
       if (value) out[field.name] = "on";
     } else if (field.kind === "emails") {
       out[field.name] = Array.isArray(value) ? value.map(String).join("\n") : String(value);
+    } else if (field.kind === "properties") {
+      out[field.name] = propertiesToText(value);
     } else if (Array.isArray(value)) {
       out[field.name] = value.map(String);
     } else {
@@ -77,6 +92,7 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === "" || (Ar
 /** Whether a validated value differs from the stored one (lists compare as sets). */
 export function changed(field: FieldDef, next: unknown, stored: unknown): boolean {
   if (field.kind === "boolean") return Boolean(next) !== Boolean(stored);
+  if (field.kind === "properties") return propertiesToText(next) !== propertiesToText(stored);
   if (isEmpty(next) && isEmpty(stored)) return false;
   if (Array.isArray(next) || Array.isArray(stored)) {
     const a = (Array.isArray(next) ? next : []).map(String).sort();

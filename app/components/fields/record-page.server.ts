@@ -69,7 +69,7 @@ async function saveRecord(request: Request, formData: FormData, opened: Awaited<
   const { def, id, api, headers } = opened;
   const record = await readRecord(api, def, id);
   const fields = editFields(def, record);
-  const schema = schemaFor(def, fields);
+  const schema = schemaFor(def, fields, id);
   const intent = String(formData.get(INTENT_FIELD) ?? "save");
   const posted = Object.fromEntries(fields.map((f) => [f.name, f.kind === "references" ? formData.getAll(f.name) : formData.get(f.name)]));
   const answer = async (result: SubmissionResult<string[]>, narrow: Record<string, string> = {}) =>

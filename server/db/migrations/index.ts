@@ -4,6 +4,7 @@ import * as m002 from "./002-firm-data";
 import * as m003 from "./003-import-jobs";
 import * as m004 from "./004-search-indexes";
 import * as m010 from "./010-inbox";
+import * as m011 from "./011-notify-and-store";
 
 // Listed statically so a bundled build carries them; names sort in the order they run.
 type Dialect = "sqlite" | "postgres";
@@ -15,4 +16,5 @@ export const migrations: Record<string, MigrationModule> = {
   "003-import-jobs": m003,
   "004-search-indexes": m004,
   "010-inbox": m010,
+  "011-notify-and-store": m011,
 };

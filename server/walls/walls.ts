@@ -1,0 +1,62 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema";
+
+// Ethical walls decide, per matter, which timekeepers may hear of it. A wall on a client covers
+// every matter of that client, including matters created after the wall.
+
+export interface WallVerdict {
+  /** Whether this timekeeper is kept out of the matter. */
+  isWalledOut(timekeeperId: string): boolean;
+  /** Whether any wall applies at all (no wall: nobody is kept out). */
+  readonly walled: boolean;
+}
+
+const OPEN: WallVerdict = { isWalledOut: () => false, walled: false };
+
+/**
+ * The walls over one matter. Exclusionary walls keep their timekeepers out; inclusionary walls
+ * keep out everyone they do not list. Several walls all apply. Walls only hold while the firm
+ * has them enabled.
+ */
+export async function wallsForMatter(db: Kysely<DB>, firmId: number, matterId: string | null | undefined): Promise<WallVerdict> {
+  if (!matterId) return OPEN;
+  const firm = await db.selectFrom("firm").select("internal_walls_enabled").where("id", "=", firmId).executeTakeFirst();
+  if (!firm?.internal_walls_enabled) return OPEN;
+  const matter = await db.selectFrom("matter").select(["id", "client_id"]).where("id", "=", matterId).where("firm_id", "=", firmId).executeTakeFirst();
+  if (!matter) return OPEN;
+  const walls = await db
+    .selectFrom("ethical_wall")
+    .select(["id", "type"])
+    .where("firm_id", "=", firmId)
+    .where((eb) => eb.or([eb("matter_id", "=", matter.id), eb("client_id", "=", matter.client_id)]))
+    .execute();
+  if (walls.length === 0) return OPEN;
+  const members = await db
+    .selectFrom("ethical_wall_timekeeper")
+    .select(["wall_id", "timekeeper_id"])
+    .where("wall_id", "in", walls.map((w) => w.id))
+    .execute();
+  const listed = (wallId: string) => new Set(members.filter((m) => m.wall_id === wallId).map((m) => m.timekeeper_id));
+  const rules = walls.map((w) => ({ type: w.type, listed: listed(w.id) }));
+  return {
+    walled: true,
+    isWalledOut: (timekeeperId) =>
+      rules.some((r) => (r.type === "exclusionary" ? r.listed.has(timekeeperId) : !r.listed.has(timekeeperId))),
+  };
+}
+
+/** The walls over the case's matter. */
+export async function wallsForCase(db: Kysely<DB>, firmId: number, caseId: string | null | undefined): Promise<WallVerdict> {
+  if (!caseId) return OPEN;
+  const found = await db.selectFrom("court_case").select("matter_id").where("id", "=", caseId).where("firm_id", "=", firmId).executeTakeFirst();
+  return wallsForMatter(db, firmId, found?.matter_id);
+}
+
+/** Whether a console user (through their timekeeper) is kept out of a case. */
+export async function userWalledOutOfCase(db: Kysely<DB>, firmId: number, userId: string, caseId: string | null | undefined): Promise<boolean> {
+  if (!caseId) return false;
+  const user = await db.selectFrom("app_user").select("timekeeper_id").where("id", "=", userId).executeTakeFirst();
+  if (!user?.timekeeper_id) return false;
+  const verdict = await wallsForCase(db, firmId, caseId);
+  return verdict.isWalledOut(user.timekeeper_id);
+}
