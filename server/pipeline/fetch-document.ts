@@ -1,5 +1,6 @@
 import type { ServerContext } from "../context";
 import { RetryableFetchError } from "../courts/connector";
+import { afterItemProcessed } from "./after-processing";
 import { setItem } from "./item-state";
 
 export const MAX_FETCH_ATTEMPTS = 5;
@@ -33,8 +34,11 @@ export async function fetchDocument(ctx: ServerContext, documentId: string, atte
   await finishWhenAllFetched(ctx, doc.processed_from_id, doc.firm_id);
 }
 
-/** The item is done once none of its documents waits for a fetch. */
-async function finishWhenAllFetched(ctx: ServerContext, itemId: string, firmId: number): Promise<void> {
+/**
+ * The item is done once none of its documents waits for a fetch. Called after each fetch and
+ * once by the processing job itself, since the fetches may all finish before it marks the item.
+ */
+export async function finishWhenAllFetched(ctx: ServerContext, itemId: string, firmId: number): Promise<void> {
   const db = ctx.database.db;
   const docs = await db.selectFrom("document").select(["fetch_status", "fetch_error"]).where("processed_from_id", "=", itemId).execute();
   if (docs.some((d) => d.fetch_status === "pending")) return;
@@ -42,10 +46,14 @@ async function finishWhenAllFetched(ctx: ServerContext, itemId: string, firmId: 
   if (!item || item.status !== "Post Processing") return;
   const failed = docs.filter((d) => d.fetch_status === "failed");
   const counts = ["fetched", "restricted", "failed"].map((s) => `${docs.filter((d) => d.fetch_status === s).length} ${s}`).join(", ");
+  const moved = await db.updateTable("inbox_item").set({ status: "Started" }).where("id", "=", itemId).where("status", "=", "Post Processing").executeTakeFirst();
+  // Two last fetches may finish together: only the one that moved the item goes on.
+  if (Number(moved.numUpdatedRows) === 0) return;
   await setItem(
     ctx,
     { id: item.id, firm_id: firmId },
     failed.length ? { status: "Action Required", action_required: "ECFX", reason: failed.map((d) => d.fetch_error).join("; ").slice(0, 1000) } : { status: "Succeeded" },
     { event: "documents fetched", detail: counts, level: failed.length ? "WARNING" : "INFO" },
   );
+  await afterItemProcessed(ctx, { id: itemId, firm_id: firmId });
 }

@@ -1,46 +1,70 @@
+import { type BulkOutcome, INBOX_BULK_ACTIONS, type InboxBulkAction, MATCHING_MAX, type MatchingIds } from "../../app/utils/inbox-bulk";
+import type { Caller } from "../api/caller";
 import type { ServerContext } from "../context";
+import { message } from "../lib/messages";
+import { serverResourceByPath } from "../resources/registry";
+import { search } from "../resources/repository";
+import type { SearchQuery } from "../resources/search-query";
 import { setItem } from "./item-state";
 import { enqueue } from "./queue";
 
-export const BULK_ACTIONS = ["retry", "archive", "manual"] as const;
-export type BulkAction = (typeof BULK_ACTIONS)[number];
+// One list with the console's buttons (app/utils/inbox-bulk.ts).
+export const BULK_ACTIONS = INBOX_BULK_ACTIONS;
+export type BulkAction = InboxBulkAction;
+export type { BulkOutcome };
 
 /** Retry reaches back 30 days (spec §9): older notices' free-look links have long expired. */
 export const RETRY_WINDOW_MS = 30 * 24 * 3600 * 1000;
 const RETRYABLE = ["Failed", "Action Required", "Retry", "Manual"];
 
-export interface BulkOutcome {
-  done: string[];
-  skipped: { id: string; reason: string }[];
-}
-
 /** Applies one action to many items of the firm; what cannot be done is reported per item. */
 export async function applyBulkAction(ctx: ServerContext, firmId: number, action: BulkAction, ids: string[]): Promise<BulkOutcome> {
   const db = ctx.database.db;
   const items = await db.selectFrom("inbox_item").select(["id", "firm_id", "status", "created_at"]).where("firm_id", "=", firmId).where("id", "in", ids).execute();
-  const outcome: BulkOutcome = { done: [], skipped: ids.filter((id) => !items.some((i) => i.id === id)).map((id) => ({ id, reason: "not found" })) };
+  const notFound = message("inbox:bulk.reasons.notFound");
+  const outcome: BulkOutcome = { done: [], skipped: ids.filter((id) => !items.some((i) => i.id === id)).map((id) => ({ id, reason: notFound })) };
   const now = ctx.clock.now();
   for (const item of items) {
-    if (action === "archive") {
-      await db.updateTable("inbox_item").set({ hidden: 1, updated_at: now }).where("id", "=", item.id).execute();
-      await setItem(ctx, item, {}, { event: "archived" });
-    } else if (action === "manual") {
-      await setItem(ctx, item, { status: "Manual", action_required: "USER" }, { event: "process manually" });
-    } else {
-      if (now - item.created_at > RETRY_WINDOW_MS) {
-        outcome.skipped.push({ id: item.id, reason: "older than 30 days" });
-        continue;
+    switch (action) {
+      case "archive":
+        await db.updateTable("inbox_item").set({ hidden: 1, updated_at: now }).where("id", "=", item.id).execute();
+        await setItem(ctx, item, {}, { event: "archived" });
+        break;
+      case "manual":
+        await setItem(ctx, item, { status: "Manual", action_required: "USER" }, { event: "process manually" });
+        break;
+      case "retry":
+        if (now - item.created_at > RETRY_WINDOW_MS) {
+          outcome.skipped.push({ id: item.id, reason: message("inbox:bulk.reasons.tooOld") });
+          continue;
+        }
+        if (!RETRYABLE.includes(item.status)) {
+          outcome.skipped.push({ id: item.id, reason: message("inbox:bulk.reasons.status", { status: item.status }) });
+          continue;
+        }
+        await setItem(ctx, item, { status: "New", action_required: "NONE", reason: "" }, { event: "retry requested" });
+        await enqueue(db, { kind: "process-inbox-item", firmId, refId: item.id, runAt: now });
+        break;
+      default: {
+        // A new action in the shared list needs its case here.
+        const unhandled: never = action;
+        throw new Error(`bulk action ${String(unhandled)} is not handled`);
       }
-      if (!RETRYABLE.includes(item.status)) {
-        outcome.skipped.push({ id: item.id, reason: `status ${item.status}` });
-        continue;
-      }
-      await setItem(ctx, item, { status: "New", action_required: "NONE", reason: "" }, { event: "retry requested" });
-      await enqueue(db, { kind: "process-inbox-item", firmId, refId: item.id, runAt: now });
     }
     outcome.done.push(item.id);
   }
   return outcome;
+}
+
+/**
+ * The ids of the caller's inbox items that a table search matches (filters, free text, quick
+ * filter), through the same allow-listed, firm-scoped search as the table, in the table's order
+ * and at most MATCHING_MAX of them: what "all items matching the filters" acts on.
+ */
+export async function matchingItemIds(ctx: ServerContext, caller: Caller, query: SearchQuery): Promise<MatchingIds> {
+  const res = serverResourceByPath("inbox-item")!;
+  const found = await search(ctx, caller, res, { ...query, max: MATCHING_MAX, offset: 0 });
+  return { ids: found.rows.map((r) => String(r.id)), total: found.total, max: MATCHING_MAX };
 }
 
 /** A person picked the case the machine could not find: process the notice again onto it. */

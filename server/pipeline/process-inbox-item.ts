@@ -4,6 +4,8 @@ import type { InboxItemTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
 import { newId } from "../lib/ids";
 import { type ParsedEmail, type ParsedNotice, parseNoticeEmail } from "../notices";
+import { afterItemProcessed } from "./after-processing";
+import { finishWhenAllFetched } from "./fetch-document";
 import { recordNotice } from "./record-notice";
 import { setItem } from "./item-state";
 import { matchDocket } from "./match-case";
@@ -137,4 +139,6 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
     { status: pending > 0 ? "Post Processing" : "Succeeded", disposition: "Processed", case_id: match.caseId, action_required: "NONE", reason: "" },
     { event: "matched", detail: `case ${match.caseId}, envelope ${recorded.envelopeId}, ${pending} document(s) to fetch` },
   );
+  if (pending === 0) await afterItemProcessed(ctx, item);
+  else await finishWhenAllFetched(ctx, item.id, item.firm_id);
 }

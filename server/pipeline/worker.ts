@@ -5,6 +5,8 @@ import { MAX_FETCH_ATTEMPTS, fetchDocument } from "./fetch-document";
 import { setItem } from "./item-state";
 import { processInboxItem } from "./process-inbox-item";
 import { type Job, type JobKind, claimJob, completeJob, retryJob } from "./queue";
+import { notifyInboxItem } from "../notify/notify-inbox-item";
+import { storeInboxItem } from "../storage/store-inbox-item";
 import { applyWalls } from "../walls/apply-walls";
 
 const LEASE_MS = 60_000;
@@ -16,6 +18,8 @@ const JOB_HANDLERS: Record<JobKind, (ctx: ServerContext, job: Job) => Promise<vo
   "process-inbox-item": (ctx, job) => processInboxItem(ctx, job.ref_id),
   "fetch-document": (ctx, job) => fetchDocument(ctx, job.ref_id, job.attempts),
   "apply-walls": (ctx, job) => applyWalls(ctx, job.firm_id),
+  "store-inbox-item": (ctx, job) => storeInboxItem(ctx, job.ref_id, job.attempts),
+  "notify-inbox-item": (ctx, job) => notifyInboxItem(ctx, job.ref_id, job.attempts),
 };
 
 async function run(ctx: ServerContext, job: Job): Promise<void> {
