@@ -235,6 +235,7 @@ export interface CourtCaseTable {
   unique_key: string | null;
   created_at: Millis;
   updated_at: Millis;
+  auto_case_creation_id: string | null;
 }
 
 /** Firm-owned rows every entity table starts with. */

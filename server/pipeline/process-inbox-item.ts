@@ -5,6 +5,8 @@ import { findFirm } from "../firm/firm-repository";
 import { newId } from "../lib/ids";
 import { type ParsedEmail, type ParsedNotice, parseNoticeEmail } from "../notices";
 import { afterItemProcessed } from "./after-processing";
+import { autoCreateCase, keepRuleAssignments } from "./auto-create-case";
+import { logEvent } from "./event-log";
 import { finishWhenAllFetched } from "./fetch-document";
 import { recordNotice } from "./record-notice";
 import { setItem } from "./item-state";
@@ -119,7 +121,17 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
     return setItem(ctx, item, { status: "Failed", reason: `The notice has no docket ${index + 1}.` }, { event: "no docket", level: "ERROR" });
   }
   // A case picked by a person on the inbox card wins over matching.
-  const match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, notice.court_id, docket.docket_number);
+  let match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, notice.court_id, docket.docket_number);
+  if (match.kind === "not-found") {
+    const created = await autoCreateCase(ctx, item.firm_id, notice, docket);
+    if (created) {
+      await logEvent(ctx.database.db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "case created automatically", detail: `rule ${created.ruleName}, case ${created.caseId}` });
+      match = { kind: "case", caseId: created.caseId };
+    }
+  } else if (match.kind === "case") {
+    const added = await keepRuleAssignments(ctx, item.firm_id, match.caseId);
+    if (added) await logEvent(ctx.database.db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "rule timekeepers assigned", detail: String(added) });
+  }
   if (match.kind === "ignored") {
     return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: `${docket.docket_number} is on the firm's ignored cases list.` }, { event: "ignored case", detail: match.ignoredCaseId });
   }

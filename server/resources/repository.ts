@@ -312,7 +312,7 @@ function applyCrossCheck(res: ServerResource, values: Row, id?: string): void {
   }
 }
 
-export async function reindex(db: AnyDb, ctx: ServerContext, res: ServerResource, caller: Caller, id: string): Promise<void> {
+export async function reindex(db: AnyDb, ctx: ServerContext, res: ServerResource, caller: Pick<Caller, "firmId">, id: string): Promise<void> {
   if (!res.searchable) return;
   const fields = res.searchFields;
   const row = await db.selectFrom(res.table).select(fields).where("id", "=", id).executeTakeFirst();

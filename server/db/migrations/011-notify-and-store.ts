@@ -88,6 +88,8 @@ export async function up(db: Kysely<unknown>, _dialect: Dialect): Promise<void> 
     .execute();
   await byName("auto_case_creation");
   await link("auto_case_creation_timekeeper", "rule_id", "timekeeper_id");
+  // The rule that created a case, so ADD NEW keeps its timekeepers assigned as the rule grows.
+  await db.schema.alterTable("court_case").addColumn("auto_case_creation_id", "text").execute();
 
   // Who was told about which inbox item, how, and whether it went out.
   await db.schema

@@ -1,0 +1,133 @@
+import type { ServerContext } from "../context";
+import { newId } from "../lib/ids";
+import type { ParsedDocket, ParsedNotice } from "../notices";
+import { normaliseCaseNumber } from "../resources/case-number";
+import { SERVER_RESOURCES } from "../resources/registry";
+import { reindex } from "../resources/repository";
+
+// Auto case creation (spec §3 AutoCaseCreation): a notice for a case the firm does not have yet
+// becomes a new case when one of the firm's rules claims it — by a party e-mail domain among the
+// notice's recipients, or, for a rule with timekeepers and no domains, for any court the firm
+// has mapped.
+
+export interface AutoCreatedCase {
+  caseId: string;
+  ruleId: string;
+  ruleName: string;
+}
+
+interface Rule {
+  id: string;
+  name: string;
+  domains: string[];
+  matter_id: string | null;
+}
+
+const domainOf = (address: string) => address.split("@").pop()?.trim().toLowerCase() ?? "";
+
+export function recipientDomains(notice: ParsedNotice): Set<string> {
+  return new Set(notice.email_recipients.flatMap((r) => r.email_addresses).map(domainOf).filter(Boolean));
+}
+
+/** The rule that claims a notice: a domain match first, then a rule without domains. */
+export function pickRule<R extends { domains: string[] }>(rules: R[], domains: Set<string>): R | undefined {
+  return rules.find((r) => r.domains.some((d) => domains.has(d))) ?? rules.find((r) => r.domains.length === 0);
+}
+
+export async function autoCreateCase(
+  ctx: ServerContext,
+  firmId: number,
+  notice: ParsedNotice,
+  docket: ParsedDocket,
+): Promise<AutoCreatedCase | null> {
+  const db = ctx.database.db;
+  if (!notice.court_id) return null;
+  const rows = await db.selectFrom("auto_case_creation").select(["id", "name", "party_email_domains", "matter_id"]).where("firm_id", "=", firmId).orderBy("name").orderBy("id").execute();
+  const rules: Rule[] = rows.map((r) => ({ id: r.id, name: r.name, matter_id: r.matter_id, domains: JSON.parse(r.party_email_domains) as string[] }));
+  const rule = pickRule(rules, recipientDomains(notice));
+  if (!rule) return null;
+  // The case needs one of the firm's jurisdictions for this court; without one no rule can help.
+  const jurisdiction = await db
+    .selectFrom("jurisdiction_ecfx")
+    .innerJoin("jurisdiction", "jurisdiction.id", "jurisdiction_ecfx.jurisdiction_id")
+    .select("jurisdiction.id")
+    .where("jurisdiction_ecfx.firm_id", "=", firmId)
+    .where("jurisdiction_ecfx.ecfx_jurisdiction_id", "=", notice.court_id)
+    .orderBy("jurisdiction.name")
+    .executeTakeFirst();
+  if (!jurisdiction) return null;
+  const timekeepers = await db.selectFrom("auto_case_creation_timekeeper").select("timekeeper_id").where("rule_id", "=", rule.id).execute();
+
+  const normalized = normaliseCaseNumber(docket.docket_number);
+  const now = ctx.clock.now();
+  const caseId = await db.transaction().execute(async (trx) => {
+    // Another notice of the same new case may have created it meanwhile.
+    const existing = await trx
+      .selectFrom("court_case")
+      .select("id")
+      .where("firm_id", "=", firmId)
+      .where("jurisdiction_id", "=", jurisdiction.id)
+      .where("case_number_normalized", "=", normalized)
+      .executeTakeFirst();
+    if (existing) return existing.id;
+    const id = newId();
+    await trx
+      .insertInto("court_case")
+      .values({
+        id,
+        firm_id: firmId,
+        name: (docket.case_name || docket.docket_number_full || docket.docket_number).slice(0, 300),
+        case_number: docket.docket_number_full || docket.docket_number,
+        case_number_normalized: normalized,
+        matter_id: rule.matter_id,
+        jurisdiction_id: jurisdiction.id,
+        judge_id: null,
+        status: "open",
+        description: "",
+        caption: docket.case_name.slice(0, 2000),
+        storage_policy_id: null,
+        reference_id: null,
+        unique_key: null,
+        created_at: now,
+        updated_at: now,
+        auto_case_creation_id: rule.id,
+      })
+      .execute();
+    if (timekeepers.length) {
+      await trx
+        .insertInto("case_timekeeper")
+        .values(timekeepers.map((t) => ({ case_id: id, timekeeper_id: t.timekeeper_id, firm_id: firmId })))
+        .execute();
+    }
+    const cases = SERVER_RESOURCES.find((r) => r.table === "court_case")!;
+    await reindex(trx as never, ctx, cases, { firmId }, id);
+    return id;
+  });
+  return { caseId, ruleId: rule.id, ruleName: rule.name };
+}
+
+/**
+ * ADD NEW: a case a rule created keeps every timekeeper the rule lists, including those added
+ * to the rule later. INITIAL ONLY leaves the case's assignments to people.
+ */
+export async function keepRuleAssignments(ctx: ServerContext, firmId: number, caseId: string): Promise<number> {
+  const db = ctx.database.db;
+  const found = await db
+    .selectFrom("court_case")
+    .innerJoin("auto_case_creation", "auto_case_creation.id", "court_case.auto_case_creation_id")
+    .select(["auto_case_creation.id as rule_id", "auto_case_creation.assignment_maintenance"])
+    .where("court_case.id", "=", caseId)
+    .where("court_case.firm_id", "=", firmId)
+    .executeTakeFirst();
+  if (!found || found.assignment_maintenance !== "ADD_NEW") return 0;
+  const wanted = await db.selectFrom("auto_case_creation_timekeeper").select("timekeeper_id").where("rule_id", "=", found.rule_id).execute();
+  const have = new Set((await db.selectFrom("case_timekeeper").select("timekeeper_id").where("case_id", "=", caseId).execute()).map((r) => r.timekeeper_id));
+  const missing = wanted.map((w) => w.timekeeper_id).filter((t) => !have.has(t));
+  if (missing.length) {
+    await db
+      .insertInto("case_timekeeper")
+      .values(missing.map((timekeeper_id) => ({ case_id: caseId, timekeeper_id, firm_id: firmId })))
+      .execute();
+  }
+  return missing.length;
+}
