@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { firmUpdateSchema } from "../../../app/utils/firm-schema";
 import type { ServerContext } from "../../context";
 import { firmBranding } from "../../firm/firm-record";
+import { scheduleWallsRecomputation } from "../../walls/apply-walls";
 import { findFirm, findFirmForHost, firmLogo, hostNamesOfOtherFirms, saveFirmLogo, updateFirm } from "../../firm/firm-repository";
 import { message } from "../../lib/messages";
 import { authenticate, levelOf, requireAccess } from "../caller";
@@ -29,7 +30,12 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
     const update = firmUpdateSchema.parse(readBody(request, "Firm", "snake"));
     // Otherwise one firm could put its branding on another firm's sign-in page.
     if ((await hostNamesOfOtherFirms(ctx.database, caller.firmId, update.host_names)).length > 0) throw conflict();
+    const before = await findFirm(ctx.database, caller.firmId);
     await updateFirm(ctx.database, caller.firmId, update, ctx.clock.now());
+    // Turning walls on or off changes who may hear of what: the state follows the recomputation.
+    if (before && Boolean(before.internal_walls_enabled) !== Boolean(update.internal_walls_enabled)) {
+      await scheduleWallsRecomputation(ctx, caller.firmId);
+    }
     return findFirm(ctx.database, caller.firmId);
   };
   app.put<{ Params: { id: string } }>("/api/v1/firm/:id", saveFirm);

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { wallsForMatter } from "../../server/walls/walls";
+import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
+
+describe.each(backends)("ethical walls (%s)", (backend) => {
+  let running: RunningApi;
+  let worker: Worker;
+  let admin: ReturnType<typeof api>;
+  let firmId = 0;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    running = await startApi({ backend });
+    worker = startWorker(running.ctx, 1);
+    admin = api(running.url, (await login(running.url, DEMO.admin)).access_token);
+    for (const name of ["Wendy Walled", "Ian Inside", "Otto Other"]) {
+      ids[name] = (await admin.post("/api/v1/timekeeper", { full_name: name, email: `${name.split(" ")[0]!.toLowerCase()}@lawfirm.test` })).body.id;
+    }
+    const client = (await admin.post("/api/v1/client", { name: "Walled Client", unique_key: "C-WALL" })).body.id;
+    ids.client = client;
+    ids.matter = (await admin.post("/api/v1/matter", { name: "Walled matter", unique_key: "M-WALL", client_id: client })).body.id;
+    ids.otherMatter = (await admin.post("/api/v1/matter", { name: "Second matter", unique_key: "M-WALL-2", client_id: client })).body.id;
+    firmId = (await running.ctx.database.db.selectFrom("app_user").select("firm_id").where("email", "=", DEMO.admin).executeTakeFirstOrThrow()).firm_id;
+  });
+
+  afterAll(async () => {
+    await worker?.stop();
+    await running?.close();
+  });
+
+  const firm = () => running.ctx.database.db.selectFrom("firm").select(["internal_walls_state", "internal_walls_enabled"]).where("id", "=", firmId).executeTakeFirstOrThrow();
+
+  it("needs a matter or a client, and at least one timekeeper", async () => {
+    const neither = await admin.post("/api/v1/ethical-wall", { name: "Nowhere", timekeepers: [ids["Wendy Walled"]] });
+    expect(neither.status).toBe(400);
+    expect(neither.body.fieldErrors.matter_id).toEqual(["Choose a matter or a client"]);
+    const nobody = await admin.post("/api/v1/ethical-wall", { name: "Nobody", matter_id: ids.matter, timekeepers: [] });
+    expect(nobody.status).toBe(400);
+    expect(Object.keys(nobody.body.fieldErrors)).toEqual(["timekeepers"]);
+  });
+
+  it("is managed only by users without a timekeeper", async () => {
+    const manager = await running.ctx.database.db.selectFrom("app_user").select("id").where("email", "=", DEMO.manager).executeTakeFirstOrThrow();
+    await running.ctx.database.db.updateTable("app_user").set({ timekeeper_id: ids["Wendy Walled"] }).where("id", "=", manager.id).execute();
+    const asManager = api(running.url, (await login(running.url, DEMO.manager)).access_token);
+    const refused = await asManager.post("/api/v1/ethical-wall", { name: "Self-serving", matter_id: ids.matter, timekeepers: [ids["Ian Inside"]] });
+    // The manager role may not write firm settings at all, or is refused for being a timekeeper.
+    expect(refused.status).toBe(403);
+    expect(await running.ctx.database.db.selectFrom("ethical_wall").select("id").execute()).toHaveLength(0);
+    await running.ctx.database.db.updateTable("app_user").set({ timekeeper_id: ids["Wendy Walled"] }).where("email", "=", DEMO.admin).execute();
+    const asTimekeeperAdmin = await admin.post("/api/v1/ethical-wall", { name: "Self-serving", matter_id: ids.matter, timekeepers: [ids["Ian Inside"]] });
+    expect(asTimekeeperAdmin.status).toBe(403);
+    expect(asTimekeeperAdmin.body.message).toBe("Only users without a timekeeper may manage ethical walls");
+    await running.ctx.database.db.updateTable("app_user").set({ timekeeper_id: null }).where("email", "=", DEMO.admin).execute();
+  });
+
+  it("keeps exclusionary timekeepers out of the matter, and only while the firm has walls on", async () => {
+    const wall = await admin.post("/api/v1/ethical-wall", { name: "Keep Wendy out", type: "exclusionary", matter_id: ids.matter, timekeepers: [ids["Wendy Walled"]] });
+    expect(wall.status).toBe(201);
+    ids.wall = wall.body.id;
+    expect((await firm()).internal_walls_state).toBe("applying");
+    await worker.drain();
+    expect((await firm()).internal_walls_state).toBe("unapplied");
+    expect((await wallsForMatter(running.ctx.database.db, firmId, ids.matter)).isWalledOut(ids["Wendy Walled"]!)).toBe(false);
+
+    await running.ctx.database.db.updateTable("firm").set({ internal_walls_enabled: 1 }).where("id", "=", firmId).execute();
+    const verdict = await wallsForMatter(running.ctx.database.db, firmId, ids.matter);
+    expect(verdict.isWalledOut(ids["Wendy Walled"]!)).toBe(true);
+    expect(verdict.isWalledOut(ids["Ian Inside"]!)).toBe(false);
+    expect((await wallsForMatter(running.ctx.database.db, firmId, ids.otherMatter)).walled).toBe(false);
+  });
+
+  it("keeps everyone not listed out with an inclusionary wall on a client, for every matter of the client", async () => {
+    expect((await admin.request("DELETE", `/api/v1/ethical-wall/${ids.wall}`)).status).toBe(204);
+    const wall = await admin.post("/api/v1/ethical-wall", { name: "Only Ian", type: "inclusionary", client_id: ids.client, timekeepers: [ids["Ian Inside"]] });
+    expect(wall.status).toBe(201);
+    await worker.drain();
+    expect((await firm()).internal_walls_state).toBe("applied");
+    for (const matter of [ids.matter, ids.otherMatter]) {
+      const verdict = await wallsForMatter(running.ctx.database.db, firmId, matter);
+      expect(verdict.isWalledOut(ids["Ian Inside"]!)).toBe(false);
+      expect(verdict.isWalledOut(ids["Otto Other"]!)).toBe(true);
+    }
+    // A matter that walls refer to cannot be deleted from under them.
+    expect((await admin.request("DELETE", `/api/v1/client/${ids.client}`)).status).toBe(409);
+  });
+});
