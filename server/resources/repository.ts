@@ -222,6 +222,11 @@ export async function read(ctx: ServerContext, caller: Caller, res: ServerResour
   return pick(out, fields);
 }
 
+function sentFields(values: Row, body: unknown): Row {
+  const sent = body && typeof body === "object" ? Object.keys(body) : [];
+  return Object.fromEntries(Object.entries(values).filter(([field]) => sent.includes(field)));
+}
+
 /** Refuses a write to any field the role may only read (or not see). */
 export function checkWritableFields(res: ServerResource, caller: Caller, values: Row): void {
   const refused = Object.keys(values).filter((f) => fieldLevel(caller, res.def.resource, f) !== "FULL");
@@ -331,7 +336,8 @@ export async function create(ctx: ServerContext, caller: Caller, res: ServerReso
   requireResource(res, caller, "write");
   await res.hooks?.guardWrite?.(ctx, caller);
   const values = res.def.schema.parse(body) as Row;
-  checkWritableFields(res, caller, values);
+  // Only what the caller sent: a default the schema fills in is the product's, not a write.
+  checkWritableFields(res, caller, sentFields(values, body));
   applyCrossCheck(res, values);
   await checkReferences(ctx, caller, res, values);
   await res.hooks?.validate?.(ctx, caller, values);

@@ -148,6 +148,14 @@ describe.each(backends)("registry contract (%s)", (backend) => {
     }
   });
 
+  it("a read-only field the caller leaves out takes its default instead of refusing the create", async () => {
+    const res = SERVER_RESOURCES.find((r) => r.def.key === "cases")!;
+    await setRole(fullExcept(res.def.resource, { access: "FULL", fields: { status: "READ" } }));
+    const created = await probe.post(res.def.apiPath, createBody(res, "Defaulted"));
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.status).toBe("open");
+  });
+
   it.each(ALL)("%s: READ on the resource reads but never writes", async (_key, res) => {
     const id = rowId(res, "A");
     const before = (await adminA.get(`${res.def.apiPath}/${id}`)).body;

@@ -252,6 +252,14 @@ test.describe("tables without JavaScript", () => {
     await form.getByRole("button", { name: "Save" }).click();
     await expect(page.getByTestId("resource-table")).not.toHaveAttribute("data-striped", /.+/);
   });
+
+  test("the users table names each user's role, and filters by it", async ({ page }) => {
+    await signedIn(page, USERS.admin);
+    await page.goto("/users?filter.email=viewonly");
+    const table = page.getByTestId("resource-table");
+    await expect(table.getByRole("cell", { name: "View Only" })).toBeVisible();
+    await expect(table.getByText(/^[0-9a-f-]{36}$/)).toHaveCount(0);
+  });
 });
 
 test.describe("tables with JavaScript", () => {

@@ -1,4 +1,4 @@
-import { findResource } from "../../resources";
+import { referenceSource } from "../fields/reference-sources";
 import { type FieldKind, type ResourceDef, fieldLabelKey } from "../../resources/types";
 import type { FilterKind, TableSpec } from "../../utils/table-url";
 
@@ -11,7 +11,7 @@ export interface TableColumn {
   filter?: FilterKind;
   /** Values of a select field; labels are `resources:<key>.options.<field>.<value>`. */
   options?: readonly string[];
-  /** Registry key of the entity a reference column points to, when the registry knows it. */
+  /** Key of the entity a reference column points to, when it has a search (see reference-sources). */
   reference?: string;
   /** The row's title: a link to the row, never hidden. */
   isTitle: boolean;
@@ -24,7 +24,7 @@ export function tableColumns(def: ResourceDef, readable: (field: string) => bool
     .filter((c) => readable(c.field))
     .map((c) => {
       const field = def.fields.find((f) => f.name === c.field);
-      const reference = field?.reference && findResource(field.reference) ? field.reference : undefined;
+      const reference = field?.reference && referenceSource(field.reference) ? field.reference : undefined;
       return {
         field: c.field,
         labelKey: fieldLabelKey(def.key, c.field),

@@ -1,5 +1,5 @@
 import { redirect } from "@remix-run/node";
-import { findResource } from "../../resources";
+import { type ReferenceSource, referenceSource } from "../fields/reference-sources";
 import type { ResourceDef } from "../../resources/types";
 import { ApiError } from "../../utils/api.server";
 import { type ApiClient, requireUser } from "../../utils/auth.server";
@@ -38,7 +38,7 @@ async function searchPage(api: ApiClient, def: ResourceDef, state: TableState): 
 }
 
 /** Rows of another entity by id or first in title order; nothing when the role may not read it. */
-async function searchOther(api: ApiClient, ref: ResourceDef, query: URLSearchParams): Promise<{ rows: TableRow[]; total: number }> {
+async function searchOther(api: ApiClient, ref: ReferenceSource, query: URLSearchParams): Promise<{ rows: TableRow[]; total: number }> {
   try {
     const response = await api.raw(`${ref.apiPath}/search?${query}`);
     if (!response.ok) return { rows: [], total: 0 };
@@ -50,13 +50,13 @@ async function searchOther(api: ApiClient, ref: ResourceDef, query: URLSearchPar
   }
 }
 
-const titleOf = (ref: ResourceDef, row: TableRow) => String(row[ref.titleField] ?? row.id);
+const titleOf = (ref: ReferenceSource, row: TableRow) => String(row[ref.titleField] ?? row.id);
 
 async function referenceOptions(api: ApiClient, columns: TableColumn[]): Promise<Record<string, ReferenceOption[]>> {
   const out: Record<string, ReferenceOption[]> = {};
   await Promise.all(
     columns.map(async (c) => {
-      const ref = findResource(c.reference!)!;
+      const ref = referenceSource(c.reference)!;
       const { rows, total } = await searchOther(api, ref, new URLSearchParams({ max: String(REFERENCE_CHOICES), sort: ref.titleField }));
       if (rows.length > 0 && total <= REFERENCE_CHOICES) out[c.field] = rows.map((r) => ({ value: String(r.id), label: titleOf(ref, r) }));
     }),
@@ -87,7 +87,7 @@ async function referenceTitles(
   }
   await Promise.all(
     [...wanted].map(async ([key, ids]) => {
-      const ref = findResource(key)!;
+      const ref = referenceSource(key)!;
       const all = [...ids];
       for (let i = 0; i < all.length; i += IDS_PER_SEARCH) {
         const chunk = all.slice(i, i + IDS_PER_SEARCH);
