@@ -148,6 +148,17 @@ describe.each(backends)("registry contract (%s)", (backend) => {
     }
   });
 
+  it("empties an optional reference or date with null, and refuses null for a required one", async () => {
+    const res = SERVER_RESOURCES.find((r) => r.def.key === "cases")!;
+    const id = rowId(res, "A");
+    const set = await adminA.request("PATCH", `${res.def.apiPath}/${id}`, { json: { judge_id: ids.A.judges, filed_date: "2024-03-01" } });
+    expect(set.body).toMatchObject({ judge_id: ids.A.judges, filed_date: "2024-03-01" });
+    const cleared = await adminA.request("PATCH", `${res.def.apiPath}/${id}`, { json: { judge_id: null, filed_date: null } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ judge_id: null, filed_date: null });
+    expect((await adminA.request("PATCH", `${res.def.apiPath}/${id}`, { json: { matter_id: null } })).status).toBe(400);
+  });
+
   it("a read-only field the caller leaves out takes its default instead of refusing the create", async () => {
     const res = SERVER_RESOURCES.find((r) => r.def.key === "cases")!;
     await setRole(fullExcept(res.def.resource, { access: "FULL", fields: { status: "READ" } }));

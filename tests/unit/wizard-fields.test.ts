@@ -11,10 +11,10 @@ describe("fields on forms", () => {
     const names = inputFields(REGISTRY.timekeepers).map((f) => f.name);
     expect(names).toContain("additional_receipt_emails");
     expect(names).toContain("location_id");
-    // Computed by the server, or pointing at entities with no API yet.
+    expect(names).toContain("storage_policy_id");
+    expect(names).toContain("timekeeper_group_id");
+    // Computed by the server.
     expect(names).not.toContain("created_at");
-    expect(names).not.toContain("storage_policy_id");
-    expect(names).not.toContain("timekeeper_group_id");
     expect(inputFields(REGISTRY["ecfx-jurisdictions"])).toEqual([]);
   });
 
@@ -57,7 +57,8 @@ describe("reference sources", () => {
   it("searches registry entries and the firm's roles; nothing else", () => {
     expect(referenceSource("clients")).toMatchObject({ apiPath: "/api/v1/client", titleField: "name", hasDetailPage: true });
     expect(referenceSource("security-roles")).toMatchObject({ apiPath: "/api/v1/security-role", hasDetailPage: false });
-    expect(referenceSource("storage-policies")).toBeUndefined();
+    expect(referenceSource("storage-policies")).toMatchObject({ apiPath: "/api/v1/storage-policy", hasDetailPage: true });
+    expect(referenceSource("webhooks")).toBeUndefined();
     expect(referenceSource(undefined)).toBeUndefined();
   });
 

@@ -31,9 +31,12 @@ describe("wizard plans from the registry", () => {
   });
 
   it("explains references to entities without an API instead of offering an empty picker", () => {
-    const storage = wizardPlan(REGISTRY.cases).find((s) => s.key === "storage")!;
+    // A case whose storage policy pointed at an entity without an API yet.
+    const cases = { ...REGISTRY.cases, fields: REGISTRY.cases.fields.map((f) => (f.name === "storage_policy_id" ? { ...f, reference: "webhooks" } : f)) };
+    const storage = wizardPlan(cases).find((s) => s.key === "storage")!;
     expect(storage.unavailable.map((f) => f.name)).toEqual(["storage_policy_id"]);
     expect(storage.names).toEqual(["reference_id", "unique_key"]);
+    expect(wizardPlan(REGISTRY.cases).find((s) => s.key === "storage")!.names).toEqual(["storage_policy_id", "reference_id", "unique_key"]);
     const users = wizardPlan(REGISTRY.users).find((s) => s.key === "access")!;
     expect(users.pickers).toEqual([
       { name: "security_role_id", reference: "security-roles" },

@@ -58,7 +58,8 @@ function changesOf(def: ResourceDef, fields: FieldDef[], value: Row, record: Row
     const next = field.kind === "boolean" ? Boolean(value[field.name]) : value[field.name];
     if (!changed(field, next, record[field.name])) continue;
     if (next !== undefined) changes[field.name] = next;
-    // The API takes no null: an emptied text is sent as "", which references and dates refuse.
+    // An emptied optional reference or date is sent as null, an emptied text as "".
+    else if (shape[field.name]?.safeParse(null).success) changes[field.name] = null;
     else if (shape[field.name]?.safeParse("").success) changes[field.name] = "";
     else cannotClear.push(field.name);
   }
