@@ -73,6 +73,14 @@ function dayStart(date: string): number {
  * a free-text match leads the count, while the page query keeps walking the sort index, which
  * stops as soon as the page is full however many rows match (measured: docs/benchmarks.md).
  */
+/**
+ * The free-text index holds every search field; a role denied one of them must not find rows by
+ * it, so its searches match only the fields it can see, without the index.
+ */
+function usesTextIndex(res: ServerResource, caller: Caller): boolean {
+  return res.searchable && res.searchFields.every((f) => fieldLevel(caller, res.def.resource, f) !== "DENY");
+}
+
 function filterSql(
   res: ServerResource,
   caller: Caller,
@@ -82,7 +90,8 @@ function filterSql(
   purpose: "page" | "count" = "page",
 ): RawBuilder<unknown>[] {
   const byId = q.filters.some((f) => f.field === "id" && !f.range);
-  const byText = Boolean(q.freeText && res.searchable && purpose === "count" && ftsQuery(caller.firmId, q.freeText, dialect));
+  const indexed = usesTextIndex(res, caller);
+  const byText = Boolean(q.freeText && indexed && purpose === "count" && ftsQuery(caller.firmId, q.freeText, dialect));
   const where: RawBuilder<unknown>[] = [scope(res, caller, dialect !== "sqlite" || !(byId || byText))];
   for (const f of q.filters) {
     const spec = checkField(res, caller, f.field, "filter");
@@ -102,7 +111,7 @@ function filterSql(
   if (res.defaultFilter && !q.filters.some((f) => f.field === res.defaultFilter!.field)) where.push(sql.raw(res.defaultFilter.sql));
   if (q.quick === "recent" && res.columns.created_at) where.push(sql`t.created_at >= ${now - RECENT_MS}`);
   if (q.quick === "notMapped") where.push(res.notMappedSql ? sql.raw(res.notMappedSql) : sql`1 = 0`);
-  if (q.freeText && res.searchable) {
+  if (q.freeText && indexed) {
     const match = ftsQuery(caller.firmId, q.freeText, dialect);
     if (match) {
       where.push(
@@ -112,9 +121,12 @@ function filterSql(
       );
     }
   } else if (q.freeText) {
-    // Small tables without an index (users): a plain case-insensitive match on the search fields.
+    // Small tables without an index (users), or a role that may not see every indexed field:
+    // a plain case-insensitive match on the fields this caller can see.
     const like = `%${q.freeText.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-    const fields = (res.likeFields ?? ["email", "full_name", "display_name", "name", "id"]).filter((f) => res.columns[f]);
+    const candidates = res.searchable ? res.searchFields : (res.likeFields ?? ["email", "full_name", "display_name", "name", "id"]);
+    const fields = candidates.filter((f) => res.columns[f] && fieldLevel(caller, res.def.resource, f) !== "DENY");
+    if (fields.length === 0) return [...where, sql`1 = 0`];
     where.push(sql`(${sql.join(fields.map((f) => sql`lower(${columnSql(res, f)}) like ${like} escape '\\'`), sql` or `)})`);
   }
   return where;
@@ -183,7 +195,7 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
     ) order by ${sql.join(order)}`.execute(anyDb(ctx));
   // Every document of the free-text index carries its firm as a token and every match names the
   // caller's firm, so a search by text alone is counted by the index without reading a row.
-  const match = dialect === "sqlite" && res.searchable && q.freeText ? ftsQuery(caller.firmId, q.freeText, dialect) : null;
+  const match = dialect === "sqlite" && usesTextIndex(res, caller) && q.freeText ? ftsQuery(caller.firmId, q.freeText, dialect) : null;
   const fts = sql.table(`${res.table}_fts`);
   const count = () =>
     match && q.filters.length === 0 && !q.quick && !res.defaultFilter

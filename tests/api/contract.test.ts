@@ -159,6 +159,21 @@ describe.each(backends)("registry contract (%s)", (backend) => {
     expect((await adminA.request("PATCH", `${res.def.apiPath}/${id}`, { json: { matter_id: null } })).status).toBe(400);
   });
 
+  it("free text never finds a row by a field the role may not see", async () => {
+    const res = SERVER_RESOURCES.find((r) => r.def.key === "cases")!;
+    const id = rowId(res, "A");
+    expect((await adminA.request("PATCH", `${res.def.apiPath}/${id}`, { json: { caption: "Zephyrine Holdings caption" } })).status).toBe(200);
+    await setRole(fullExcept(res.def.resource, { access: "FULL" }));
+    expect((await probe.get(`${res.def.apiPath}/search?freeText=zephyrine`)).headers.get("x-total-count")).toBe("1");
+    await setRole(fullExcept(res.def.resource, { access: "FULL", fields: { caption: "DENY" } }));
+    const denied = await probe.get(`${res.def.apiPath}/search?freeText=zephyrine`);
+    expect(denied.status).toBe(200);
+    expect(denied.headers.get("x-total-count")).toBe("0");
+    // The fields it may see still find the row.
+    const name = (await adminA.get(`${res.def.apiPath}/${id}`)).body.case_number;
+    expect(Number((await probe.get(`${res.def.apiPath}/search?freeText=${encodeURIComponent(name)}`)).headers.get("x-total-count"))).toBeGreaterThan(0);
+  });
+
   it("a read-only field the caller leaves out takes its default instead of refusing the create", async () => {
     const res = SERVER_RESOURCES.find((r) => r.def.key === "cases")!;
     await setRole(fullExcept(res.def.resource, { access: "FULL", fields: { status: "READ" } }));
