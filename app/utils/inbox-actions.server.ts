@@ -1,35 +1,115 @@
+import type { TFunction } from "i18next";
+import { tableColumns, tableSpecOf } from "../components/table/columns";
+import { REGISTRY } from "../resources";
 import { ApiError } from "./api.server";
 import { toastForApiError } from "./api-errors";
 import type { ApiClient } from "./auth.server";
+import {
+  BULK_FIELDS,
+  type BulkOutcome,
+  type InboxBulkAction,
+  type MatchingIds,
+  type Refusal,
+  SCOPE,
+  addOutcome,
+  batches,
+  isInboxBulkAction,
+  isRefusal,
+  newTally,
+  summaryToast,
+} from "./inbox-bulk";
+import { apiExportQuery, parseTableUrl } from "./table-url";
 import type { Toast } from "./toast";
 
-const BULK = ["retry", "archive", "manual"] as const;
+// Ids per API call when the console runs a whole selection itself (the API takes up to 1000).
+const FORM_BATCH = 500;
 
-/** Runs the inbox operation a form posted (bulk action or re-processing) and says how it went. */
-export async function runInboxIntent(api: ApiClient, form: FormData): Promise<Toast> {
-  const intent = String(form.get("intent") ?? "");
+/** The API's answer as JSON, or its refusal as a toast: a role without write access gets the API's 403 in words. */
+async function answerOf<T>(call: () => Promise<Response>): Promise<T | Refusal> {
   try {
-    if (intent === "reprocess") {
-      const id = String(form.get("item") ?? "");
-      await api.json(`/api/v1/inbox/${encodeURIComponent(id)}/reprocess`, { method: "POST", json: { case_id: String(form.get("case_id") ?? "") } });
-      return { type: "success", key: "inbox:card.reprocessed" };
-    }
-    if ((BULK as readonly string[]).includes(intent)) {
-      const ids = form.getAll("id").map(String).filter(Boolean);
-      if (ids.length === 0) return { type: "warning", key: "errors:required" };
-      const { data } = await api.json<{ done: string[]; skipped: { id: string; reason: string }[] }>("/api/v1/inbox/bulk", {
-        method: "POST",
-        json: { action: intent, ids },
-      });
-      if (data.skipped.length) {
-        const reasons = [...new Set(data.skipped.map((s) => s.reason))].join(", ");
-        return { type: "warning", key: "inbox:card.skipped", values: { count: data.skipped.length, reasons } };
-      }
-      return { type: "success", key: "inbox:card.done" };
-    }
-    return { type: "error", key: "errors:somethingWrong" };
+    const response = await call();
+    if (response.ok) return (await response.json()) as T;
+    const body = (await response.json().catch(() => ({}))) as { message?: string };
+    return { refused: toastForApiError(response.status, body.message), status: response.status };
   } catch (error) {
-    if (error instanceof ApiError) return toastForApiError(error.status, error.body.message);
+    if (error instanceof ApiError) return { refused: toastForApiError(error.status, error.body.message), status: error.status };
     throw error;
   }
+}
+
+/** One bulk request: the action on up to 1000 of the firm's items. */
+export function postBulk(api: ApiClient, action: InboxBulkAction, ids: string[]): Promise<BulkOutcome | Refusal> {
+  return answerOf<BulkOutcome>(() => api.raw("/api/v1/inbox/bulk", { method: "POST", json: { action, ids } }));
+}
+
+/**
+ * The API query of "all items matching the filters" of the inbox table at `url`: its free text,
+ * column filters, quick filter and order, paging aside. Every column counts as readable here; the
+ * API refuses a filter on a field the role may not read.
+ */
+export function matchingQuery(url: URL): URLSearchParams {
+  const def = REGISTRY["inbox-items"];
+  const spec = tableSpecOf(def, tableColumns(def, () => true), () => true);
+  return apiExportQuery(parseTableUrl(url.searchParams, spec).state);
+}
+
+/** The ids the API resolves from the table's filters, scoped to the caller's firm and capped. */
+export function fetchMatchingIds(api: ApiClient, url: URL): Promise<MatchingIds | Refusal> {
+  return answerOf<MatchingIds>(() => api.raw(`/api/v1/inbox/ids?${matchingQuery(url)}`));
+}
+
+/**
+ * The list page's form without JavaScript: the ticked rows, every row of the page ("select all on
+ * this page") or every item matching the filters of the page's URL, run in one go and summed up as
+ * one toast.
+ */
+export async function runBulkForm(api: ApiClient, form: FormData, url: URL, t: TFunction): Promise<Toast> {
+  const action = form.get(BULK_FIELDS.action);
+  if (!isInboxBulkAction(action)) return { type: "error", key: "errors:somethingWrong" };
+  const scope = form.getAll(BULK_FIELDS.scope).map(String);
+  let ids: string[];
+  let matching: MatchingIds | undefined;
+  if (scope.includes(SCOPE.matching)) {
+    const found = await fetchMatchingIds(api, url);
+    if (isRefusal(found)) return found.refused;
+    if (found.ids.length === 0) return { type: "warning", key: "inbox:bulk.noneMatching" };
+    matching = found;
+    ids = found.ids;
+  } else {
+    const picked = form.getAll(scope.includes(SCOPE.page) ? BULK_FIELDS.pageIds : BULK_FIELDS.ids).map(String);
+    ids = [...new Set(picked.filter(Boolean))];
+  }
+  if (ids.length === 0) return { type: "warning", key: "inbox:bulk.nothingSelected" };
+  let tally = newTally(ids.length, matching);
+  for (const batch of batches(ids, FORM_BATCH)) {
+    const outcome = await postBulk(api, action, batch);
+    if (isRefusal(outcome)) return outcome.refused;
+    tally = addOutcome(tally, outcome);
+  }
+  return summaryToast(t, action, tally);
+}
+
+/** Runs the inbox operation the card posted (bulk action or re-processing) and says how it went. */
+export async function runInboxIntent(api: ApiClient, form: FormData): Promise<Toast> {
+  const intent = String(form.get("intent") ?? "");
+  if (intent === "reprocess") {
+    const id = String(form.get("item") ?? "");
+    try {
+      await api.json(`/api/v1/inbox/${encodeURIComponent(id)}/reprocess`, { method: "POST", json: { case_id: String(form.get("case_id") ?? "") } });
+      return { type: "success", key: "inbox:card.reprocessed" };
+    } catch (error) {
+      if (error instanceof ApiError) return toastForApiError(error.status, error.body.message);
+      throw error;
+    }
+  }
+  if (!isInboxBulkAction(intent)) return { type: "error", key: "errors:somethingWrong" };
+  const ids = form.getAll("id").map(String).filter(Boolean);
+  if (ids.length === 0) return { type: "warning", key: "errors:required" };
+  const outcome = await postBulk(api, intent, ids);
+  if (isRefusal(outcome)) return outcome.refused;
+  if (outcome.skipped.length) {
+    const reasons = [...new Set(outcome.skipped.map((s) => s.reason))].join(", ");
+    return { type: "warning", key: "inbox:card.skipped", values: { count: outcome.skipped.length, reasons } };
+  }
+  return { type: "success", key: "inbox:card.done" };
 }

@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect, test } from "@playwright/test";
 import { API_URL, PASSWORD, USERS, signedIn } from "./helpers";
@@ -10,7 +12,28 @@ async function adminApi(request: APIRequestContext) {
   const headers = { authorization: `Bearer ${token}` };
   return {
     post: async (route: string, data: unknown) => (await (await request.post(`${API_URL}${route}`, { data, headers })).json()) as { id: string },
+    /** A fixture as a new message: its own Message-ID and `[label]` before the subject (which parsers skip). */
+    upload: async (file: string, label: string) => {
+      const raw = fs
+        .readFileSync(path.join(fixtures, file), "latin1")
+        .replace(/^Message-I[Dd]:.*$/m, `Message-ID: <${label}@e2e.test>`)
+        .replace(/^Subject:[ \t]*/m, `Subject: [${label}] `);
+      const response = await request.post(`${API_URL}/api/v1/inbox/upload`, {
+        data: Buffer.from(raw, "latin1"),
+        headers: { ...headers, "content-type": "message/rfc822" },
+      });
+      expect(response.status()).toBe(201);
+      return ((await response.json()) as { id: string }).id;
+    },
+    status: async (id: string) => ((await (await request.get(`${API_URL}/api/v1/inbox/${id}/card`, { headers })).json()) as { item: { status: string } }).item.status,
   };
+}
+
+/** Until the worker has taken every item through the pipeline. */
+async function processed(api: Awaited<ReturnType<typeof adminApi>>, ids: string[]) {
+  await expect(async () => {
+    for (const id of ids) expect(["New", "Started"]).not.toContain(await api.status(id));
+  }).toPass({ timeout: 20_000 });
 }
 
 test.beforeAll(async ({ request }) => {
@@ -87,6 +110,105 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+test.describe("bulk actions on the inbox list with JavaScript on", () => {
+  test("retries the ticked rows with progress and a summary, then archives everything matching the filter", async ({ page, request }) => {
+    const api = await adminApi(request);
+    const tag = `bulk-js-${randomBytes(4).toString("hex")}`;
+    const ids = [
+      await api.upload("unrecognised-layout.eml", `${tag}-1`),
+      await api.upload("unrecognised-layout.eml", `${tag}-2`),
+      await api.upload("court-announcement.eml", `${tag}-3`),
+    ];
+    await processed(api, ids);
+
+    await signedIn(page, USERS.docketing);
+    await page.goto(`/inbox-items?q=${tag}`);
+    const table = page.getByTestId("resource-table");
+    await expect(table).toHaveAttribute("data-renderer", "interactive");
+    await expect(table.getByRole("row")).toHaveCount(4);
+    await page.getByRole("checkbox", { name: "Select all on this page" }).check();
+    await expect(page.getByTestId("bulk-selected")).toHaveText("3 selected");
+    await page.getByRole("button", { name: "Retry" }).click();
+
+    await expect(page.getByTestId("bulk-progress")).toContainText("3 of 3 processed");
+    await expect(page.getByTestId("bulk-progress")).toHaveAttribute("data-running", "false");
+    await expect(page.getByText("Retry: 2 done, 1 skipped (status Succeeded: 1).")).toBeVisible();
+    await expect(page.getByTestId("bulk-selected")).toHaveText("0 selected");
+    expect(await api.status(ids[2]!)).toBe("Succeeded");
+    await processed(api, ids);
+
+    // Every item the filter matches, whatever the page: the server resolves the ids.
+    await page.getByRole("checkbox", { name: /Apply to all 3 items matching the filters/ }).check();
+    await page.getByRole("button", { name: "Archive" }).click();
+    await expect(page.getByText("Archive: 3 done, 0 skipped.")).toBeVisible();
+    await expect(table.getByText(/^(No results found|No rows match\.)$/)).toBeVisible();
+  });
+});
+
+test.describe("bulk actions on the inbox list with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("retries the items that need attention once their case exists; the list keeps its filters", async ({ page, request }) => {
+    const api = await adminApi(request);
+    const tag = `bulk-nojs-${randomBytes(4).toString("hex")}`;
+    const ids = [await api.upload("nef-html-no-charset.eml", `${tag}-1`), await api.upload("nef-html-no-charset.eml", `${tag}-2`)];
+    await processed(api, ids);
+    expect(await api.status(ids[0]!)).toBe("Action Required");
+
+    // The cause goes away: the court is mapped and the case exists.
+    const georgia = await api.post("/api/v1/jurisdiction", { name: "Northern District of Georgia", ecfx_jurisdictions: ["gand"] });
+    const client = await api.post("/api/v1/client", { name: "United States", unique_key: `E2E-C-${tag}` });
+    const matter = await api.post("/api/v1/matter", { name: "USA v. Marsh", unique_key: `E2E-M-${tag}`, client_id: client.id });
+    const timekeeper = await api.post("/api/v1/timekeeper", { full_name: "Riley Chen", email: `${tag}@lawfirm.test` });
+    const created = await api.post("/api/v1/case", {
+      name: "USA v. Marsh",
+      case_number: "1:24-cr-00077",
+      matter_id: matter.id,
+      jurisdiction_id: georgia.id,
+      assigned_timekeepers: [timekeeper.id],
+    });
+    expect(created.id).toBeTruthy();
+
+    await signedIn(page, USERS.docketing);
+    const listUrl = `/inbox-items?q=${tag}&filter.status=Action+Required`;
+    await page.goto(listUrl);
+    await expect(page.getByTestId("resource-table")).toHaveAttribute("data-renderer", "plain");
+    const form = page.getByRole("form", { name: "Bulk actions" });
+    const rows = form.locator('input[type="checkbox"][name="ids"]');
+    await expect(rows).toHaveCount(2);
+    for (const row of await rows.all()) await row.check();
+    await form.getByRole("button", { name: "Retry" }).click();
+
+    await expect(page).toHaveURL(/\/inbox-items\?q=bulk-nojs-[0-9a-f]+&filter\.status=Action\+Required$/);
+    await expect(page.locator("[data-toast=success]")).toHaveText("Retry: 2 done, 0 skipped.");
+    await expect(async () => {
+      await page.goto(`/inbox-items?q=${tag}`);
+      await expect(page.getByTestId("resource-table").getByRole("cell", { name: "Succeeded", exact: true })).toHaveCount(2, { timeout: 1000 });
+    }).toPass({ timeout: 20_000 });
+
+    // The whole page at once, then everything the filter matches.
+    await form.getByRole("checkbox", { name: "Select all on this page" }).check();
+    await form.getByRole("button", { name: "Process manually" }).click();
+    await expect(page.locator("[data-toast=success]")).toHaveText("Process manually: 2 done, 0 skipped.");
+    await expect(page.getByTestId("resource-table").getByRole("cell", { name: "Manual", exact: true })).toHaveCount(2);
+    await form.getByRole("checkbox", { name: /Apply to all 2 items matching the filters/ }).check();
+    await form.getByRole("button", { name: "Archive" }).click();
+    await expect(page.locator("[data-toast=success]")).toHaveText("Archive: 2 done, 0 skipped.");
+    await expect(page.getByTestId("resource-table")).toContainText("No rows match.");
+  });
+});
+
+test("a role that may only read the inbox sees no bulk actions, and a forged post is refused with a toast", async ({ page }) => {
+  await signedIn(page, USERS.viewonly);
+  await page.goto("/inbox-items");
+  await expect(page.getByTestId("resource-table")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Retry" })).toHaveCount(0);
+  await expect(page.getByRole("checkbox", { name: "Select all on this page" })).toHaveCount(0);
+  const forged = await page.request.post("/inbox-items?index", { form: { action: "retry", ids: "any" } });
+  expect(forged.status()).toBe(200);
+  expect(await forged.text()).toContain("You do not have access to this.");
+});
 
 test("a role that may only read the inbox cannot upload", async ({ page }) => {
   await signedIn(page, USERS.viewonly);

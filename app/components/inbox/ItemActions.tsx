@@ -1,13 +1,14 @@
 import { Button, Group } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { INBOX_BULK_ACTIONS } from "../../utils/inbox-bulk";
 
-/** Retry, archive, process manually: each a POST of the item's bulk action. */
+/** The bulk actions (retry, archive, process manually): each a POST of the item's action. */
 export function ItemActions({ ids, redirectTo }: { ids: string[]; redirectTo?: string }) {
   const { t } = useTranslation("inbox");
   return (
     <Group gap="xs">
-      {(["retry", "archive", "manual"] as const).map((action) => (
+      {INBOX_BULK_ACTIONS.map((action) => (
         <Form method="post" key={action}>
           <input type="hidden" name="intent" value={action} />
           {ids.map((id) => (

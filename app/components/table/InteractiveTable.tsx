@@ -1,7 +1,7 @@
 import { Text } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useFetcher, useLocation, useNavigate, useNavigation } from "@remix-run/react";
-import type { MRT_ColumnDef, MRT_ColumnFiltersState, MRT_Localization, MRT_SortingState } from "mantine-react-table";
+import type { MRT_ColumnDef, MRT_ColumnFiltersState, MRT_Localization, MRT_RowSelectionState, MRT_SortingState, MRT_TableOptions } from "mantine-react-table";
 import { MantineReactTable, useMantineReactTable } from "mantine-react-table";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -11,7 +11,7 @@ import { CellContent } from "./CellContent";
 import { filterChoices } from "./format";
 import { TABLE_INTENTS } from "./intents";
 import { type ArrangedColumn, MAX_WIDTH, MIN_WIDTH, type TableLayout } from "./layout";
-import type { TableData, TableRow } from "./types";
+import type { TableData, TableRow, TableSelection } from "./types";
 
 // The interactive renderer: mantine-react-table in manual mode. It holds no table state of its
 // own: sort, page, size, search and filters are read from the URL and every change navigates,
@@ -65,6 +65,30 @@ function filtersFrom(columns: ArrangedColumn[], next: MRT_ColumnFiltersState): {
   return { filters, partial };
 }
 
+/** MRT's own checkbox column: first, and never part of the saved layout. */
+const SELECT_COLUMN = "mrt-row-select";
+
+const rowSelectionOf = (ids: string[]): MRT_RowSelectionState => Object.fromEntries(ids.map((id) => [id, true]));
+
+/** Row selection held by the page: MRT reads the ticked ids and reports every change. */
+function selectionOptions(selection: TableSelection | undefined): Partial<MRT_TableOptions<TableRow>> {
+  if (!selection) return {};
+  const current = rowSelectionOf(selection.selected);
+  return {
+    enableRowSelection: true,
+    enableSelectAll: true,
+    selectAllMode: "page",
+    // The page says what is selected in its own controls.
+    positionToolbarAlertBanner: "none",
+    onRowSelectionChange: (updater: Updater<MRT_RowSelectionState>) => {
+      const next = apply(updater, current);
+      selection.onChange(Object.keys(next).filter((id) => next[id]));
+    },
+    mantineSelectAllCheckboxProps: { "aria-label": selection.allLabel },
+    mantineSelectCheckboxProps: ({ row }) => ({ "aria-label": selection.rowLabel(row.original) }),
+  };
+}
+
 function layoutOf(columns: ArrangedColumn[], visibility: Record<string, boolean>, order: string[], sizing: Record<string, number>): TableLayout {
   const fields = columns.map((c) => c.field);
   const widths: Record<string, number> = {};
@@ -78,7 +102,7 @@ function layoutOf(columns: ArrangedColumn[], visibility: Record<string, boolean>
   };
 }
 
-export function InteractiveTable({ table, striped }: { table: TableData; striped: boolean }) {
+export function InteractiveTable({ table, striped, selection }: { table: TableData; striped: boolean; selection?: TableSelection }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -112,6 +136,7 @@ export function InteractiveTable({ table, striped }: { table: TableData; striped
   // changes, which would wipe a date being typed.
   const columnFilters = useMemo(() => columnFiltersOf(table, partial), [table, partial]);
   const pagination: { pageIndex: number; pageSize: number } = { pageIndex: state.page - 1, pageSize: state.size };
+  const columnOrder = selection ? [SELECT_COLUMN, ...order] : order;
 
   const mrtColumns = useMemo<MRT_ColumnDef<TableRow>[]>(
     () =>
@@ -167,8 +192,9 @@ export function InteractiveTable({ table, striped }: { table: TableData; striped
       globalFilter: state.q,
       pagination,
       columnVisibility: visibility,
-      columnOrder: order,
+      columnOrder,
       columnSizing: sizing,
+      ...(selection ? { rowSelection: rowSelectionOf(selection.selected) } : {}),
       showProgressBars: navigation.state !== "idle",
     },
     onSortingChange: (updater: Updater<MRT_SortingState>) => {
@@ -194,7 +220,7 @@ export function InteractiveTable({ table, striped }: { table: TableData; striped
       saveLayout(layoutOf(columns, next, order, sizing));
     },
     onColumnOrderChange: (updater: Updater<string[]>) => {
-      const next = apply(updater, order);
+      const next = apply(updater, columnOrder).filter((f) => f !== SELECT_COLUMN);
       setOrder(next);
       saveLayout(layoutOf(columns, visibility, next, sizing));
     },
@@ -203,6 +229,7 @@ export function InteractiveTable({ table, striped }: { table: TableData; striped
       setSizing(next);
       saveLayout(layoutOf(columns, visibility, order, next));
     },
+    ...selectionOptions(selection),
     mantinePaginationProps: { rowsPerPageOptions: PAGE_SIZES.map(String) },
     mantineTableProps: { striped, highlightOnHover: true },
     mantinePaperProps: { withBorder: true, shadow: "none" },

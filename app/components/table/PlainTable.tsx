@@ -1,11 +1,11 @@
-import { Anchor, Box, Group, Table, Text } from "@mantine/core";
+import { Anchor, Box, Checkbox, Group, Table, Text } from "@mantine/core";
 import { Link, useLocation } from "@remix-run/react";
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { changeState, sortDirection, tableHref, toggledSort } from "../../utils/table-url";
 import { CellContent } from "./CellContent";
 import type { ArrangedColumn } from "./layout";
-import type { TableData } from "./types";
+import type { TableData, TableSelection } from "./types";
 
 const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
 
@@ -28,10 +28,14 @@ function SortLink({ table, column }: { table: TableData; column: ArrangedColumn 
   );
 }
 
-/** The server's and the no-JavaScript renderer: a plain Mantine table drawn from the registry's columns. */
-export function PlainTable({ table, striped }: { table: TableData; striped: boolean }) {
+/**
+ * The server's and the no-JavaScript renderer: a plain Mantine table drawn from the registry's
+ * columns, with a leading column of real checkboxes when the page offers a selection.
+ */
+export function PlainTable({ table, striped, selection }: { table: TableData; striped: boolean; selection?: TableSelection }) {
   const { t } = useTranslation();
   const columns = table.columns.filter((c) => c.visible);
+  const width = columns.length + (selection ? 1 : 0);
   const lead = table.state.sort.split(",")[0] ?? "";
   return (
     <Box style={{ overflowX: "auto" }}>
@@ -46,6 +50,11 @@ export function PlainTable({ table, striped }: { table: TableData; striped: bool
       >
         <Table.Thead>
           <Table.Tr>
+            {selection ? (
+              <Table.Th style={{ width: 40 }}>
+                <Checkbox size="xs" name={selection.allName} value={selection.allValue} aria-label={selection.allLabel} disabled={table.rows.length === 0} />
+              </Table.Th>
+            ) : null}
             {columns.map((c) => (
               <Table.Th
                 key={c.field}
@@ -61,7 +70,7 @@ export function PlainTable({ table, striped }: { table: TableData; striped: bool
         <Table.Tbody>
           {table.rows.length === 0 ? (
             <Table.Tr>
-              <Table.Td colSpan={columns.length}>
+              <Table.Td colSpan={width}>
                 <Text size="sm" c="dimmed">
                   {t("table:empty")}
                 </Text>
@@ -70,6 +79,11 @@ export function PlainTable({ table, striped }: { table: TableData; striped: bool
           ) : (
             table.rows.map((row, i) => (
               <Table.Tr key={String(row.id ?? i)}>
+                {selection ? (
+                  <Table.Td>
+                    <Checkbox size="xs" name={selection.rowName} value={String(row.id)} aria-label={selection.rowLabel(row)} />
+                  </Table.Td>
+                ) : null}
                 {columns.map((c) => (
                   <Table.Td key={c.field}>
                     <CellContent t={t} resourceKey={table.resourceKey} column={c} row={row} titles={table.titles} />

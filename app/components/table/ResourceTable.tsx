@@ -9,19 +9,21 @@ import { PlainTable } from "./PlainTable";
 import { QuickFilterLinks } from "./QuickFilterLinks";
 import { useStriped } from "./StripedSwitch";
 import { TableToolbar } from "./TableToolbar";
-import type { TableData } from "./types";
+import type { TableData, TableSelection } from "./types";
 
 /**
  * The one table of every registry entry: one declaration, two renderers. The server (and a
  * browser without JavaScript) gets a plain table whose sort, paging, filters and quick filters are
  * links and GET forms; once the page is interactive, mantine-react-table takes over the same URL.
- * `actions` are extra toolbar buttons of the page (import, ...).
+ * `actions` are extra toolbar buttons of the page (import, ...); `selection` adds row checkboxes
+ * and the page's form that acts on the ticked rows.
  */
-export function ResourceTable({ table, actions }: { table: TableData; actions?: ReactNode }) {
+export function ResourceTable({ table, actions, selection }: { table: TableData; actions?: ReactNode; selection?: TableSelection }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const striped = useStriped(table.striped);
   const error = table.loadError;
+  const plain = <PlainTable table={table} striped={striped} selection={selection} />;
   return (
     <Stack gap="sm">
       <TableToolbar table={table} actions={actions} interactive={hydrated} />
@@ -32,12 +34,15 @@ export function ResourceTable({ table, actions }: { table: TableData; actions?: 
         </Alert>
       ) : null}
       {hydrated ? (
-        // Keyed by entity: the column layout it holds belongs to one table.
-        <InteractiveTable key={table.resourceKey} table={table} striped={striped} />
+        <>
+          {selection?.form(null)}
+          {/* Keyed by entity: the column layout it holds belongs to one table. */}
+          <InteractiveTable key={table.resourceKey} table={table} striped={striped} selection={selection} />
+        </>
       ) : (
         <>
           <FilterForm table={table} />
-          <PlainTable table={table} striped={striped} />
+          {selection ? selection.form(plain) : plain}
           <PageControls table={table} />
         </>
       )}

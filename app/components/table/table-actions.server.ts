@@ -9,7 +9,7 @@ import { readLayout, readWebPreferences, resetLayout, saveLayout, saveWebPrefere
 
 
 /** Back to the list as it was: the same URL without the `index` marker of a form post. */
-function listUrl(request: Request): string {
+export function listUrl(request: Request): string {
   const url = new URL(request.url);
   url.searchParams.delete("index");
   const search = url.searchParams.toString();

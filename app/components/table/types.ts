@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { ParsedTableUrl, TableSpec, TableState } from "../../utils/table-url";
 import type { ReferenceTitles } from "./format";
 import type { ArrangedColumn, TableLayout } from "./layout";
@@ -31,4 +32,27 @@ export interface TableData {
   canStripe: boolean;
   striped: boolean;
   layout: TableLayout;
+}
+
+/**
+ * Rows a page lets the user tick and act on together (optional; the inbox uses it). The plain
+ * renderer draws real checkboxes that post with the page's form; the interactive one keeps the
+ * ticked ids in the page's state.
+ */
+export interface TableSelection {
+  /** Ticked row ids (interactive renderer). */
+  selected: string[];
+  onChange(ids: string[]): void;
+  /** Accessible names of the "all on this page" and the row checkboxes. */
+  allLabel: string;
+  rowLabel(row: TableRow): string;
+  /** What the plain renderer's checkboxes post: `rowName=<id>` per row, `allName=allValue` for the page. */
+  rowName: string;
+  allName: string;
+  allValue: string;
+  /**
+   * The page's form and controls. Without JavaScript it wraps the plain table, so that the row
+   * checkboxes are inside it; with JavaScript it gets `null` and stands above the interactive table.
+   */
+  form(table: ReactNode | null): ReactNode;
 }

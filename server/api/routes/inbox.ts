@@ -4,14 +4,29 @@ import type { ServerContext } from "../../context";
 import { findFirm } from "../../firm/firm-repository";
 import { receiveMessage } from "../../inbox/receive";
 import { message } from "../../lib/messages";
-import { applyBulkAction, BULK_ACTIONS, reprocessWithCase } from "../../pipeline/inbox-operations";
+import { applyBulkAction, BULK_ACTIONS, matchingItemIds, reprocessWithCase } from "../../pipeline/inbox-operations";
 import { inboxCard } from "../../pipeline/inbox-card";
-import { authenticate, fieldLevel, requireAccess } from "../caller";
-import { HttpError, forbidden, notFound } from "../errors";
+import { serverResourceByPath } from "../../resources/registry";
+import { QueryError, type SearchQuery, parseSearchQuery } from "../../resources/search-query";
+import { type Caller, authenticate, fieldLevel, requireAccess } from "../caller";
+import { HttpError, forbidden, invalid, notFound } from "../errors";
 
 const bulkBody = z.object({ action: z.enum(BULK_ACTIONS), ids: z.array(z.string().min(1)).min(1).max(1000) });
 const reprocessBody = z.object({ case_id: z.string().min(1) });
 const MAX_UPLOAD = 50 * 1024 * 1024;
+
+/** A table's search (paging aside) as GET /api/v1/inbox-item/search reads it. */
+function tableQuery(caller: Caller, params: Record<string, string>): SearchQuery {
+  const { max: _max, offset: _offset, ...rest } = params;
+  try {
+    const query = parseSearchQuery(rest, serverResourceByPath("inbox-item")!.def.defaultSort);
+    // As in the search: a default order on a field this role cannot read gives way to the id order.
+    return rest.sort ? query : { ...query, sort: query.sort.filter((s) => fieldLevel(caller, "inbox_item", s.field) !== "DENY") };
+  } catch (error) {
+    if (error instanceof QueryError) throw invalid({ [error.field]: [message(error.message)] }, message(error.message));
+    throw error;
+  }
+}
 
 /** The inbox's own operations: upload, the card, the original message, bulk actions, re-processing. */
 export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
@@ -48,6 +63,12 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
       .executeTakeFirst();
     if (!row) throw notFound();
     return reply.type("message/rfc822").header("content-disposition", `attachment; filename="${request.params.id}.eml"`).send(row.raw_content);
+  });
+
+  // The ids behind "all items matching the filters": the table's query in, at most MATCHING_MAX ids out.
+  app.get<{ Querystring: Record<string, string> }>("/api/v1/inbox/ids", async (request) => {
+    const caller = await authenticate(ctx, request);
+    return matchingItemIds(ctx, caller, tableQuery(caller, request.query));
   });
 
   app.post("/api/v1/inbox/bulk", async (request) => {

@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "../utils/auth.server";
+import { fetchMatchingIds, postBulk } from "../utils/inbox-actions.server";
+import { BULK_BATCH, BULK_FIELDS, type Refusal, isInboxBulkAction, isRefusal } from "../utils/inbox-bulk";
+
+// The inbox list's bulk actions with JavaScript, batch by batch so the page can show progress:
+// GET /resources/inbox-bulk?<the table's query> answers the ids of "all items matching the
+// filters"; POST action=<action>&ids=... runs one batch. Both answer JSON; a refusal of the API
+// (403 for a role that may only read the inbox) comes back as { refused: toast } with its status.
+
+const json = (body: unknown, status: number, headers: Headers) => {
+  headers.set("Cache-Control", "no-store");
+  return Response.json(body, { status, headers });
+};
+
+const refusal = (key: string, status: number): Refusal => ({ refused: { type: "error", key }, status });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { api, headers } = await requireUser(request, "inboxItemAccess");
+  const found = await fetchMatchingIds(api, new URL(request.url));
+  return json(found, isRefusal(found) ? found.status : 200, headers);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { api, headers } = await requireUser(request, "inboxItemAccess");
+  const form = await request.formData();
+  const action = form.get(BULK_FIELDS.action);
+  const ids = [...new Set(form.getAll(BULK_FIELDS.ids).map(String).filter(Boolean))];
+  if (!isInboxBulkAction(action) || ids.length === 0 || ids.length > BULK_BATCH) return json(refusal("errors:somethingWrong", 400), 400, headers);
+  const outcome = await postBulk(api, action, ids);
+  return json(outcome, isRefusal(outcome) ? outcome.status : 200, headers);
+}
