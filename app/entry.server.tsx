@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { type EntryContext, createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { createInstance } from "i18next";
+import { type i18n as I18n, createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
@@ -9,6 +9,22 @@ import { i18nConfig, resources } from "./utils/i18n";
 import { remixI18n } from "./utils/i18n.server";
 
 const ABORT_DELAY = 5_000;
+
+// One initialised instance per language, shared by every request: an instance holds only the
+// catalogue and its language (never changed here), and building one costs milliseconds a page.
+const instances = new Map<string, Promise<I18n>>();
+function i18nFor(lng: string): Promise<I18n> {
+  let ready = instances.get(lng);
+  if (!ready) {
+    const instance = createInstance();
+    ready = instance
+      .use(initReactI18next)
+      .init({ ...i18nConfig, lng, resources })
+      .then(() => instance);
+    instances.set(lng, ready);
+  }
+  return ready;
+}
 export const streamTimeout = ABORT_DELAY;
 
 export default async function handleRequest(
@@ -17,9 +33,7 @@ export default async function handleRequest(
   responseHeaders: Headers,
   remixContext: EntryContext,
 ) {
-  const i18n = createInstance();
-  const lng = await remixI18n.getLocale(request);
-  await i18n.use(initReactI18next).init({ ...i18nConfig, lng, resources });
+  const i18n = await i18nFor(await remixI18n.getLocale(request));
 
   // Bots and no-JS clients get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");

@@ -85,4 +85,37 @@ describe.each(backends)("ethical walls (%s)", (backend) => {
     // A matter that walls refer to cannot be deleted from under them.
     expect((await admin.request("DELETE", `/api/v1/client/${ids.client}`)).status).toBe(409);
   });
+
+  it("refuses a walled-out person the notice and its documents in the console", async () => {
+    const db = running.ctx.database.db;
+    const jurisdiction = (await admin.post("/api/v1/jurisdiction", { name: "S.D.N.Y. walls", ecfx_jurisdictions: ["nysd"] })).body.id;
+    const courtCase = (
+      await admin.post("/api/v1/case", { name: "Walled v. Open", case_number: "1:24-cv-09999", matter_id: ids.matter, jurisdiction_id: jurisdiction, assigned_timekeepers: [ids["Ian Inside"]] })
+    ).body.id;
+    const raw = "From: clerk@court.test\r\nTo: notices@demo.ecfx.test\r\nSubject: Walled\r\n\r\nA notice.\r\n";
+    const item = (await admin.request("POST", "/api/v1/inbox/upload", { body: raw, headers: { "content-type": "message/rfc822" } })).body.id;
+    await worker.drain();
+    await db.updateTable("inbox_item").set({ case_id: courtCase }).where("id", "=", item).execute();
+    const now = Date.now();
+    const fileId = await running.ctx.blobs.put(Buffer.from("%PDF-1.4 walled"), "application/pdf", now);
+    await db
+      .insertInto("envelope")
+      .values({ id: "env-walled", firm_id: firmId, inbox_item_id: item, case_id: courtCase, ecfx_jurisdiction_id: "nysd", name: "Order", date: null, court_envelope_id: null, filed_by: "", service_contacts: "[]", docket_text: "ORDER", created_at: now, updated_at: now })
+      .execute();
+    await db
+      .insertInto("document")
+      .values({ id: "doc-walled", firm_id: firmId, envelope_id: "env-walled", processed_from_id: item, number: 1, name: "Order", date: null, sealed: 0, court_document_id: null, url: null, file_id: fileId, fetch_status: "fetched", fetch_error: null, uploaded: 0, stamped_by_court: 0, dms_status: "new", created_at: now })
+      .execute();
+
+    const as = async (timekeeper: string | null) => {
+      await db.updateTable("app_user").set({ timekeeper_id: timekeeper }).where("email", "=", DEMO.admin).execute();
+      return [`/api/v1/document/doc-walled/content`, `/api/v1/inbox/${item}/card`, `/api/v1/inbox/${item}/raw`].map((path) => admin.get(path));
+    };
+    for (const response of await Promise.all(await as(ids["Otto Other"]!))) {
+      expect(response.status).toBe(403);
+      expect(response.body?.message ?? "An ethical wall keeps you out of this matter.").toBe("An ethical wall keeps you out of this matter.");
+    }
+    for (const response of await Promise.all(await as(ids["Ian Inside"]!))) expect(response.status).toBe(200);
+    for (const response of await Promise.all(await as(null))) expect(response.status).toBe(200);
+  });
 });

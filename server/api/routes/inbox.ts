@@ -7,6 +7,7 @@ import { message } from "../../lib/messages";
 import { applyBulkAction, BULK_ACTIONS, matchingItemIds, reprocessWithCase } from "../../pipeline/inbox-operations";
 import { inboxCard } from "../../pipeline/inbox-card";
 import { serverResourceByPath } from "../../resources/registry";
+import { userWalledOutOfCase } from "../../walls/walls";
 import { QueryError, type SearchQuery, parseSearchQuery } from "../../resources/search-query";
 import { type Caller, authenticate, fieldLevel, requireAccess } from "../caller";
 import { HttpError, forbidden, invalid, notFound } from "../errors";
@@ -30,6 +31,11 @@ function tableQuery(caller: Caller, params: Record<string, string>): SearchQuery
 
 /** The inbox's own operations: upload, the card, the original message, bulk actions, re-processing. */
 export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
+  // A person walled out of a matter may not open its notices or documents (spec §6).
+  const refuseWalledOut = async (caller: Caller, caseId: string | null | undefined) => {
+    if (await userWalledOutOfCase(ctx.database.db, caller.firmId, caller.userId, caseId)) throw new HttpError(403, message("errors:walledOut"));
+  };
+
   app.addContentTypeParser("message/rfc822", { parseAs: "buffer", bodyLimit: MAX_UPLOAD }, (_req, body, done) => done(null, body));
 
   app.post("/api/v1/inbox/upload", { bodyLimit: MAX_UPLOAD }, async (request, reply) => {
@@ -48,6 +54,7 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
     requireAccess(caller, "inbox_item", "read");
     const card = await inboxCard(ctx, caller.firmId, request.params.id);
     if (!card) throw notFound();
+    await refuseWalledOut(caller, card.item.case_id as string | null);
     return card;
   });
 
@@ -57,11 +64,12 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
     if (fieldLevel(caller, "inbox_item", "raw_content") === "DENY") throw forbidden();
     const row = await ctx.database.db
       .selectFrom("inbox_item")
-      .select("raw_content")
+      .select(["raw_content", "case_id"])
       .where("id", "=", request.params.id)
       .where("firm_id", "=", caller.firmId)
       .executeTakeFirst();
     if (!row) throw notFound();
+    await refuseWalledOut(caller, row.case_id);
     return reply.type("message/rfc822").header("content-disposition", `attachment; filename="${request.params.id}.eml"`).send(row.raw_content);
   });
 
@@ -93,11 +101,13 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
     requireAccess(caller, "document", "read");
     const doc = await ctx.database.db
       .selectFrom("document")
-      .select(["file_id", "name"])
-      .where("id", "=", request.params.id)
-      .where("firm_id", "=", caller.firmId)
+      .innerJoin("envelope", "envelope.id", "document.envelope_id")
+      .select(["document.file_id", "document.name", "envelope.case_id"])
+      .where("document.id", "=", request.params.id)
+      .where("document.firm_id", "=", caller.firmId)
       .executeTakeFirst();
     if (!doc?.file_id) throw notFound();
+    await refuseWalledOut(caller, doc.case_id);
     const bytes = await ctx.blobs.read(doc.file_id);
     const filename = `${doc.name.replace(/[^\w .-]+/g, "_").slice(0, 100) || "document"}.pdf`;
     return reply.type("application/pdf").header("content-disposition", `inline; filename="${filename}"`).send(bytes);
