@@ -9,7 +9,7 @@ RUN npm ci
 
 FROM deps AS build
 COPY . .
-RUN npx remix build && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \

@@ -16,6 +16,8 @@ const schema = z.object({
   ECFX_API_URL: z.string().url().optional(),
   ECFX_PUBLIC_URL: z.string().url().optional(),
   ECFX_DATA_DIR: z.string().min(1).default("./data"),
+  /** Root of the file-system DMS target; each credential's folder lies inside it. */
+  ECFX_FILE_STORE_ROOT: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^(postgres(ql)?:\/\/|sqlite:)/, "must start with postgres://, postgresql:// or sqlite:")
@@ -73,6 +75,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...c,
     dataDir,
+    fileStoreRoot: path.resolve(c.ECFX_FILE_STORE_ROOT ?? path.join(dataDir, "dms")),
     databaseUrl: c.DATABASE_URL ?? `sqlite:${path.join(dataDir, "ecfx.sqlite")}`,
     apiUrl: c.ECFX_API_URL ?? `http://127.0.0.1:${c.ECFX_API_PORT}`,
     publicUrl: (c.ECFX_PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),

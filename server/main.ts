@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { copyMonaco } from "../scripts/copy-monaco";
 import { buildApi } from "./api/app";
 import { loadOrCreateSecrets } from "./auth/secrets";
 import { openContext } from "./bootstrap";
@@ -9,6 +10,7 @@ import { startCourtSimulator } from "./courts/simulator";
 import { DEMO_INBOX, DEMO_USERS } from "./db/seed/demo";
 import { sendDemoNotices } from "./db/seed/send-demo-notices";
 import { createSmtpListener, listen } from "./inbox/smtp-listener";
+import { startDigestScheduler } from "./notify/digest-scheduler";
 import { startWorker } from "./pipeline/worker";
 
 const root = process.env.ECFX_ROOT ?? process.cwd();
@@ -25,6 +27,8 @@ function newestMtime(dir: string): number {
 }
 
 function buildConsoleIfNeeded(): void {
+  // The template editor's Monaco is served from public/monaco (no CDN); cheap when already there.
+  if (copyMonaco(root)) console.log("Copied the Monaco editor to public/monaco.");
   const output = path.join(root, "build", "index.js");
   const sources = ["app", "locales"].map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
   const stale = !fs.existsSync(output) || sources.some((d) => newestMtime(d) > fs.statSync(output).mtimeMs);
@@ -78,6 +82,8 @@ async function main(): Promise<void> {
     if (config.ECFX_ROLES.includes("worker")) {
       const worker = startWorker(ctx, config.ECFX_WORKER_CONCURRENCY);
       stops.unshift(() => worker.stop());
+      const digests = startDigestScheduler(ctx);
+      stops.unshift(() => digests.stop());
     }
     if (config.ECFX_ROLES.includes("smtp")) {
       const smtp = createSmtpListener(ctx, {

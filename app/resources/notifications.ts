@@ -100,6 +100,7 @@ export const templates = defineResource({
   defaultSort: "name",
   quickFilters: {},
   wizard: [{ key: "template", fields: ["name", "template"] }],
+  editPath: (id) => `/templates/edit/${encodeURIComponent(id)}`,
 });
 
 export const notificationRules = defineResource({

@@ -70,6 +70,8 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
    * form applies it once it holds all of `fields`. Answers catalogue keys by field, or null.
    */
   crossCheck?: CrossCheck;
+  /** A bespoke editor that takes over from the generic edit form: the path that edits one record. */
+  editPath?: (id: string) => string;
 }
 
 export interface CrossCheck {

@@ -32,7 +32,7 @@ export default function RecordPage() {
         </Anchor>
         {canWrite && !editing ? (
           <Group gap="sm">
-            <Button component={Link} to={`${path}?edit`} variant="default">
+            <Button component={Link} to={def.editPath?.(String(record.id)) ?? `${path}?edit`} variant="default">
               {t("wizard:edit")}
             </Button>
             <DeleteRecord confirming={false} title={title} action={path} />

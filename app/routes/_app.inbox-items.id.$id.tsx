@@ -126,6 +126,57 @@ export default function InboxCardPage() {
                 </Table>
               )}
             </CardSection>
+            <CardSection title={t("card.dms", { status: t(`dmsStatus.${card.item.dms_status}`, { defaultValue: card.item.dms_status }) })} testId="card-dms">
+              {card.dms.length === 0 ? (
+                <Text size="sm">{t("card.noDms")}</Text>
+              ) : (
+                <Table>
+                  <Table.Tbody>
+                    {card.dms.map((r) => (
+                      <Table.Tr key={r.id}>
+                        <Table.Td>{r.what === "notice" ? t("card.notice") : r.document_name}</Table.Td>
+                        <Table.Td>
+                          {t(`dmsStatus.${r.status}`, { defaultValue: r.status })}
+                          {r.error ? ` · ${r.error}` : ""}
+                        </Table.Td>
+                        <Table.Td>
+                          <Code>{r.location ?? ""}</Code>
+                          {r.storage_policy_name ? ` (${r.storage_policy_name})` : ""}
+                        </Table.Td>
+                        <Table.Td>
+                          {r.status === "succeeded" ? (
+                            <Anchor href={`/load-dms/${r.id}`} target="_blank" rel="noopener">
+                              {t("card.open")}
+                            </Anchor>
+                          ) : null}
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </CardSection>
+            <CardSection title={t("card.mail")} testId="card-mail">
+              {card.mail.length === 0 ? (
+                <Text size="sm">{t("card.noMail")}</Text>
+              ) : (
+                <Table>
+                  <Table.Tbody>
+                    {card.mail.map((m) => (
+                      <Table.Tr key={m.id}>
+                        <Table.Td>{new Date(m.created_at).toISOString().replace("T", " ").slice(0, 16)}</Table.Td>
+                        <Table.Td>{m.to_addresses.join(", ")}</Table.Td>
+                        <Table.Td>{m.subject}</Table.Td>
+                        <Table.Td>
+                          {t(`mailStatus.${m.status}`, { defaultValue: m.status })}
+                          {m.error ? ` · ${m.error}` : ""}
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </CardSection>
             {card.envelopes.map((e) => (
               <CardSection key={e.id} title={`${t("card.envelope")}: ${e.name}`}>
                 <Text size="sm">

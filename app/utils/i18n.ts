@@ -3,6 +3,7 @@ import errors from "../../locales/en/errors.json";
 import inbox from "../../locales/en/inbox.json";
 import mail from "../../locales/en/mail.json";
 import resources_ from "../../locales/en/resources.json";
+import storage from "../../locales/en/storage.json";
 import table from "../../locales/en/table.json";
 import transfer from "../../locales/en/transfer.json";
 import wizard from "../../locales/en/wizard.json";
@@ -10,12 +11,12 @@ import wizard from "../../locales/en/wizard.json";
 // The catalogue is bundled: no request for it, no network, and the same text on server and client.
 // One namespace per area: common (shell, pages), errors (the spec's catalogue), resources (entity
 // labels), table, wizard, transfer (import and export), mail.
-export const resources = { en: { common, errors, mail, resources: resources_, table, wizard, transfer, inbox } } as const;
+export const resources = { en: { common, errors, mail, resources: resources_, table, wizard, transfer, inbox, storage } } as const;
 
 export const i18nConfig = {
   supportedLngs: ["en"],
   fallbackLng: "en",
   defaultNS: "common",
-  ns: ["common", "errors", "mail", "resources", "table", "wizard", "transfer", "inbox"],
+  ns: ["common", "errors", "mail", "resources", "table", "wizard", "transfer", "inbox", "storage"],
   interpolation: { escapeValue: false },
 };

@@ -4,7 +4,7 @@ import type { Toast, ToastType } from "./toast";
 // The inbox's bulk actions, shared by the console (buttons, labelled `inbox:bulk.<action>`) and
 // the API (which checks and applies them). Isomorphic: no server imports. A new action is one
 // entry here, its label, and its case in the API's applyBulkAction (the compiler asks for it).
-export const INBOX_BULK_ACTIONS = ["retry", "archive", "manual"] as const;
+export const INBOX_BULK_ACTIONS = ["retry", "requeue", "archive", "manual"] as const;
 export type InboxBulkAction = (typeof INBOX_BULK_ACTIONS)[number];
 
 export const isInboxBulkAction = (value: unknown): value is InboxBulkAction => (INBOX_BULK_ACTIONS as readonly unknown[]).includes(value);

@@ -27,6 +27,10 @@ export interface InboxCard {
   envelopes: { id: string; name: string; date: string | null; filed_by: string; docket_text: string; ecfx_jurisdiction_id: string | null }[];
   documents: { id: string; envelope_id: string; number: number; name: string; sealed: boolean; fetch_status: string; fetch_error: string | null; stored: boolean }[];
   linked: { id: string; status: string; disposition: string; subject: string; snippet: string; created_at: number; parent_id: string | null; duplicate_of_id: string | null }[];
+  /** What was filed in the DMS for the item, one row per file. */
+  dms: { id: string; what: string; document_name: string | null; storage_policy_name: string | null; status: string; location: string | null; error: string | null; attempts: number }[];
+  /** Every message sent about the item. */
+  mail: { id: string; purpose: string; to_addresses: string[]; subject: string; status: string; error: string | null; created_at: number }[];
 }
 
 export interface ParsedNoticeView {

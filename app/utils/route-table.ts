@@ -26,7 +26,7 @@ export const ROUTES: RouteEntry[] = [
   { path: "/provider-credentials", accessKey: "firmAccess", titleKey: "pages.providerCredentials" },
   { path: "/event-logs", accessKey: "firmAccess", titleKey: "pages.eventLogs" },
   { path: "/ethical-walls", accessKey: "firmAccess", titleKey: "pages.ethicalWalls", drawer: "firm" },
-  { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy" },
+  { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy", drawer: "firm" },
   { path: "/abbreviations", accessKey: "firmAccess", titleKey: "pages.abbreviations", drawer: "firm" },
   { path: "/billing", accessKey: "firmAccess", titleKey: "pages.billing" },
   { path: "/notification-rule", accessKey: "notificationRuleAccess", titleKey: "pages.notificationRules", drawer: "notices" },

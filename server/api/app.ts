@@ -4,15 +4,18 @@ import { errorHandler } from "./errors";
 import { PROTOBUF } from "./protobuf-body";
 import { authRoutes } from "./routes/auth";
 import { dashboardRoutes } from "./routes/dashboard";
+import { emailTemplateRoutes } from "./routes/email-templates";
 import { firmRoutes } from "./routes/firm";
 import { healthRoutes } from "./routes/health";
 import { inboxRoutes } from "./routes/inbox";
 import { outboxRoutes } from "./routes/outbox";
 import { preferenceRoutes } from "./routes/preferences";
+import { publicDocumentRoutes } from "./routes/public-document";
 import { resourceExportRoutes } from "./routes/resource-export";
 import { resourceImportRoutes } from "./routes/resource-import";
 import { roleRoutes } from "./routes/roles";
 import { securityRoleRoutes } from "./routes/security-roles";
+import { storageRoutes } from "./routes/storage";
 import { resourceRoutes } from "./routes/resources";
 
 /** The ECFX API: JSON everywhere, protobuf where the spec says binary. */
@@ -43,9 +46,12 @@ export function buildApi(ctx: ServerContext): FastifyInstance {
   dashboardRoutes(app, ctx);
   outboxRoutes(app, ctx);
   preferenceRoutes(app, ctx);
+  publicDocumentRoutes(app, ctx);
   resourceExportRoutes(app, ctx);
   resourceImportRoutes(app, ctx);
   inboxRoutes(app, ctx);
+  storageRoutes(app, ctx);
+  emailTemplateRoutes(app, ctx);
   resourceRoutes(app, ctx);
   return app;
 }

@@ -1,6 +1,125 @@
+import type { Selectable } from "kysely";
+import type { FirmRecord } from "../../app/utils/firm-schema";
 import type { ServerContext } from "../context";
+import type { NotificationTable } from "../db/schema";
+import { findFirm } from "../firm/firm-repository";
+import { buildTemplateData } from "../mail/notice-template";
+import { message } from "../lib/messages";
+import { logEvent } from "../pipeline/event-log";
+import { wallsForCase } from "../walls/walls";
+import { loadDeliveryDocuments } from "./delivery";
+import { TemplateSources, composeNotice } from "./notice-mail";
+import { recordNotifications } from "./record-notifications";
 
-/** Tells the people who want to hear about a processed notice, as their groups say. */
-export async function notifyInboxItem(_ctx: ServerContext, _itemId: string, _attempt: number): Promise<void> {
-  throw new Error("TODO(notify): notification is being written");
+/** Attempts of a notify job before its unsent notifications are marked failed. */
+export const MAX_NOTIFY_ATTEMPTS = 5;
+
+type NotificationRow = Selectable<NotificationTable>;
+
+/**
+ * Tells the people who want to hear about a processed notice, as their groups say: records one
+ * notification per recipient (once), then sends the real-time ones still pending. A mail the
+ * relay refuses fails the job, which is retried; past MAX_NOTIFY_ATTEMPTS what is unsent is
+ * marked failed with the reason.
+ */
+export async function notifyInboxItem(ctx: ServerContext, itemId: string, attempt: number): Promise<void> {
+  const db = ctx.database.db;
+  const item = await db.selectFrom("inbox_item").select(["id", "firm_id", "case_id", "disposition"]).where("id", "=", itemId).executeTakeFirst();
+  if (!item?.case_id || item.disposition !== "Processed") return;
+  const firm = await findFirm(ctx.database, item.firm_id);
+  if (!firm) return;
+  await recordNotifications(ctx, firm, { id: item.id, case_id: item.case_id });
+  const log = (event: string, detail: string, level: "INFO" | "WARNING" | "ERROR" = "INFO") =>
+    logEvent(db, { firmId: firm.id, inboxItemId: item.id, event, detail, level, at: ctx.clock.now() });
+  try {
+    await sendPendingRealtime(ctx, firm, { id: item.id, case_id: item.case_id }, log);
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+    if (attempt < MAX_NOTIFY_ATTEMPTS) {
+      await log("notification retry", reason, "WARNING");
+      throw error;
+    }
+    await db
+      .updateTable("notification")
+      .set({ status: "failed", reason })
+      .where("inbox_item_id", "=", item.id)
+      .where("cadence", "=", "realtime")
+      .where("status", "=", "pending")
+      .execute();
+    await log("notification failed", `${reason} (${await countsOf(ctx, item.id)})`, "ERROR");
+    return;
+  }
+  await log("notified", await countsOf(ctx, item.id));
+}
+
+async function sendPendingRealtime(
+  ctx: ServerContext,
+  firm: FirmRecord,
+  item: { id: string; case_id: string },
+  log: (event: string, detail: string, level?: "WARNING") => Promise<void>,
+): Promise<void> {
+  const db = ctx.database.db;
+  const rows = await db
+    .selectFrom("notification")
+    .selectAll()
+    .where("inbox_item_id", "=", item.id)
+    .where("cadence", "=", "realtime")
+    .where("status", "=", "pending")
+    .orderBy("created_at")
+    .orderBy("email")
+    .execute();
+  if (rows.length === 0) return;
+  const [data, documents, walls, names] = await Promise.all([
+    // Read once for all recipients: it parses the original message.
+    buildTemplateData(ctx, firm.id, item.id),
+    loadDeliveryDocuments(ctx, item.id),
+    wallsForCase(db, firm.id, item.case_id),
+    timekeeperNames(ctx, rows),
+  ]);
+  if (!data) throw new Error(message("mail:notifyNoNoticeData"));
+  const templates = new TemplateSources(ctx, firm);
+  for (const row of rows) {
+    // A wall put up since the rows were recorded still holds.
+    if (row.timekeeper_id && walls.isWalledOut(row.timekeeper_id)) {
+      await db.updateTable("notification").set({ status: "withheld", reason: message("mail:notifyReasonWall") }).where("id", "=", row.id).execute();
+      continue;
+    }
+    const composed = await composeNotice(ctx, {
+      firm,
+      data,
+      documents,
+      method: row.delivery_method,
+      recipient: { email: row.email, name: row.timekeeper_id ? names.get(row.timekeeper_id) : undefined, timekeeperId: row.timekeeper_id },
+      templateSource: await templates.forGroup(row.timekeeper_group_id),
+    });
+    if (composed.templateProblem) await log("template failed", composed.templateProblem, "WARNING");
+    const sent = await ctx.mailer.send({
+      firmId: firm.id,
+      purpose: "notice",
+      to: [row.email],
+      replyTo: firm.reply_to_email || undefined,
+      subject: composed.mail.subject,
+      text: composed.mail.text,
+      html: composed.mail.html,
+      inboxItemId: item.id,
+      attachments: composed.delivery.attachments,
+    });
+    await db.updateTable("notification").set({ status: "sent", sent_at: ctx.clock.now(), outbound_mail_id: sent.id }).where("id", "=", row.id).execute();
+  }
+}
+
+async function timekeeperNames(ctx: ServerContext, rows: NotificationRow[]): Promise<Map<string, string>> {
+  const ids = [...new Set(rows.map((r) => r.timekeeper_id).filter((id): id is string => Boolean(id)))];
+  if (ids.length === 0) return new Map();
+  const found = await ctx.database.db.selectFrom("timekeeper").select(["id", "full_name"]).where("id", "in", ids).execute();
+  return new Map(found.map((t) => [t.id, t.full_name]));
+}
+
+/** "1 sent, 2 digest pending, 1 withheld": the item's notifications by outcome, for the event log. */
+async function countsOf(ctx: ServerContext, itemId: string): Promise<string> {
+  const rows = await ctx.database.db.selectFrom("notification").select(["status", "cadence"]).where("inbox_item_id", "=", itemId).execute();
+  const label = (r: { status: string; cadence: string }) => (r.status === "pending" && r.cadence === "digest" ? "digest pending" : r.status);
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(label(row), (counts.get(label(row)) ?? 0) + 1);
+  return counts.size ? [...counts].map(([what, n]) => `${n} ${what}`).join(", ") : "0 recipients";
 }

@@ -1,4 +1,5 @@
 import type { ServerContext } from "../context";
+import { listDmsRecords } from "../storage/dms-records";
 
 /** Everything the inbox card shows about one item, all within the firm. */
 export async function inboxCard(ctx: ServerContext, firmId: number, id: string) {
@@ -14,7 +15,7 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
     .where("firm_id", "=", firmId)
     .executeTakeFirst();
   if (!item) return null;
-  const [events, envelopes, linked, kase] = await Promise.all([
+  const [events, envelopes, linked, kase, dms, mail] = await Promise.all([
     db.selectFrom("event_log").select(["created_at", "level", "event", "detail"]).where("inbox_item_id", "=", id).orderBy("created_at").orderBy("id").execute(),
     db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", id).where("firm_id", "=", firmId).execute(),
     db
@@ -33,6 +34,16 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
       .orderBy("created_at")
       .execute(),
     item.case_id ? db.selectFrom("court_case").select(["id", "name", "case_number"]).where("id", "=", item.case_id).executeTakeFirst() : undefined,
+    listDmsRecords(db, firmId, id),
+    // Every message sent about this item: who was told, and whether it went out.
+    db
+      .selectFrom("outbound_mail")
+      .select(["id", "purpose", "to_addresses", "subject", "status", "error", "created_at"])
+      .where("inbox_item_id", "=", id)
+      .where("firm_id", "=", firmId)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute(),
   ]);
   const documents = envelopes.length
     ? await db
@@ -49,5 +60,7 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
     envelopes: envelopes.map((e) => ({ ...e, service_contacts: JSON.parse(e.service_contacts) as unknown })),
     documents: documents.map((d) => ({ ...d, sealed: Boolean(d.sealed), stored: Boolean(d.file_id) })),
     linked,
+    dms,
+    mail: mail.map((m) => ({ ...m, to_addresses: JSON.parse(m.to_addresses) as string[] })),
   };
 }

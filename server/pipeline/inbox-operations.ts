@@ -5,6 +5,7 @@ import { message } from "../lib/messages";
 import { serverResourceByPath } from "../resources/registry";
 import { search } from "../resources/repository";
 import type { SearchQuery } from "../resources/search-query";
+import { requeueStorage } from "../storage/requeue";
 import { setItem } from "./item-state";
 import { enqueue } from "./queue";
 
@@ -30,6 +31,13 @@ export async function applyBulkAction(ctx: ServerContext, firmId: number, action
         await db.updateTable("inbox_item").set({ hidden: 1, updated_at: now }).where("id", "=", item.id).execute();
         await setItem(ctx, item, {}, { event: "archived" });
         break;
+      case "requeue": {
+        // Filing in the DMS again: the storage module decides per item and says why not.
+        const requeued = await requeueStorage(ctx, firmId, [item.id]);
+        outcome.skipped.push(...requeued.skipped);
+        if (requeued.done.length === 0) continue;
+        break;
+      }
       case "manual":
         await setItem(ctx, item, { status: "Manual", action_required: "USER" }, { event: "process manually" });
         break;

@@ -5,8 +5,8 @@ import { MAX_FETCH_ATTEMPTS, fetchDocument } from "./fetch-document";
 import { setItem } from "./item-state";
 import { processInboxItem } from "./process-inbox-item";
 import { type Job, type JobKind, claimJob, completeJob, retryJob } from "./queue";
-import { notifyInboxItem } from "../notify/notify-inbox-item";
-import { storeInboxItem } from "../storage/store-inbox-item";
+import { MAX_NOTIFY_ATTEMPTS, notifyInboxItem } from "../notify/notify-inbox-item";
+import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../storage/store-inbox-item";
 import { applyWalls } from "../walls/apply-walls";
 
 const LEASE_MS = 60_000;
@@ -20,6 +20,13 @@ const JOB_HANDLERS: Record<JobKind, (ctx: ServerContext, job: Job) => Promise<vo
   "apply-walls": (ctx, job) => applyWalls(ctx, job.firm_id),
   "store-inbox-item": (ctx, job) => storeInboxItem(ctx, job.ref_id, job.attempts),
   "notify-inbox-item": (ctx, job) => notifyInboxItem(ctx, job.ref_id, job.attempts),
+};
+
+/** How often each kind of job is tried before the worker gives up on it. */
+const ATTEMPT_LIMITS: Partial<Record<JobKind, number>> = {
+  "fetch-document": MAX_FETCH_ATTEMPTS,
+  "notify-inbox-item": MAX_NOTIFY_ATTEMPTS,
+  "store-inbox-item": MAX_STORAGE_ATTEMPTS,
 };
 
 async function run(ctx: ServerContext, job: Job): Promise<void> {
@@ -97,7 +104,7 @@ export function startWorker(ctx: ServerContext, concurrency = 4): Worker {
         await completeJob(ctx, job);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        const limit = job.kind === "fetch-document" ? MAX_FETCH_ATTEMPTS : MAX_ITEM_ATTEMPTS;
+        const limit = ATTEMPT_LIMITS[job.kind as JobKind] ?? MAX_ITEM_ATTEMPTS;
         if (job.attempts >= limit) await giveUp(ctx, job, reason);
         else {
           if (job.kind === "process-inbox-item") {

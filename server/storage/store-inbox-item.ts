@@ -1,6 +1,263 @@
+import type { DMS_STATUSES } from "../../app/resources/inbox";
 import type { ServerContext } from "../context";
+import { escapeHtml } from "../lib/html";
+import { newId } from "../lib/ids";
+import { message } from "../lib/messages";
+import { afterStorageAttempt } from "../pipeline/after-processing";
+import { type EventLevel, logEvent } from "../pipeline/event-log";
+import type { DmsTarget } from "./dms-target";
+import { targetForCredential } from "./dms-targets";
+import { type FilingItem, type FilingNotice, documentFile, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
+import { renderStorageLocation } from "./path-template";
+import { type StoragePolicy, policyChain, resolveStoragePolicy } from "./policy-resolution";
 
-/** Files a processed notice and its documents through the storage policy that applies. */
-export async function storeInboxItem(_ctx: ServerContext, _itemId: string, _attempt: number): Promise<void> {
-  throw new Error("TODO(storage): filing is being written");
+/** Attempts of the storage job before it is marked failed (the worker's limit for item jobs). */
+export const MAX_STORAGE_ATTEMPTS = 5;
+
+export type DmsStatus = (typeof DMS_STATUSES)[number];
+
+type Document = FilingNotice["documents"][number];
+
+/** One thing a policy files: a fetched document, or the notice itself. */
+interface Filing {
+  policy: StoragePolicy;
+  what: "document" | "notice";
+  document: Document | null;
+}
+
+/**
+ * Files a processed notice and its documents through the storage policy that applies (and the
+ * additional policies it names). Each file is recorded in dms_record and never stored twice for
+ * one policy, so a retry stores only what is missing. A failed attempt throws to be retried
+ * with back-off ("delayed"); the last one marks the item failed and reports it to the firm.
+ */
+export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt: number): Promise<void> {
+  const item = await ctx.database.db
+    .selectFrom("inbox_item")
+    .select(["id", "firm_id", "case_id", "parent_id", "subject", "created_at", "disposition"])
+    .where("id", "=", itemId)
+    .executeTakeFirst();
+  // Only a notice recorded on a case has anything to file.
+  if (!item || item.disposition !== "Processed" || !item.case_id) return;
+  const filingItem: FilingItem = { ...item, case_id: item.case_id };
+  const final = attempt >= MAX_STORAGE_ATTEMPTS;
+
+  let errors: string[] | null;
+  try {
+    const resolved = await resolveStoragePolicy(ctx.database.db, item.firm_id, item.case_id);
+    if (!resolved) {
+      await finish(ctx, filingItem, "canceled", { event: "storage canceled", detail: message("storage:events.noPolicy") });
+      return;
+    }
+    await setDmsStatus(ctx, filingItem, "started", {
+      event: "storage started",
+      detail: message("storage:events.started", { policy: resolved.policy.name, level: message(`storage:levels.${resolved.level}`), attempt }),
+    });
+    errors = await fileAll(ctx, filingItem, resolved.policy, final);
+  } catch (error) {
+    errors = [errorText(error)];
+  }
+  if (errors === null) {
+    await finish(ctx, filingItem, "canceled", { event: "storage canceled", detail: message("storage:events.nothingToStore") });
+    return;
+  }
+  if (errors.length === 0) {
+    await finish(ctx, filingItem, "succeeded", { event: "storage succeeded" });
+    return;
+  }
+  const detail = errors.join("; ").slice(0, 2000);
+  if (!final) {
+    await setDmsStatus(ctx, filingItem, "delayed", { event: "storage delayed", detail, level: "WARNING" });
+    throw new Error(detail);
+  }
+  await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" });
+  await reportFailure(ctx, filingItem, attempt, errors);
+}
+
+/** Stores every filing of the policy chain; the errors of this attempt, or null when the policies file nothing. */
+async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolicy, final: boolean): Promise<string[] | null> {
+  const notice = await loadFilingNotice(ctx, item);
+  const chain = await policyChain(ctx.database.db, item.firm_id, first);
+  if (chain.every((policy) => filingsOf(policy, notice).length === 0)) return null;
+  const errors: string[] = [];
+  for (const policy of chain) {
+    const filings = filingsOf(policy, notice);
+    if (filings.length === 0) continue;
+    let target: DmsTarget | string;
+    try {
+      target = (await targetForCredential(ctx, item.firm_id, policy.dms_credential_id)).target;
+    } catch (error) {
+      // Recorded against each filing below, so every record says why it was not stored.
+      target = errorText(error);
+    }
+    for (const filing of filings) {
+      const error = await fileOne(ctx, notice, filing, target, final);
+      if (error) errors.push(error);
+    }
+  }
+  await updateDocumentStatuses(ctx, item, notice.documents, final);
+  return errors;
+}
+
+function filingsOf(policy: StoragePolicy, notice: FilingNotice): Filing[] {
+  const documents = policy.store_documents ? notice.documents.filter((d) => d.fetch_status === "fetched" && d.file_id) : [];
+  const filings: Filing[] = documents.map((document) => ({ policy, what: "document", document }));
+  if (policy.store_email === "pdf" || policy.store_email === "eml") filings.push({ policy, what: "notice", document: null });
+  return filings;
+}
+
+/** Files one thing unless this policy already stored it; returns the error, or null. */
+async function fileOne(
+  ctx: ServerContext,
+  notice: FilingNotice,
+  filing: Filing,
+  target: DmsTarget | string,
+  final: boolean,
+): Promise<string | null> {
+  const db = ctx.database.db;
+  const { item } = notice;
+  const documentId = filing.document?.id ?? null;
+  const existing = await db
+    .selectFrom("dms_record")
+    .select(["id", "status", "attempts"])
+    .where("inbox_item_id", "=", item.id)
+    .where("storage_policy_id", "=", filing.policy.id)
+    .where("what", "=", filing.what)
+    .where((eb) => (documentId ? eb("document_id", "=", documentId) : eb("document_id", "is", null)))
+    .executeTakeFirst();
+  if (existing?.status === "succeeded") return null;
+
+  const now = ctx.clock.now();
+  const recordId = existing?.id ?? newId();
+  if (existing) {
+    await db.updateTable("dms_record").set({ status: "started", attempts: existing.attempts + 1, updated_at: now }).where("id", "=", recordId).execute();
+  } else {
+    await db
+      .insertInto("dms_record")
+      .values({
+        id: recordId,
+        firm_id: item.firm_id,
+        inbox_item_id: item.id,
+        document_id: documentId,
+        storage_policy_id: filing.policy.id,
+        what: filing.what,
+        status: "started",
+        location: null,
+        error: null,
+        attempts: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  }
+
+  let label = filing.document?.name ?? filing.what;
+  try {
+    if (typeof target === "string") throw new Error(target);
+    const file = filing.document ? await documentFile(ctx, filing.document) : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml");
+    label = file.label;
+    const { folder, name } = renderStorageLocation(filing.policy, templateDataFor(notice, filing.document));
+    const stored = await target.store({
+      folder,
+      name,
+      extension: file.extension,
+      bytes: file.bytes,
+      contentType: file.contentType,
+      properties: documentProperties(filing.policy),
+    });
+    await db.updateTable("dms_record").set({ status: "succeeded", location: stored.location, error: null, updated_at: ctx.clock.now() }).where("id", "=", recordId).execute();
+    await logEvent(db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "stored", detail: message("storage:events.stored", { what: label, policy: filing.policy.name, location: stored.location }) });
+    return null;
+  } catch (error) {
+    const text = errorText(error);
+    await db
+      .updateTable("dms_record")
+      .set({ status: final ? "failed" : "delayed", error: text.slice(0, 1000), updated_at: ctx.clock.now() })
+      .where("id", "=", recordId)
+      .execute();
+    return `${label}: ${text}`;
+  }
+}
+
+/** The policy's document properties as text pairs (stored as a JSON map). */
+function documentProperties(policy: StoragePolicy): Record<string, string> {
+  try {
+    const parsed = JSON.parse(policy.document_properties || "{}") as unknown;
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).map(([key, value]) => [key, String(value ?? "")]));
+  } catch {
+    return {};
+  }
+}
+
+/** Each document's status from its records: stored by every policy, waiting, failed, or not to be stored. */
+async function updateDocumentStatuses(ctx: ServerContext, item: FilingItem, documents: Document[], final: boolean): Promise<void> {
+  if (documents.length === 0) return;
+  const db = ctx.database.db;
+  const records = await db.selectFrom("dms_record").select(["document_id", "status"]).where("inbox_item_id", "=", item.id).where("what", "=", "document").execute();
+  for (const document of documents) {
+    const own = records.filter((r) => r.document_id === document.id);
+    const status: DmsStatus =
+      own.length === 0 ? "canceled" : own.every((r) => r.status === "succeeded") ? "succeeded" : final ? "failed" : "delayed";
+    if (status !== document.dms_status) await db.updateTable("document").set({ dms_status: status }).where("id", "=", document.id).execute();
+  }
+}
+
+async function setDmsStatus(
+  ctx: ServerContext,
+  item: { id: string; firm_id: number },
+  status: DmsStatus,
+  event: { event: string; detail?: string; level?: EventLevel },
+): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.database.db.updateTable("inbox_item").set({ dms_status: status, updated_at: now }).where("id", "=", item.id).execute();
+  await logEvent(ctx.database.db, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
+}
+
+/** The attempt is over for good: record it, and let a firm that waits for the DMS send its mail. */
+async function finish(ctx: ServerContext, item: FilingItem, status: DmsStatus, event: { event: string; detail?: string; level?: EventLevel }): Promise<void> {
+  if (status === "canceled") {
+    await ctx.database.db.updateTable("document").set({ dms_status: "canceled" }).where("processed_from_id", "=", item.id).where("dms_status", "in", ["new", "started"]).execute();
+  }
+  await setDmsStatus(ctx, item, status, event);
+  await afterStorageAttempt(ctx, item);
+}
+
+/** Mails the firm's DMS failure report recipients what could not be stored and why. */
+async function reportFailure(ctx: ServerContext, item: FilingItem, attempts: number, errors: string[]): Promise<void> {
+  const firm = await ctx.database.db.selectFrom("firm").select(["dms_failure_report_emails", "reply_to_email"]).where("id", "=", item.firm_id).executeTakeFirst();
+  const to = parseList(firm?.dms_failure_report_emails);
+  if (to.length === 0) return;
+  const kase = await ctx.database.db.selectFrom("court_case").select(["case_number", "name"]).where("id", "=", item.case_id).executeTakeFirst();
+  const link = `${ctx.config.publicUrl}/inbox-items/id/${item.id}`;
+  const which = kase ? `${kase.case_number} ${kase.name}`.trim() : item.subject;
+  const intro = message("storage:mail.failureBody", { notice: item.subject, attempts });
+  try {
+    await ctx.mailer.send({
+      firmId: item.firm_id,
+      purpose: "dms-failure",
+      to,
+      replyTo: firm?.reply_to_email || undefined,
+      inboxItemId: item.id,
+      subject: message("storage:mail.failureSubject", { case: which }),
+      text: `${intro}\n\n${errors.map((e) => `- ${e}`).join("\n")}\n\n${link}\n`,
+      html: `<p>${escapeHtml(intro)}</p><ul>${errors.map((e) => `<li>${escapeHtml(e)}</li>`).join("")}</ul><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+    });
+  } catch (error) {
+    // The failure is recorded on the item either way; a relay refusing the report must not undo that.
+    await logEvent(ctx.database.db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "storage failure report not sent", detail: errorText(error), level: "WARNING" });
+  }
+}
+
+function parseList(json: string | undefined): string[] {
+  try {
+    const list = JSON.parse(json ?? "[]") as unknown;
+    return Array.isArray(list) ? list.map(String).filter(Boolean) : [];
+  } catch {
+    return [];
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

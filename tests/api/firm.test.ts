@@ -220,7 +220,8 @@ describe.each(backends)("PUT /api/v1/firm/:id (%s)", (backend) => {
       ...CHANGED,
       id: firm.id,
       created_at: firm.created_at,
-      internal_walls_state: "unapplied",
+      // Turning walls on is carried out by the worker: until then the walls are being applied.
+      internal_walls_state: "applying",
       has_logo: false,
     });
     const reread = (await client.get("/api/v1/firm")).body as FirmJson;

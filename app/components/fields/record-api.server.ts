@@ -11,7 +11,7 @@ import { FALLBACK_OPTIONS, type PickerData, type ReferenceSource, optionLabel, r
 export type Row = Record<string, unknown>;
 export type ApiOutcome<T> = { ok: true; data: T } | { ok: false; error: ApiError };
 
-async function call<T>(api: ApiClient, path: string, req: Omit<ApiRequest, "token">): Promise<ApiOutcome<T>> {
+export async function call<T>(api: ApiClient, path: string, req: Omit<ApiRequest, "token">): Promise<ApiOutcome<T>> {
   try {
     const response = await api.raw(path, req);
     if (!response.ok) return { ok: false, error: await errorOf(response, path) };

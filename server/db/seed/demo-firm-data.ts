@@ -56,6 +56,35 @@ export async function seedDemoFirmData(ctx: ServerContext, firmId: number): Prom
   }
   const clients: string[] = [];
   for (const [i, name] of CLIENTS.entries()) clients.push(await add("client", { name, unique_key: `C-${1001 + i}`, open_date: "2023-01-15" }));
+  // Who hears of the demo notices, and where they are filed: the whole job, done on first start.
+  await add("timekeeper-group", {
+    name: "Litigation — realtime",
+    time_zone: "America/New_York",
+    delivery_method: "PDF",
+    notification_cadence: "REALTIME",
+    timekeeper_ids: keepers.slice(0, 4),
+  });
+  await add("timekeeper-group", {
+    name: "Morning digest",
+    time_zone: "America/Los_Angeles",
+    delivery_method: "WEB_LINK",
+    notification_cadence: "DAILY",
+    daily_cadence_delivery_time: "07:00",
+    receive_daily_activity_report: true,
+    timekeeper_ids: keepers.slice(4),
+  });
+  await add("notification-rule", { name: "Orders to docketing", template: "ORDER", include_emails: ["docketing@demo-law.test"] });
+  const store = await add("generic-credential", { name: "Firm file store", field: "demo-firm" });
+  const policy = await add("storage-policy", {
+    name: "Firm documents",
+    dms_credential_id: store,
+    store_documents: true,
+    store_email: "pdf",
+    document_path: "{{client.name}}/{{matter.name}}/{{case.case_number}}",
+    document_name: "{{envelope.date}} {{document.name}}",
+  });
+  await ctx.database.db.updateTable("firm").set({ storage_policy_id: policy }).where("id", "=", firmId).execute();
+
   for (const [i, c] of DEMO_CASES.entries()) {
     const matter = await add("matter", { name: c.name, unique_key: `M-${2001 + i}`, client_id: clients[c.client] });
     await add("case", {

@@ -1,0 +1,107 @@
+import { type SubmissionResult, getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Alert, Button, Card, Code, Grid, Group, Stack, Text, TextInput } from "@mantine/core";
+import { IconEye } from "@tabler/icons-react";
+import { Form, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { z } from "zod";
+import { templates } from "../../resources/notifications";
+import { fieldLabelKey } from "../../resources/types";
+import { translateErrors } from "../../utils/forms";
+import { INTENT_FIELD } from "../../utils/wizard-state";
+import { DefaultSubmit } from "../fields/DefaultSubmit";
+import { CodeEditor } from "./CodeEditor";
+import { PreviewPane } from "./PreviewPane";
+import { type PreviewOutcome, TEMPLATE_FIELD_SNIPPETS } from "./preview";
+
+const ANYTHING = z.object({});
+
+interface Props {
+  id: string;
+  values: { name: string; template: string };
+  canWrite: boolean;
+  preview: PreviewOutcome;
+  result?: SubmissionResult<string[]>;
+}
+
+/** Name, HTML source and the preview side by side; Preview and Save are the form's two submits. */
+export function TemplateEditorForm({ id, values, canWrite, preview, result }: Props) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" ? navigation.formData?.get(INTENT_FIELD) : undefined;
+  const [form, fields] = useForm<Record<string, string>>({
+    id: `template-editor-${id}`,
+    lastResult: result,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData, submitter }) =>
+      parseWithZod(formData, { schema: submitter?.value === "preview" ? ANYTHING : templates.schema }),
+  });
+  const formError = translateErrors(t, form.errors);
+
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate>
+      {canWrite ? <DefaultSubmit value="save" /> : null}
+      <Grid gutter="lg">
+        <Grid.Col span={{ base: 12, lg: 6 }}>
+          <Stack>
+            {formError ? (
+              <Alert color="red" role="alert" data-testid="form-error">
+                {formError}
+              </Alert>
+            ) : null}
+            <TextInput
+              name="name"
+              label={t(fieldLabelKey(templates.key, "name"))}
+              defaultValue={values.name}
+              error={translateErrors(t, fields.name?.errors)}
+              readOnly={!canWrite}
+              required
+            />
+            <CodeEditor
+              name="template"
+              label={t(fieldLabelKey(templates.key, "template"))}
+              defaultValue={values.template}
+              error={translateErrors(t, fields.template?.errors)}
+              readOnly={!canWrite}
+            />
+            <Group justify="flex-end">
+              <Button type="submit" name={INTENT_FIELD} value="preview" variant="default" leftSection={<IconEye size={16} aria-hidden />} loading={busy === "preview"}>
+                {t("resources:templates.editor.preview")}
+              </Button>
+              {canWrite ? (
+                <Button type="submit" name={INTENT_FIELD} value="save" loading={busy === "save"}>
+                  {t("wizard:save")}
+                </Button>
+              ) : null}
+            </Group>
+            {!canWrite ? (
+              <Text size="sm" c="dimmed" data-testid="read-only">
+                {t("wizard:readOnly")}
+              </Text>
+            ) : null}
+            <details>
+              <summary>
+                <Text span size="sm">
+                  {t("resources:templates.editor.fieldsHeading")}
+                </Text>
+              </summary>
+              <Text size="sm" c="dimmed" my="xs">
+                {t("resources:templates.editor.fieldsHint")}
+              </Text>
+              <Stack gap={4}>
+                {TEMPLATE_FIELD_SNIPPETS.map((snippet) => (
+                  <Code key={snippet}>{snippet}</Code>
+                ))}
+              </Stack>
+            </details>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 6 }}>
+          <Card withBorder>
+            <PreviewPane outcome={preview} />
+          </Card>
+        </Grid.Col>
+      </Grid>
+    </Form>
+  );
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from "fastify";
+import type { ServerContext } from "../../context";
+import { message } from "../../lib/messages";
+import { verifyPublicLink } from "../../notify/public-link";
+import { wallsForCase } from "../../walls/walls";
+import { HttpError } from "../errors";
+
+/**
+ * GET /api/v1/public/document/:token — a document through a signed link from a notice mail,
+ * without sign-in: 410 once expired, 404 for a link that is not ours or a document that is
+ * gone, 403 when the firm no longer allows public links or a wall now keeps the recipient out.
+ */
+export function publicDocumentRoutes(app: FastifyInstance, ctx: ServerContext) {
+  // A wildcard, not ":token": a signed token is longer than the router's limit for a parameter.
+  app.get<{ Params: { "*": string } }>("/api/v1/public/document/*", async (request, reply) => {
+    const check = await verifyPublicLink(ctx, request.params["*"]);
+    if (!check.ok) throw check.problem === "expired" ? new HttpError(410, message("errors:publicLinkExpired")) : new HttpError(404, message("errors:publicLinkInvalid"));
+    const { documentId, firmId, timekeeperId } = check.claims;
+    const db = ctx.database.db;
+    const [firm, doc] = await Promise.all([
+      db.selectFrom("firm").select("public_document_access").where("id", "=", firmId).executeTakeFirst(),
+      db
+        .selectFrom("document")
+        .innerJoin("envelope", "envelope.id", "document.envelope_id")
+        .select(["document.file_id", "document.name", "envelope.case_id"])
+        .where("document.id", "=", documentId)
+        .where("document.firm_id", "=", firmId)
+        .executeTakeFirst(),
+    ]);
+    if (!firm || !doc?.file_id) throw new HttpError(404, message("errors:publicLinkInvalid"));
+    if (!firm.public_document_access) throw new HttpError(403, message("errors:publicLinkRefused"));
+    if (timekeeperId && (await wallsForCase(db, firmId, doc.case_id)).isWalledOut(timekeeperId)) throw new HttpError(403, message("errors:publicLinkRefused"));
+    const bytes = await ctx.blobs.read(doc.file_id).catch(() => null);
+    if (!bytes) throw new HttpError(404, message("errors:publicLinkInvalid"));
+    const filename = `${doc.name.replace(/[^\w .-]+/g, "_").slice(0, 100) || "document"}.pdf`;
+    return reply.type("application/pdf").header("content-disposition", `inline; filename="${filename}"`).header("cache-control", "private, no-store").send(bytes);
+  });
+}

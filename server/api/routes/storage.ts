@@ -1,0 +1,116 @@
+import path from "node:path";
+import { listDmsRecords } from "../../storage/dms-records";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { ServerContext } from "../../context";
+import { message } from "../../lib/messages";
+import { DmsTargetError } from "../../storage/dms-target";
+import { targetForCredential } from "../../storage/dms-targets";
+import { isHierarchyPermutation, normaliseHierarchy } from "../../storage/policy-resolution";
+import { requeueStorage } from "../../storage/requeue";
+import { userWalledOutOfCase } from "../../walls/walls";
+import { authenticate, requireAccess } from "../caller";
+import { invalid, notFound } from "../errors";
+
+// Where documents go: the firm's storage policy hierarchy, requeueing notices to the DMS,
+// an item's storage records and the files stored.
+
+const requeueBody = z.object({ ids: z.array(z.string().min(1)).min(1).max(1000) });
+const hierarchyBody = z.object({
+  hierarchy: z.array(z.string()).refine(isHierarchyPermutation, "errors:updatingOrder"),
+  storage_policy_id: z
+    .string()
+    .nullish()
+    .transform((v) => (v ? v : null)),
+});
+
+// PDFs open in the browser; anything else (an HTML document could carry script) is a download.
+const CONTENT_TYPES: Record<string, string> = { pdf: "application/pdf", eml: "message/rfc822" };
+
+/** A header-safe file name: ASCII for old clients, the real name in filename*. */
+function contentDisposition(location: string, inline: boolean): string {
+  const name = path.posix.basename(location);
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `${inline ? "inline" : "attachment"}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+export function storageRoutes(app: FastifyInstance, ctx: ServerContext) {
+  const db = ctx.database.db;
+
+  app.get("/api/v1/firm/storage-hierarchy", async (request) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "firm", "read");
+    const [firm, policies] = await Promise.all([
+      db.selectFrom("firm").select(["storage_policy_hierarchy", "storage_policy_id"]).where("id", "=", caller.firmId).executeTakeFirst(),
+      db.selectFrom("storage_policy").select(["id", "name"]).where("firm_id", "=", caller.firmId).orderBy("name").orderBy("id").execute(),
+    ]);
+    if (!firm) throw notFound();
+    return { hierarchy: normaliseHierarchy(firm.storage_policy_hierarchy), storage_policy_id: firm.storage_policy_id, policies };
+  });
+
+  app.put("/api/v1/firm/storage-hierarchy", async (request) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "firm", "write");
+    const body = hierarchyBody.parse(request.body ?? {});
+    if (body.storage_policy_id) {
+      const policy = await db.selectFrom("storage_policy").select("id").where("id", "=", body.storage_policy_id).where("firm_id", "=", caller.firmId).executeTakeFirst();
+      if (!policy) throw invalid({ storage_policy_id: [message("errors:unknownReference")] });
+    }
+    await db
+      .updateTable("firm")
+      .set({ storage_policy_hierarchy: JSON.stringify(body.hierarchy), storage_policy_id: body.storage_policy_id, updated_at: ctx.clock.now() })
+      .where("id", "=", caller.firmId)
+      .execute();
+    return { hierarchy: body.hierarchy, storage_policy_id: body.storage_policy_id };
+  });
+
+  app.post("/api/v1/inbox/requeue", async (request, reply) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "inbox_item", "write");
+    const body = requeueBody.parse(request.body ?? {});
+    const outcome = await requeueStorage(ctx, caller.firmId, body.ids);
+    // Nothing could be requeued: the spec's message, with the reasons per item.
+    if (outcome.done.length === 0) return reply.status(409).send({ message: message("errors:requeueing"), ...outcome });
+    return outcome;
+  });
+
+  app.get<{ Params: { id: string } }>("/api/v1/inbox/:id/dms", async (request) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "inbox_item", "read");
+    const item = await db.selectFrom("inbox_item").select(["id", "dms_status"]).where("id", "=", request.params.id).where("firm_id", "=", caller.firmId).executeTakeFirst();
+    if (!item) throw notFound();
+    const records = await listDmsRecords(db, caller.firmId, item.id);
+    return { dms_status: item.dms_status, records };
+  });
+
+  app.get<{ Params: { id: string } }>("/api/v1/dms-record/:id/content", async (request, reply) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "document", "read");
+    const record = await db
+      .selectFrom("dms_record")
+      .innerJoin("inbox_item", "inbox_item.id", "dms_record.inbox_item_id")
+      .innerJoin("storage_policy", "storage_policy.id", "dms_record.storage_policy_id")
+      .select(["dms_record.location", "dms_record.status", "inbox_item.case_id", "storage_policy.dms_credential_id"])
+      .where("dms_record.id", "=", request.params.id)
+      .where("dms_record.firm_id", "=", caller.firmId)
+      .executeTakeFirst();
+    if (!record?.location || record.status !== "succeeded") throw notFound();
+    // A walled-out user learns nothing, not even that the file exists.
+    if (await userWalledOutOfCase(db, caller.firmId, caller.userId, record.case_id)) throw notFound();
+    const opened = await targetForCredential(ctx, caller.firmId, record.dms_credential_id)
+      .then((target) => target.open(record.location!))
+      .catch((error: unknown) => {
+        // Credentials changed so that the file is out of reach: as good as gone.
+        if (error instanceof DmsTargetError) return null;
+        throw error;
+      });
+    if (!opened) throw notFound();
+    const extension = path.posix.extname(record.location).slice(1).toLowerCase();
+    return reply
+      .type(CONTENT_TYPES[extension] ?? "application/octet-stream")
+      .header("content-length", opened.size)
+      .header("content-disposition", contentDisposition(record.location, extension === "pdf"))
+      .header("x-content-type-options", "nosniff")
+      .send(opened.stream);
+  });
+}

@@ -1,0 +1,102 @@
+import type { Selectable } from "kysely";
+import type { FirmRecord } from "../../app/utils/firm-schema";
+import type { ServerContext } from "../context";
+import type { NotificationTable } from "../db/schema";
+import { findFirm } from "../firm/firm-repository";
+import { message } from "../lib/messages";
+import { logEvent } from "../pipeline/event-log";
+import { buildDelivery, loadDeliveryDocuments } from "./delivery";
+import type { DigestSchedule } from "./digest-schedules";
+import { type NoticeSummary, loadNoticeSummaries, summaryTitle } from "./notice-summaries";
+import { type MailSection, layoutMail } from "./simple-mail";
+import { wallCheck } from "./wall-check";
+
+type NotificationRow = Selectable<NotificationTable>;
+
+/** The pending digest notifications of a schedule: its group's, or for the firm's own schedule those of no (remaining) group. */
+function pendingFor(ctx: ServerContext, schedule: DigestSchedule) {
+  return ctx.database.db
+    .selectFrom("notification")
+    .selectAll()
+    .where("firm_id", "=", schedule.firmId)
+    .where("cadence", "=", "digest")
+    .where("status", "=", "pending")
+    .where((eb) =>
+      schedule.groupId
+        ? eb("timekeeper_group_id", "=", schedule.groupId)
+        : eb.or([
+            eb("timekeeper_group_id", "is", null),
+            eb.not(eb.exists(eb.selectFrom("timekeeper_group").select("timekeeper_group.id").whereRef("timekeeper_group.id", "=", "notification.timekeeper_group_id"))),
+          ]),
+    )
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+}
+
+/**
+ * Sends one digest per address listing all its pending digest notifications of this schedule,
+ * and marks them sent with the run. A recipient walled out since is withheld. Throws when the
+ * relay refuses; what was sent before stays sent, the rest stays pending for the next attempt.
+ */
+export async function sendDigest(ctx: ServerContext, schedule: DigestSchedule, runId: string): Promise<void> {
+  const rows = await pendingFor(ctx, schedule);
+  const firm = await findFirm(ctx.database, schedule.firmId);
+  if (rows.length === 0 || !firm) return;
+  const summaries = new Map((await loadNoticeSummaries(ctx, { ids: [...new Set(rows.map((r) => r.inbox_item_id))] })).map((s) => [s.id, s]));
+  const walledOut = wallCheck(ctx, firm.id);
+  const byEmail = new Map<string, NotificationRow[]>();
+  for (const row of rows) byEmail.set(row.email, [...(byEmail.get(row.email) ?? []), row]);
+
+  for (const [email, own] of byEmail) {
+    const told: NotificationRow[] = [];
+    for (const row of own) {
+      if (await walledOut(summaries.get(row.inbox_item_id)?.caseId ?? null, row.timekeeper_id)) {
+        await ctx.database.db.updateTable("notification").set({ status: "withheld", reason: message("mail:notifyReasonWall") }).where("id", "=", row.id).execute();
+      } else told.push(row);
+    }
+    if (told.length === 0) continue;
+    const mail = await composeDigest(ctx, firm, told, summaries);
+    const sent = await ctx.mailer.send({ firmId: firm.id, purpose: "digest", to: [email], replyTo: firm.reply_to_email || undefined, ...mail });
+    const now = ctx.clock.now();
+    await ctx.database.db
+      .updateTable("notification")
+      .set({ status: "sent", sent_at: now, outbound_mail_id: sent.id, digest_run_id: runId })
+      .where("id", "in", told.map((r) => r.id))
+      .execute();
+    for (const itemId of new Set(told.map((r) => r.inbox_item_id))) {
+      await logEvent(ctx.database.db, { firmId: firm.id, inboxItemId: itemId, event: "notified", detail: message("mail:digestEvent", { email }), at: now });
+    }
+  }
+}
+
+async function composeDigest(ctx: ServerContext, firm: FirmRecord, rows: NotificationRow[], summaries: Map<string, NoticeSummary>) {
+  let budget = firm.max_email_attachment_size;
+  const takenNames = new Set<string>();
+  const attachments: { filename: string; content: Buffer; contentType: string }[] = [];
+  const sections: MailSection[] = [];
+  for (const row of rows) {
+    const summary = summaries.get(row.inbox_item_id);
+    const documents = await loadDeliveryDocuments(ctx, row.inbox_item_id);
+    const delivery = await buildDelivery(ctx, { firm, documents, method: row.delivery_method, timekeeperId: row.timekeeper_id, budget, takenNames });
+    budget -= delivery.bytes;
+    attachments.push(...delivery.attachments);
+    const urlOf = new Map(delivery.links.map((l) => [l.documentId, l.url]));
+    sections.push({
+      title: summary ? summaryTitle(summary) : row.inbox_item_id,
+      lines: [
+        ...(summary?.docketText ? [{ text: summary.docketText }] : []),
+        ...documents
+          .filter((d) => urlOf.has(d.id) || delivery.attachedIds.has(d.id))
+          .map((d) => ({ text: d.name || message("mail:digestDocument", { number: d.number }), href: urlOf.get(d.id), note: delivery.attachedIds.has(d.id) ? message("mail:digestAttached") : undefined })),
+      ],
+    });
+  }
+  const { html, text } = layoutMail({
+    heading: message("mail:digestHeading", { firm: firm.name }),
+    intro: message("mail:digestIntro", { count: rows.length }),
+    sections,
+    footer: message("mail:digestFooter", { firm: firm.name }),
+  });
+  return { subject: message("mail:digestSubject", { count: rows.length }), html, text, attachments };
+}

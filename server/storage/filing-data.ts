@@ -1,0 +1,136 @@
+import type { Selectable } from "kysely";
+import type { FirmRecord } from "../../app/utils/firm-schema";
+import type { ServerContext } from "../context";
+import { findCourt } from "../courts/federal-courts";
+import type { DocumentTable, EnvelopeTable } from "../db/schema";
+import { findFirm } from "../firm/firm-repository";
+import { renderNoticePdf } from "./notice-pdf";
+import type { StorageTemplateData } from "./path-template";
+
+// What filing one processed notice needs: the notice with its case, matter, client and
+// documents, the data the policy templates name, and the bytes of each file to store.
+
+type Envelope = Selectable<EnvelopeTable>;
+type Document = Selectable<DocumentTable>;
+
+export interface FilingItem {
+  id: string;
+  firm_id: number;
+  case_id: string;
+  parent_id: string | null;
+  subject: string;
+  created_at: number;
+}
+
+export interface FilingNotice {
+  item: FilingItem;
+  firm: FirmRecord;
+  envelope: Envelope | null;
+  /** Every document of the envelope, in number order (the PDF lists them all). */
+  documents: Document[];
+  /** Template data without `document`; each document adds its own. */
+  data: Omit<StorageTemplateData, "document">;
+}
+
+export interface FileToStore {
+  what: "document" | "notice";
+  documentId: string | null;
+  /** How the event log names it. */
+  label: string;
+  bytes: Buffer;
+  extension: string;
+  contentType: string;
+}
+
+export async function loadFilingNotice(ctx: ServerContext, item: FilingItem): Promise<FilingNotice> {
+  const db = ctx.database.db;
+  const firm = await findFirm(ctx.database, item.firm_id);
+  if (!firm) throw new Error(`Firm ${item.firm_id} does not exist`);
+  const [envelope, kase] = await Promise.all([
+    db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", item.id).where("firm_id", "=", item.firm_id).executeTakeFirst(),
+    db.selectFrom("court_case").selectAll().where("id", "=", item.case_id).where("firm_id", "=", item.firm_id).executeTakeFirstOrThrow(),
+  ]);
+  const matter = kase.matter_id
+    ? await db.selectFrom("matter").selectAll().where("id", "=", kase.matter_id).where("firm_id", "=", item.firm_id).executeTakeFirst()
+    : undefined;
+  const [client, jurisdiction, documents] = await Promise.all([
+    matter ? db.selectFrom("client").selectAll().where("id", "=", matter.client_id).where("firm_id", "=", item.firm_id).executeTakeFirst() : undefined,
+    kase.jurisdiction_id
+      ? db.selectFrom("jurisdiction").select("name").where("id", "=", kase.jurisdiction_id).where("firm_id", "=", item.firm_id).executeTakeFirst()
+      : undefined,
+    envelope ? db.selectFrom("document").selectAll().where("envelope_id", "=", envelope.id).orderBy("number").execute() : [],
+  ]);
+  return {
+    item,
+    firm,
+    envelope: envelope ?? null,
+    documents,
+    data: {
+      firm: { name: firm.name },
+      client: client ?? null,
+      matter: matter ?? null,
+      case: kase,
+      jurisdiction: jurisdiction ?? null,
+      envelope: envelope ?? { date: null },
+    },
+  };
+}
+
+export function templateDataFor(notice: FilingNotice, document: Document | null): StorageTemplateData {
+  return { ...notice.data, document: document ? { name: document.name, number: document.number, date: document.date } : null };
+}
+
+const EXTENSIONS: Record<string, string> = { "application/pdf": "pdf", "text/html": "html", "text/plain": "txt", "image/png": "png", "image/jpeg": "jpg", "image/tiff": "tif" };
+
+/** A fetched court document's bytes, from the blob store. */
+export async function documentFile(ctx: ServerContext, document: Document): Promise<FileToStore> {
+  const bytes = await ctx.blobs.read(document.file_id!);
+  const blob = await ctx.database.db.selectFrom("blob").select("content_type").where("sha256", "=", document.file_id!).executeTakeFirst();
+  const contentType = (blob?.content_type ?? "").split(";")[0]!.trim().toLowerCase();
+  const isPdf = bytes.subarray(0, 5).toString("latin1") === "%PDF-";
+  const extension = isPdf ? "pdf" : (EXTENSIONS[contentType] ?? "bin");
+  return { what: "document", documentId: document.id, label: document.name, bytes, extension, contentType: isPdf ? "application/pdf" : contentType || "application/octet-stream" };
+}
+
+function serviceContacts(json: string | undefined): string[] {
+  try {
+    const list = JSON.parse(json ?? "[]") as { name?: string; email_addresses?: string[] }[];
+    return list.map((r) => [r.name, (r.email_addresses ?? []).join(", ")].filter(Boolean).join(" – "));
+  } catch {
+    return [];
+  }
+}
+
+/** The notice itself: the original message (.eml) or the notice rendered as a PDF. */
+export async function noticeFile(ctx: ServerContext, notice: FilingNotice, format: "pdf" | "eml"): Promise<FileToStore> {
+  if (format === "eml") {
+    return { what: "notice", documentId: null, label: "notice (.eml)", bytes: await rawMessage(ctx, notice.item), extension: "eml", contentType: "message/rfc822" };
+  }
+  const { envelope, data } = notice;
+  const bytes = await renderNoticePdf(
+    {
+      firmName: notice.firm.name,
+      court: findCourt(envelope?.ecfx_jurisdiction_id)?.name ?? data.jurisdiction?.name ?? envelope?.ecfx_jurisdiction_id ?? "",
+      caseNumber: data.case.case_number ?? "",
+      caseName: data.case.name ?? "",
+      date: envelope?.date ?? null,
+      filedBy: envelope?.filed_by ?? "",
+      docketText: envelope?.docket_text ?? "",
+      documents: notice.documents.map((d) => ({ name: d.name, number: d.number, sealed: Boolean(d.sealed) })),
+      serviceContacts: serviceContacts(envelope?.service_contacts),
+      receivedAt: notice.item.created_at,
+      subject: notice.item.subject,
+    },
+    { timeZone: notice.firm.default_time_zone },
+  );
+  return { what: "notice", documentId: null, label: "notice (PDF)", bytes, extension: "pdf", contentType: "application/pdf" };
+}
+
+/** The message as received; a linked item split from a multi-docket notice falls back to its parent's. */
+async function rawMessage(ctx: ServerContext, item: FilingItem): Promise<Buffer> {
+  const db = ctx.database.db;
+  const own = await db.selectFrom("inbox_item").select("raw_content").where("id", "=", item.id).executeTakeFirstOrThrow();
+  if (own.raw_content.length > 0 || !item.parent_id) return own.raw_content;
+  const parent = await db.selectFrom("inbox_item").select("raw_content").where("id", "=", item.parent_id).where("firm_id", "=", item.firm_id).executeTakeFirst();
+  return parent?.raw_content ?? own.raw_content;
+}

@@ -1,0 +1,121 @@
+// Notices at a steady rate, end to end on SQLite: SMTP delivery → parse → match → document
+// fetched from the court simulator → filed on the file-system store → realtime e-mail with the
+// PDF captured. Reports the latency from the SMTP reply to each milestone.
+// Run: npx tsx tests/bench/delivery.bench.ts [notices per second] [seconds]
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import { buildApi } from "../../server/api/app";
+import { openContext } from "../../server/bootstrap";
+import { loadConfig } from "../../server/config";
+import { startCourtSimulator } from "../../server/courts/simulator";
+import { DEMO_INBOX } from "../../server/db/seed/demo";
+import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
+import { startWorker } from "../../server/pipeline/worker";
+
+const RATE = Number(process.argv[2] ?? 20);
+const SECONDS = Number(process.argv[3] ?? 15);
+const COUNT = RATE * SECONDS;
+const root = path.resolve(import.meta.dirname, "../..");
+const notice = fs.readFileSync(path.join(root, "tests/fixtures/notices/nef-district-qp-utf8.eml"), "latin1");
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+const summary = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `p50 ${percentile(sorted, 50)} ms, p95 ${percentile(sorted, 95)} ms, max ${sorted.at(-1) ?? 0} ms`;
+};
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-bench-delivery-"));
+  const simulator = await startCourtSimulator();
+  const config = loadConfig({ ECFX_DATA_DIR: dataDir, ECFX_COURT_BASE_URL: simulator.url, LOG_LEVEL: "silent", ECFX_COURT_CONCURRENCY: "8", ECFX_DEMO_DATA: "false" });
+  const ctx = await openContext(config);
+  const api = buildApi(ctx);
+  await api.listen({ port: 0, host: "127.0.0.1" });
+  const apiUrl = `http://127.0.0.1:${(api.server.address() as { port: number }).port}`;
+  const smtp = createSmtpListener(ctx, { port: 0, host: "127.0.0.1" });
+  const smtpPort = await listen(smtp, 0, "127.0.0.1");
+  const worker = startWorker(ctx, config.ECFX_WORKER_CONCURRENCY);
+
+  const login = await fetch(`${apiUrl}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin@demo.ecfx.test", password: config.ECFX_DEMO_PASSWORD }),
+  });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  const post = async (route: string, body: unknown) => {
+    const res = await fetch(`${apiUrl}${route}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const json = (await res.json()) as { id: string };
+    if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(json)}`);
+    return json.id;
+  };
+  const jurisdiction = await post("/api/v1/jurisdiction", { name: "E.D. Tex.", ecfx_jurisdictions: ["txed"] });
+  const timekeeper = await post("/api/v1/timekeeper", { full_name: "Bench Keeper", email: "bench@firm.test" });
+  await post("/api/v1/timekeeper-group", { name: "Realtime PDF", time_zone: "America/Chicago", delivery_method: "PDF", notification_cadence: "REALTIME", timekeeper_ids: [timekeeper] });
+  const client = await post("/api/v1/client", { name: "Bench Client", unique_key: "B-1" });
+  const matter = await post("/api/v1/matter", { name: "Bench Matter", unique_key: "BM-1", client_id: client });
+  await post("/api/v1/case", { name: "Bench case", case_number: "2:24-cv-00123", matter_id: matter, jurisdiction_id: jurisdiction, assigned_timekeepers: [timekeeper] });
+  const store = await post("/api/v1/generic-credential", { name: "Bench store", field: "bench" });
+  const policy = await post("/api/v1/storage-policy", { name: "Bench policy", dms_credential_id: store, store_documents: true, store_email: "eml" });
+  await ctx.database.db.updateTable("firm").set({ storage_policy_id: policy }).where("is_default", "=", 1).execute();
+
+  // Each message its own Message-ID and court document, so none is a duplicate.
+  const messages = Array.from({ length: COUNT }, (_, n) => {
+    const docId = `1751${String(n).padStart(6, "0")}12`;
+    return notice.replace(/^Message-ID:.*$/im, `Message-ID: <bench-${n}@txed.uscourts.test>`).replace(/175135791113/g, docId).replace(/175035791113/g, docId);
+  });
+  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, pool: true, maxConnections: 10, ignoreTLS: true });
+  const started = Date.now();
+  const sends: Promise<unknown>[] = [];
+  for (let n = 0; n < COUNT; n++) {
+    // Paced by the clock, not by the replies: the rate holds even when the product falls behind.
+    const due = started + (n * 1000) / RATE;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    sends.push(transport.sendMail({ envelope: { from: "txed_cmecf@txed.uscourts.test", to: [DEMO_INBOX] }, raw: messages[n]! }));
+  }
+  await Promise.all(sends);
+  const sent = Date.now();
+
+  const db = ctx.database.db;
+  for (let i = 0; i < 1200; i++) {
+    const mailed = await db.selectFrom("outbound_mail").select((eb) => eb.fn.countAll<number>().as("n")).where("inbox_item_id", "is not", null).executeTakeFirst();
+    const stored = await db.selectFrom("dms_record").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "succeeded").where("what", "=", "document").executeTakeFirst();
+    if (Number(mailed?.n) >= COUNT && Number(stored?.n) >= COUNT) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const items = await db.selectFrom("inbox_item").select(["id", "created_at", "updated_at", "status"]).execute();
+  const mails = new Map((await db.selectFrom("outbound_mail").select(["inbox_item_id", "created_at"]).where("inbox_item_id", "is not", null).execute()).map((m) => [m.inbox_item_id!, m.created_at]));
+  const files = new Map<string, number>();
+  for (const r of await db.selectFrom("dms_record").select(["inbox_item_id", "updated_at"]).where("status", "=", "succeeded").execute()) {
+    files.set(r.inbox_item_id, Math.max(files.get(r.inbox_item_id) ?? 0, r.updated_at));
+  }
+  const toSucceeded = items.filter((i) => i.status === "Succeeded").map((i) => i.updated_at - i.created_at);
+  const toMail = items.filter((i) => mails.has(i.id)).map((i) => mails.get(i.id)! - i.created_at);
+  const toStored = items.filter((i) => files.has(i.id)).map((i) => files.get(i.id)! - i.created_at);
+  const toBoth = items.filter((i) => mails.has(i.id) && files.has(i.id)).map((i) => Math.max(mails.get(i.id)!, files.get(i.id)!) - i.created_at);
+  const done = Math.max(...items.map((i) => Math.max(mails.get(i.id) ?? 0, files.get(i.id) ?? 0)));
+
+  const cpu = os.cpus();
+  console.log(`notices at a steady rate on SQLite — ${cpu[0]?.model ?? "?"} × ${cpu.length}, load ${os.loadavg()[0]?.toFixed(2)}`);
+  console.log(`  offered: ${COUNT} notices at ${RATE}/s over ${SECONDS} s (sent in ${((sent - started) / 1000).toFixed(1)} s)`);
+  console.log(`  succeeded: ${toSucceeded.length}, mailed: ${toMail.length}, filed: ${toStored.length}; all done ${((done - started) / 1000).toFixed(1)} s after the first`);
+  console.log(`  received → Succeeded:          ${summary(toSucceeded)}`);
+  console.log(`  received → mail captured:      ${summary(toMail)}`);
+  console.log(`  received → documents filed:    ${summary(toStored)}`);
+  console.log(`  received → mailed and filed:   ${summary(toBoth)}   (aim p95 < 2000 ms)`);
+
+  transport.close();
+  await worker.stop();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await api.close();
+  await ctx.database.close();
+  await simulator.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+void main();
