@@ -2,6 +2,7 @@ import { REGISTRY } from "../../app/resources";
 import { HttpError, invalid } from "../api/errors";
 import { message } from "../lib/messages";
 import { templateError } from "../mail/template-engine";
+import { validateStorageTemplate } from "../storage/path-template";
 import { scheduleWallsRecomputation } from "../walls/apply-walls";
 import type { ColumnSpec, ServerResource } from "./types";
 
@@ -138,6 +139,24 @@ export const NOTIFY_STORE_RESOURCES: ServerResource[] = [
     searchFields: [],
     likeFields: ["name"],
     uniques: nameUnique,
+    hooks: {
+      // A template that cannot render would only fail later, notice after notice: refuse it now.
+      async validate(_ctx, _caller, values) {
+        const errors: Record<string, string[]> = {};
+        const check = (field: "document_path" | "document_name" | "document_properties", template: unknown) => {
+          if (typeof template !== "string" || template.trim() === "") return;
+          try {
+            validateStorageTemplate(template, field);
+          } catch (error) {
+            (errors[field] ??= []).push(error instanceof Error ? error.message : String(error));
+          }
+        };
+        check("document_path", values.document_path);
+        check("document_name", values.document_name);
+        for (const value of Object.values((values.document_properties ?? {}) as Record<string, unknown>)) check("document_properties", value);
+        if (Object.keys(errors).length) throw invalid(errors);
+      },
+    },
     dependents: [
       ...POLICY_USERS,
       { table: "storage_policy", column: "additional_storage_policy_id", messageKey: "errors:storagePolicyInUse" },

@@ -9,6 +9,7 @@ import {
   StorageTemplateError,
   isoDate,
   renderDocumentName,
+  renderDocumentProperties,
   renderDocumentPath,
   renderStorageLocation,
   sanitizeFileName,
@@ -51,6 +52,15 @@ describe("storage path templates", () => {
     expect(renderDocumentPath("  ", data())).toEqual(renderDocumentPath(DEFAULT_DOCUMENT_PATH, data()));
     expect(renderDocumentName(undefined, data())).toBe("2024-03-05 Motion to Dismiss");
     expect(renderDocumentName("", data())).toBe(renderDocumentName(DEFAULT_DOCUMENT_NAME, data()));
+  });
+
+  it("renders document property values as text with the filing's data", () => {
+    expect(renderDocumentProperties({ Matter: "{{matter.unique_key}}", Case: "{{case.case_number}}", Class: "NOTICE" }, data())).toEqual({
+      Matter: "M-7",
+      Case: "1:23-cv-00456",
+      Class: "NOTICE",
+    });
+    expect(() => renderDocumentProperties({ Bad: "{{case.numbr}}" }, data())).toThrow(/document property template/);
   });
 
   it("renders every documented field", () => {

@@ -49,14 +49,20 @@ const TEMPLATE_FIELDS: Record<keyof StorageTemplateData, readonly string[]> = {
   document: ["name", "number", "date"],
 };
 
-export type StorageTemplateField = "document_path" | "document_name";
+export type StorageTemplateField = "document_path" | "document_name" | "document_properties";
+
+const FIELD_LABELS: Record<StorageTemplateField, string> = {
+  document_path: "document path",
+  document_name: "document name",
+  document_properties: "document property",
+};
 
 export class StorageTemplateError extends Error {
   constructor(
     readonly field: StorageTemplateField,
     message: string,
   ) {
-    super(`Storage policy ${field === "document_path" ? "document path" : "document name"} template: ${message}`);
+    super(`Storage policy ${FIELD_LABELS[field]} template: ${message}`);
     this.name = "StorageTemplateError";
   }
 }
@@ -318,6 +324,16 @@ export function renderDocumentPath(template: string | null | undefined, data: St
 export function renderDocumentName(template: string | null | undefined, data: StorageTemplateData): string {
   const source = templateOrDefault(template, DEFAULT_DOCUMENT_NAME);
   return sanitizeFileName(compile(source, "document_name")(view(data)));
+}
+
+/**
+ * The policy's document properties with their values rendered for this filing (a property
+ * `Matter = {{matter.unique_key}}` becomes the matter's number). Values are text, not paths:
+ * nothing is sanitised beyond trimming.
+ */
+export function renderDocumentProperties(properties: Record<string, string>, data: StorageTemplateData): Record<string, string> {
+  const context = view(data);
+  return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, compile(value, "document_properties")(context).trim()]));
 }
 
 export function renderStorageLocation(

@@ -8,7 +8,7 @@ import { type EventLevel, logEvent } from "../pipeline/event-log";
 import type { DmsTarget } from "./dms-target";
 import { targetForCredential } from "./dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
-import { renderStorageLocation } from "./path-template";
+import { renderDocumentProperties, renderStorageLocation } from "./path-template";
 import { type StoragePolicy, policyChain, resolveStoragePolicy } from "./policy-resolution";
 
 /** Attempts of the storage job before it is marked failed (the worker's limit for item jobs). */
@@ -156,14 +156,15 @@ async function fileOne(
     if (typeof target === "string") throw new Error(target);
     const file = filing.document ? await documentFile(ctx, filing.document) : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml");
     label = file.label;
-    const { folder, name } = renderStorageLocation(filing.policy, templateDataFor(notice, filing.document));
+    const data = templateDataFor(notice, filing.document);
+    const { folder, name } = renderStorageLocation(filing.policy, data);
     const stored = await target.store({
       folder,
       name,
       extension: file.extension,
       bytes: file.bytes,
       contentType: file.contentType,
-      properties: documentProperties(filing.policy),
+      properties: renderDocumentProperties(documentProperties(filing.policy), data),
     });
     await db.updateTable("dms_record").set({ status: "succeeded", location: stored.location, error: null, updated_at: ctx.clock.now() }).where("id", "=", recordId).execute();
     await logEvent(db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "stored", detail: message("storage:events.stored", { what: label, policy: filing.policy.name, location: stored.location }) });

@@ -147,7 +147,8 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     expect(document.dms_status).toBe("succeeded");
     expect(fileAt("firm-a", docRecord!.location!).equals(await running.ctx.blobs.read(document.file_id!))).toBe(true);
     const sidecar = JSON.parse(fileAt("firm-a", `${docRecord!.location}.properties.json`).toString("utf8"));
-    expect(sidecar).toMatchObject({ Source: "ECFX" });
+    // Property values are templates too: the matter's number, not the braces.
+    expect(sidecar).toEqual({ Matter: "M-77", Source: "ECFX" });
 
     expect(noticeRecord!.location).toBe("Bluebonnet Widgets Inc/2_24-cv-123/Notice 2024-03-05.eml");
     expect(fileAt("firm-a", noticeRecord!.location!).equals(item.raw_content)).toBe(true);
@@ -331,6 +332,17 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
       await db().updateTable("firm").set({ internal_walls_enabled: 0 }).where("id", "=", firmId).execute();
     }
     expect((await asManager.get(`/api/v1/dms-record/${record.id}/content`)).status).toBe(200);
+  });
+
+  it("refuses a policy whose path, name or property template cannot render", async () => {
+    const bad = await client.post("/api/v1/storage-policy", {
+      name: "Broken templates",
+      dms_credential_id: ids.firmStore,
+      document_path: "{{client.nmae}}",
+      document_properties: { Matter: "{{#each x}}{{/each}}" },
+    });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.fieldErrors).sort()).toEqual(["document_path", "document_properties"]);
   });
 
   it("validates the hierarchy: the six levels once each, a policy of the firm, firm write access", async () => {
