@@ -185,10 +185,10 @@ export async function startProduct(data: PreparedData): Promise<RunningProduct> 
   return { apiUrl, consoleUrl, cpuMs: productCpu(child.pid!, data), log: () => log, stop };
 }
 
-/** `npx tsx tests/bench/parse.bench.ts`: the notice parser's own benchmark, its output as is. */
-export function runParseBench(): Promise<string> {
+/** A benchmark script of its own (`npx tsx tests/bench/<script> …`), its output as is. */
+export function runBenchScript(script: string, args: string[] = []): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn(TSX, ["tests/bench/parse.bench.ts"], { cwd: ROOT, env: process.env });
+    const child = spawn(TSX, [`tests/bench/${script}`, ...args], { cwd: ROOT, env: process.env });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));

@@ -64,7 +64,14 @@ function seedLine(output = ""): string {
   return m ? `${m[1]} (${m[2]} s)` : "–";
 }
 
-function markdownBlock(m: Machine, results: BackendResult[], parse: string, command: string, date: string): string {
+/** The output of a benchmark script, with the command that gives it again. */
+export interface ScriptResult {
+  title: string;
+  command: string;
+  output: string;
+}
+
+function markdownBlock(m: Machine, results: BackendResult[], scripts: ScriptResult[], command: string, date: string): string {
   const lines = [
     `Measured ${date} with \`${command}\` on ${machineLine(m)}.`,
     "",
@@ -83,7 +90,7 @@ function markdownBlock(m: Machine, results: BackendResult[], parse: string, comm
   ];
   const failures = results.flatMap((r) => r.failures.map((f) => `- ${r.backend}: ${f}`));
   if (failures.length) lines.push("Failures:", "", ...failures, "");
-  lines.push("Notice parser (`npx tsx tests/bench/parse.bench.ts`):", "", "```", parse, "```");
+  for (const r of scripts) lines.push(`${r.title} (\`${r.command}\`):`, "", "```", r.output, "```", "");
   return lines.join("\n");
 }
 
@@ -91,9 +98,9 @@ const BEGIN = "<!-- bench:begin (written by npm run bench) -->";
 const END = "<!-- bench:end -->";
 
 /** Replaces the generated block of docs/benchmarks.md, keeping the hand-written text around it. */
-export function writeDocs(root: string, m: Machine, results: BackendResult[], parse: string, command: string): string {
+export function writeDocs(root: string, m: Machine, results: BackendResult[], scripts: ScriptResult[], command: string): string {
   const file = path.join(root, "docs", "benchmarks.md");
-  const block = `${BEGIN}\n${markdownBlock(m, results, parse, command, new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC")}\n${END}`;
+  const block = `${BEGIN}\n${markdownBlock(m, results, scripts, command, new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC")}\n${END}`;
   const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : `# Benchmarks\n\n${BEGIN}\n${END}\n`;
   const start = current.indexOf(BEGIN);
   const end = current.indexOf(END);

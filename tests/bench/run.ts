@@ -3,11 +3,12 @@
 // For SQLite and, when a server is reachable, PostgreSQL: seeds a large firm into a temporary
 // data folder with `ecfx seed --size large` (timed), starts the product with the console and
 // API roles on free ports, and measures sequential request latency (p50/p95) of case searches
-// through the API and of the console's case list page. Then runs the notice parser benchmark.
+// through the API and of the console's case list page. Then runs the notice parser benchmark and
+// the delivery benchmark (notices at a steady rate, in → filed and mailed).
 // Prints a table with the machine it ran on and rewrites the generated part of
 // docs/benchmarks.md.
-import { type BackendResult, machine, machineLine, terminalTable, writeDocs } from "./report";
-import { type BackendName, ROOT, findPostgres, prepareData, runParseBench, runSeed, startProduct } from "./product";
+import { type BackendResult, type ScriptResult, machine, machineLine, terminalTable, writeDocs } from "./report";
+import { type BackendName, ROOT, findPostgres, prepareData, runBenchScript, runSeed, startProduct } from "./product";
 import { runApiSearches, runConsolePage } from "./search";
 
 interface Options {
@@ -74,22 +75,29 @@ async function main(): Promise<number> {
       results.push({ backend: "postgres", skipped: pgServer.reason, summaries: [], failures: [] });
     }
   }
-  console.log("Notice parser benchmark…");
-  const parse = await runParseBench();
+  console.log("Notice parser and delivery benchmarks…");
+  const scripts: ScriptResult[] = [];
+  for (const [title, script, args] of SCRIPTS) scripts.push({ title, command: ["npx tsx", `tests/bench/${script}`, ...args].join(" "), output: await runBenchScript(script, args) });
   console.log(`\nMachine: ${machineLine(m)}`);
   for (const r of results) {
     console.log(r.skipped ? `${r.backend}: SKIPPED (${r.skipped})` : `${r.backend}: seed ${r.seedSeconds?.toFixed(1)} s, ${r.totalCases ?? "?"} cases`);
   }
   console.log(`\n${terminalTable(results)}\n`);
   for (const r of results) for (const f of r.failures) console.log(`${r.backend} FAILED: ${f}`);
-  console.log(`\nNotice parser:\n${parse}`);
+  for (const r of scripts) console.log(`\n${r.title}:\n${r.output}`);
   if (opts.docs) {
     const args = process.argv.slice(2);
     const command = args.length ? `npm run bench -- ${args.join(" ")}` : "npm run bench";
-    console.log(`\nWrote ${writeDocs(ROOT, m, results, parse, command)}`);
+    console.log(`\nWrote ${writeDocs(ROOT, m, results, scripts, command)}`);
   }
   return results.some((r) => r.failures.length) ? 1 : 0;
 }
+
+/** The benchmarks that run as scripts of their own, after the search benchmarks. */
+const SCRIPTS: [title: string, script: string, args: string[]][] = [
+  ["Notice parser", "parse.bench.ts", []],
+  ["Notices at 20/s: in → filed and mailed", "delivery.bench.ts", ["20", "15"]],
+];
 
 // Exit once stdout has drained: output to a pipe is written asynchronously.
 const exit = (code: number) => process.stdout.write("", () => process.exit(code));
