@@ -96,6 +96,7 @@ async function main(): Promise<number> {
 /** The benchmarks that run as scripts of their own, after the search benchmarks. */
 const SCRIPTS: [title: string, script: string, args: string[]][] = [
   ["Notice parser", "parse.bench.ts", []],
+  ["A burst of 400 notices: pipeline throughput", "pipeline.bench.ts", ["400"]],
   ["Notices at 20/s: in → filed and mailed", "delivery.bench.ts", ["20", "15"]],
 ];
 
