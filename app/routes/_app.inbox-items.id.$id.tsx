@@ -3,6 +3,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-r
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CardSection } from "../components/inbox/CardSection";
+import { CardTable, OpenLink } from "../components/inbox/CardTable";
 import { CasePicker } from "../components/inbox/CasePicker";
 import { ItemActions } from "../components/inbox/ItemActions";
 import { ParsedNotice } from "../components/inbox/ParsedNotice";
@@ -100,82 +101,42 @@ export default function InboxCardPage() {
               ) : null}
             </CardSection>
             <CardSection title={t("card.documents")} testId="card-documents">
-              {card.documents.length === 0 ? (
-                <Text size="sm">{t("card.noDocuments")}</Text>
-              ) : (
-                <Table>
-                  <Table.Tbody>
-                    {card.documents.map((d) => (
-                      <Table.Tr key={d.id}>
-                        <Table.Td>{d.name}</Table.Td>
-                        <Table.Td>
-                          {t(`fetchStatus.${d.fetch_status}`)}
-                          {d.sealed ? ` · ${t("card.sealed")}` : ""}
-                          {d.fetch_error ? ` · ${d.fetch_error}` : ""}
-                        </Table.Td>
-                        <Table.Td>
-                          {d.stored ? (
-                            <Anchor href={`/load-document/${d.id}`} target="_blank" rel="noopener">
-                              {t("card.open")}
-                            </Anchor>
-                          ) : null}
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              )}
+              <CardTable
+                rows={card.documents}
+                empty={t("card.noDocuments")}
+                cells={(d) => [
+                  d.name,
+                  `${t(`fetchStatus.${d.fetch_status}`)}${d.sealed ? ` · ${t("card.sealed")}` : ""}${d.fetch_error ? ` · ${d.fetch_error}` : ""}`,
+                  d.stored ? <OpenLink href={`/load-document/${d.id}`} /> : null,
+                ]}
+              />
             </CardSection>
             <CardSection title={t("card.dms", { status: t(`dmsStatus.${card.item.dms_status}`, { defaultValue: card.item.dms_status }) })} testId="card-dms">
-              {card.dms.length === 0 ? (
-                <Text size="sm">{t("card.noDms")}</Text>
-              ) : (
-                <Table>
-                  <Table.Tbody>
-                    {card.dms.map((r) => (
-                      <Table.Tr key={r.id}>
-                        <Table.Td>{r.what === "notice" ? t("card.notice") : r.document_name}</Table.Td>
-                        <Table.Td>
-                          {t(`dmsStatus.${r.status}`, { defaultValue: r.status })}
-                          {r.error ? ` · ${r.error}` : ""}
-                        </Table.Td>
-                        <Table.Td>
-                          <Code>{r.location ?? ""}</Code>
-                          {r.storage_policy_name ? ` (${r.storage_policy_name})` : ""}
-                        </Table.Td>
-                        <Table.Td>
-                          {r.status === "succeeded" ? (
-                            <Anchor href={`/load-dms/${r.id}`} target="_blank" rel="noopener">
-                              {t("card.open")}
-                            </Anchor>
-                          ) : null}
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              )}
+              <CardTable
+                rows={card.dms}
+                empty={t("card.noDms")}
+                cells={(r) => [
+                  r.what === "notice" ? t("card.notice") : r.document_name,
+                  `${t(`dmsStatus.${r.status}`, { defaultValue: r.status })}${r.error ? ` · ${r.error}` : ""}`,
+                  <>
+                    <Code>{r.location ?? ""}</Code>
+                    {r.storage_policy_name ? ` (${r.storage_policy_name})` : ""}
+                  </>,
+                  r.status === "succeeded" ? <OpenLink href={`/load-dms/${r.id}`} /> : null,
+                ]}
+              />
             </CardSection>
             <CardSection title={t("card.mail")} testId="card-mail">
-              {card.mail.length === 0 ? (
-                <Text size="sm">{t("card.noMail")}</Text>
-              ) : (
-                <Table>
-                  <Table.Tbody>
-                    {card.mail.map((m) => (
-                      <Table.Tr key={m.id}>
-                        <Table.Td>{new Date(m.created_at).toISOString().replace("T", " ").slice(0, 16)}</Table.Td>
-                        <Table.Td>{m.to_addresses.join(", ")}</Table.Td>
-                        <Table.Td>{m.subject}</Table.Td>
-                        <Table.Td>
-                          {t(`mailStatus.${m.status}`, { defaultValue: m.status })}
-                          {m.error ? ` · ${m.error}` : ""}
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              )}
+              <CardTable
+                rows={card.mail}
+                empty={t("card.noMail")}
+                cells={(m) => [
+                  new Date(m.created_at).toISOString().replace("T", " ").slice(0, 16),
+                  m.to_addresses.join(", "),
+                  m.subject,
+                  `${t(`mailStatus.${m.status}`, { defaultValue: m.status })}${m.error ? ` · ${m.error}` : ""}`,
+                ]}
+              />
             </CardSection>
             {card.envelopes.map((e) => (
               <CardSection key={e.id} title={`${t("card.envelope")}: ${e.name}`}>

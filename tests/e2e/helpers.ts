@@ -36,3 +36,14 @@ export async function changePassword(page: Page, current: string, next: string) 
 
 /** The API of the product the browser tests run against (for setting up data directly). */
 export const API_URL = `http://127.0.0.1:${process.env.E2E_API_PORT ?? 8180}`;
+
+/** An API access token of a demo user (the admin by default), for setting up data. */
+export async function apiToken(email: string = USERS.admin): Promise<string> {
+  const res = await fetch(`${API_URL}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: email, password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}

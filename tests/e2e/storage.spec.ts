@@ -1,20 +1,10 @@
 import { type Page, expect, test } from "@playwright/test";
-import { API_URL, PASSWORD, USERS, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, signedIn } from "./helpers";
 
 // The storage policy hierarchy page, with JavaScript on and off: every move is a real POST
 // that saves at once, and the firm-level policy is a plain select.
 
 const DEFAULT_ORDER = ["firm", "location", "practice_group", "client", "matter", "case"];
-
-async function apiToken(): Promise<string> {
-  const res = await fetch(`${API_URL}/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: USERS.admin, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 async function apiCall(token: string, method: string, segment: string, body: unknown): Promise<{ id?: string }> {
   const res = await fetch(`${API_URL}/api/v1/${segment}`, {

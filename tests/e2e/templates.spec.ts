@@ -2,23 +2,13 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
-import { API_URL, PASSWORD, USERS, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, signedIn } from "./helpers";
 
 // The e-mail template editor (/templates/edit/{id}): Monaco with JavaScript, a plain textarea
 // without; the preview renders the firm's latest processed notice; nothing loads from elsewhere.
 
 const CASE_NUMBER = "24-40123";
 const label = randomBytes(4).toString("hex");
-
-async function apiToken(): Promise<string> {
-  const res = await fetch(`${API_URL}/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: USERS.admin, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 async function apiCall(token: string, method: string, route: string, body?: unknown, contentType = "application/json") {
   const res = await fetch(`${API_URL}${route}`, {

@@ -1,18 +1,8 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
-import { API_URL, PASSWORD, USERS, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, signedIn } from "./helpers";
 
 // The stepper wizards, detail pages and reference pickers, once with JavaScript and once
 // without: every step is a real POST, so both must reach the same records and messages.
-
-async function apiToken(): Promise<string> {
-  const res = await fetch(`${API_URL}/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: USERS.admin, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 /** Creates a row straight through the API (data the test needs but does not test). */
 async function apiCreate(token: string, segment: string, body: Record<string, unknown>): Promise<string> {

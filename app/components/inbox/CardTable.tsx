@@ -1,0 +1,31 @@
+import { Anchor, Table, Text } from "@mantine/core";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+/** The inbox card's small lists (documents, filed copies, mail): one row per entry, or a line saying there is none. */
+export function CardTable<T extends { id: string }>({ rows, empty, cells }: { rows: T[]; empty: string; cells: (row: T) => ReactNode[] }) {
+  if (rows.length === 0) return <Text size="sm">{empty}</Text>;
+  return (
+    <Table>
+      <Table.Tbody>
+        {rows.map((row) => (
+          <Table.Tr key={row.id}>
+            {cells(row).map((cell, i) => (
+              <Table.Td key={i}>{cell}</Table.Td>
+            ))}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Opens a stored file in a new tab. */
+export function OpenLink({ href }: { href: string }) {
+  const { t } = useTranslation("inbox");
+  return (
+    <Anchor href={href} target="_blank" rel="noopener">
+      {t("card.open")}
+    </Anchor>
+  );
+}
