@@ -2,73 +2,28 @@
 // fetched from the court simulator → filed on the file-system store → realtime e-mail with the
 // PDF captured. Reports the latency from the SMTP reply to each milestone.
 // Run: npx tsx tests/bench/delivery.bench.ts [notices per second] [seconds]
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import nodemailer from "nodemailer";
-import { buildApi } from "../../server/api/app";
-import { openContext } from "../../server/bootstrap";
-import { loadConfig } from "../../server/config";
-import { startCourtSimulator } from "../../server/courts/simulator";
-import { DEMO_INBOX } from "../../server/db/seed/demo";
-import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { startWorker } from "../../server/pipeline/worker";
+import { distinctNotices, percentile, startPipeline } from "./notice-pipeline";
 
 const RATE = Number(process.argv[2] ?? 20);
 const SECONDS = Number(process.argv[3] ?? 15);
 const COUNT = RATE * SECONDS;
-const root = path.resolve(import.meta.dirname, "../..");
-const notice = fs.readFileSync(path.join(root, "tests/fixtures/notices/nef-district-qp-utf8.eml"), "latin1");
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
 const summary = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return `p50 ${percentile(sorted, 50)} ms, p95 ${percentile(sorted, 95)} ms, max ${sorted.at(-1) ?? 0} ms`;
 };
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-bench-delivery-"));
-  const simulator = await startCourtSimulator();
-  const config = loadConfig({ ECFX_DATA_DIR: dataDir, ECFX_COURT_BASE_URL: simulator.url, LOG_LEVEL: "silent", ECFX_COURT_CONCURRENCY: "8", ECFX_DEMO_DATA: "false" });
-  const ctx = await openContext(config);
-  const api = buildApi(ctx);
-  await api.listen({ port: 0, host: "127.0.0.1" });
-  const apiUrl = `http://127.0.0.1:${(api.server.address() as { port: number }).port}`;
-  const smtp = createSmtpListener(ctx, { port: 0, host: "127.0.0.1" });
-  const smtpPort = await listen(smtp, 0, "127.0.0.1");
-  const worker = startWorker(ctx, config.ECFX_WORKER_CONCURRENCY);
-
-  const login = await fetch(`${apiUrl}/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: "admin@demo.ecfx.test", password: config.ECFX_DEMO_PASSWORD }),
-  });
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  const post = async (route: string, body: unknown) => {
-    const res = await fetch(`${apiUrl}${route}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-    const json = (await res.json()) as { id: string };
-    if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(json)}`);
-    return json.id;
-  };
-  const jurisdiction = await post("/api/v1/jurisdiction", { name: "E.D. Tex.", ecfx_jurisdictions: ["txed"] });
+  const pipeline = await startPipeline("ecfx-bench-delivery-");
+  const { ctx, post } = pipeline;
   const timekeeper = await post("/api/v1/timekeeper", { full_name: "Bench Keeper", email: "bench@firm.test" });
   await post("/api/v1/timekeeper-group", { name: "Realtime PDF", time_zone: "America/Chicago", delivery_method: "PDF", notification_cadence: "REALTIME", timekeeper_ids: [timekeeper] });
-  const client = await post("/api/v1/client", { name: "Bench Client", unique_key: "B-1" });
-  const matter = await post("/api/v1/matter", { name: "Bench Matter", unique_key: "BM-1", client_id: client });
-  await post("/api/v1/case", { name: "Bench case", case_number: "2:24-cv-00123", matter_id: matter, jurisdiction_id: jurisdiction, assigned_timekeepers: [timekeeper] });
+  await pipeline.createFixtureCase(timekeeper);
   const store = await post("/api/v1/generic-credential", { name: "Bench store", field: "bench" });
   const policy = await post("/api/v1/storage-policy", { name: "Bench policy", dms_credential_id: store, store_documents: true, store_email: "eml" });
   await ctx.database.db.updateTable("firm").set({ storage_policy_id: policy }).where("is_default", "=", 1).execute();
 
-  // Each message its own Message-ID and court document, so none is a duplicate.
-  const messages = Array.from({ length: COUNT }, (_, n) => {
-    const docId = `1751${String(n).padStart(6, "0")}12`;
-    return notice.replace(/^Message-ID:.*$/im, `Message-ID: <bench-${n}@txed.uscourts.test>`).replace(/175135791113/g, docId).replace(/175035791113/g, docId);
-  });
-  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, pool: true, maxConnections: 10, ignoreTLS: true });
+  const messages = distinctNotices(COUNT);
   const started = Date.now();
   const sends: Promise<unknown>[] = [];
   for (let n = 0; n < COUNT; n++) {
@@ -76,7 +31,7 @@ async function main() {
     const due = started + (n * 1000) / RATE;
     const wait = due - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    sends.push(transport.sendMail({ envelope: { from: "txed_cmecf@txed.uscourts.test", to: [DEMO_INBOX] }, raw: messages[n]! }));
+    sends.push(pipeline.send(messages[n]!));
   }
   await Promise.all(sends);
   const sent = Date.now();
@@ -109,13 +64,7 @@ async function main() {
   console.log(`  received → documents filed:    ${summary(toStored)}`);
   console.log(`  received → mailed and filed:   ${summary(toBoth)}   (aim p95 < 2000 ms)`);
 
-  transport.close();
-  await worker.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-  await api.close();
-  await ctx.database.close();
-  await simulator.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await pipeline.close();
 }
 
 void main();

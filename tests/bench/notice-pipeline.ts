@@ -1,0 +1,80 @@
+// What the pipeline benchmarks share: a fresh SQLite product (API, SMTP listener, worker) against
+// the court simulator, the demo admin's API, and notices that are never duplicates of each other.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import { buildApi } from "../../server/api/app";
+import { openContext } from "../../server/bootstrap";
+import { loadConfig } from "../../server/config";
+import { startCourtSimulator } from "../../server/courts/simulator";
+import { DEMO_INBOX } from "../../server/db/seed/demo";
+import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
+import { startWorker } from "../../server/pipeline/worker";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const notice = fs.readFileSync(path.join(root, "tests/fixtures/notices/nef-district-qp-utf8.eml"), "latin1");
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** The E.D. Tex. fixture notice, `count` times, each with its own Message-ID and court document. */
+export function distinctNotices(count: number): string[] {
+  return Array.from({ length: count }, (_, n) => {
+    const docId = `1751${String(n).padStart(6, "0")}12`;
+    return notice.replace(/^Message-ID:.*$/im, `Message-ID: <bench-${n}@txed.uscourts.test>`).replace(/175135791113/g, docId).replace(/175035791113/g, docId);
+  });
+}
+
+export async function startPipeline(prefix: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const simulator = await startCourtSimulator();
+  const config = loadConfig({ ECFX_DATA_DIR: dataDir, ECFX_COURT_BASE_URL: simulator.url, LOG_LEVEL: "silent", ECFX_COURT_CONCURRENCY: "8", ECFX_DEMO_DATA: "false" });
+  const ctx = await openContext(config);
+  const api = buildApi(ctx);
+  await api.listen({ port: 0, host: "127.0.0.1" });
+  const apiUrl = `http://127.0.0.1:${(api.server.address() as { port: number }).port}`;
+  const smtp = createSmtpListener(ctx, { port: 0, host: "127.0.0.1" });
+  const smtpPort = await listen(smtp, 0, "127.0.0.1");
+  const worker = startWorker(ctx, config.ECFX_WORKER_CONCURRENCY);
+
+  const login = await fetch(`${apiUrl}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin@demo.ecfx.test", password: config.ECFX_DEMO_PASSWORD }),
+  });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  /** Creates through the API as the demo admin; the new row's id. */
+  const post = async (route: string, body: unknown) => {
+    const res = await fetch(`${apiUrl}${route}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const json = (await res.json()) as { id: string };
+    if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(json)}`);
+    return json.id;
+  };
+  /** The case the fixture notice is about, assigned to `timekeeper`. */
+  const createFixtureCase = async (timekeeper: string) => {
+    const jurisdiction = await post("/api/v1/jurisdiction", { name: "E.D. Tex.", ecfx_jurisdictions: ["txed"] });
+    const client = await post("/api/v1/client", { name: "Bench Client", unique_key: "B-1" });
+    const matter = await post("/api/v1/matter", { name: "Bench Matter", unique_key: "BM-1", client_id: client });
+    await post("/api/v1/case", { name: "Bench case", case_number: "2:24-cv-00123", matter_id: matter, jurisdiction_id: jurisdiction, assigned_timekeepers: [timekeeper] });
+  };
+  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, pool: true, maxConnections: 10, ignoreTLS: true });
+  const send = (raw: string) => transport.sendMail({ envelope: { from: "txed_cmecf@txed.uscourts.test", to: [DEMO_INBOX] }, raw });
+
+  return {
+    ctx,
+    post,
+    createFixtureCase,
+    send,
+    async close() {
+      transport.close();
+      await worker.stop();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await api.close();
+      await ctx.database.close();
+      await simulator.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
