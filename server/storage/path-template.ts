@@ -12,7 +12,8 @@ dayjs.extend(customParseFormat);
  */
 
 export const DEFAULT_DOCUMENT_PATH = "{{client.name}}/{{matter.name}}/{{case.case_number}}";
-export const DEFAULT_DOCUMENT_NAME = "{{envelope.date}} {{document.name}}";
+// The notice itself has no document: it is filed as "<date> Notice".
+export const DEFAULT_DOCUMENT_NAME = "{{envelope.date}} {{#if document}}{{document.name}}{{else}}Notice{{/if}}";
 export const FALLBACK_NAME = "untitled";
 /** Per segment, in characters (what users see) and UTF-8 bytes (what Linux file systems count, 255 max). */
 export const MAX_SEGMENT_CHARS = 120;

@@ -81,7 +81,7 @@ export async function seedDemoFirmData(ctx: ServerContext, firmId: number): Prom
     store_documents: true,
     store_email: "pdf",
     document_path: "{{client.name}}/{{matter.name}}/{{case.case_number}}",
-    document_name: "{{envelope.date}} {{document.name}}",
+    document_name: "{{envelope.date}} {{#if document}}{{document.name}}{{else}}Notice{{/if}}",
   });
   await ctx.database.db.updateTable("firm").set({ storage_policy_id: policy }).where("id", "=", firmId).execute();
 
