@@ -4,6 +4,7 @@ import inbox from "../../locales/en/inbox.json";
 import mail from "../../locales/en/mail.json";
 import resources_ from "../../locales/en/resources.json";
 import storage from "../../locales/en/storage.json";
+import walls from "../../locales/en/walls.json";
 import table from "../../locales/en/table.json";
 import transfer from "../../locales/en/transfer.json";
 import wizard from "../../locales/en/wizard.json";
@@ -11,12 +12,12 @@ import wizard from "../../locales/en/wizard.json";
 // The catalogue is bundled: no request for it, no network, and the same text on server and client.
 // One namespace per area: common (shell, pages), errors (the spec's catalogue), resources (entity
 // labels), table, wizard, transfer (import and export), mail.
-export const resources = { en: { common, errors, mail, resources: resources_, table, wizard, transfer, inbox, storage } } as const;
+export const resources = { en: { common, errors, mail, resources: resources_, table, wizard, transfer, inbox, storage, walls } } as const;
 
 export const i18nConfig = {
   supportedLngs: ["en"],
   fallbackLng: "en",
   defaultNS: "common",
-  ns: ["common", "errors", "mail", "resources", "table", "wizard", "transfer", "inbox", "storage"],
+  ns: ["common", "errors", "mail", "resources", "table", "wizard", "transfer", "inbox", "storage", "walls"],
   interpolation: { escapeValue: false },
 };

@@ -16,6 +16,7 @@ import { resourceImportRoutes } from "./routes/resource-import";
 import { roleRoutes } from "./routes/roles";
 import { securityRoleRoutes } from "./routes/security-roles";
 import { storageRoutes } from "./routes/storage";
+import { wallRoutes } from "./routes/walls";
 import { resourceRoutes } from "./routes/resources";
 
 /** The ECFX API: JSON everywhere, protobuf where the spec says binary. */
@@ -51,6 +52,7 @@ export function buildApi(ctx: ServerContext): FastifyInstance {
   resourceImportRoutes(app, ctx);
   inboxRoutes(app, ctx);
   storageRoutes(app, ctx);
+  wallRoutes(app, ctx);
   emailTemplateRoutes(app, ctx);
   resourceRoutes(app, ctx);
   return app;

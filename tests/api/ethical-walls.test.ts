@@ -86,6 +86,23 @@ describe.each(backends)("ethical walls (%s)", (backend) => {
     expect((await admin.request("DELETE", `/api/v1/client/${ids.client}`)).status).toBe(409);
   });
 
+  it("switches the firm's walls on and off, and the state follows the recomputation", async () => {
+    expect((await admin.get("/api/v1/firm/internal-walls")).body).toEqual({ enabled: true, state: "applied" });
+    const off = await admin.put("/api/v1/firm/internal-walls", { enabled: false });
+    expect(off.body).toEqual({ enabled: false, state: "applying" });
+    await worker.drain();
+    expect((await admin.get("/api/v1/firm/internal-walls")).body).toEqual({ enabled: false, state: "unapplied" });
+    expect((await admin.put("/api/v1/firm/internal-walls", { enabled: "yes" })).status).toBe(400);
+    await running.ctx.database.db.updateTable("app_user").set({ timekeeper_id: ids["Otto Other"] }).where("email", "=", DEMO.admin).execute();
+    const refused = await admin.put("/api/v1/firm/internal-walls", { enabled: true });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("Only users without a timekeeper may manage ethical walls");
+    await running.ctx.database.db.updateTable("app_user").set({ timekeeper_id: null }).where("email", "=", DEMO.admin).execute();
+    expect((await admin.put("/api/v1/firm/internal-walls", { enabled: true })).body.enabled).toBe(true);
+    await worker.drain();
+    expect((await firm()).internal_walls_state).toBe("applied");
+  });
+
   it("refuses a walled-out person the notice and its documents in the console", async () => {
     const db = running.ctx.database.db;
     const jurisdiction = (await admin.post("/api/v1/jurisdiction", { name: "S.D.N.Y. walls", ecfx_jurisdictions: ["nysd"] })).body.id;

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
 import nodemailer from "nodemailer";
+import { field, open, pick, press } from "./forms";
 import { API_URL, USERS, apiToken, signedIn } from "./helpers";
 
 // A notice from the court to a timekeeper's inbox: a preference group made in the wizard with a
@@ -84,44 +85,10 @@ async function sendOverSmtp(raw: Buffer) {
     .sendMail({ envelope: { from: "txed_cmecf@txed.uscourts.test", to: [INBOX] }, raw });
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** An input by its label; required fields add an asterisk to the label. */
-const field = (page: Page, label: string) => page.getByLabel(new RegExp(`^${escape(label)}(\\s*\\*)?$`));
-
-async function press(page: Page, name: "Next" | "Create") {
-  await page.getByRole("button", { name, exact: true }).click();
-}
-
 async function expectStep(page: Page, step: number, name: string) {
   await expect(page.getByTestId("wizard-step")).toContainText(`Step ${step} of 3: ${name}`);
 }
 
-/** Chooses an entry in a reference picker: typed into the search box with JS, narrowed by a search post and picked from the list without. */
-async function pick(page: Page, js: boolean, label: string, text: string) {
-  if (js) {
-    const control = page.getByRole("textbox", { name: label, exact: true });
-    await expect(control).toHaveAttribute("data-picker", "search");
-    await control.click();
-    await control.fill(text);
-    await page.getByRole("listbox").getByRole("option", { name: new RegExp(escape(text)) }).first().click();
-    // A multiple picker stays open for more; close it so it covers nothing.
-    await page.keyboard.press("Escape");
-  } else {
-    await field(page, `Search ${label}`).fill(text);
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    const control = field(page, label);
-    const value = await control.locator("option", { hasText: text }).first().getAttribute("value");
-    expect(value, `${text} is listed in ${label}`).toBeTruthy();
-    await control.selectOption(value!);
-  }
-}
-
-/** Opens a page; with JavaScript, waits until its form is interactive (clicks during hydration are lost). */
-async function open(page: Page, js: boolean, route: string) {
-  await page.goto(route);
-  if (js) await expect(page.locator("main form[data-hydrated]").first()).toBeAttached();
-}
 
 /** The preference group wizard from start to finish; ends on the new group's page. */
 async function createGroup(page: Page, js: boolean, group: { name: string; timeZone: string; template: string; timekeeper: string }) {

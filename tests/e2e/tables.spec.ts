@@ -81,6 +81,8 @@ test.beforeAll(async () => {
 
 /** The body rows of whichever renderer is on the page, as text. */
 async function rowTexts(page: Page): Promise<string[]> {
+  // Without JavaScript a followed link's page streams in: read it once it has all arrived.
+  await page.waitForLoadState("load");
   const rows = page.getByTestId("resource-table").locator("tbody tr");
   return (await rows.allInnerTexts()).map((r) => r.replace(/\s+/g, " ").trim());
 }
