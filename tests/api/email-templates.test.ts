@@ -105,4 +105,19 @@ describe.each(backends)("e-mail template preview (%s)", (backend) => {
     expect((await preview(DEMO.viewOnly, { template: "x", inboxItemId: itemId })).status).toBe(403);
     expect((await api(server().url).post("/api/v1/email-template/preview", { template: "x" })).status).toBe(401);
   });
+
+  it("refuses to delete a template a preference group uses, or the firm's default, and deletes it once free", async () => {
+    const admin = await as(DEMO.admin);
+    const template = await admin.post("/api/v1/email-template", { name: "In use", template: "<p>{{case.number}}</p>" });
+    expect(template.status).toBe(201);
+    const group = await admin.post("/api/v1/timekeeper-group", { name: "Uses it", time_zone: "UTC", email_template_id: template.body.id });
+    expect(group.status).toBe(201);
+    const refused = await admin.request("DELETE", `/api/v1/email-template/${template.body.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe("This template is attached to preference groups and cannot be deleted");
+    const firm = (await admin.get("/api/v1/firm")).body;
+    expect((await admin.request("DELETE", `/api/v1/email-template/${firm.default_email_template_id}`)).status).toBe(409);
+    expect((await admin.request("PATCH", `/api/v1/timekeeper-group/${group.body.id}`, { json: { email_template_id: null } })).status).toBe(200);
+    expect((await admin.request("DELETE", `/api/v1/email-template/${template.body.id}`)).status).toBe(204);
+  });
 });
