@@ -2,16 +2,17 @@ import { type DefaultRoleName, defaultRolePermissions } from "../auth/permission
 import { hashPassword } from "../auth/password";
 import type { Database } from "../db/database";
 import { newId } from "../lib/ids";
+import { ensureDefaultTemplate } from "../mail/notice-template";
 
 export const DEFAULT_ROLES: DefaultRoleName[] = ["Administrator", "Manager", "Docketing", "View Only"];
 
-/** A new firm with its four default roles; returns the firm id and the role ids by name. */
+/** A new firm with its four default roles and its notice template; returns the firm id and the role ids by name. */
 export async function createFirm(
   database: Database,
   input: { name: string; hostNames?: string[]; isDefault?: boolean; primaryColor?: string; secondaryColor?: string },
   now: number,
 ): Promise<{ firmId: number; roles: Record<DefaultRoleName, string> }> {
-  return database.db.transaction().execute(async (trx) => {
+  const created = await database.db.transaction().execute(async (trx) => {
     const firm = await trx
       .insertInto("firm")
       .values({
@@ -44,6 +45,9 @@ export async function createFirm(
     }
     return { firmId: firm.id, roles };
   });
+  // Every firm starts with a notice template, so notification mail has one from the first notice.
+  await ensureDefaultTemplate({ database, clock: { now: () => now } }, created.firmId);
+  return created;
 }
 
 export async function createUser(

@@ -104,6 +104,11 @@ describe("ensureDefaultTemplate", () => {
     database = openDatabase("sqlite::memory:");
     await migrateToLatest(database);
     const { firmId } = await createFirm(database, { name: "Template Test LLP" }, 1);
+    // A new firm has its template from the start; these tests need a firm from before templates.
+    const template = await database.db.selectFrom("firm").select("default_email_template_id").where("id", "=", firmId).executeTakeFirstOrThrow();
+    expect(template.default_email_template_id).toBeTruthy();
+    await database.db.updateTable("firm").set({ default_email_template_id: null }).where("id", "=", firmId).execute();
+    await database.db.deleteFrom("email_template").where("firm_id", "=", firmId).execute();
     return { ctx: { database, clock: { now: () => 2 } }, firmId };
   }
 

@@ -1,6 +1,5 @@
 import type { Database } from "../database";
 import { createFirm, createUser } from "../../firm/create-firm";
-import { ensureDefaultTemplate } from "../../mail/notice-template";
 
 export const DEMO_USERS = [
   { email: "admin@demo.ecfx.test", fullName: "Avery Admin", displayName: "Avery", role: "Administrator" },
@@ -33,8 +32,5 @@ export async function seedDemo(database: Database, password: string, now: number
     now,
   );
   await database.db.insertInto("inbox_address").values({ address: SECOND_FIRM_INBOX, firm_id: second.firmId, created_at: now }).execute();
-  // Every firm starts with a notice template, so notification mail has one from the first notice.
-  const clock = { now: () => now };
-  for (const firmId of [demo.firmId, second.firmId]) await ensureDefaultTemplate({ database, clock }, firmId);
   return true;
 }
