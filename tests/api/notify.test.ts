@@ -161,6 +161,27 @@ describe.each(backends)("notices going out (%s)", (backend) => {
     expect(await mailsOf(item.id)).toHaveLength(1);
   });
 
+  it("holds the mail until the DMS attempt when the firm waits for it, and links the filed copies (DMS_LINK)", async () => {
+    const store = await client.post("/api/v1/generic-credential", { name: "Notify store", field: `notify-${backend}` });
+    const policy = await client.post("/api/v1/storage-policy", { name: "Notify policy", dms_credential_id: store.body.id, store_documents: true });
+    expect(policy.status).toBe(201);
+    await db().updateTable("firm").set({ storage_policy_id: policy.body.id, wait_for_dms_attempt_to_notify: 1 }).where("id", "=", firmId).execute();
+    try {
+      const s = await scenario({ method: "DMS_LINK", cadence: "REALTIME" });
+      const item = await deliver(s);
+      await worker.drain();
+      const filed = await db().selectFrom("dms_record").selectAll().where("inbox_item_id", "=", item.id).where("what", "=", "document").executeTakeFirstOrThrow();
+      expect(filed.status).toBe("succeeded");
+      const mails = await mailsOf(item.id);
+      expect(mails).toHaveLength(1);
+      // A link to the filed copy can only be in the mail if storing came first.
+      expect(mails[0]!.html_body).toContain(`/load-dms/${filed.id}`);
+      expect((await simpleParser(mails[0]!.raw)).attachments).toHaveLength(0);
+    } finally {
+      await db().updateTable("firm").set({ storage_policy_id: null, wait_for_dms_attempt_to_notify: 0 }).where("id", "=", firmId).execute();
+    }
+  });
+
   it("sends WEB_LINK recipients signed links, no attachment; the link opens the PDF until it expires", async () => {
     const s = await scenario({ method: "WEB_LINK", cadence: "REALTIME" });
     const item = await deliver(s);
