@@ -34,6 +34,7 @@ export default function TemplateEditorPage() {
         values={posted?.values ?? loaded.values}
         canWrite={loaded.canWrite}
         preview={posted?.preview ?? loaded.preview}
+        notices={loaded.notices}
         result={posted?.result}
       />
     </Stack>

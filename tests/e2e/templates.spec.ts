@@ -147,6 +147,13 @@ test.describe("template editor without JavaScript", () => {
     await expect(previewFrame(page).locator("p")).toHaveText(`No script ${CASE_NUMBER}`);
     // The page came back with the text as typed, not as stored.
     await expect(textarea).toHaveValue("<p>No script {{case.number}}</p>");
+    // Any recent notice can be chosen for the preview; the preview links the one it shows.
+    const choice = page.getByLabel("Preview with");
+    const notice = await choice.locator("option").nth(1).getAttribute("value");
+    await choice.selectOption(notice!);
+    await page.getByRole("button", { name: "Preview", exact: true }).click();
+    await expect(page.getByRole("link", { name: "Open the notice" })).toHaveAttribute("href", `/inbox-items/id/${notice}`);
+    await expect(page.getByLabel("Preview with")).toHaveValue(notice!);
 
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByText("Changes saved.")).toBeVisible();

@@ -1,6 +1,6 @@
 import { type SubmissionResult, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Alert, Button, Card, Code, Grid, Group, Stack, Text, TextInput } from "@mantine/core";
+import { Alert, Button, Card, Code, Grid, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import { IconEye } from "@tabler/icons-react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -12,7 +12,7 @@ import { INTENT_FIELD } from "../../utils/wizard-state";
 import { DefaultSubmit } from "../fields/DefaultSubmit";
 import { CodeEditor } from "./CodeEditor";
 import { PreviewPane } from "./PreviewPane";
-import { type PreviewOutcome, TEMPLATE_FIELD_SNIPPETS } from "./preview";
+import { type NoticeChoice, type PreviewOutcome, TEMPLATE_FIELD_SNIPPETS } from "./preview";
 
 const ANYTHING = z.object({});
 
@@ -21,11 +21,13 @@ interface Props {
   values: { name: string; template: string };
   canWrite: boolean;
   preview: PreviewOutcome;
+  /** Recent notices to preview with; the preview says which one it shows. */
+  notices: NoticeChoice[];
   result?: SubmissionResult<string[]>;
 }
 
 /** Name, HTML source and the preview side by side; Preview and Save are the form's two submits. */
-export function TemplateEditorForm({ id, values, canWrite, preview, result }: Props) {
+export function TemplateEditorForm({ id, values, canWrite, preview, notices, result }: Props) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" ? navigation.formData?.get(INTENT_FIELD) : undefined;
@@ -64,7 +66,16 @@ export function TemplateEditorForm({ id, values, canWrite, preview, result }: Pr
               error={translateErrors(t, fields.template?.errors)}
               readOnly={!canWrite}
             />
-            <Group justify="flex-end">
+            <Group justify="flex-end" align="flex-end">
+              {notices.length ? (
+                <NativeSelect
+                  name="inboxItemId"
+                  label={t("resources:templates.editor.previewWith")}
+                  defaultValue={preview.ok && !preview.preview.sample ? (preview.preview.inboxItemId ?? "") : ""}
+                  data={[{ value: "", label: t("resources:templates.editor.latestNotice") }, ...notices.map((n) => ({ value: n.id, label: n.label }))]}
+                  maw={360}
+                />
+              ) : null}
               <Button type="submit" name={INTENT_FIELD} value="preview" variant="default" leftSection={<IconEye size={16} aria-hidden />} loading={busy === "preview"}>
                 {t("resources:templates.editor.preview")}
               </Button>

@@ -8,6 +8,12 @@ export interface RenderedPreview {
   sample: boolean;
 }
 
+/** A processed notice the preview can be rendered with. */
+export interface NoticeChoice {
+  id: string;
+  label: string;
+}
+
 export type PreviewOutcome = { ok: true; preview: RenderedPreview } | { ok: false; message: string };
 
 /** Snippets for the field list beside the editor: the data of spec §3 EmailTemplate. */

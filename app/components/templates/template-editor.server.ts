@@ -6,16 +6,24 @@ import { type ApiClient, requireUser } from "../../utils/auth.server";
 import { redirectWithToast } from "../../utils/toast.server";
 import { INTENT_FIELD } from "../../utils/wizard-state";
 import { apiMessage, call, readRecord, updateRecord } from "../fields/record-api.server";
-import type { PreviewOutcome, RenderedPreview } from "./preview";
+import type { NoticeChoice, PreviewOutcome, RenderedPreview } from "./preview";
 
 // The template editor page (/templates/edit/{id}): the template with a preview rendered by the
 // API from a real notice; Preview renders what is in the form, Save writes it.
 
 export const editorPath = (id: string) => `/templates/edit/${encodeURIComponent(id)}`;
 
-async function previewTemplate(api: ApiClient, template: string): Promise<PreviewOutcome> {
-  const answer = await call<RenderedPreview>(api, `${templates.apiPath}/preview`, { method: "POST", json: { template } });
+async function previewTemplate(api: ApiClient, template: string, inboxItemId?: string): Promise<PreviewOutcome> {
+  const json = inboxItemId ? { template, inboxItemId } : { template };
+  const answer = await call<RenderedPreview>(api, `${templates.apiPath}/preview`, { method: "POST", json });
   return answer.ok ? { ok: true, preview: answer.data } : { ok: false, message: apiMessage(answer.error) };
+}
+
+/** The firm's latest processed notices, to preview the template with; none when the role may not read the inbox. */
+async function recentNotices(api: ApiClient): Promise<NoticeChoice[]> {
+  const answer = await call<{ id: string; subject: string; created_at: number }[]>(api, "/api/v1/inbox-item/search?filter.disposition=Processed&sort=-created_at&max=20", {});
+  if (!answer.ok) return [];
+  return answer.data.map((n) => ({ id: n.id, label: `${new Date(n.created_at).toISOString().slice(0, 10)} · ${n.subject}`.slice(0, 160) }));
 }
 
 export interface EditorValues {
@@ -35,6 +43,7 @@ export async function templateEditorData(request: Request, id: string | undefine
       values,
       canWrite: me.userRole[templates.accessKey] === "FULL",
       preview: await previewTemplate(api, values.template),
+      notices: await recentNotices(api),
       pageTitle: { key: "resources:templates.editor.title", values: { title: values.name || id } },
     },
     { headers },
@@ -48,7 +57,9 @@ export async function templateEditorAction(request: Request, id: string | undefi
   const values: EditorValues = { name: String(formData.get("name") ?? ""), template: String(formData.get("template") ?? "") };
   const answer = (extra: { result?: SubmissionResult<string[]>; preview?: PreviewOutcome }) => data({ values, ...extra }, { headers });
 
-  if (formData.get(INTENT_FIELD) === "preview") return answer({ preview: await previewTemplate(api, values.template) });
+  if (formData.get(INTENT_FIELD) === "preview") {
+    return answer({ preview: await previewTemplate(api, values.template, String(formData.get("inboxItemId") ?? "") || undefined) });
+  }
 
   const submission = parseWithZod(formData, { schema: templates.schema });
   if (submission.status !== "success") return answer({ result: submission.reply() });
