@@ -1,6 +1,6 @@
 import { type SubmissionResult, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Alert, Anchor, Button, Group, Stack } from "@mantine/core";
+import { Anchor, Button, Group, Stack } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
@@ -14,6 +14,7 @@ import { FieldInput, type InputState } from "./FieldInput";
 import { UnavailableNotes } from "./UnavailableNotes";
 import { editFields, isUnavailableReference, recordToInputs, schemaFor } from "./form-values";
 import type { PickerData } from "./reference-sources";
+import { FormErrorAlert } from "./FormErrorAlert";
 
 const ANYTHING = z.object({});
 
@@ -50,11 +51,7 @@ export function EditRecordForm({ def, record, result, pickers, action, cancelTo 
     <Form method="post" action={action} {...getFormProps(form)} noValidate data-hydrated={hydrated || undefined}>
       <DefaultSubmit value="save" />
       <Stack>
-        {formError ? (
-          <Alert color="red" role="alert" data-testid="form-error">
-            {formError}
-          </Alert>
-        ) : null}
+        <FormErrorAlert error={formError} />
         {fields.map((field) => (
           <FieldInput key={field.name} resourceKey={def.key} field={field} input={inputs[field.name]!} picker={pickers[field.name]} />
         ))}

@@ -1,6 +1,6 @@
 import { type SubmissionResult, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Alert, Button, Card, Code, Grid, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
+import { Button, Card, Code, Grid, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import { IconEye } from "@tabler/icons-react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -13,6 +13,7 @@ import { DefaultSubmit } from "../fields/DefaultSubmit";
 import { CodeEditor } from "./CodeEditor";
 import { PreviewPane } from "./PreviewPane";
 import { type NoticeChoice, type PreviewOutcome, TEMPLATE_FIELD_SNIPPETS } from "./preview";
+import { FormErrorAlert } from "../fields/FormErrorAlert";
 
 const ANYTHING = z.object({});
 
@@ -46,11 +47,7 @@ export function TemplateEditorForm({ id, values, canWrite, preview, notices, res
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, lg: 6 }}>
           <Stack>
-            {formError ? (
-              <Alert color="red" role="alert" data-testid="form-error">
-                {formError}
-              </Alert>
-            ) : null}
+            <FormErrorAlert error={formError} />
             <TextInput
               name="name"
               label={t(fieldLabelKey(templates.key, "name"))}

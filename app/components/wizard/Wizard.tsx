@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Alert, Anchor, Button, Card, Group, Stack, Stepper, Text } from "@mantine/core";
+import { Anchor, Button, Card, Group, Stack, Stepper, Text } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
@@ -15,6 +15,7 @@ import { UnavailableNotes } from "../fields/UnavailableNotes";
 import { MatterChoiceStep } from "./MatterChoiceStep";
 import { type PlanStep, wizardPlan } from "./plan";
 import type { WizardView } from "./wizard.server";
+import { FormErrorAlert } from "../fields/FormErrorAlert";
 
 const ANYTHING = z.object({});
 
@@ -48,11 +49,7 @@ function StepForm({ def, plan, view }: { def: ResourceDef; plan: PlanStep[]; vie
       <DefaultSubmit value={last ? "create" : "next"} />
       <input type="hidden" name={WIZARD_STATE_FIELD} value={encodeState(view.state)} />
       <Stack>
-        {formError ? (
-          <Alert color="red" role="alert" data-testid="form-error">
-            {formError}
-          </Alert>
-        ) : null}
+        <FormErrorAlert error={formError} />
         {step.kind === "matterChoice" ? (
           <MatterChoiceStep fields={inputs} pickers={view.pickers} />
         ) : (
