@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DELIVERY_METHODS, NOTIFICATION_CADENCES } from "../utils/firm-schema";
 import { domainList, emailList, requiredText } from "../utils/validation";
 import { name, optionalId, optionalText } from "./schema-parts";
 import { type FieldDef, defineResource } from "./types";
@@ -6,8 +7,7 @@ import { type FieldDef, defineResource } from "./types";
 // Who is told about a notice, how and when: preference groups, their e-mail templates and the
 // firm's notification rules.
 
-export const DELIVERY_METHODS = ["PDF", "WEB_LINK", "DMS_LINK", "PDF_AND_DMS_LINK", "INHERIT_METHOD", "PDF_NO_EMAIL", "PDF_AND_DMS_LINK_NO_EMAIL"] as const;
-export const NOTIFICATION_CADENCES = ["REALTIME", "DAILY", "NEVER", "DAILY_AND_REALTIME", "INHERIT_CADENCE"] as const;
+export { DELIVERY_METHODS, NOTIFICATION_CADENCES };
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 export type NotificationCadence = (typeof NOTIFICATION_CADENCES)[number];
 

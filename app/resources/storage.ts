@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { HIERARCHY_LEVELS } from "../utils/firm-schema";
 import { name, optionalId, optionalText } from "./schema-parts";
 import { type FieldDef, defineResource } from "./types";
 
 // Where documents go: storage policies and the credentials of the store they name.
 
 export const STORE_EMAIL = ["none", "pdf", "eml"] as const;
-export const HIERARCHY_LEVELS = ["firm", "location", "practice_group", "client", "matter", "case"] as const;
+export { HIERARCHY_LEVELS };
 export type HierarchyLevel = (typeof HIERARCHY_LEVELS)[number];
 
 const created: FieldDef = { name: "created_at", kind: "date", computed: true };
