@@ -15,7 +15,7 @@ export const ROUTES: RouteEntry[] = [
   { path: "/dashboard", accessKey: "dashboardAccess", titleKey: "pages.dashboard", drawer: "main" },
   { path: "/inbox-items", accessKey: "inboxItemAccess", titleKey: "pages.inboxItems", drawer: "notices" },
   { path: "/ecfx-notification", accessKey: "envelopeAccess", titleKey: "pages.envelopes", drawer: "notices" },
-  { path: "/firm-information", accessKey: "firmAccess", titleKey: "pages.firmInformation" },
+  { path: "/firm-information", accessKey: "firmAccess", titleKey: "pages.firmInformation", drawer: "firm" },
   { path: "/dictionary", accessKey: "firmAccess", titleKey: "pages.dictionary" },
   { path: "/special-handling", accessKey: "firmAccess", titleKey: "pages.specialHandling" },
   { path: "/auto-case-creation", accessKey: "firmAccess", titleKey: "pages.autoCaseCreation", drawer: "firm" },

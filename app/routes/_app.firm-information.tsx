@@ -1,0 +1,34 @@
+import { Stack } from "@mantine/core";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { FirmLinks } from "../components/firm/FirmLinks";
+import { FirmSettingsForm } from "../components/firm/FirmSettingsForm";
+import { LogoForm } from "../components/firm/LogoForm";
+import { firmSettingsAction, firmSettingsData } from "../components/firm/firm-settings.server";
+
+// Spec §2: /firm-information, the firm settings (§3), the logo, and links to the pages that own
+// the storage hierarchy and the walls.
+
+export const handle = { titleKey: "pages.firmInformation" };
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return firmSettingsData(request);
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  return firmSettingsAction(request);
+}
+
+export default function FirmInformation() {
+  const { firm, templates, timeZones, canEdit } = useLoaderData<typeof loader>();
+  const posted = useActionData<typeof action>();
+  return (
+    <Stack maw={1000}>
+      <LogoForm firm={firm} canEdit={canEdit} />
+      <FirmSettingsForm firm={firm} templates={templates} timeZones={timeZones} canEdit={canEdit} result={posted?.result} />
+      <FirmLinks />
+    </Stack>
+  );
+}
+
+export { PageError as ErrorBoundary } from "../components/PageError";
