@@ -156,7 +156,7 @@ export const autoCaseCreation = defineResource({
   }),
   fields: [
     { name: "name", kind: "text", required: true },
-    { name: "party_email_domains", kind: "emails" },
+    { name: "party_email_domains", kind: "emails", hintKey: "wizard:domainsHint" },
     { name: "matter_id", kind: "reference", reference: "matters" },
     { name: "timekeepers", kind: "references", reference: "timekeepers" },
     { name: "assignment_maintenance", kind: "select", options: ["INITIAL_ONLY", "ADD_NEW"] },

@@ -29,6 +29,8 @@ export interface FieldDef {
   reference?: string;
   /** Computed by the server: never written by a client. */
   computed?: boolean;
+  /** Catalogue key of the hint under the input, where the kind's own hint would mislead. */
+  hintKey?: string;
 }
 
 export interface ColumnDef {

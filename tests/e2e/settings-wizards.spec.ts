@@ -75,6 +75,7 @@ for (const js of [false, true]) {
       await expect(value(page, "include_emails")).toHaveText(`docketing-${tag}@lawfirm.test`);
 
       await open(page, js, "/auto-case-creation/new");
+      await expect(page.getByText("Separate domains (such as example.com) with commas or new lines.")).toBeVisible();
       await field(page, "Name").fill(names.auto);
       await press(page, "Next");
       await expect(page.getByText("Either a timekeeper or a party email domain is required")).toBeVisible();

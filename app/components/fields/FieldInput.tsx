@@ -48,7 +48,7 @@ export function FieldInput({ resourceKey, field, input, picker, label: labelOver
           key={input.key}
           {...common}
           defaultValue={asText(input.initialValue)}
-          description={t("wizard:emailsHint")}
+          description={t(field.hintKey ?? "wizard:emailsHint")}
           minRows={2}
           autosize
         />
