@@ -5,6 +5,7 @@ import type { EmailRecipient, ParsedEmail } from "../notices";
 import { readMail } from "../notices/mime";
 import { htmlToTextDoc, plainToTextDoc } from "../notices/text-doc";
 import { firstLines, templateEngine } from "./template-engine";
+import { loadCaseContext } from "../resources/case-context";
 
 // What an e-mail template about one notice can show (spec §3 EmailTemplate: matter, case, client,
 // jurisdiction, date, description, filedBy, service contacts, documents, assigned timekeepers,
@@ -222,12 +223,11 @@ export async function buildTemplateData(
   if (!item || parsed?.kind !== "notice") return null;
   const envelope = await db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", item.id).where("firm_id", "=", firmId).executeTakeFirst();
   if (!envelope) return null;
-  const kase = await db.selectFrom("court_case").selectAll().where("id", "=", envelope.case_id).where("firm_id", "=", firmId).executeTakeFirst();
-  if (!kase) return null;
+  const context = await loadCaseContext(db, firmId, envelope.case_id);
+  if (!context) return null;
+  const { case: kase, matter, client, jurisdiction } = context;
 
-  const [matter, jurisdiction, firm, timekeepers, documents, original] = await Promise.all([
-    kase.matter_id ? db.selectFrom("matter").select(["name", "unique_key", "client_id"]).where("id", "=", kase.matter_id).where("firm_id", "=", firmId).executeTakeFirst() : undefined,
-    kase.jurisdiction_id ? db.selectFrom("jurisdiction").select("name").where("id", "=", kase.jurisdiction_id).where("firm_id", "=", firmId).executeTakeFirst() : undefined,
+  const [firm, timekeepers, documents, original] = await Promise.all([
     db.selectFrom("firm").select("name").where("id", "=", firmId).executeTakeFirst(),
     db
       .selectFrom("case_timekeeper")
@@ -240,9 +240,6 @@ export async function buildTemplateData(
     db.selectFrom("document").select(["id", "name", "number", "sealed", "stamped_by_court"]).where("envelope_id", "=", envelope.id).orderBy("number").execute(),
     originalNoticeOf(item.raw_content),
   ]);
-  const client = matter?.client_id
-    ? await db.selectFrom("client").select(["name", "unique_key"]).where("id", "=", matter.client_id).where("firm_id", "=", firmId).executeTakeFirst()
-    : undefined;
 
   const notice = parsed.notice;
   const docket = notice.dockets[item.docket_index ?? 0];

@@ -5,7 +5,7 @@ import { previousLocalDay } from "./digest-schedule";
 import type { DigestSchedule } from "./digest-schedules";
 import { type NoticeSummary, loadNoticeSummaries, summaryTitle } from "./notice-summaries";
 import { layoutMail } from "./simple-mail";
-import { wallCheck } from "./wall-check";
+import { wallCheck } from "../walls/walls";
 
 /**
  * The daily activity report of a group: to each active member, the firm's inbox items of the
@@ -27,7 +27,7 @@ export async function sendActivityReport(ctx: ServerContext, schedule: DigestSch
   if (members.length === 0) return;
   const day = previousLocalDay(localDate, schedule.timeZone);
   const items = await loadNoticeSummaries(ctx, { firmId: firm.id, from: day.from, to: day.to });
-  const walledOut = wallCheck(ctx, firm.id);
+  const walledOut = wallCheck(ctx.database.db, firm.id);
   const told = new Set<string>();
   for (const member of members) {
     const email = member.email.trim().toLowerCase();

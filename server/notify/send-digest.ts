@@ -9,7 +9,7 @@ import { buildDelivery, loadDeliveryDocuments } from "./delivery";
 import type { DigestSchedule } from "./digest-schedules";
 import { type NoticeSummary, loadNoticeSummaries, summaryTitle } from "./notice-summaries";
 import { type MailSection, layoutMail } from "./simple-mail";
-import { wallCheck } from "./wall-check";
+import { wallCheck } from "../walls/walls";
 
 type NotificationRow = Selectable<NotificationTable>;
 
@@ -44,7 +44,7 @@ export async function sendDigest(ctx: ServerContext, schedule: DigestSchedule, r
   const firm = await findFirm(ctx.database, schedule.firmId);
   if (rows.length === 0 || !firm) return;
   const summaries = new Map((await loadNoticeSummaries(ctx, { ids: [...new Set(rows.map((r) => r.inbox_item_id))] })).map((s) => [s.id, s]));
-  const walledOut = wallCheck(ctx, firm.id);
+  const walledOut = wallCheck(ctx.database.db, firm.id);
   const byEmail = new Map<string, NotificationRow[]>();
   for (const row of rows) byEmail.set(row.email, [...(byEmail.get(row.email) ?? []), row]);
 

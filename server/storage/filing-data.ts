@@ -4,6 +4,7 @@ import type { ServerContext } from "../context";
 import { findCourt } from "../courts/federal-courts";
 import type { DocumentTable, EnvelopeTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
+import { loadCaseContext } from "../resources/case-context";
 import { renderNoticePdf } from "./notice-pdf";
 import type { StorageTemplateData } from "./path-template";
 
@@ -46,20 +47,12 @@ export async function loadFilingNotice(ctx: ServerContext, item: FilingItem): Pr
   const db = ctx.database.db;
   const firm = await findFirm(ctx.database, item.firm_id);
   if (!firm) throw new Error(`Firm ${item.firm_id} does not exist`);
-  const [envelope, kase] = await Promise.all([
+  const [envelope, context] = await Promise.all([
     db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", item.id).where("firm_id", "=", item.firm_id).executeTakeFirst(),
-    db.selectFrom("court_case").selectAll().where("id", "=", item.case_id).where("firm_id", "=", item.firm_id).executeTakeFirstOrThrow(),
+    loadCaseContext(db, item.firm_id, item.case_id),
   ]);
-  const matter = kase.matter_id
-    ? await db.selectFrom("matter").selectAll().where("id", "=", kase.matter_id).where("firm_id", "=", item.firm_id).executeTakeFirst()
-    : undefined;
-  const [client, jurisdiction, documents] = await Promise.all([
-    matter ? db.selectFrom("client").selectAll().where("id", "=", matter.client_id).where("firm_id", "=", item.firm_id).executeTakeFirst() : undefined,
-    kase.jurisdiction_id
-      ? db.selectFrom("jurisdiction").select("name").where("id", "=", kase.jurisdiction_id).where("firm_id", "=", item.firm_id).executeTakeFirst()
-      : undefined,
-    envelope ? db.selectFrom("document").selectAll().where("envelope_id", "=", envelope.id).orderBy("number").execute() : [],
-  ]);
+  if (!context) throw new Error(`Case ${item.case_id} does not exist`);
+  const documents = envelope ? await db.selectFrom("document").selectAll().where("envelope_id", "=", envelope.id).orderBy("number").execute() : [];
   return {
     item,
     firm,
@@ -67,10 +60,10 @@ export async function loadFilingNotice(ctx: ServerContext, item: FilingItem): Pr
     documents,
     data: {
       firm: { name: firm.name },
-      client: client ?? null,
-      matter: matter ?? null,
-      case: kase,
-      jurisdiction: jurisdiction ?? null,
+      client: context.client,
+      matter: context.matter,
+      case: context.case,
+      jurisdiction: context.jurisdiction,
       envelope: envelope ?? { date: null },
     },
   };

@@ -1,6 +1,6 @@
 import type { ServerContext } from "../context";
 import { enqueue } from "../pipeline/queue";
-import { wallsForCase } from "./walls";
+import { wallCheck } from "./walls";
 
 // The firm's internal walls state (spec §4): "applying" from a change of walls until the change
 // has been carried into what is already queued, then "applied"; "unapplied" while walls are off.
@@ -30,11 +30,9 @@ export async function applyWalls(ctx: ServerContext, firmId: number): Promise<vo
       .where("notification.status", "=", "pending")
       .where("notification.timekeeper_id", "is not", null)
       .execute();
-    const byCase = new Map<string, Awaited<ReturnType<typeof wallsForCase>>>();
+    const walledOut = wallCheck(db, firmId);
     for (const row of pending) {
-      const caseId = row.case_id ?? "";
-      if (!byCase.has(caseId)) byCase.set(caseId, await wallsForCase(db, firmId, row.case_id));
-      if (byCase.get(caseId)!.isWalledOut(row.timekeeper_id!)) {
+      if (await walledOut(row.case_id, row.timekeeper_id)) {
         await db.updateTable("notification").set({ status: "withheld", reason: "ethical wall" }).where("id", "=", row.id).execute();
       }
     }

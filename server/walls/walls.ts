@@ -60,3 +60,17 @@ export async function userWalledOutOfCase(db: Kysely<DB>, firmId: number, userId
   const verdict = await wallsForCase(db, firmId, caseId);
   return verdict.isWalledOut(user.timekeeper_id);
 }
+
+/** Whether a timekeeper is walled out of a case, reading each case's walls once (for many rows). */
+export function wallCheck(db: Kysely<DB>, firmId: number): (caseId: string | null, timekeeperId: string | null) => Promise<boolean> {
+  const verdicts = new Map<string, Promise<WallVerdict>>();
+  return async (caseId, timekeeperId) => {
+    if (!caseId || !timekeeperId) return false;
+    let verdict = verdicts.get(caseId);
+    if (!verdict) {
+      verdict = wallsForCase(db, firmId, caseId);
+      verdicts.set(caseId, verdict);
+    }
+    return (await verdict).isWalledOut(timekeeperId);
+  };
+}
