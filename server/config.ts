@@ -53,6 +53,9 @@ const schema = z.object({
     .regex(/^([^:;]+:[^;]+)(;[^:;]+:[^;]+)*$/, "must be user:password pairs separated by ;")
     .optional(),
   ECFX_SMTP_ALLOW: z.string().default(""),
+  ECFX_SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(100),
+  ECFX_SMTP_IDLE_SECONDS: z.coerce.number().int().min(1).default(60),
+  ECFX_SMTP_SESSION_SECONDS: z.coerce.number().int().min(1).default(600),
   ECFX_COURT_BASE_URL: z.string().url().optional(),
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
