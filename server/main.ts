@@ -40,7 +40,9 @@ function buildConsoleIfNeeded(): void {
 
 function startConsole(config: Config): ChildProcess {
   const secrets = loadOrCreateSecrets(config.dataDir);
-  const child = spawn(process.execPath, [bin("remix-serve"), path.join(root, "build", "index.js")], {
+  // Our own server around the build (request checks, headers, a redacted access log); tsx runs it.
+  const serve = path.join(root, "server", "console", "serve.ts");
+  const child = spawn(process.execPath, ["--import", "tsx", serve, path.join(root, "build", "index.js")], {
     cwd: root,
     stdio: "inherit",
     env: {
@@ -49,6 +51,7 @@ function startConsole(config: Config): ChildProcess {
       PORT: String(config.PORT),
       HOST: config.ECFX_HOST,
       ECFX_API_URL: config.apiUrl,
+      ECFX_PUBLIC_URL: config.publicUrl,
       ECFX_SESSION_SECRET: secrets.sessionSecret,
     },
   });
@@ -64,6 +67,9 @@ function startConsole(config: Config): ChildProcess {
 let shuttingDown = false;
 
 async function main(): Promise<void> {
+  // Everything this process creates (database, secrets, blobs, filed documents) is readable by
+  // its own user only: files 0600, folders 0700.
+  process.umask(0o077);
   const config = loadConfig();
   const stops: Array<() => Promise<void>> = [];
   // Built before anything else runs: the build blocks this process while it lasts.
