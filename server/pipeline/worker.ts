@@ -5,6 +5,7 @@ import { MAX_FETCH_ATTEMPTS, fetchDocument } from "./fetch-document";
 import { setItem } from "./item-state";
 import { processInboxItem } from "./process-inbox-item";
 import { type Job, type JobKind, claimJob, completeJob, retryJob } from "./queue";
+import { requeueStalledWork } from "./requeue-stalled";
 import { MAX_NOTIFY_ATTEMPTS, notifyInboxItem } from "../notify/notify-inbox-item";
 import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../storage/store-inbox-item";
 import { applyWalls } from "../walls/apply-walls";
@@ -12,6 +13,8 @@ import { applyWalls } from "../walls/apply-walls";
 const LEASE_MS = 60_000;
 const IDLE_POLL_MS = 250;
 const MAX_ITEM_ATTEMPTS = 5;
+/** How often a running worker looks for items that no job carries on (it also looks at start). */
+const STALLED_SWEEP_MS = 5 * 60_000;
 
 /** What each kind of job does; `ref_id` names the row it is about. */
 const JOB_HANDLERS: Record<JobKind, (ctx: ServerContext, job: Job) => Promise<void>> = {
@@ -74,7 +77,12 @@ async function releaseLeasesOfDeadProcesses(ctx: ServerContext): Promise<void> {
 
 export function startWorker(ctx: ServerContext, concurrency = 4): Worker {
   const workerId = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
-  const released = releaseLeasesOfDeadProcesses(ctx).catch((error: unknown) => console.error("could not release stale job leases", error));
+  const sweep = () => requeueStalledWork(ctx).catch((error: unknown) => console.error("could not look for stalled inbox items", error));
+  const released = releaseLeasesOfDeadProcesses(ctx)
+    .catch((error: unknown) => console.error("could not release stale job leases", error))
+    .then(sweep);
+  const sweeper = setInterval(() => void sweep(), STALLED_SWEEP_MS);
+  sweeper.unref();
   let stopping = false;
   // A drain waits for an empty poll that began after it was asked for: a poll already under way
   // may have looked before the caller's last job was committed.
@@ -121,6 +129,7 @@ export function startWorker(ctx: ServerContext, concurrency = 4): Worker {
   return {
     async stop() {
       stopping = true;
+      clearInterval(sweeper);
       await Promise.all(loops);
     },
     drain() {
