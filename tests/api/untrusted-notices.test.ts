@@ -5,12 +5,13 @@ import { OutboundGuard } from "../../server/outbound/guard";
 import { type Worker, startWorker } from "../../server/pipeline/worker";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
-// A notice is an e-mail anyone can send: its document links must not make the server call
-// anything but a court. Each refused link is recorded on the document and the item, and nothing
-// is fetched, stored or mailed from it.
+// A notice is an e-mail anyone can send. Its document links must not make the server call
+// anything but a court: each refused link is recorded on the document and the item, and nothing
+// is fetched, stored or mailed from it. Its text must not carry control characters into the
+// database (PostgreSQL refuses NUL outright).
 
 /** A district notice for 2:24-cv-123 whose one document link is `link`. */
-function notice(link: string, n: number): Uint8Array {
+function notice(link: string, n: number, docketText = `MOTION to Compel number ${n} by Pena Industries, LLC.`, subject = `Motion ${n}`): Uint8Array {
   const html = `<p align=center><strong>U.S. District Court</strong></p>
 <p align=center><strong>Eastern District of Texas</strong></p>
 <b>Notice of Electronic Filing</b>
@@ -21,15 +22,15 @@ function notice(link: string, n: number): Uint8Array {
 <tr><td><strong>Filer:</strong></td><td>Pena Industries, LLC</td></tr>
 <tr><td><strong>Document Number:</strong></td><td><a href="${link}">${10 + n}</a></td></tr>
 </table>
-<p><strong>Docket Text:</strong><BR><b>MOTION to Compel number ${n} by Pena Industries, LLC.</b></p>
+<p><strong>Docket Text:</strong><BR><b>${docketText}</b></p>
 <div><p>The following document(s) are associated with this transaction:</p>
-<STRONG>Document description:</STRONG>Main Document <BR></div>`;
+<STRONG>Document description:</STRONG>Main${docketText.includes("\u0000") ? "\u0000\u0001" : ""} Document <BR></div>`;
   const raw = [
     "Date: Thu, 1 Oct 2026 14:10:00 +0000",
     "From: cmecf@txed.uscourts.gov",
     "To: notices@demo.ecfx.test",
     `Message-ID: <outbound-${n}-${Math.random().toString(36).slice(2)}@txed.uscourts.gov>`,
-    `Subject: Activity in Case 2:24-cv-123 Pena Industries, LLC v. Bluebonnet Widgets Inc. Motion ${n}`,
+    `Subject: Activity in Case 2:24-cv-123 Pena Industries, LLC v. Bluebonnet Widgets Inc. ${subject}`,
     "MIME-Version: 1.0",
     "Content-Type: text/html; charset=utf-8",
     "Content-Transfer-Encoding: 8bit",
@@ -42,7 +43,7 @@ function notice(link: string, n: number): Uint8Array {
 
 const docLink = (origin: string, docId: string) => `${origin}/doc1/${docId}?caseid=212345&de_seq_num=88&magic_num=1234`;
 
-describe.each(backends)("outbound URLs of court notices (%s)", (backend) => {
+describe.each(backends)("court notices from outside (%s)", (backend) => {
   let running: RunningApi;
   let simulator: CourtSimulator;
   let worker: Worker;
@@ -85,9 +86,9 @@ describe.each(backends)("outbound URLs of court notices (%s)", (backend) => {
   };
 
   /** Uploads a notice with this link, lets the worker finish, and returns its item and document. */
-  async function process(link: string) {
+  async function process(link: string, body = notice(link, ++counter)) {
     const upload = await api(running.url, token).request("POST", "/api/v1/inbox/upload", {
-      body: notice(link, ++counter),
+      body,
       headers: { "content-type": "message/rfc822" },
     });
     expect(upload.status).toBe(201);
@@ -146,5 +147,19 @@ describe.each(backends)("outbound URLs of court notices (%s)", (backend) => {
       running.ctx.courts = simulated;
       await guard.close();
     }
+  });
+
+  it("records a notice without the control characters its text carried", async () => {
+    const link = docLink("https://ecf.txed.uscourts.gov", "175135795113");
+    const { item, doc } = await process(link, notice(link, ++counter, "MOTION\u0000 to Seal\u0007 by Pena\u001b Industries.\tExhibit A", "Motion\u0000 to Seal"));
+    expect(item.status).toBe("Succeeded");
+    expect(item.subject).toContain("Motion to Seal");
+    expect(item.snippet).not.toContain("\u0000");
+    const envelope = await running.ctx.database.db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", item.id).executeTakeFirstOrThrow();
+    expect(envelope.docket_text).toBe("MOTION to Seal by Pena Industries. Exhibit A");
+    expect(doc.name).toBe("Main Document");
+    expect(doc.fetch_status).toBe("fetched");
+    // Notification and filing went through too: no job is left failing on the text.
+    expect(await running.ctx.database.db.selectFrom("job").select(["kind", "last_error"]).execute()).toEqual([]);
   });
 });
