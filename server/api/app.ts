@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import type { ServerContext } from "../context";
-import { errorHandler } from "./errors";
+import { errorHandler } from "../lib/errors";
 import { PROTOBUF } from "./protobuf-body";
 import { authRoutes } from "./routes/auth";
 import { dashboardRoutes } from "./routes/dashboard";

@@ -1,8 +1,8 @@
 import libmime from "libmime";
 import type { ServerContext } from "../context";
 import { newId } from "../lib/ids";
-import { logEvent } from "../pipeline/event-log";
-import { enqueue } from "../pipeline/queue";
+import { logEvent } from "../jobs/event-log";
+import { enqueue } from "../jobs/queue";
 
 export type InboxSource = "SMTP" | "UPLOAD" | "CLI";
 

@@ -1,8 +1,8 @@
 import { finished } from "node:stream/promises";
 import { CsvError, type InfoRecord, parse } from "csv-parse";
-import { importFields } from "../../app/components/import/format";
-import type { FieldDef } from "../../app/resources/types";
-import { HttpError } from "../api/errors";
+import { importFields } from "../../app/shared/import/format";
+import type { FieldDef } from "../../app/shared/resources/types";
+import { HttpError } from "../lib/errors";
 import { message } from "../lib/messages";
 import type { ServerResource } from "./types";
 

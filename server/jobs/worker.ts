@@ -1,9 +1,9 @@
 import { hostname } from "node:os";
 import type { ServerContext } from "../context";
 import { newId } from "../lib/ids";
-import { MAX_FETCH_ATTEMPTS, fetchDocument } from "./fetch-document";
-import { setItem } from "./item-state";
-import { processInboxItem } from "./process-inbox-item";
+import { MAX_FETCH_ATTEMPTS, fetchDocument } from "../pipeline/fetch-document";
+import { setItem } from "../pipeline/item-state";
+import { processInboxItem } from "../pipeline/process-inbox-item";
 import { type Job, type JobKind, claimJob, completeJob, retryJob } from "./queue";
 import { MAX_NOTIFY_ATTEMPTS, notifyInboxItem } from "../notify/notify-inbox-item";
 import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../storage/store-inbox-item";
