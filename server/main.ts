@@ -7,11 +7,11 @@ import { loadOrCreateSecrets } from "./auth/secrets";
 import { openContext } from "./bootstrap";
 import { ConfigError, type Config, loadConfig } from "./config";
 import { startCourtSimulator } from "./courts/simulator";
-import { DEMO_INBOX, DEMO_USERS } from "./db/seed/demo";
-import { sendDemoNotices } from "./db/seed/send-demo-notices";
+import { DEMO_INBOX, DEMO_USERS } from "./seed/demo";
+import { sendDemoNotices } from "./seed/send-demo-notices";
 import { createSmtpListener, listen } from "./inbox/smtp-listener";
 import { startDigestScheduler } from "./notify/digest-scheduler";
-import { startWorker } from "./pipeline/worker";
+import { startWorker } from "./jobs/worker";
 
 const root = process.env.ECFX_ROOT ?? process.cwd();
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);

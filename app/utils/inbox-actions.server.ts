@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
 import { tableColumns, tableSpecOf } from "../components/table/columns";
-import { REGISTRY } from "../resources";
+import { REGISTRY } from "../shared/resources";
 import { ApiError } from "./api.server";
 import { toastForApiError } from "./api-errors";
 import type { ApiClient } from "./auth.server";

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import type { ServerContext } from "../context";
 import { withoutControlCharacters } from "../lib/control-characters";
-import { errorHandler } from "./errors";
+import { errorHandler } from "../lib/errors";
 import { PROTOBUF } from "./protobuf-body";
 import { authRoutes } from "./routes/auth";
 import { dashboardRoutes } from "./routes/dashboard";

@@ -2,8 +2,8 @@ import libmime from "libmime";
 import type { ServerContext } from "../context";
 import { stripControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
-import { logEvent } from "../pipeline/event-log";
-import { enqueue } from "../pipeline/queue";
+import { logEvent } from "../jobs/event-log";
+import { enqueue } from "../jobs/queue";
 
 export type InboxSource = "SMTP" | "UPLOAD" | "CLI";
 

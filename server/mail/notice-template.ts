@@ -6,7 +6,7 @@ import type { EmailRecipient, ParsedEmail } from "../notices";
 import { readMail } from "../notices/mime";
 import { htmlToTextDoc, plainToTextDoc } from "../notices/text-doc";
 import { firstLines, templateEngine } from "./template-engine";
-import { loadCaseContext } from "../resources/case-context";
+import { loadCaseContext } from "../db/case-context";
 
 // What an e-mail template about one notice can show (spec §3 EmailTemplate: matter, case, client,
 // jurisdiction, date, description, filedBy, service contacts, documents, assigned timekeepers,

@@ -5,14 +5,14 @@ import { findFirm } from "../firm/firm-repository";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { type ParsedEmail, type ParsedNotice, parseNoticeEmail } from "../notices";
-import { afterItemProcessed } from "./after-processing";
+import { afterItemProcessed } from "../jobs/after-processing";
 import { autoCreateCase, keepRuleAssignments } from "./auto-create-case";
-import { logEvent } from "./event-log";
+import { logEvent } from "../jobs/event-log";
 import { finishWhenAllFetched } from "./fetch-document";
 import { recordNotice } from "./record-notice";
 import { setItem } from "./item-state";
 import { matchDocket } from "./match-case";
-import { enqueue } from "./queue";
+import { enqueue } from "../jobs/queue";
 import { reportCaseNotFound } from "./case-not-found-report";
 
 type Item = Selectable<InboxItemTable>;

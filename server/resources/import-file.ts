@@ -1,9 +1,9 @@
 import { finished } from "node:stream/promises";
 import { CsvError, type InfoRecord, parse } from "csv-parse";
-import { importFields } from "../../app/components/import/format";
-import type { FieldDef } from "../../app/resources/types";
-import { HttpError } from "../api/errors";
+import { importFields } from "../../app/shared/import/format";
+import type { FieldDef } from "../../app/shared/resources/types";
 import { stripControlCharacters } from "../lib/control-characters";
+import { HttpError } from "../lib/errors";
 import { message } from "../lib/messages";
 import type { ServerResource } from "./types";
 

@@ -1,8 +1,8 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { AccessLevel } from "../../app/utils/access";
-import { allows } from "../../app/utils/access";
-import { type Caller, fieldLevel, levelOf } from "../api/caller";
-import { HttpError, conflict, forbidden, invalid, notFound } from "../api/errors";
+import type { AccessLevel } from "../../app/shared/access";
+import { allows } from "../../app/shared/access";
+import { type Caller, fieldLevel, levelOf } from "../auth/caller";
+import { HttpError, conflict, forbidden, invalid, notFound } from "../lib/errors";
 import type { ServerContext } from "../context";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { sendDemoNotices } from "../../server/db/seed/send-demo-notices";
+import { sendDemoNotices } from "../../server/seed/send-demo-notices";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type Worker, startWorker } from "../../server/jobs/worker";
 import { type RunningApi, startApi } from "./harness";
 
 describe("the demo on a fresh start", () => {

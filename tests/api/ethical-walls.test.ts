@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type Worker, startWorker } from "../../server/jobs/worker";
 import { wallsForMatter } from "../../server/walls/walls";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 

@@ -4,13 +4,13 @@ import { simpleParser } from "mailparser";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { DEMO_INBOX } from "../../server/db/seed/demo";
+import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
 import { createMailer } from "../../server/mail/mailer";
 import { runDueDigests, startDigestScheduler } from "../../server/notify/digest-scheduler";
 import { notifyInboxItem } from "../../server/notify/notify-inbox-item";
 import { signPublicLink } from "../../server/notify/public-link";
-import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type Worker, startWorker } from "../../server/jobs/worker";
 import { type RunningApi, DEMO, api, backends, login, startApi, testClock } from "./harness";
 
 // Notices going out, end to end: court notice over SMTP → pipeline → notification rows → mail

@@ -3,9 +3,9 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { DEMO_INBOX } from "../../server/db/seed/demo";
+import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type Worker, startWorker } from "../../server/jobs/worker";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../fixtures/notices", name));

@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HIERARCHY_LEVELS } from "../../app/resources/storage";
+import { HIERARCHY_LEVELS } from "../../app/shared/resources/storage";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { DEMO_INBOX } from "../../server/db/seed/demo";
+import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type Worker, startWorker } from "../../server/jobs/worker";
 import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../../server/storage/store-inbox-item";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 

@@ -8,9 +8,9 @@ import { buildApi } from "../../server/api/app";
 import { openContext } from "../../server/bootstrap";
 import { loadConfig } from "../../server/config";
 import { startCourtSimulator } from "../../server/courts/simulator";
-import { DEMO_INBOX } from "../../server/db/seed/demo";
+import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { startWorker } from "../../server/pipeline/worker";
+import { startWorker } from "../../server/jobs/worker";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const notice = fs.readFileSync(path.join(root, "tests/fixtures/notices/nef-district-qp-utf8.eml"), "latin1");
