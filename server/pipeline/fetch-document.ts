@@ -1,7 +1,7 @@
 import type { ServerContext } from "../context";
 import { RetryableFetchError } from "../courts/connector";
 import { pauseAt } from "../lib/test-pause";
-import { jobsAfterProcessing } from "./after-processing";
+import { jobsAfterProcessing } from "../jobs/after-processing";
 import { setItem } from "./item-state";
 
 export const MAX_FETCH_ATTEMPTS = 5;

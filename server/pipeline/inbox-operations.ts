@@ -1,5 +1,5 @@
-import { type BulkOutcome, INBOX_BULK_ACTIONS, type InboxBulkAction, MATCHING_MAX, type MatchingIds } from "../../app/utils/inbox-bulk";
-import type { Caller } from "../api/caller";
+import { type BulkOutcome, INBOX_BULK_ACTIONS, type InboxBulkAction, MATCHING_MAX, type MatchingIds } from "../../app/shared/inbox-bulk";
+import type { Caller } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { message } from "../lib/messages";
 import { serverResourceByPath } from "../resources/registry";

@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB, InboxItemTable } from "../db/schema";
-import { type EventLevel, logEvent } from "./event-log";
-import { type JobKind, enqueue } from "./queue";
+import { type EventLevel, logEvent } from "../jobs/event-log";
+import { type NextJob, enqueueAll } from "../jobs/queue";
 
 export type InboxStatus =
   | "New"
@@ -31,12 +31,6 @@ export interface ItemChange {
   duplicate_of_id?: string | null;
   parsed?: string | null;
   snippet?: string;
-}
-
-/** A job that carries on from a state change; committed with it, so no item is left without one. */
-export interface NextJob {
-  kind: JobKind;
-  refId: string;
 }
 
 /**
@@ -73,8 +67,4 @@ export async function changeItemIn(
   if (Number(changed.numUpdatedRows) === 0) return;
   await logEvent(trx, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
   await enqueueAll(trx, item.firm_id, options.next ?? [], now);
-}
-
-export async function enqueueAll(trx: Kysely<DB>, firmId: number, jobs: NextJob[], now: number): Promise<void> {
-  for (const job of jobs) await enqueue(trx, { kind: job.kind, firmId, refId: job.refId, runAt: now });
 }

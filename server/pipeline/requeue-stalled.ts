@@ -1,8 +1,8 @@
 import type { ServerContext } from "../context";
 import { message } from "../lib/messages";
-import { logEvent } from "./event-log";
+import { logEvent } from "../jobs/event-log";
 import { OPEN_STATUSES } from "./item-state";
-import { type JobKind, enqueue } from "./queue";
+import { type JobKind, enqueue } from "../jobs/queue";
 
 /**
  * Finds work that no job will carry on and queues it again, with a warning in the item's

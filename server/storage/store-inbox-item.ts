@@ -1,12 +1,12 @@
-import type { DMS_STATUSES } from "../../app/resources/inbox";
+import type { DMS_STATUSES } from "../../app/shared/resources/inbox";
 import type { ServerContext } from "../context";
 import { escapeHtml } from "../lib/html";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
-import { jobsAfterStorageAttempt } from "../pipeline/after-processing";
-import { type EventLevel, logEvent } from "../pipeline/event-log";
-import { type NextJob, enqueueAll } from "../pipeline/item-state";
+import { jobsAfterStorageAttempt } from "../jobs/after-processing";
+import { type EventLevel, logEvent } from "../jobs/event-log";
+import { type NextJob, enqueueAll } from "../jobs/queue";
 import { type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "./dms-target";
 import { targetForCredential } from "./dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
