@@ -101,7 +101,7 @@ function filterSql(
       else where.push(sql`${col} >= ${f.range.from} and ${col} <= ${f.range.to}`);
     } else if (spec.type === "boolean") {
       where.push(sql`${col} = ${f.values[0] === "true" ? 1 : 0}`);
-    } else if (f.field.endsWith("_id") || f.field === "id" || f.field === "status" || f.field === "level") {
+    } else if (spec.match === "exact") {
       where.push(sql`${col} in (${sql.join(f.values)})`);
     } else {
       const like = `%${(f.values.join(" ") || "").toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
@@ -124,7 +124,7 @@ function filterSql(
     // Small tables without an index (users), or a role that may not see every indexed field:
     // a plain case-insensitive match on the fields this caller can see.
     const like = `%${q.freeText.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-    const candidates = res.searchable ? res.searchFields : (res.likeFields ?? ["email", "full_name", "display_name", "name", "id"]);
+    const candidates = res.searchable ? res.searchFields : (res.likeFields ?? []);
     const fields = candidates.filter((f) => res.columns[f] && fieldLevel(caller, res.def.resource, f) !== "DENY");
     if (fields.length === 0) return [...where, sql`1 = 0`];
     where.push(sql`(${sql.join(fields.map((f) => sql`lower(${columnSql(res, f)}) like ${like} escape '\\'`), sql` or `)})`);
@@ -273,8 +273,7 @@ async function checkUniques(ctx: ServerContext, caller: Caller, res: ServerResou
   for (const unique of res.uniques ?? []) {
     if (unique.fields.some((f) => row[f] === undefined || row[f] === null || row[f] === "")) continue;
     let query = anyDb(ctx).selectFrom(res.table).select("id");
-    // E-mail addresses sign in without a firm, so they are unique across firms.
-    if (res.firmOwned && !(res.table === "app_user" && unique.fields[0] === "email")) query = query.where("firm_id", "=", caller.firmId);
+    if (res.firmOwned && !unique.acrossFirms) query = query.where("firm_id", "=", caller.firmId);
     for (const f of unique.fields) query = query.where(f, "=", row[f]);
     if (exceptId) query = query.where("id", "!=", exceptId);
     if (await query.executeTakeFirst()) {
