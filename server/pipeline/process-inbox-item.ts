@@ -2,6 +2,7 @@ import type { Selectable } from "kysely";
 import type { ServerContext } from "../context";
 import type { InboxItemTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
+import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { type ParsedEmail, type ParsedNotice, parseNoticeEmail } from "../notices";
 import { afterItemProcessed } from "../jobs/after-processing";
@@ -52,7 +53,8 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   if (!item || ["Succeeded", "Canceled", "Manual"].includes(item.status)) return;
   await setItem(ctx, item, { status: "Started" }, { event: "started" });
 
-  const parsed = item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : await parseBounded(item.raw_content);
+  // What the parser read is recorded in many places (case names, descriptions, docket text).
+  const parsed = withoutControlCharacters(item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : await parseBounded(item.raw_content));
   if (parsed.kind !== "notice") {
     if (parsed.kind === "not_a_notice") {
       return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "not a notice", detail: parsed.reason });
