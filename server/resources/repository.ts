@@ -344,18 +344,26 @@ export async function reindex(db: AnyDb, ctx: ServerContext, res: ServerResource
   }
 }
 
-export async function create(ctx: ServerContext, caller: Caller, res: ServerResource, input: unknown): Promise<Row> {
+/** What the product itself adds when it creates a record (the pipeline creating a case). */
+export interface ProductWrite {
+  /** Columns only the product sets, never a client: the rule that created a case. */
+  stored?: Row;
+  /** A record made for a person to complete later may lack required fields (a case without its matter). */
+  incomplete?: boolean;
+}
+
+export async function create(ctx: ServerContext, caller: Caller, res: ServerResource, input: unknown, product?: ProductWrite): Promise<Row> {
   requireResource(res, caller, "write");
   await res.hooks?.guardWrite?.(ctx, caller);
   const body = withoutControlCharacters(input);
-  const values = res.def.schema.parse(body) as Row;
+  const values = (product?.incomplete ? res.def.schema.partial() : res.def.schema).parse(body) as Row;
   // Only what the caller sent: a default the schema fills in is the product's, not a write.
   checkWritableFields(res, caller, sentFields(values, body));
   applyCrossCheck(res, values);
   await checkReferences(ctx, caller, res, values);
   await res.hooks?.validate?.(ctx, caller, values);
   const now = ctx.clock.now();
-  let row: Row = { ...toStored(res, values), id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
+  let row: Row = { ...toStored(res, values), ...product?.stored, id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
   await checkUniques(ctx, caller, res, row);
   if (res.hooks?.beforeInsert) row = await res.hooks.beforeInsert(ctx, caller, row);
   await anyDb(ctx)
