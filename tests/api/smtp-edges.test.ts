@@ -1,6 +1,6 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_INBOX, SECOND_FIRM_INBOX } from "../../server/db/seed/demo";
+import { DEMO_INBOX, SECOND_FIRM_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen, type SmtpOptions } from "../../server/inbox/smtp-listener";
 import { type RunningApi, backends, startApi } from "./harness";
 
