@@ -3,6 +3,7 @@ import { CourtConnector } from "../../server/courts/connector";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { OutboundGuard } from "../../server/outbound/guard";
 import { type Worker, startWorker } from "../../server/jobs/worker";
+import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 // A notice is an e-mail anyone can send. Its document links must not make the server call
@@ -53,7 +54,7 @@ describe.each(backends)("court notices from outside (%s)", (backend) => {
   beforeAll(async () => {
     simulator = await startCourtSimulator();
     running = await startApi({ backend, env: { ECFX_COURT_BASE_URL: simulator.url } });
-    worker = startWorker(running.ctx, 2);
+    worker = startWorker(running.ctx, PIPELINE_JOBS, 2);
     token = (await login(running.url, DEMO.admin)).access_token;
     const client = api(running.url, token);
     const jurisdiction = (await client.post("/api/v1/jurisdiction", { name: "E.D. Tex.", ecfx_jurisdictions: ["txed"] })).body;

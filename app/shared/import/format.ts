@@ -8,9 +8,7 @@ export const LIST_SEPARATOR = ";";
 export const TRUE_WORDS = ["true", "yes"] as const;
 export const FALSE_WORDS = ["false", "no"] as const;
 const MB = 1024 * 1024;
-/** A new firm's maximum import file size (the firm's max_import_size). */
-export const DEFAULT_MAX_IMPORT_BYTES = 20 * MB;
-/** The most any firm may allow; the console takes no larger upload. */
+/** The most any firm may allow (a firm's max_import_size is 20 MB unless set); the console takes no larger upload. */
 export const MAX_IMPORT_BYTES = 100 * MB;
 
 /** A file size as the import speaks of it: "20 MB", "1.5 MB", "512 KB". */
@@ -20,8 +18,6 @@ export function formatBytes(bytes: number): string {
 }
 /** Lines of a job's report per page. */
 export const LINES_PER_PAGE = 50;
-/** Only cases may be synchronised: cases of the firm absent from the file are deleted. */
-export const SYNC_RESOURCE = "cases";
 
 /** The columns an import may write: the entity's declared fields that the server does not compute. */
 export function importFields(def: ResourceDef): FieldDef[] {
