@@ -187,6 +187,18 @@ const COURT_SUFFIXES = [".uscourts.gov", ".fedcourts.us"];
  */
 export function courtIdFromHost(hostname: string | null | undefined): string | undefined {
   if (typeof hostname !== "string") return undefined;
+  // Notices repeat the same few hosts in every link; the answer is kept (bounded).
+  const cached = hostCache.get(hostname);
+  if (cached !== undefined) return cached ?? undefined;
+  const id = lookUpHost(hostname);
+  if (hostCache.size >= 5000) hostCache.clear();
+  hostCache.set(hostname, id ?? null);
+  return id;
+}
+
+const hostCache = new Map<string, string | null>();
+
+function lookUpHost(hostname: string): string | undefined {
   let host = hostname.trim().toLowerCase().slice(0, 512);
   if (host.startsWith("mailto:")) host = host.slice(7);
   const scheme = host.indexOf("://");
@@ -211,6 +223,17 @@ export function courtIdFromHost(hostname: string | null | undefined): string | u
     if (id) return id;
   }
   return undefined;
+}
+
+/**
+ * District court of a code printed beside a member case's number in
+ * multidistrict litigation notices: "CAN" (Northern District of California)
+ * is "cand", "DC" is "dcd". Undefined for codes that name no district court.
+ */
+export function courtIdFromDistrictCode(code: string | null | undefined): string | undefined {
+  if (typeof code !== "string" || !/^[A-Za-z]{2,4}$/.test(code)) return undefined;
+  const court = findCourt(`${code.toLowerCase()}d`);
+  return court?.level === "DISTRICT" ? court.id : undefined;
 }
 
 const ORDINAL_WORDS: Record<string, number> = Object.fromEntries(ORDINALS.map((o, i) => [o.toLowerCase(), i + 1]));

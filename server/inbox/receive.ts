@@ -1,6 +1,7 @@
 import libmime from "libmime";
 import type { ServerContext } from "../context";
 import { newId } from "../lib/ids";
+import { decodeUtf8OrLegacy } from "../notices/charset";
 import { logEvent } from "../pipeline/event-log";
 import { enqueue } from "../pipeline/queue";
 
@@ -18,7 +19,10 @@ const HEADER_END = /\r?\n\r?\n/;
 
 /** The few headers shown before parsing: enough for the inbox list, read without a MIME parser. */
 function quickHeaders(raw: Buffer): { messageId: string | null; subject: string } {
-  const head = raw.subarray(0, 64 * 1024).toString("latin1").split(HEADER_END)[0] ?? "";
+  const start = raw.subarray(0, 64 * 1024);
+  const end = start.toString("latin1").search(HEADER_END);
+  // Raw 8-bit headers are UTF-8 when they decode as such, else windows-1252, as mail clients read them.
+  const head = decodeUtf8OrLegacy(end < 0 ? start : start.subarray(0, end));
   const unfolded = head.replace(/\r?\n[ \t]+/g, " ");
   const header = (name: string) => unfolded.match(new RegExp(`^${name}:[ \\t]*(.*)$`, "im"))?.[1]?.trim() ?? null;
   return { messageId: header("Message-ID")?.slice(0, 500) ?? null, subject: decodeWords(header("Subject") ?? "").slice(0, 500) };

@@ -59,6 +59,12 @@ export interface ParsedDocket {
   docket_entries: ParsedDocketEntry[];
   /** Product: the docket number as printed, with judge initials. */
   docket_number_full: string;
+  /**
+   * Product: the court of this docket when the notice prints a district code with
+   * the number ("CAN/3:20-cv-01234" in multidistrict litigation notices); null when
+   * the docket belongs to the notice's own court.
+   */
+  docket_court_id: string | null;
 }
 
 export interface ParsedNotice {
@@ -82,8 +88,12 @@ export interface ParsedNotice {
 
 export type ParsedEmail =
   | { kind: "notice"; notice: ParsedNotice }
-  /** Court mail or other mail that is not a docket notice (announcement, claims register, edit notice, invitation…). */
-  | { kind: "not_a_notice"; reason: string }
+  /**
+   * Court mail or other mail that is not a docket notice (announcement, claims register, edit
+   * notice, newsletter, out-of-office reply, invitation…). A reply quoting a notice names the
+   * messages it answers, so that it can be linked to the notice received before.
+   */
+  | { kind: "not_a_notice"; reason: string; related_message_ids?: string[] }
   /** Looks like a court notice but the layout was not understood. */
   | { kind: "unrecognised"; reason: string }
   /** Not a readable e-mail message at all. */
