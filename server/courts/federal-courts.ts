@@ -3,11 +3,12 @@
 // court ids (the subdomain of the court's CM/ECF server), which is also what
 // court notices carry in their links.
 //
-// The shape carries `system` and `level` so that state courts can be added
-// later next to the federal ones without changing callers.
+// State courts are ECFX jurisdictions too, one per state ("state-tx": the
+// courts of Texas), for the e-filing providers' notices; see
+// docs/decisions/033-state-e-filing-notices.md.
 
-export type CourtLevel = "DISTRICT" | "BANKRUPTCY" | "APPEALS" | "NONE";
-export type CourtSystem = "federal";
+export type CourtLevel = "DISTRICT" | "BANKRUPTCY" | "APPEALS" | "NONE" | "STATE";
+export type CourtSystem = "federal" | "state";
 
 export interface Court {
   id: string;
@@ -166,6 +167,24 @@ export const FEDERAL_COURTS: readonly Court[] = Object.freeze([...trialCourts(),
 
 const BY_ID = new Map<string, Court>(FEDERAL_COURTS.map((c) => [c.id, c]));
 
+/** The courts of each state and territory as one ECFX jurisdiction, "state-" and the state code. */
+export const STATE_COURTS: readonly Court[] = Object.freeze(
+  STATES.map(([, state, stateName]) => {
+    const region = state === "DC" ? "District of Columbia" : stateName;
+    return { id: `state-${state.toLowerCase()}`, name: `${region} state courts`, level: "STATE" as const, system: "state" as const, state, country: "US" as const, region, appeals_court: null };
+  }),
+);
+
+/** ECFX jurisdiction id of a state's courts from its two-letter code or its name; undefined otherwise. */
+export function stateCourtId(codeOrName: string | null | undefined): string | undefined {
+  if (typeof codeOrName !== "string") return undefined;
+  const key = codeOrName.trim().toLowerCase();
+  return STATE_COURTS.find((c) => c.state?.toLowerCase() === key || c.region?.toLowerCase() === key)?.id;
+}
+
+for (const court of STATE_COURTS) BY_ID.set(court.id, court);
+
+/** A federal court or a state's courts, by ECFX jurisdiction id. */
 export function findCourt(id: string | null | undefined): Court | undefined {
   if (typeof id !== "string") return undefined;
   return BY_ID.get(id.trim().toLowerCase());

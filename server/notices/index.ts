@@ -7,6 +7,7 @@ import { MAX_ATTACHED_MESSAGE_DEPTH, MAX_RAW_BYTES } from "./limits";
 import { readMail, type MailContent } from "./mime";
 import { parseNda } from "./nda";
 import { parseNef } from "./nef";
+import { parseStateEfiling, stateProvider } from "./state-efiling";
 import { forwardedSubject, stripSubjectPrefixes } from "./subject";
 import { htmlToTextDoc, plainToTextDoc, type TextDoc } from "./text-doc";
 import type { ParsedEmail, ParsedNotice } from "./types";
@@ -54,6 +55,12 @@ function parseDoc(doc: TextDoc, mail: MailContent | null): DocResult {
   const ctx: NoticeContext = { mail, subject: effectiveSubject(doc, mail) };
   const reason = nonNoticeReason(ctx.subject, doc.text);
   if (reason) return { nonNotice: reason };
+  // State e-filing providers' mail has "Case Number:" lines too; it is told apart first.
+  const provider = stateProvider(doc, mail?.senderAddresses ?? []);
+  if (provider) {
+    const notice = parseStateEfiling(doc, ctx, provider);
+    return notice ? { notice } : null;
+  }
   const acms = looksLikeAcms(doc, mail?.senderAddresses ?? []);
   const nda = /Notice of Docket Activity/i.test(doc.text);
   const order = acms ? [parseAcms, parseNda, parseNef] : nda ? [parseNda, parseAcms, parseNef] : [parseNef, parseNda, parseAcms];

@@ -4,7 +4,8 @@
 // tests/fixtures/pacer-email/README.md); `toGoldShape` keeps exactly those. The fields
 // marked "product" are ECFX's own additions and are dropped by `toGoldShape`.
 
-export type NoticeType = "NEF" | "NDA" | "ACMS";
+/** NEF, NDA, ACMS: federal CM/ECF; TYLER_EFILE, FILE_AND_SERVEXPRESS: state e-filing providers. */
+export type NoticeType = "NEF" | "NDA" | "ACMS" | "TYLER_EFILE" | "FILE_AND_SERVEXPRESS";
 
 export interface EmailRecipient {
   name: string;
@@ -43,6 +44,10 @@ export interface ParsedDocketEntry {
   sealed: boolean;
   /** Product: main document and attachments listed with the entry. */
   documents: NoticeDocument[];
+  /** Product (state e-filing): the provider's envelope or transaction number. */
+  envelope_number?: string | null;
+  /** Product (state e-filing): what the message reports about the envelope. */
+  filing_status?: "served" | "accepted" | "rejected" | "submitted";
 }
 
 export interface ParsedDocket {
@@ -84,6 +89,8 @@ export interface ParsedNotice {
   court_host: string | null;
   /** Product: which notice layout was recognised. */
   notice_type: NoticeType;
+  /** Product (state e-filing): the court as the notice names it ("Bexar County - 285th District Court"). */
+  court_name?: string | null;
 }
 
 export type ParsedEmail =
