@@ -32,14 +32,3 @@ export function hasEightBit(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) if ((bytes[i] ?? 0) > 0x7f) return true;
   return false;
 }
-
-// C0 controls other than tab, line feed and carriage return, and DEL: NUL bytes
-// in particular survive some gateways and must never reach a case name.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-
-/** Text without control characters (NUL and friends); line breaks and tabs stay. */
-export function stripControlChars(text: string): string {
-  CONTROL.lastIndex = 0;
-  return CONTROL.test(text) ? text.replace(CONTROL, "") : text;
-}

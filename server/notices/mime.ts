@@ -4,7 +4,8 @@
 // whose bytes are not in the charset it claims (see charset.ts).
 import libmime from "libmime";
 import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
-import { decodeUtf8OrLegacy, fixC1Controls, hasEightBit, stripControlChars } from "./charset";
+import { stripControlCharacters } from "../lib/control-characters";
+import { decodeUtf8OrLegacy, fixC1Controls, hasEightBit } from "./charset";
 import { findEmails } from "./text-utils";
 
 export interface MailContent {
@@ -131,7 +132,7 @@ function headerText(value: unknown): string | undefined {
 
 /** Body text: control characters removed, blank bodies as null. */
 function body(value: string | undefined): string | null {
-  return typeof value === "string" && value.trim() ? stripControlChars(fixC1Controls(value)) : null;
+  return typeof value === "string" && value.trim() ? stripControlCharacters(fixC1Controls(value)) : null;
 }
 
 export async function readMail(raw: Buffer): Promise<MailContent> {
@@ -174,7 +175,7 @@ export async function readMail(raw: Buffer): Promise<MailContent> {
   const date = mail.date instanceof Date ? mail.date : null;
   const messageId = messageIds(mail.messageId)[0] ?? (mail.messageId ?? "").replace(/^<|>$/g, "").trim();
   return {
-    subject: subject === null ? null : stripControlChars(fixC1Controls(subject)),
+    subject: subject === null ? null : stripControlCharacters(fixC1Controls(subject)),
     messageId: messageId || null,
     date: date && !Number.isNaN(date.getTime()) ? date : null,
     senderAddresses: [...new Set(senderAddresses)],

@@ -1,9 +1,10 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { AccessLevel } from "../../app/utils/access";
-import { allows } from "../../app/utils/access";
-import { type Caller, fieldLevel, levelOf } from "../api/caller";
-import { HttpError, conflict, forbidden, invalid, notFound } from "../api/errors";
+import type { AccessLevel } from "../../app/shared/access";
+import { allows } from "../../app/shared/access";
+import { type Caller, fieldLevel, levelOf } from "../auth/caller";
+import { HttpError, conflict, forbidden, invalid, notFound } from "../lib/errors";
 import type { ServerContext } from "../context";
+import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { QueryError, type SearchQuery } from "./search-query";
@@ -101,7 +102,7 @@ function filterSql(
       else where.push(sql`${col} >= ${f.range.from} and ${col} <= ${f.range.to}`);
     } else if (spec.type === "boolean") {
       where.push(sql`${col} = ${f.values[0] === "true" ? 1 : 0}`);
-    } else if (f.field.endsWith("_id") || f.field === "id" || f.field === "status" || f.field === "level") {
+    } else if (spec.match === "exact") {
       where.push(sql`${col} in (${sql.join(f.values)})`);
     } else {
       const like = `%${(f.values.join(" ") || "").toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
@@ -124,7 +125,7 @@ function filterSql(
     // Small tables without an index (users), or a role that may not see every indexed field:
     // a plain case-insensitive match on the fields this caller can see.
     const like = `%${q.freeText.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-    const candidates = res.searchable ? res.searchFields : (res.likeFields ?? ["email", "full_name", "display_name", "name", "id"]);
+    const candidates = res.searchable ? res.searchFields : (res.likeFields ?? []);
     const fields = candidates.filter((f) => res.columns[f] && fieldLevel(caller, res.def.resource, f) !== "DENY");
     if (fields.length === 0) return [...where, sql`1 = 0`];
     where.push(sql`(${sql.join(fields.map((f) => sql`lower(${columnSql(res, f)}) like ${like} escape '\\'`), sql` or `)})`);
@@ -273,8 +274,7 @@ async function checkUniques(ctx: ServerContext, caller: Caller, res: ServerResou
   for (const unique of res.uniques ?? []) {
     if (unique.fields.some((f) => row[f] === undefined || row[f] === null || row[f] === "")) continue;
     let query = anyDb(ctx).selectFrom(res.table).select("id");
-    // E-mail addresses sign in without a firm, so they are unique across firms.
-    if (res.firmOwned && !(res.table === "app_user" && unique.fields[0] === "email")) query = query.where("firm_id", "=", caller.firmId);
+    if (res.firmOwned && !unique.acrossFirms) query = query.where("firm_id", "=", caller.firmId);
     for (const f of unique.fields) query = query.where(f, "=", row[f]);
     if (exceptId) query = query.where("id", "!=", exceptId);
     if (await query.executeTakeFirst()) {
@@ -344,17 +344,26 @@ export async function reindex(db: AnyDb, ctx: ServerContext, res: ServerResource
   }
 }
 
-export async function create(ctx: ServerContext, caller: Caller, res: ServerResource, body: unknown): Promise<Row> {
+/** What the product itself adds when it creates a record (the pipeline creating a case). */
+export interface ProductWrite {
+  /** Columns only the product sets, never a client: the rule that created a case. */
+  stored?: Row;
+  /** A record made for a person to complete later may lack required fields (a case without its matter). */
+  incomplete?: boolean;
+}
+
+export async function create(ctx: ServerContext, caller: Caller, res: ServerResource, input: unknown, product?: ProductWrite): Promise<Row> {
   requireResource(res, caller, "write");
   await res.hooks?.guardWrite?.(ctx, caller);
-  const values = res.def.schema.parse(body) as Row;
+  const body = withoutControlCharacters(input);
+  const values = (product?.incomplete ? res.def.schema.partial() : res.def.schema).parse(body) as Row;
   // Only what the caller sent: a default the schema fills in is the product's, not a write.
   checkWritableFields(res, caller, sentFields(values, body));
   applyCrossCheck(res, values);
   await checkReferences(ctx, caller, res, values);
   await res.hooks?.validate?.(ctx, caller, values);
   const now = ctx.clock.now();
-  let row: Row = { ...toStored(res, values), id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
+  let row: Row = { ...toStored(res, values), ...product?.stored, id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
   await checkUniques(ctx, caller, res, row);
   if (res.hooks?.beforeInsert) row = await res.hooks.beforeInsert(ctx, caller, row);
   await anyDb(ctx)
@@ -373,7 +382,7 @@ export async function update(ctx: ServerContext, caller: Caller, res: ServerReso
   requireResource(res, caller, "write");
   await res.hooks?.guardWrite?.(ctx, caller);
   const stored = await read(ctx, caller, res, id);
-  const values = res.def.schema.partial().parse(body) as Row;
+  const values = res.def.schema.partial().parse(withoutControlCharacters(body)) as Row;
   checkWritableFields(res, caller, values);
   applyCrossCheck(res, { ...stored, ...values }, id);
   await checkReferences(ctx, caller, res, values);

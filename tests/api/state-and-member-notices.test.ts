@@ -6,7 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type Worker, startWorker } from "../../server/jobs/worker";
+import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../fixtures/notices", name));
@@ -21,7 +22,7 @@ describe.each(backends)("state e-filing, member cases and replies (%s)", (backen
   beforeAll(async () => {
     simulator = await startCourtSimulator();
     running = await startApi({ backend, env: { ECFX_COURT_BASE_URL: simulator.url } });
-    worker = startWorker(running.ctx, 2);
+    worker = startWorker(running.ctx, PIPELINE_JOBS, 2);
     const admin = await login(running.url, DEMO.admin);
     client = api(running.url, admin.access_token);
     const firmClient = (await client.post("/api/v1/client", { name: "Avery Holdings", unique_key: "C-STATE" })).body;

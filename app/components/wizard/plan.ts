@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { FieldDef, ResourceDef } from "../../resources/types";
+import type { FieldDef, ResourceDef } from "../../shared/resources/types";
 import { inputFields, isUnavailableReference, schemaFor } from "../fields/form-values";
 import { MATTER_CHOICE_INPUTS, matterChoiceSchema } from "./matter-choice";
 
@@ -60,7 +60,7 @@ function matterChoiceStep(def: ResourceDef, key: string): PlanStep {
 
 export function wizardPlan(def: ResourceDef): PlanStep[] {
   return def.wizard.map((step) =>
-    def.key === "cases" && step.fields.includes("matter_id") ? matterChoiceStep(def, step.key) : fieldsStep(def, step.key, step.fields),
+    step.kind === "matterChoice" ? matterChoiceStep(def, step.key) : fieldsStep(def, step.key, step.fields),
   );
 }
 
