@@ -131,8 +131,13 @@ function headerText(value: unknown): string | undefined {
 }
 
 /** Body text: control characters removed, blank bodies as null. */
+// Checked first: the replacing pass would copy every body, and control characters are rare.
+// eslint-disable-next-line no-control-regex -- looking for control characters is the point
+const HAS_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const withoutControls = (text: string) => (HAS_CONTROL.test(text) ? stripControlCharacters(text) : text);
+
 function body(value: string | undefined): string | null {
-  return typeof value === "string" && value.trim() ? stripControlCharacters(fixC1Controls(value)) : null;
+  return typeof value === "string" && value.trim() ? withoutControls(fixC1Controls(value)) : null;
 }
 
 export async function readMail(raw: Buffer): Promise<MailContent> {
@@ -175,7 +180,7 @@ export async function readMail(raw: Buffer): Promise<MailContent> {
   const date = mail.date instanceof Date ? mail.date : null;
   const messageId = messageIds(mail.messageId)[0] ?? (mail.messageId ?? "").replace(/^<|>$/g, "").trim();
   return {
-    subject: subject === null ? null : stripControlCharacters(fixC1Controls(subject)),
+    subject: subject === null ? null : withoutControls(fixC1Controls(subject)),
     messageId: messageId || null,
     date: date && !Number.isNaN(date.getTime()) ? date : null,
     senderAddresses: [...new Set(senderAddresses)],

@@ -42,6 +42,7 @@ const TYLER_DOMAINS: readonly (readonly [RegExp, string | null])[] = [
 const FSX_DOMAIN = /(?:^|\.)fileandservexpress\.com$/;
 
 const TYLER_TEXT = /\b(?:eFileTexas|eFileAndServe|Odyssey eFile|eFile(?:IL|CA|GA|MN|MA)|Envelope Number)\b/i;
+const ENVELOPE_OR_TRANSACTION = /Envelope Number|Transaction (?:ID|Number)/i;
 const FSX_TEXT = /File (?:&|&amp;|and) ?ServeXpress/i;
 
 function domainOf(address: string): string {
@@ -56,6 +57,8 @@ export function stateProvider(doc: TextDoc, senders: readonly string[]): { provi
     for (const [re, state] of TYLER_DOMAINS) if (re.test(domain)) return { provider: "tyler", state };
   }
   const head = doc.text.slice(0, 20_000);
+  // Both providers number what they send; without that there is nothing to look for.
+  if (!ENVELOPE_OR_TRANSACTION.test(head)) return null;
   if (FSX_TEXT.test(head) && /Transaction (?:ID|Number)/i.test(head)) return { provider: "fsx", state: null };
   if (TYLER_TEXT.test(head) && /Envelope Number/i.test(head)) return { provider: "tyler", state: null };
   return null;
