@@ -73,8 +73,19 @@ export const firmUpdateSchema = z.object({
   accepted_email_domains: domainList(),
   ignored_email_domains: domainList(),
   extract_document_web_links: z.boolean(),
-  host_names: z.array(z.string().trim().toLowerCase().min(1)),
+  host_names: z
+    .array(z.string().transform(normaliseHostName).pipe(z.string().min(1)))
+    .transform((hosts) => [...new Set(hosts)]),
 });
+
+/** "Chair.Example.TEST:8443" and "chair.example.test." are the host "chair.example.test". */
+export function normaliseHostName(host: string): string {
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/:\d+$/, "")
+    .replace(/\.$/, "");
+}
 
 export type FirmUpdate = z.infer<typeof firmUpdateSchema>;
 
