@@ -51,6 +51,8 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   const db = ctx.database.db;
   const item = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
   if (!item || ["Succeeded", "Canceled", "Manual"].includes(item.status)) return;
+  // Run again after a crash once its fetches had ended the item: what they decided stands.
+  if (item.status === "Action Required" && item.disposition === "Processed") return;
   await setItem(ctx, item, { status: "Started" }, { event: "started" });
 
   // What the parser read is recorded in many places (case names, descriptions, docket text).
