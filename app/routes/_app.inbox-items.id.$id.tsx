@@ -9,9 +9,9 @@ import { ItemActions } from "../components/inbox/ItemActions";
 import { ParsedNotice } from "../components/inbox/ParsedNotice";
 import { allows } from "../utils/access";
 import { requireUser } from "../utils/auth.server";
+import { useFormatMoment } from "../utils/dates";
 import { runInboxIntent } from "../utils/inbox-actions.server";
-import { loadInboxCard, loadRawMessage } from "../utils/inbox.server";
-import { originalEmail } from "../utils/original-email.server";
+import { loadInboxCard, loadOriginalEmail } from "../utils/inbox.server";
 import { sandboxedHtml } from "../utils/sandboxed-html";
 import { redirectWithToast } from "../utils/toast.server";
 
@@ -21,8 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { me, api, headers } = await requireUser(request, "inboxItemAccess");
   const id = params.id ?? "";
   const card = await loadInboxCard(api, id);
-  const raw = await loadRawMessage(api, id);
-  const email = raw ? await originalEmail(raw) : null;
+  const email = await loadOriginalEmail(api, id);
   const caseQuery = new URL(request.url).searchParams.get("caseQuery")?.trim() ?? "";
   let caseOptions: { id: string; label: string }[] = [];
   if (caseQuery && allows(me.userRole.caseAccess, "read")) {
@@ -44,12 +43,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithToast(request, `/inbox-items/id/${params.id}`, toast);
 }
 
-const when = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 19);
-
 export default function InboxCardPage() {
   const { card, email, caseQuery, caseOptions, canChange } = useLoaderData<typeof loader>();
   const { t } = useTranslation("inbox");
   const { t: tr } = useTranslation("resources");
+  const formatDate = useFormatMoment();
   const { item } = card;
   const needsCase = !card.case && item.disposition !== "Split" && item.parsed?.kind === "notice";
   return (
@@ -60,7 +58,7 @@ export default function InboxCardPage() {
             {item.subject || item.id}
           </Title>
           <Text size="sm" c="dimmed">
-            {t("card.received", { date: when(item.created_at), source: tr(`inbox-items.options.source.${item.source}`) })}
+            {t("card.received", { date: formatDate(item.created_at, "second"), source: tr(`inbox-items.options.source.${item.source}`) })}
             {item.sender ? ` · ${t("card.from")} ${item.sender}` : ""}
           </Text>
           <Group gap="xs">
@@ -131,7 +129,7 @@ export default function InboxCardPage() {
                 rows={card.mail}
                 empty={t("card.noMail")}
                 cells={(m) => [
-                  new Date(m.created_at).toISOString().replace("T", " ").slice(0, 16),
+                  formatDate(m.created_at),
                   m.to_addresses.join(", "),
                   m.subject,
                   `${t(`mailStatus.${m.status}`, { defaultValue: m.status })}${m.error ? ` · ${m.error}` : ""}`,
@@ -208,7 +206,7 @@ export default function InboxCardPage() {
                 <Table.Tbody>
                   {card.events.map((e, i) => (
                     <Table.Tr key={i}>
-                      <Table.Td>{when(e.created_at)}</Table.Td>
+                      <Table.Td>{formatDate(e.created_at, "second")}</Table.Td>
                       <Table.Td>{e.event}</Table.Td>
                       <Table.Td>{e.detail}</Table.Td>
                     </Table.Tr>

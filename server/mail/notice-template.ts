@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
 import type { ServerContext } from "../context";
 import { findCourt } from "../courts/federal-courts";
-import type { EmailRecipient, ParsedEmail } from "../notices";
-import { readMail } from "../notices/mime";
-import { htmlToTextDoc, plainToTextDoc } from "../notices/text-doc";
+import { loadMessageBody } from "../inbox/stored-message";
+import type { ParsedEmail } from "../notices";
 import { firstLines, templateEngine } from "./template-engine";
-import { loadCaseContext } from "../resources/case-context";
+import { loadNoticeContext } from "../resources/case-context";
 
 // What an e-mail template about one notice can show (spec §3 EmailTemplate: matter, case, client,
 // jurisdiction, date, description, filedBy, service contacts, documents, assigned timekeepers,
@@ -44,7 +43,6 @@ export class TemplateRenderError extends Error {}
 
 export const DEFAULT_TEMPLATE_NAME = "Default notice";
 
-const MAX_WEBLINKS = 50;
 const MAX_SUBJECT = 200;
 
 export const DEFAULT_TEMPLATE = `<!DOCTYPE html>
@@ -174,30 +172,12 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-function contactLine(contact: EmailRecipient): string {
-  const addresses = contact.email_addresses.join(", ");
-  if (!contact.name) return addresses;
-  return addresses ? `${contact.name} <${addresses}>` : contact.name;
-}
-
 function parseJson<T>(value: string | null, fallback: T): T {
   if (!value) return fallback;
   try {
     return JSON.parse(value) as T;
   } catch {
     return fallback;
-  }
-}
-
-/** The notice as the court wrote it (text body, else the HTML body as text) and the links in it. */
-async function originalNoticeOf(raw: Buffer): Promise<{ text: string; weblinks: string[] }> {
-  try {
-    const mail = await readMail(raw);
-    const doc = mail.html ? htmlToTextDoc(mail.html) : plainToTextDoc(mail.text ?? "");
-    const weblinks = [...new Set(doc.links.map((l) => l.href).filter((href) => /^https?:\/\//i.test(href)))].slice(0, MAX_WEBLINKS);
-    return { text: (mail.text ?? doc.text).trim(), weblinks };
-  } catch {
-    return { text: "", weblinks: [] };
   }
 }
 
@@ -215,30 +195,18 @@ export async function buildTemplateData(
   const db = ctx.database.db;
   const item = await db
     .selectFrom("inbox_item")
-    .select(["id", "parsed", "raw_content", "docket_index", "created_at"])
+    .select(["id", "parsed", "docket_index", "created_at"])
     .where("id", "=", inboxItemId)
     .where("firm_id", "=", firmId)
     .executeTakeFirst();
   const parsed = parseJson<ParsedEmail | null>(item?.parsed ?? null, null);
   if (!item || parsed?.kind !== "notice") return null;
-  const envelope = await db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", item.id).where("firm_id", "=", firmId).executeTakeFirst();
-  if (!envelope) return null;
-  const context = await loadCaseContext(db, firmId, envelope.case_id);
-  if (!context) return null;
-  const { case: kase, matter, client, jurisdiction } = context;
-
-  const [firm, timekeepers, documents, original] = await Promise.all([
+  const context = await loadNoticeContext(db, firmId, item.id);
+  if (!context?.envelope) return null;
+  const { case: kase, matter, client, jurisdiction, envelope, documents } = context;
+  const [firm, original] = await Promise.all([
     db.selectFrom("firm").select("name").where("id", "=", firmId).executeTakeFirst(),
-    db
-      .selectFrom("case_timekeeper")
-      .innerJoin("timekeeper", "timekeeper.id", "case_timekeeper.timekeeper_id")
-      .select(["timekeeper.full_name", "timekeeper.email"])
-      .where("case_timekeeper.case_id", "=", kase.id)
-      .where("timekeeper.firm_id", "=", firmId)
-      .orderBy("timekeeper.full_name")
-      .execute(),
-    db.selectFrom("document").select(["id", "name", "number", "sealed", "stamped_by_court"]).where("envelope_id", "=", envelope.id).orderBy("number").execute(),
-    originalNoticeOf(item.raw_content),
+    loadMessageBody(db, firmId, item.id),
   ]);
 
   const notice = parsed.notice;
@@ -255,15 +223,15 @@ export async function buildTemplateData(
     date: envelope.date ?? notice.sent_at ?? new Date(item.created_at).toISOString(),
     description: envelope.name,
     filedBy: envelope.filed_by,
-    serviceContacts: parseJson<EmailRecipient[]>(envelope.service_contacts, []).map(contactLine).filter(Boolean),
+    serviceContacts: context.serviceContacts,
     documents: documents.map((d) => {
       const url = linkOf.get(d.id);
       return { name: d.name, number: d.number, sealed: Boolean(d.sealed), ...(url ? { url } : {}) };
     }),
-    assignedTimekeepers: timekeepers.map((t) => ({ name: t.full_name, email: t.email })),
+    assignedTimekeepers: context.timekeepers,
     docketText: envelope.docket_text,
-    originalNotice: original.text,
-    weblinks: original.weblinks,
+    originalNotice: original?.text ?? "",
+    weblinks: original?.weblinks ?? [],
     stampedByCourt: documents.length > 0 && documents.every((d) => Boolean(d.stamped_by_court)),
   };
 }

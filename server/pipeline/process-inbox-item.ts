@@ -3,7 +3,8 @@ import type { ServerContext } from "../context";
 import type { InboxItemTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
 import { newId } from "../lib/ids";
-import { type ParsedEmail, type ParsedNotice, parseNoticeEmail } from "../notices";
+import { currentParse, keepParse } from "../inbox/stored-message";
+import { type ParsedMessage, type ParsedNotice, parseNoticeMessage } from "../notices";
 import { afterItemProcessed } from "./after-processing";
 import { autoCreateCase, keepRuleAssignments } from "./auto-create-case";
 import { logEvent } from "./event-log";
@@ -19,13 +20,16 @@ type Item = Selectable<InboxItemTable>;
 const PARSE_TIME_LIMIT_MS = 20_000;
 
 /** Parses with a time bound, so one hostile message cannot hold a worker. */
-async function parseBounded(raw: Buffer): Promise<ParsedEmail> {
+async function parseBounded(raw: Buffer): Promise<ParsedMessage> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<ParsedEmail>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: "malformed", reason: `Parsing took longer than ${PARSE_TIME_LIMIT_MS / 1000} s.` }), PARSE_TIME_LIMIT_MS);
+  const timeout = new Promise<ParsedMessage>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ parsed: { kind: "malformed", reason: `Parsing took longer than ${PARSE_TIME_LIMIT_MS / 1000} s.` }, body: { text: "", html: null, weblinks: [] } }),
+      PARSE_TIME_LIMIT_MS,
+    );
   });
   try {
-    return await Promise.race([parseNoticeEmail(raw), timeout]);
+    return await Promise.race([parseNoticeMessage(raw), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -48,22 +52,26 @@ function snippetOf(notice: ParsedNotice): string {
  */
 export async function processInboxItem(ctx: ServerContext, itemId: string): Promise<void> {
   const db = ctx.database.db;
-  const item = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
-  if (!item || ["Succeeded", "Canceled", "Manual"].includes(item.status)) return;
-  await setItem(ctx, item, { status: "Started" }, { event: "started" });
+  const row = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
+  if (!row || ["Succeeded", "Canceled", "Manual"].includes(row.status)) return;
+  await setItem(ctx, row, { status: "Started" }, { event: "started" });
 
-  const parsed = item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : await parseBounded(item.raw_content);
+  // Parsed once, here; everything after reads the kept result (and linked items copy it).
+  const kept = currentParse(row);
+  const message = kept ?? (await parseBounded(row.raw_content));
+  const item: Item = kept ? row : { ...row, ...(await keepParse(db, row.id, message)) };
+  const parsed = message.parsed;
   if (parsed.kind !== "notice") {
     if (parsed.kind === "not_a_notice") {
-      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "not a notice", detail: parsed.reason });
+      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason }, { event: "not a notice", detail: parsed.reason });
     }
     if (parsed.kind === "unrecognised") {
-      return setItem(ctx, item, { status: "Action Required", action_required: "USER", reason: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "unrecognised", detail: parsed.reason, level: "WARNING" });
+      return setItem(ctx, item, { status: "Action Required", action_required: "USER", reason: parsed.reason }, { event: "unrecognised", detail: parsed.reason, level: "WARNING" });
     }
-    return setItem(ctx, item, { status: "Failed", action_required: "USER", reason: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "malformed", detail: parsed.reason, level: "ERROR" });
+    return setItem(ctx, item, { status: "Failed", action_required: "USER", reason: parsed.reason }, { event: "malformed", detail: parsed.reason, level: "ERROR" });
   }
   const notice = parsed.notice;
-  await setItem(ctx, item, { parsed: JSON.stringify(parsed), snippet: snippetOf(notice) }, { event: "parsed", detail: `${notice.notice_type}, court ${notice.court_id ?? "unknown"}, ${notice.dockets.length} docket(s)` });
+  await setItem(ctx, item, { snippet: snippetOf(notice) }, { event: "parsed", detail: `${notice.notice_type}, court ${notice.court_id ?? "unknown"}, ${notice.dockets.length} docket(s)` });
 
   if (item.docket_index === null) {
     const firm = await findFirm(ctx.database, item.firm_id);
