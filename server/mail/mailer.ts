@@ -3,6 +3,7 @@ import type { Database } from "../db/database";
 import type { OutboundMailRow } from "../db/schema";
 import type { Clock } from "../lib/clock";
 import { newId } from "../lib/ids";
+import { message as catalogue } from "../lib/messages";
 
 export interface OutgoingMail {
   firmId: number | null;
@@ -73,7 +74,7 @@ export function createMailer(options: { database: Database; clock: Clock; from: 
         inbox_item_id: mail.inboxItemId ?? null,
       };
       await options.database.db.insertInto("outbound_mail").values(row).execute();
-      if (status === "failed") throw new Error(`Mail relay refused the message: ${error}`);
+      if (status === "failed") throw new Error(catalogue("pipeline:relayRefused", { error }));
       return row;
     },
   };

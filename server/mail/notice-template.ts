@@ -5,6 +5,7 @@ import { loadMessageBody } from "../inbox/stored-message";
 import type { ParsedEmail } from "../notices";
 import { firstLines, readTemplateFile, templateEngine } from "./template-engine";
 import { loadNoticeContext } from "../resources/case-context";
+import { message } from "../lib/messages";
 
 // What an e-mail template about one notice can show (spec §3 EmailTemplate: matter, case, client,
 // jurisdiction, date, description, filedBy, service contacts, documents, assigned timekeepers,
@@ -41,7 +42,7 @@ export interface RenderedMail {
 /** A template that does not compile or fails on the data; the message says where. */
 export class TemplateRenderError extends Error {}
 
-export const DEFAULT_TEMPLATE_NAME = "Default notice";
+export const DEFAULT_TEMPLATE_NAME = message("notice:defaultTemplateName");
 
 const MAX_SUBJECT = 200;
 
@@ -53,7 +54,7 @@ export function noticeSubject(data: NoticeTemplateData): string {
   const oneLine = (value: string) => value.replace(/\s+/g, " ").trim();
   const number = oneLine(data.case.number);
   const title = [oneLine(data.case.name), oneLine(data.description)].filter(Boolean).join(" — ");
-  const subject = [number ? `[${number}]` : "", title].filter(Boolean).join(" ") || "Court notice";
+  const subject = [number ? `[${number}]` : "", title].filter(Boolean).join(" ") || message("notice:untitled");
   return subject.length > MAX_SUBJECT ? `${subject.slice(0, MAX_SUBJECT - 1).trimEnd()}…` : subject;
 }
 

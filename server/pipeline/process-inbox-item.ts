@@ -14,6 +14,7 @@ import { setItem } from "./item-state";
 import { matchDocket } from "./match-case";
 import { enqueue } from "./queue";
 import { reportCaseNotFound } from "./case-not-found-report";
+import { message } from "../lib/messages";
 
 type Item = Selectable<InboxItemTable>;
 
@@ -24,7 +25,7 @@ async function parseBounded(raw: Buffer): Promise<ParsedMessage> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ParsedMessage>((resolve) => {
     timer = setTimeout(
-      () => resolve({ parsed: { kind: "malformed", reason: `Parsing took longer than ${PARSE_TIME_LIMIT_MS / 1000} s.` }, body: { text: "", html: null, weblinks: [] } }),
+      () => resolve({ parsed: { kind: "malformed", reason: message("pipeline:parseTimeLimit", { seconds: PARSE_TIME_LIMIT_MS / 1000 }) }, body: { text: "", html: null, weblinks: [] } }),
       PARSE_TIME_LIMIT_MS,
     );
   });
@@ -58,9 +59,9 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
 
   // Parsed once, here; everything after reads the kept result (and linked items copy it).
   const kept = currentParse(row);
-  const message = kept ?? (await parseBounded(row.raw_content));
-  const item: Item = kept ? row : { ...row, ...(await keepParse(db, row.id, message)) };
-  const parsed = message.parsed;
+  const result = kept ?? (await parseBounded(row.raw_content));
+  const item: Item = kept ? row : { ...row, ...(await keepParse(db, row.id, result)) };
+  const parsed = result.parsed;
   if (parsed.kind !== "notice") {
     if (parsed.kind === "not_a_notice") {
       return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason }, { event: "not a notice", detail: parsed.reason });
@@ -77,10 +78,10 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
     const firm = await findFirm(ctx.database, item.firm_id);
     const senderDomain = domainOf(item.sender);
     if (firm && senderDomain && firm.ignored_email_domains.includes(senderDomain)) {
-      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: `Mail from ${senderDomain} is ignored by the firm's settings.` }, { event: "ignored sender", detail: senderDomain });
+      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderIgnored", { domain: senderDomain }) }, { event: "ignored sender", detail: senderDomain });
     }
     if (firm && senderDomain && firm.accepted_email_domains.length > 0 && !firm.accepted_email_domains.includes(senderDomain)) {
-      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: `Mail from ${senderDomain} is not among the firm's accepted domains.` }, { event: "sender not accepted", detail: senderDomain });
+      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderNotAccepted", { domain: senderDomain }) }, { event: "sender not accepted", detail: senderDomain });
     }
     if (item.message_id) {
       const first = await db
@@ -95,12 +96,12 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
         .orderBy("id")
         .executeTakeFirst();
       if (first) {
-        return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first.id, disposition_text: "Duplicate of a message already received." }, { event: "duplicate message", detail: first.id });
+        return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first.id, disposition_text: message("pipeline:duplicateMessage") }, { event: "duplicate message", detail: first.id });
       }
     }
     const manualSender = firm?.manual_process_emails.includes(item.sender.toLowerCase());
     if (firm?.manually_process_notices || manualSender) {
-      return setItem(ctx, item, { status: "Manual", action_required: "USER", reason: "Special handling: the firm processes these notices by hand." }, { event: "special handling" });
+      return setItem(ctx, item, { status: "Manual", action_required: "USER", reason: message("pipeline:specialHandling") }, { event: "special handling" });
     }
     if (notice.dockets.length > 1) return splitIntoLinkedItems(ctx, item, notice);
   }
@@ -120,13 +121,13 @@ async function splitIntoLinkedItems(ctx: ServerContext, item: Item, notice: Pars
       await enqueue(trx, { kind: "process-inbox-item", firmId: item.firm_id, refId: id, runAt: now });
     }
   });
-  await setItem(ctx, item, { status: "Succeeded", disposition: "Split", disposition_text: `Split into ${notice.dockets.length} linked items, one per docket.` }, { event: "split", detail: String(notice.dockets.length) });
+  await setItem(ctx, item, { status: "Succeeded", disposition: "Split", disposition_text: message("pipeline:split", { count: notice.dockets.length }) }, { event: "split", detail: String(notice.dockets.length) });
 }
 
 async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotice, index: number): Promise<void> {
   const docket = notice.dockets[index];
   if (!docket) {
-    return setItem(ctx, item, { status: "Failed", reason: `The notice has no docket ${index + 1}.` }, { event: "no docket", level: "ERROR" });
+    return setItem(ctx, item, { status: "Failed", reason: message("pipeline:noDocket", { number: index + 1 }) }, { event: "no docket", level: "ERROR" });
   }
   // A case picked by a person on the inbox card wins over matching.
   let match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, notice.court_id, docket.docket_number);
@@ -141,7 +142,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
     if (added) await logEvent(ctx.database.db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "rule timekeepers assigned", detail: String(added) });
   }
   if (match.kind === "ignored") {
-    return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: `${docket.docket_number} is on the firm's ignored cases list.` }, { event: "ignored case", detail: match.ignoredCaseId });
+    return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:ignoredCase", { docket: docket.docket_number }) }, { event: "ignored case", detail: match.ignoredCaseId });
   }
   if (match.kind === "not-found") {
     await setItem(ctx, item, { status: "Action Required", action_required: "USER", reason: match.reason }, { event: "case not found", detail: match.reason, level: "WARNING" });
@@ -150,7 +151,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
   }
   const recorded = await recordNotice(ctx, item, notice, docket, match.caseId);
   if (recorded.duplicateOf) {
-    return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", case_id: match.caseId, duplicate_of_id: recorded.duplicateOf, disposition_text: "The same court document was already received." }, { event: "duplicate document", detail: recorded.duplicateOf });
+    return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", case_id: match.caseId, duplicate_of_id: recorded.duplicateOf, disposition_text: message("pipeline:duplicateDocument") }, { event: "duplicate document", detail: recorded.duplicateOf });
   }
   const pending = recorded.documentsToFetch;
   await setItem(

@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { DmsTargetError, type DmsStoreRequest, type DmsTarget } from "./dms-target";
 import { sanitizeFileName, sanitizeSegment } from "./path-template";
+import { message } from "../lib/messages";
 
 /**
  * The "file-system" storage target: files under one root folder (a local disk or a mounted share).
@@ -87,7 +88,7 @@ async function writeTemporary(folder: string, bytes: Buffer): Promise<string> {
 
 export function createFileSystemTarget(rootDir: string, options: FileSystemTargetOptions = {}): FileSystemTarget {
   if (typeof rootDir !== "string" || rootDir.trim() === "") {
-    throw new DmsTargetError(FILE_SYSTEM_KIND, "The storage folder is not set", false);
+    throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:folderNotSet"), false);
   }
   const root = path.resolve(rootDir);
   let hardLinks = options.hardLinks ?? true;
@@ -97,16 +98,16 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       await fs.mkdir(root, { recursive: true });
     } catch (error) {
       const code = codeOf(error);
-      if (code === "EEXIST" || code === "ENOTDIR") throw new DmsTargetError(FILE_SYSTEM_KIND, `The storage folder ${root} is not a folder`, false);
-      throw failure(`The storage folder ${root} cannot be created`, error);
+      if (code === "EEXIST" || code === "ENOTDIR") throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:rootNotFolder", { folder: root }), false);
+      throw failure(message("filing:rootNotCreated", { folder: root }), error);
     }
     let real: string;
     try {
       real = await fs.realpath(root);
-      if (!(await fs.stat(real)).isDirectory()) throw new DmsTargetError(FILE_SYSTEM_KIND, `The storage folder ${root} is not a folder`, false);
+      if (!(await fs.stat(real)).isDirectory()) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:rootNotFolder", { folder: root }), false);
     } catch (error) {
       if (error instanceof DmsTargetError) throw error;
-      throw failure(`The storage folder ${root} cannot be read`, error);
+      throw failure(message("filing:rootNotRead", { folder: root }), error);
     }
     return real;
   }
@@ -119,15 +120,15 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       try {
         await fs.mkdir(next);
       } catch (error) {
-        if (codeOf(error) !== "EEXIST") throw failure(`Folder ${next} cannot be created`, error);
+        if (codeOf(error) !== "EEXIST") throw failure(message("filing:folderNotCreated", { folder: next }), error);
       }
       let real: string;
       try {
         real = await fs.realpath(next);
       } catch (error) {
-        throw failure(`Folder ${next} cannot be resolved`, error);
+        throw failure(message("filing:folderNotResolved", { folder: next }), error);
       }
-      if (!isInside(realRoot, real)) throw new DmsTargetError(FILE_SYSTEM_KIND, `Folder ${next} leads outside the storage folder (to ${real})`, false);
+      if (!isInside(realRoot, real)) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:folderOutside", { folder: next, target: real }), false);
       if (!(await fs.stat(real)).isDirectory()) throw new DmsTargetError(FILE_SYSTEM_KIND, `${next} is a file, not a folder`, false);
       current = real;
     }
@@ -207,7 +208,7 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       throw new DmsTargetError(FILE_SYSTEM_KIND, `${MAX_COPIES} files named ${name} already exist in ${relativeTo(realRoot, folder) || "the storage folder"}`, false);
     } catch (error) {
       if (error instanceof DmsTargetError) throw error;
-      throw failure(`Storing ${name} failed`, error);
+      throw failure(message("filing:storeFailed", { name }), error);
     } finally {
       await Promise.all(temporaries.map((temporary) => fs.rm(temporary, { force: true })));
     }
