@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type { ServerContext } from "../context";
 import { findCourt } from "../courts/federal-courts";
-import { loadMessageBody } from "../inbox/stored-message";
+import { loadMessageBody } from "../notices/stored-message";
 import type { ParsedEmail } from "../notices";
 import { firstLines, readTemplateFile, templateEngine } from "./template-engine";
-import { loadNoticeContext } from "../resources/case-context";
+import { loadNoticeContext } from "../db/case-context";
 import { message } from "../lib/messages";
 
 // What an e-mail template about one notice can show (spec §3 EmailTemplate: matter, case, client,

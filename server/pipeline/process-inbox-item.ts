@@ -2,17 +2,18 @@ import type { Selectable } from "kysely";
 import type { ServerContext } from "../context";
 import type { InboxItemTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
+import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
-import { currentParse, keepParse } from "../inbox/stored-message";
+import { currentParse, keepParse } from "../notices/stored-message";
 import { type ParsedMessage, type ParsedNotice, parseNoticeMessage } from "../notices";
-import { afterItemProcessed } from "./after-processing";
+import { afterItemProcessed } from "../jobs/after-processing";
 import { autoCreateCase, keepRuleAssignments } from "./auto-create-case";
-import { logEvent } from "./event-log";
+import { logEvent } from "../jobs/event-log";
 import { finishWhenAllFetched } from "./fetch-document";
 import { recordNotice } from "./record-notice";
 import { setItem } from "./item-state";
 import { matchDocket } from "./match-case";
-import { enqueue } from "./queue";
+import { enqueue } from "../jobs/queue";
 import { reportCaseNotFound } from "./case-not-found-report";
 import { message } from "../lib/messages";
 
@@ -58,8 +59,9 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   await setItem(ctx, row, { status: "Started" }, { event: "started" });
 
   // Parsed once, here; everything after reads the kept result (and linked items copy it).
+  // What the parser read is recorded in many places (case names, descriptions, docket text).
   const kept = currentParse(row);
-  const result = kept ?? (await parseBounded(row.raw_content));
+  const result = withoutControlCharacters(kept ?? (await parseBounded(row.raw_content)));
   const item: Item = kept ? row : { ...row, ...(await keepParse(db, row.id, result)) };
   const parsed = result.parsed;
   if (parsed.kind !== "notice") {

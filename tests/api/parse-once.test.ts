@@ -3,12 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { HIERARCHY_LEVELS } from "../../app/resources/storage";
+import { HIERARCHY_LEVELS } from "../../app/shared/resources/storage";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { DEMO_INBOX } from "../../server/db/seed/demo";
+import { DEMO_INBOX } from "../../server/seed/demo";
 import { receiveMessage } from "../../server/inbox/receive";
 import { readMail } from "../../server/notices/mime";
-import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type Worker, startWorker } from "../../server/jobs/worker";
+import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { renderNoticePdf } from "../../server/storage/notice-pdf";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
@@ -46,7 +47,7 @@ describe.each(backends)("a notice is parsed once and loaded once (%s)", (backend
     storeRoot = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-parse-once-"));
     simulator = await startCourtSimulator();
     running = await startApi({ backend, env: { ECFX_COURT_BASE_URL: simulator.url, ECFX_FILE_STORE_ROOT: storeRoot } });
-    worker = startWorker(running.ctx, 2);
+    worker = startWorker(running.ctx, PIPELINE_JOBS, 2);
     firmId = (await db().selectFrom("inbox_address").select("firm_id").where("address", "=", DEMO_INBOX).executeTakeFirstOrThrow()).firm_id;
     client = api(running.url, (await login(running.url, DEMO.admin)).access_token);
     const create = async (segment: string, body: Record<string, unknown>) => {

@@ -4,7 +4,7 @@ import { message } from "../../lib/messages";
 import { documentPdfDisposition } from "../../lib/content-disposition";
 import { verifyPublicLink } from "../../notify/public-link";
 import { wallsForCase } from "../../walls/walls";
-import { HttpError } from "../errors";
+import { HttpError } from "../../lib/errors";
 
 /**
  * GET /api/v1/public/document/:token — a document through a signed link from a notice mail,
