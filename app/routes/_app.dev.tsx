@@ -6,6 +6,7 @@ import { Pager } from "../components/Pager";
 import { allows } from "../shared/access";
 import { timedOutCalls } from "../utils/api.server";
 import { requireUser } from "../utils/auth.server";
+import { useFormatMoment } from "../utils/dates";
 import { pageFromUrl } from "../utils/paging";
 
 export const handle = { titleKey: "pages.dev" };
@@ -37,6 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Developer() {
   const { canRead, mails, total, page, timeouts } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
+  const formatDate = useFormatMoment();
   return (
     <Stack>
       <Card withBorder>
@@ -66,7 +68,7 @@ export default function Developer() {
                 <Table.Tbody>
                   {mails.map((m) => (
                     <Table.Tr key={m.id}>
-                      <Table.Td>{new Date(m.created_at).toISOString().replace("T", " ").slice(0, 19)}</Table.Td>
+                      <Table.Td>{formatDate(m.created_at, "second")}</Table.Td>
                       <Table.Td>{m.to_addresses.join(", ")}</Table.Td>
                       <Table.Td>
                         <Anchor component={Link} to={`/dev/mail/${m.id}`}>
@@ -98,7 +100,7 @@ export default function Developer() {
         ) : (
           timeouts.map((c) => (
             <Text size="sm" key={`${c.at}${c.path}`}>
-              {new Date(c.at).toISOString()} {c.path}
+              {formatDate(c.at, "second")} {c.path}
             </Text>
           ))
         )}

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { downloadDisposition } from "../components/table/export-filename";
 import { requireUser } from "../utils/auth.server";
 
 /** The original notice e-mail as received, as an .eml download. */
@@ -9,7 +10,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return new Response(response.body, {
     headers: {
       "Content-Type": "message/rfc822",
-      "Content-Disposition": `attachment; filename="${(params.id ?? "notice").replace(/[^\w-]/g, "")}.eml"`,
+      "Content-Disposition": downloadDisposition(`${params.id || "notice"}.eml`),
       "Cache-Control": "private, no-store",
     },
   });

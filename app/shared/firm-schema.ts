@@ -104,6 +104,8 @@ export interface FirmBranding {
   primary_color: string;
   secondary_color: string;
   has_logo: boolean;
+  /** The firm's default time zone: the console writes every moment in it. */
+  time_zone: string;
   signon_type: string;
   entitled_features: string[];
   updated_at: number;

@@ -43,9 +43,16 @@ export async function loadInboxCard(api: ApiClient, id: string): Promise<InboxCa
   return (await api.json<InboxCard>(`/api/v1/inbox/${encodeURIComponent(id)}/card`)).data;
 }
 
-/** The original message's bytes, for the safe preview and the raw source. */
-export async function loadRawMessage(api: ApiClient, id: string): Promise<Buffer | null> {
-  const response = await api.raw(`/api/v1/inbox/${encodeURIComponent(id)}/raw`, { accept: "message/rfc822" });
+/** The original message for display: its HTML (shown only in a sandboxed frame), its text and its source, cut to a readable size. */
+export interface OriginalEmail {
+  html: string | null;
+  text: string;
+  source: string;
+  truncated: boolean;
+}
+
+export async function loadOriginalEmail(api: ApiClient, id: string): Promise<OriginalEmail | null> {
+  const response = await api.raw(`/api/v1/inbox/${encodeURIComponent(id)}/original`);
   if (!response.ok) return null;
-  return Buffer.from(await response.arrayBuffer());
+  return (await response.json()) as OriginalEmail;
 }

@@ -1,6 +1,7 @@
 import { type OutboundGuard, OutboundRefusedError } from "../outbound/guard";
 import { COURT_HOSTS } from "./court-hosts";
 import { courtIdFromHost } from "./federal-courts";
+import { message } from "../lib/messages";
 
 export type FetchOutcome =
   | { kind: "document"; bytes: Buffer; contentType: string }
@@ -77,18 +78,18 @@ export class CourtConnector {
       if (error instanceof OutboundRefusedError) throw error;
       throw new RetryableFetchError(`${target.host}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (response.status === 401 || response.status === 403) return { kind: "restricted", reason: `The court refused the document (${response.status}).` };
+    if (response.status === 401 || response.status === 403) return { kind: "restricted", reason: message("pipeline:courtRefused", { status: response.status }) };
     if (response.status >= 500 || response.status === 429) throw new RetryableFetchError(`${target.host} answered ${response.status}`);
-    if (!response.ok) return { kind: "restricted", reason: `The court answered ${response.status}; the link may have expired.` };
+    if (!response.ok) return { kind: "restricted", reason: message("pipeline:courtAnswered", { status: response.status }) };
     const contentType = response.headers.get("content-type") ?? "application/octet-stream";
     const declared = Number(response.headers.get("content-length") ?? 0);
-    if (declared > this.options.maxBytes) return { kind: "restricted", reason: `The document is larger than ${this.options.maxBytes} bytes.` };
+    if (declared > this.options.maxBytes) return { kind: "restricted", reason: message("pipeline:documentTooLarge", { bytes: this.options.maxBytes }) };
     const bytes = Buffer.from(await response.arrayBuffer());
     if (contentType.includes("pdf") || bytes.subarray(0, 5).toString("latin1") === "%PDF-") {
       return { kind: "document", bytes, contentType: "application/pdf" };
     }
     const text = bytes.subarray(0, 200_000).toString("utf8");
-    if (LOGIN_PAGE.test(text)) return { kind: "restricted", reason: "The court asks for a sign-in: the free look is used up or the document is restricted." };
+    if (LOGIN_PAGE.test(text)) return { kind: "restricted", reason: message("pipeline:courtSignIn") };
     throw new RetryableFetchError(`${target.host} sent ${contentType} instead of a document`);
   }
 }

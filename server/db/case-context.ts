@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import type { ClientTable, CourtCaseTable, DB, MatterTable } from "./schema";
+import type { ClientTable, CourtCaseTable, DB, DocumentTable, EnvelopeTable, MatterTable } from "./schema";
 
 /** A case with what a notice about it is filed and written under: its matter, client and court. */
 export interface CaseContext {
@@ -7,6 +7,21 @@ export interface CaseContext {
   matter: Selectable<MatterTable> | null;
   client: Selectable<ClientTable> | null;
   jurisdiction: { name: string } | null;
+}
+
+/**
+ * One processed notice with everything the notice PDF and the notice mail show: its case graph,
+ * its envelope and documents, the case's timekeepers and the service contacts, written one way.
+ */
+export interface NoticeContext extends CaseContext {
+  /** Null for an item filed on its case before an envelope was recorded. */
+  envelope: Selectable<EnvelopeTable> | null;
+  /** Every document of the envelope, in number order. */
+  documents: Selectable<DocumentTable>[];
+  /** The case's assigned timekeepers, by name. */
+  timekeepers: { name: string; email: string }[];
+  /** "Name <address, address>" per contact the court served. */
+  serviceContacts: string[];
 }
 
 /** The case of the firm with its matter, the matter's client and its jurisdiction; null when the firm has no such case. */
@@ -19,4 +34,50 @@ export async function loadCaseContext(db: Kysely<DB>, firmId: number, caseId: st
   ]);
   const client = matter ? await db.selectFrom("client").selectAll().where("id", "=", matter.client_id).where("firm_id", "=", firmId).executeTakeFirst() : undefined;
   return { case: kase, matter: matter ?? null, client: client ?? null, jurisdiction: jurisdiction ?? null };
+}
+
+interface ServiceContact {
+  name?: string | null;
+  email_addresses?: string[];
+}
+
+/** The service list as people read it, the same in the notice PDF and in the notice mail. */
+export function serviceContactLines(json: string | null | undefined): string[] {
+  let contacts: ServiceContact[];
+  try {
+    contacts = JSON.parse(json || "[]") as ServiceContact[];
+  } catch {
+    return [];
+  }
+  return contacts
+    .map((contact) => {
+      const addresses = (contact.email_addresses ?? []).join(", ");
+      if (!contact.name) return addresses;
+      return addresses ? `${contact.name} <${addresses}>` : contact.name;
+    })
+    .filter(Boolean);
+}
+
+/**
+ * The notice of one inbox item of the firm in its context. The case is the envelope's, else
+ * `fallbackCaseId` (an item filed on its case without an envelope); null when there is no case.
+ */
+export async function loadNoticeContext(db: Kysely<DB>, firmId: number, inboxItemId: string, fallbackCaseId?: string | null): Promise<NoticeContext | null> {
+  const envelope = await db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", inboxItemId).where("firm_id", "=", firmId).executeTakeFirst();
+  const caseId = envelope?.case_id ?? fallbackCaseId;
+  if (!caseId) return null;
+  const [context, documents, timekeepers] = await Promise.all([
+    loadCaseContext(db, firmId, caseId),
+    envelope ? db.selectFrom("document").selectAll().where("envelope_id", "=", envelope.id).orderBy("number").execute() : [],
+    db
+      .selectFrom("case_timekeeper")
+      .innerJoin("timekeeper", "timekeeper.id", "case_timekeeper.timekeeper_id")
+      .select(["timekeeper.full_name as name", "timekeeper.email"])
+      .where("case_timekeeper.case_id", "=", caseId)
+      .where("timekeeper.firm_id", "=", firmId)
+      .orderBy("timekeeper.full_name")
+      .execute(),
+  ]);
+  if (!context) return null;
+  return { ...context, envelope: envelope ?? null, documents, timekeepers, serviceContacts: serviceContactLines(envelope?.service_contacts) };
 }

@@ -146,6 +146,10 @@ export interface InboxItemTable {
   subject: string;
   snippet: string;
   parsed: Json | null;
+  /** PARSER_VERSION of the parser that wrote `parsed`; an older one means the message is parsed again. */
+  parser_version: number | null;
+  /** The message's readable body (MessageBody as JSON), kept with `parsed`. */
+  message_body: Json | null;
   docket_index: number | null;
   parent_id: string | null;
   duplicate_of_id: string | null;

@@ -61,6 +61,7 @@ export function firmBranding(firm: FirmRecord): FirmBranding {
     primary_color: normaliseColor(firm.primary_color) ?? DEFAULT_PRIMARY_COLOR,
     secondary_color: normaliseColor(firm.secondary_color) ?? DEFAULT_SECONDARY_COLOR,
     has_logo: firm.has_logo,
+    time_zone: firm.default_time_zone,
     signon_type: firm.signon_type,
     entitled_features: firm.entitled_features,
     updated_at: firm.updated_at,

@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import type { DB, OutboundMailRow } from "../db/schema";
 import type { Clock } from "../lib/clock";
 import { newId } from "../lib/ids";
+import { message as catalogue } from "../lib/messages";
 
 export interface OutgoingMail {
   firmId: number | null;
@@ -94,7 +95,7 @@ export function createMailer(options: { database: Database; clock: Clock; from: 
         }
       }
       await options.database.db.updateTable("outbound_mail").set({ status, error }).where("id", "=", row.id).execute();
-      if (status === "failed") throw new Error(`Mail relay refused the message: ${error}`);
+      if (status === "failed") throw new Error(catalogue("pipeline:relayRefused", { error }));
       return { ...row, status, error };
     },
     async send(mail) {

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Database, migrateToLatest, openDatabase } from "../db/database";
 import { createFirm } from "../firm/create-firm";
@@ -41,6 +43,17 @@ describe("renderNoticeMail", () => {
     ]) {
       expect(text).toContain(value);
     }
+  });
+
+  it("reads the default template from its .hbs file, which the container image carries", () => {
+    const file = fileURLToPath(new URL("./templates/default-notice.hbs", import.meta.url));
+    expect(DEFAULT_TEMPLATE).toBe(fs.readFileSync(file, "utf8"));
+    expect(DEFAULT_TEMPLATE).toMatch(/^<!DOCTYPE html>/);
+    // The image copies the whole tree (COPY . .) and runs the sources: nothing may leave the template out.
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    const ignored = fs.readFileSync(`${root}/.dockerignore`, "utf8").split("\n").map((l) => l.trim()).filter(Boolean);
+    expect(ignored.filter((pattern) => /hbs|server|mail|templates|\*/.test(pattern))).toEqual([]);
+    expect(fs.readFileSync(`${root}/Dockerfile`, "utf8")).toMatch(/COPY --from=build [^\n]*\/app \/app/);
   });
 
   it("has a default template that uses every field", () => {

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import dayjs from "dayjs";
 import Handlebars from "handlebars";
 
@@ -36,4 +37,17 @@ export function templateError(source: string): string | null {
 /** The start of an engine error: Handlebars appends the whole template excerpt otherwise. */
 export function firstLines(error: unknown): string {
   return error instanceof Error ? error.message.split("\n").slice(0, 4).join("\n") : String(error);
+}
+
+/**
+ * A template file of `server/mail/templates`. Found beside this module when the server runs from
+ * its sources (development, tests, the container image, which copies the tree), and under the
+ * working directory when the server code has been bundled elsewhere.
+ */
+export function readTemplateFile(name: string): string {
+  const candidates = [new URL(`./templates/${name}`, import.meta.url), `${process.cwd()}/server/mail/templates/${name}`];
+  for (const candidate of candidates) {
+    if (fs.existsSync(candidate)) return fs.readFileSync(candidate, "utf8");
+  }
+  throw new Error(`The e-mail template ${name} was not found in server/mail/templates.`);
 }

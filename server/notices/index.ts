@@ -4,6 +4,7 @@ import { parseAcms, looksLikeAcms } from "./acms";
 import { autoReplyReason, hasNoticeMarkers, isCourtMail, isReply, nonNoticeReason, ordinaryMailReason } from "./classify";
 import type { NoticeContext } from "./common";
 import { MAX_ATTACHED_MESSAGE_DEPTH, MAX_RAW_BYTES } from "./limits";
+import { EMPTY_MESSAGE_BODY, messageBodyOf, type MessageBody } from "./message-body";
 import { readMail, type MailContent } from "./mime";
 import { parseNda } from "./nda";
 import { parseNef } from "./nef";
@@ -13,6 +14,7 @@ import { htmlToTextDoc, plainToTextDoc, type TextDoc } from "./text-doc";
 import type { ParsedEmail, ParsedNotice } from "./types";
 
 export type { EmailRecipient, NoticeDocument, NoticeType, ParsedDocket, ParsedDocketEntry, ParsedEmail, ParsedNotice } from "./types";
+export type { MessageBody } from "./message-body";
 export { toGoldShape, goldShapeOf, type GoldNotice } from "./gold-shape";
 
 const LOOKS_LIKE_HTML = /<(?:html|body|p|div|table|br|font|span|strong|b)\b[^>]{0,200}>/i;
@@ -78,7 +80,13 @@ function headerlessBody(buf: Buffer): TextDoc[] {
   return LOOKS_LIKE_HTML.test(body.slice(0, 4000)) ? [htmlToTextDoc(body)] : [plainToTextDoc(body)];
 }
 
-async function parseMessage(buf: Buffer, depth: number): Promise<ParsedEmail> {
+/**
+ * Version of what the parser writes. Raise it when a parser change should reach messages already
+ * received: a stored result of an older version is parsed again when the message is processed.
+ */
+export const PARSER_VERSION = 1;
+
+async function parseMessage(buf: Buffer, depth: number, onRead?: (mail: MailContent) => void): Promise<ParsedEmail> {
   if (buf.length === 0 || (buf.length <= 65536 && buf.toString("latin1").trim() === "")) {
     return { kind: "malformed", reason: "empty input" };
   }
@@ -87,6 +95,7 @@ async function parseMessage(buf: Buffer, depth: number): Promise<ParsedEmail> {
   let mail: MailContent;
   try {
     mail = await readMail(buf);
+    onRead?.(mail);
   } catch (error) {
     return { kind: "malformed", reason: `MIME structure could not be read: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -140,11 +149,27 @@ async function parseMessage(buf: Buffer, depth: number): Promise<ParsedEmail> {
 
 /** Parse one raw e-mail (RFC 822 bytes). Resolves for every input; never rejects. */
 export async function parseNoticeEmail(raw: Buffer | string): Promise<ParsedEmail> {
+  return (await parseNoticeMessage(raw)).parsed;
+}
+
+export interface ParsedMessage {
+  parsed: ParsedEmail;
+  /** The message's readable body, read in the same pass (empty when the MIME could not be read). */
+  body: MessageBody;
+}
+
+/** Parse one raw e-mail and keep its readable body, so nothing needs to read the raw message again. */
+export async function parseNoticeMessage(raw: Buffer | string): Promise<ParsedMessage> {
+  let body = EMPTY_MESSAGE_BODY;
+  const keepBody = (mail: MailContent) => {
+    body = messageBodyOf(mail);
+  };
   try {
     const buf = toBuffer(raw);
-    if (!buf) return { kind: "malformed", reason: "input is neither a Buffer nor a string" };
-    return await parseMessage(buf, 0);
+    if (!buf) return { parsed: { kind: "malformed", reason: "input is neither a Buffer nor a string" }, body };
+    const parsed = await parseMessage(buf, 0, keepBody);
+    return { parsed, body };
   } catch (error) {
-    return { kind: "malformed", reason: `unexpected parse failure: ${error instanceof Error ? error.message : String(error)}` };
+    return { parsed: { kind: "malformed", reason: `unexpected parse failure: ${error instanceof Error ? error.message : String(error)}` }, body };
   }
 }

@@ -1,5 +1,6 @@
 import type { ServerContext } from "../context";
 import { normaliseCaseNumber } from "../resources/case-number";
+import { message } from "../lib/messages";
 
 export type DocketMatch =
   | { kind: "case"; caseId: string }
@@ -13,7 +14,7 @@ export type DocketMatch =
  */
 export async function matchDocket(ctx: ServerContext, firmId: number, courtId: string | null, docketNumber: string): Promise<DocketMatch> {
   const db = ctx.database.db;
-  if (!courtId) return { kind: "not-found", reason: `The notice names no court for ${docketNumber}.` };
+  if (!courtId) return { kind: "not-found", reason: message("pipeline:noCourt", { docket: docketNumber }) };
   const numbers = [normaliseCaseNumber(docketNumber)];
   const ignored = await db
     .selectFrom("ignored_case")
@@ -31,7 +32,7 @@ export async function matchDocket(ctx: ServerContext, firmId: number, courtId: s
     .where("ecfx_jurisdiction_id", "=", courtId)
     .execute();
   if (jurisdictions.length === 0) {
-    return { kind: "not-found", reason: `No jurisdiction of the firm is mapped to the court ${courtId}.` };
+    return { kind: "not-found", reason: message("pipeline:noJurisdiction", { court: courtId }) };
   }
   const found = await db
     .selectFrom("court_case")
@@ -45,6 +46,6 @@ export async function matchDocket(ctx: ServerContext, firmId: number, courtId: s
     .where("case_number_normalized", "in", numbers)
     .orderBy("id")
     .execute();
-  if (found.length === 0) return { kind: "not-found", reason: `Case not found: ${docketNumber} in ${courtId}.` };
+  if (found.length === 0) return { kind: "not-found", reason: message("pipeline:caseNotFound", { docket: docketNumber, court: courtId }) };
   return { kind: "case", caseId: found[0]!.id };
 }

@@ -4,7 +4,8 @@ import type { InboxItemTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
-import { type ParsedEmail, type ParsedNotice, parseNoticeEmail } from "../notices";
+import { currentParse, keepParse } from "../notices/stored-message";
+import { type ParsedMessage, type ParsedNotice, parseNoticeMessage } from "../notices";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterProcessing } from "../jobs/after-processing";
 import { autoCreateCase, keepRuleAssignments } from "./auto-create-case";
@@ -14,19 +15,23 @@ import { recordNotice } from "./record-notice";
 import { changeItemIn, setItem } from "./item-state";
 import { matchDocket } from "./match-case";
 import { reportCaseNotFound } from "./case-not-found-report";
+import { message } from "../lib/messages";
 
 type Item = Selectable<InboxItemTable>;
 
 const PARSE_TIME_LIMIT_MS = 20_000;
 
 /** Parses with a time bound, so one hostile message cannot hold a worker. */
-async function parseBounded(raw: Buffer): Promise<ParsedEmail> {
+async function parseBounded(raw: Buffer): Promise<ParsedMessage> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<ParsedEmail>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: "malformed", reason: `Parsing took longer than ${PARSE_TIME_LIMIT_MS / 1000} s.` }), PARSE_TIME_LIMIT_MS);
+  const timeout = new Promise<ParsedMessage>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ parsed: { kind: "malformed", reason: message("pipeline:parseTimeLimit", { seconds: PARSE_TIME_LIMIT_MS / 1000 }) }, body: { text: "", html: null, weblinks: [] } }),
+      PARSE_TIME_LIMIT_MS,
+    );
   });
   try {
-    return await Promise.race([parseNoticeEmail(raw), timeout]);
+    return await Promise.race([parseNoticeMessage(raw), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -49,35 +54,39 @@ function snippetOf(notice: ParsedNotice): string {
  */
 export async function processInboxItem(ctx: ServerContext, itemId: string): Promise<void> {
   const db = ctx.database.db;
-  const item = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
-  if (!item || ["Succeeded", "Canceled", "Manual"].includes(item.status)) return;
+  const row = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
+  if (!row || ["Succeeded", "Canceled", "Manual"].includes(row.status)) return;
   // Run again after a crash once its fetches had ended the item: what they decided stands.
-  if (item.status === "Action Required" && item.disposition === "Processed") return;
-  await setItem(ctx, item, { status: "Started" }, { event: "started" });
+  if (row.status === "Action Required" && row.disposition === "Processed") return;
+  await setItem(ctx, row, { status: "Started" }, { event: "started" });
 
+  // Parsed once, here; everything after reads the kept result (and linked items copy it).
   // What the parser read is recorded in many places (case names, descriptions, docket text).
-  const parsed = withoutControlCharacters(item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : await parseBounded(item.raw_content));
+  const kept = currentParse(row);
+  const result = withoutControlCharacters(kept ?? (await parseBounded(row.raw_content)));
+  const item: Item = kept ? row : { ...row, ...(await keepParse(db, row.id, result)) };
+  const parsed = result.parsed;
   if (parsed.kind !== "notice") {
     if (parsed.kind === "not_a_notice") {
       const original = await answeredItem(ctx, item, parsed.related_message_ids ?? []);
-      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, parsed: JSON.stringify(parsed), duplicate_of_id: original }, { event: "not a notice", detail: original ? `${parsed.reason}, linked to ${original}` : parsed.reason });
+      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, duplicate_of_id: original }, { event: "not a notice", detail: original ? `${parsed.reason}, linked to ${original}` : parsed.reason });
     }
     if (parsed.kind === "unrecognised") {
-      return setItem(ctx, item, { status: "Action Required", action_required: "USER", reason: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "unrecognised", detail: parsed.reason, level: "WARNING" });
+      return setItem(ctx, item, { status: "Action Required", action_required: "USER", reason: parsed.reason }, { event: "unrecognised", detail: parsed.reason, level: "WARNING" });
     }
-    return setItem(ctx, item, { status: "Failed", action_required: "USER", reason: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "malformed", detail: parsed.reason, level: "ERROR" });
+    return setItem(ctx, item, { status: "Failed", action_required: "USER", reason: parsed.reason }, { event: "malformed", detail: parsed.reason, level: "ERROR" });
   }
   const notice = parsed.notice;
-  await setItem(ctx, item, { parsed: JSON.stringify(parsed), snippet: snippetOf(notice) }, { event: "parsed", detail: `${notice.notice_type}, court ${notice.court_id ?? "unknown"}, ${notice.dockets.length} docket(s)` });
+  await setItem(ctx, item, { snippet: snippetOf(notice) }, { event: "parsed", detail: `${notice.notice_type}, court ${notice.court_id ?? "unknown"}, ${notice.dockets.length} docket(s)` });
 
   if (item.docket_index === null) {
     const firm = await findFirm(ctx.database, item.firm_id);
     const senderDomain = domainOf(item.sender);
     if (firm && senderDomain && firm.ignored_email_domains.includes(senderDomain)) {
-      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: `Mail from ${senderDomain} is ignored by the firm's settings.` }, { event: "ignored sender", detail: senderDomain });
+      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderIgnored", { domain: senderDomain }) }, { event: "ignored sender", detail: senderDomain });
     }
     if (firm && senderDomain && firm.accepted_email_domains.length > 0 && !firm.accepted_email_domains.includes(senderDomain)) {
-      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: `Mail from ${senderDomain} is not among the firm's accepted domains.` }, { event: "sender not accepted", detail: senderDomain });
+      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderNotAccepted", { domain: senderDomain }) }, { event: "sender not accepted", detail: senderDomain });
     }
     if (item.message_id) {
       const first = await db
@@ -92,12 +101,12 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
         .orderBy("id")
         .executeTakeFirst();
       if (first) {
-        return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first.id, disposition_text: "Duplicate of a message already received." }, { event: "duplicate message", detail: first.id });
+        return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first.id, disposition_text: message("pipeline:duplicateMessage") }, { event: "duplicate message", detail: first.id });
       }
     }
     const manualSender = firm?.manual_process_emails.includes(item.sender.toLowerCase());
     if (firm?.manually_process_notices || manualSender) {
-      return setItem(ctx, item, { status: "Manual", action_required: "USER", reason: "Special handling: the firm processes these notices by hand." }, { event: "special handling" });
+      return setItem(ctx, item, { status: "Manual", action_required: "USER", reason: message("pipeline:specialHandling") }, { event: "special handling" });
     }
     if (notice.dockets.length > 1) return splitIntoLinkedItems(ctx, item, notice);
   }
@@ -132,7 +141,7 @@ async function splitIntoLinkedItems(ctx: ServerContext, item: Item, notice: Pars
       trx,
       now,
       item,
-      { status: "Succeeded", disposition: "Split", disposition_text: `Split into ${notice.dockets.length} linked items, one per docket.` },
+      { status: "Succeeded", disposition: "Split", disposition_text: message("pipeline:split", { count: notice.dockets.length }) },
       { event: "split", detail: String(notice.dockets.length) },
       { next: children.map((c) => ({ kind: "process-inbox-item", refId: c.id })) },
     );
@@ -142,7 +151,7 @@ async function splitIntoLinkedItems(ctx: ServerContext, item: Item, notice: Pars
 async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotice, index: number): Promise<void> {
   const docket = notice.dockets[index];
   if (!docket) {
-    return setItem(ctx, item, { status: "Failed", reason: `The notice has no docket ${index + 1}.` }, { event: "no docket", level: "ERROR" });
+    return setItem(ctx, item, { status: "Failed", reason: message("pipeline:noDocket", { number: index + 1 }) }, { event: "no docket", level: "ERROR" });
   }
   // A case picked by a person on the inbox card wins over matching.
   let match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, docket.docket_court_id ?? notice.court_id, docket.docket_number);
@@ -157,7 +166,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
     if (added) await logEvent(ctx.database.db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "rule timekeepers assigned", detail: String(added) });
   }
   if (match.kind === "ignored") {
-    return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: `${docket.docket_number} is on the firm's ignored cases list.` }, { event: "ignored case", detail: match.ignoredCaseId });
+    return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:ignoredCase", { docket: docket.docket_number }) }, { event: "ignored case", detail: match.ignoredCaseId });
   }
   if (match.kind === "not-found") {
     await setItem(ctx, item, { status: "Action Required", action_required: "USER", reason: match.reason }, { event: "case not found", detail: match.reason, level: "WARNING" });
@@ -166,7 +175,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
   }
   const recorded = await recordNotice(ctx, item, notice, docket, match.caseId);
   if (recorded.duplicateOf) {
-    return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", case_id: match.caseId, duplicate_of_id: recorded.duplicateOf, disposition_text: "The same court document was already received." }, { event: "duplicate document", detail: recorded.duplicateOf });
+    return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", case_id: match.caseId, duplicate_of_id: recorded.duplicateOf, disposition_text: message("pipeline:duplicateDocument") }, { event: "duplicate document", detail: recorded.duplicateOf });
   }
   await pauseAt("item-recorded");
   const pending = recorded.documentsToFetch;

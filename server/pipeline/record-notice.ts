@@ -4,6 +4,7 @@ import type { InboxItemTable } from "../db/schema";
 import { newId } from "../lib/ids";
 import type { ParsedDocket, ParsedNotice } from "../notices";
 import { enqueue } from "../jobs/queue";
+import { message } from "../lib/messages";
 
 export interface Recorded {
   envelopeId: string | null;
@@ -86,14 +87,14 @@ export async function recordNotice(
           envelope_id: envelopeId,
           processed_from_id: item.id,
           number: doc.number,
-          name: doc.description || (doc.number === 0 ? "Main document" : `Attachment ${doc.number}`),
+          name: doc.description || (doc.number === 0 ? message("pipeline:mainDocument") : message("pipeline:attachment", { number: doc.number })),
           date: entry?.date_filed ?? null,
           sealed: sealed ? 1 : 0,
           court_document_id: doc.pacer_doc_id,
           url: doc.url,
           file_id: null,
           fetch_status: sealed ? "restricted" : fetchable ? "pending" : "unavailable",
-          fetch_error: sealed ? "The notice marks the document as sealed." : null,
+          fetch_error: sealed ? message("pipeline:sealed") : null,
           uploaded: 0,
           stamped_by_court: 0,
           dms_status: "new",

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { ServerContext } from "../context";
 import { DmsTargetError, type DmsTarget } from "./dms-target";
 import { FILE_SYSTEM_KIND, createFileSystemTarget } from "./file-system-target";
+import { message } from "../lib/messages";
 
 // From a storage policy's credential to the place files go. Generic credentials name a folder
 // inside ECFX_FILE_STORE_ROOT: the file-system target. Other DMS types plug in here.
@@ -17,7 +18,7 @@ export function fileSystemRootFor(storeRoot: string, field: string): string {
   const root = path.resolve(storeRoot);
   const folder = path.resolve(root, `.${path.sep}${field.trim()}`);
   if (!field.trim() || !isInside(root, folder)) {
-    throw new DmsTargetError(FILE_SYSTEM_KIND, `The credential's folder "${field}" is outside the storage root`, false);
+    throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:folderOutsideRoot", { folder: field }), false);
   }
   return folder;
 }
@@ -36,7 +37,7 @@ export async function targetForCredential(ctx: ServerContext, firmId: number, cr
     .where("id", "=", credentialId)
     .where("firm_id", "=", firmId)
     .executeTakeFirst();
-  if (!credential) throw new DmsTargetError(FILE_SYSTEM_KIND, "The storage policy's DMS credentials do not exist", false);
+  if (!credential) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:credentialsMissing"), false);
   const root = fileSystemRootFor(ctx.config.fileStoreRoot, credential.field);
   return { target: createFileSystemTarget(root), open: (location) => openInside(root, location) };
 }

@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { DmsLocationTaken, DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "./dms-target";
 import { sanitizeFileName, sanitizeSegment } from "./path-template";
+import { message } from "../lib/messages";
 
 /**
  * The "file-system" storage target: files under one root folder (a local disk or a mounted share).
@@ -67,7 +68,7 @@ function isInside(root: string, candidate: string): boolean {
 function normaliseExtension(extension: string): string {
   const bare = extension.trim().replace(/^\./, "");
   if (bare !== "" && !/^[A-Za-z0-9]{1,16}$/.test(bare)) {
-    throw new DmsTargetError(FILE_SYSTEM_KIND, `"${extension}" is not a file extension (letters and digits, at most 16)`, false);
+    throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:notAnExtension", { extension }), false);
   }
   return bare;
 }
@@ -90,7 +91,7 @@ async function writeTemporary(folder: string, bytes: Buffer): Promise<string> {
 
 export function createFileSystemTarget(rootDir: string, options: FileSystemTargetOptions = {}): FileSystemTarget {
   if (typeof rootDir !== "string" || rootDir.trim() === "") {
-    throw new DmsTargetError(FILE_SYSTEM_KIND, "The storage folder is not set", false);
+    throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:folderNotSet"), false);
   }
   const root = path.resolve(rootDir);
   let hardLinks = options.hardLinks ?? true;
@@ -100,16 +101,16 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       await fs.mkdir(root, { recursive: true });
     } catch (error) {
       const code = codeOf(error);
-      if (code === "EEXIST" || code === "ENOTDIR") throw new DmsTargetError(FILE_SYSTEM_KIND, `The storage folder ${root} is not a folder`, false);
-      throw failure(`The storage folder ${root} cannot be created`, error);
+      if (code === "EEXIST" || code === "ENOTDIR") throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:rootNotFolder", { folder: root }), false);
+      throw failure(message("filing:rootNotCreated", { folder: root }), error);
     }
     let real: string;
     try {
       real = await fs.realpath(root);
-      if (!(await fs.stat(real)).isDirectory()) throw new DmsTargetError(FILE_SYSTEM_KIND, `The storage folder ${root} is not a folder`, false);
+      if (!(await fs.stat(real)).isDirectory()) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:rootNotFolder", { folder: root }), false);
     } catch (error) {
       if (error instanceof DmsTargetError) throw error;
-      throw failure(`The storage folder ${root} cannot be read`, error);
+      throw failure(message("filing:rootNotRead", { folder: root }), error);
     }
     return real;
   }
@@ -122,16 +123,16 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       try {
         await fs.mkdir(next);
       } catch (error) {
-        if (codeOf(error) !== "EEXIST") throw failure(`Folder ${next} cannot be created`, error);
+        if (codeOf(error) !== "EEXIST") throw failure(message("filing:folderNotCreated", { folder: next }), error);
       }
       let real: string;
       try {
         real = await fs.realpath(next);
       } catch (error) {
-        throw failure(`Folder ${next} cannot be resolved`, error);
+        throw failure(message("filing:folderNotResolved", { folder: next }), error);
       }
-      if (!isInside(realRoot, real)) throw new DmsTargetError(FILE_SYSTEM_KIND, `Folder ${next} leads outside the storage folder (to ${real})`, false);
-      if (!(await fs.stat(real)).isDirectory()) throw new DmsTargetError(FILE_SYSTEM_KIND, `${next} is a file, not a folder`, false);
+      if (!isInside(realRoot, real)) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:folderOutside", { folder: next, target: real }), false);
+      if (!(await fs.stat(real)).isDirectory()) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:fileNotFolder", { folder: next }), false);
       current = real;
     }
     return current;
@@ -146,7 +147,7 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       } catch (error) {
         const code = codeOf(error);
         if (code === "EEXIST") return false;
-        if (!code || !NO_LINK_CODES.has(code)) throw failure(`${final} cannot be written`, error);
+        if (!code || !NO_LINK_CODES.has(code)) throw failure(message("filing:notWritten", { file: final }), error);
         hardLinks = false;
       }
     }
@@ -154,7 +155,7 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       await (await fs.open(final, "wx")).close();
     } catch (error) {
       if (codeOf(error) === "EEXIST") return false;
-      throw failure(`${final} cannot be written`, error);
+      throw failure(message("filing:notWritten", { file: final }), error);
     }
     // The name is ours now (exclusive create); the rename replaces only our own empty file.
     // A fresh temporary file, because `temporary` may be needed for the next candidate name.
@@ -165,7 +166,7 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     } catch (error) {
       if (fresh) await fs.rm(fresh, { force: true });
       await fs.rm(final, { force: true });
-      throw failure(`${final} cannot be written`, error);
+      throw failure(message("filing:notWritten", { file: final }), error);
     }
     return true;
   }
@@ -189,20 +190,20 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     for (let copy = 1; copy <= MAX_COPIES; copy++) {
       const final = path.join(folder, `${copy === 1 ? name : `${name} (${copy})`}${suffix ? `.${suffix}` : ""}`);
       if (path.dirname(final) !== folder || !isInside(realRoot, final)) {
-        throw new DmsTargetError(FILE_SYSTEM_KIND, `${path.basename(final)} leads outside the storage folder`, false);
+        throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:fileOutside", { file: path.basename(final) }), false);
       }
       // lstat: a link with the name counts as taken, so nothing is ever written through it.
       if ((await exists(final)) || (sidecar && (await exists(`${final}${SIDECAR_SUFFIX}`)))) continue;
       return { location: relativeTo(realRoot, final), contentHash: sha256(request.bytes), idempotencyKey };
     }
-    throw new DmsTargetError(FILE_SYSTEM_KIND, `${MAX_COPIES} files named ${name} already exist in ${relativeTo(realRoot, folder) || "the storage folder"}`, false);
+    throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:tooManyCopies", { count: MAX_COPIES, name, folder: relativeTo(realRoot, folder) || message("filing:storageFolder") }), false);
   }
 
   /** The intended file as an absolute path below the root, refusing anything that leads elsewhere. */
   async function resolveIntended(intended: DmsIntended): Promise<{ realRoot: string; final: string }> {
     const realRoot = await check();
     const final = path.resolve(realRoot, `.${path.sep}${intended.location}`);
-    if (!isInside(realRoot, final) || final === realRoot) throw new DmsTargetError(FILE_SYSTEM_KIND, `${intended.location} leads outside the storage folder`, false);
+    if (!isInside(realRoot, final) || final === realRoot) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:fileOutside", { file: intended.location }), false);
     return { realRoot, final };
   }
 
@@ -217,7 +218,7 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       return { location: intended.location };
     } catch (error) {
       if (codeOf(error) === "ENOENT" || codeOf(error) === "ENOTDIR") return null;
-      throw failure(`${intended.location} cannot be read`, error);
+      throw failure(message("filing:notRead", { file: intended.location }), error);
     }
   }
 
@@ -227,7 +228,7 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       const { realRoot, folder, suffix, sidecar } = await placeOf(request);
       const { final } = await resolveIntended(intended);
       if (path.dirname(final) !== folder || (suffix && !final.endsWith(`.${suffix}`))) {
-        throw new DmsTargetError(FILE_SYSTEM_KIND, `${intended.location} is not where this file belongs`, false);
+        throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:misplaced", { file: intended.location }), false);
       }
       try {
         const documentTemporary = await writeTemporary(folder, request.bytes);
@@ -278,7 +279,7 @@ async function guarded<T>(name: string, run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (error) {
     if (error instanceof DmsTargetError) throw error;
-    throw failure(`Storing ${name} failed`, error);
+    throw failure(message("filing:storeFailed", { name }), error);
   }
 }
 

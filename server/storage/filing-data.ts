@@ -4,7 +4,7 @@ import type { ServerContext } from "../context";
 import { findCourt } from "../courts/federal-courts";
 import type { DocumentTable, EnvelopeTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
-import { loadCaseContext } from "../db/case-context";
+import { loadNoticeContext } from "../db/case-context";
 import { renderNoticePdf } from "./notice-pdf";
 import type { StorageTemplateData } from "./path-template";
 
@@ -29,6 +29,7 @@ export interface FilingNotice {
   envelope: Envelope | null;
   /** Every document of the envelope, in number order (the PDF lists them all). */
   documents: Document[];
+  serviceContacts: string[];
   /** Template data without `document`; each document adds its own. */
   data: Omit<StorageTemplateData, "document">;
 }
@@ -47,17 +48,15 @@ export async function loadFilingNotice(ctx: ServerContext, item: FilingItem): Pr
   const db = ctx.database.db;
   const firm = await findFirm(ctx.database, item.firm_id);
   if (!firm) throw new Error(`Firm ${item.firm_id} does not exist`);
-  const [envelope, context] = await Promise.all([
-    db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", item.id).where("firm_id", "=", item.firm_id).executeTakeFirst(),
-    loadCaseContext(db, item.firm_id, item.case_id),
-  ]);
+  const context = await loadNoticeContext(db, item.firm_id, item.id, item.case_id);
   if (!context) throw new Error(`Case ${item.case_id} does not exist`);
-  const documents = envelope ? await db.selectFrom("document").selectAll().where("envelope_id", "=", envelope.id).orderBy("number").execute() : [];
+  const { envelope, documents } = context;
   return {
     item,
     firm,
-    envelope: envelope ?? null,
+    envelope,
     documents,
+    serviceContacts: context.serviceContacts,
     data: {
       firm: { name: firm.name },
       client: context.client,
@@ -85,15 +84,6 @@ export async function documentFile(ctx: ServerContext, document: Document): Prom
   return { what: "document", documentId: document.id, label: document.name, bytes, extension, contentType: isPdf ? "application/pdf" : contentType || "application/octet-stream" };
 }
 
-function serviceContacts(json: string | undefined): string[] {
-  try {
-    const list = JSON.parse(json ?? "[]") as { name?: string; email_addresses?: string[] }[];
-    return list.map((r) => [r.name, (r.email_addresses ?? []).join(", ")].filter(Boolean).join(" – "));
-  } catch {
-    return [];
-  }
-}
-
 /** The notice itself: the original message (.eml) or the notice rendered as a PDF. */
 export async function noticeFile(ctx: ServerContext, notice: FilingNotice, format: "pdf" | "eml"): Promise<FileToStore> {
   if (format === "eml") {
@@ -110,7 +100,7 @@ export async function noticeFile(ctx: ServerContext, notice: FilingNotice, forma
       filedBy: envelope?.filed_by ?? "",
       docketText: envelope?.docket_text ?? "",
       documents: notice.documents.map((d) => ({ name: d.name, number: d.number, sealed: Boolean(d.sealed) })),
-      serviceContacts: serviceContacts(envelope?.service_contacts),
+      serviceContacts: notice.serviceContacts,
       receivedAt: notice.item.created_at,
       subject: notice.item.subject,
     },

@@ -1,5 +1,6 @@
 import { PDFDocument, PageSizes, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
 import { isoDate } from "./path-template";
+import { message } from "../lib/messages";
 
 /**
  * The notice as a PDF, for firms whose storage policy stores e-mail as PDF. Standard Helvetica
@@ -162,7 +163,7 @@ function formatReceived(value: Date | number | string, timeZone: string | undefi
 
 export function noticePdfTitle(input: Pick<NoticePdfInput, "caseNumber" | "caseName">): string {
   const which = [input.caseNumber, input.caseName].map((part) => (part ?? "").trim()).filter(Boolean).join(" – ");
-  return which ? `Court notice: ${which}` : "Court notice";
+  return which ? message("notice:title", { which }) : message("notice:untitled");
 }
 
 export async function renderNoticePdf(input: NoticePdfInput, options: NoticePdfOptions = {}): Promise<Buffer> {
@@ -217,42 +218,42 @@ export async function renderNoticePdf(input: NoticePdfInput, options: NoticePdfO
 
   if (input.firmName) lines(input.firmName, regular, 9, MARGIN, contentWidth, GREY);
   gap(4);
-  lines("Notice of Electronic Filing", bold, 16, MARGIN, contentWidth);
+  lines(message("notice:heading"), bold, 16, MARGIN, contentWidth);
   if (input.subject) lines(input.subject, regular, BODY_SIZE, MARGIN, contentWidth, GREY);
   gap(8);
 
-  field("Court", input.court);
-  field("Case number", input.caseNumber);
-  field("Case name", input.caseName);
-  field("Filed", isoDate(input.date) ?? input.date ?? "");
-  field("Filed by", input.filedBy);
-  field("Received", formatReceived(input.receivedAt, options.timeZone));
+  field(message("notice:court"), input.court);
+  field(message("notice:caseNumber"), input.caseNumber);
+  field(message("notice:caseName"), input.caseName);
+  field(message("notice:filed"), isoDate(input.date) ?? input.date ?? "");
+  field(message("notice:filedBy"), input.filedBy);
+  field(message("notice:received"), formatReceived(input.receivedAt, options.timeZone));
 
-  heading("Docket text");
+  heading(message("notice:docketText"));
   lines(input.docketText || "—", regular, BODY_SIZE, MARGIN, contentWidth);
 
-  heading("Documents");
-  if (input.documents.length === 0) lines("None", regular, BODY_SIZE, MARGIN, contentWidth, GREY);
+  heading(message("notice:documents"));
+  if (input.documents.length === 0) lines(message("notice:none"), regular, BODY_SIZE, MARGIN, contentWidth, GREY);
   for (const document of input.documents) {
     const number = document.number === null || document.number === undefined || document.number === "" ? "–" : String(document.number);
     room(lineHeight(BODY_SIZE));
     page.drawText(cleanLine(number), { x: MARGIN, y: y - lineHeight(BODY_SIZE), size: BODY_SIZE, font: bold });
-    lines(`${document.name || "Document"}${document.sealed ? " (sealed)" : ""}`, regular, BODY_SIZE, MARGIN + 28, contentWidth - 28);
+    lines(`${document.name || message("notice:document")}${document.sealed ? ` ${message("notice:sealed")}` : ""}`, regular, BODY_SIZE, MARGIN + 28, contentWidth - 28);
   }
 
-  heading("Service list");
-  if (input.serviceContacts.length === 0) lines("None", regular, BODY_SIZE, MARGIN, contentWidth, GREY);
+  heading(message("notice:serviceList"));
+  if (input.serviceContacts.length === 0) lines(message("notice:none"), regular, BODY_SIZE, MARGIN, contentWidth, GREY);
   for (const contact of input.serviceContacts) lines(contact, regular, BODY_SIZE, MARGIN, contentWidth);
 
   const pages = pdf.getPages();
   const footer = ellipsis(
-    cleanLine(`${input.caseNumber ? `${input.caseNumber} · ` : ""}Received ${formatReceived(input.receivedAt, options.timeZone)} · ${NOTICE_PDF_PRODUCER}`),
+    cleanLine(`${input.caseNumber ? `${input.caseNumber} · ` : ""}${message("notice:footerReceived", { at: formatReceived(input.receivedAt, options.timeZone) })} · ${NOTICE_PDF_PRODUCER}`),
     regular,
     FOOTER_SIZE,
     contentWidth - 80,
   );
   pages.forEach((each, index) => {
-    const label = `Page ${index + 1} of ${pages.length}`;
+    const label = message("notice:page", { page: index + 1, pages: pages.length });
     each.drawText(footer, { x: MARGIN, y: MARGIN, size: FOOTER_SIZE, font: regular, color: GREY });
     each.drawText(label, { x: pageWidth - MARGIN - regular.widthOfTextAtSize(label, FOOTER_SIZE), y: MARGIN, size: FOOTER_SIZE, font: regular, color: GREY });
   });

@@ -2,6 +2,7 @@ import Handlebars from "handlebars";
 import sanitizeFilename from "sanitize-filename";
 import dayjs from "dayjs";
 import customParseFormat from "dayjs/plugin/customParseFormat.js";
+import { message } from "../lib/messages";
 
 dayjs.extend(customParseFormat);
 
@@ -52,18 +53,12 @@ const TEMPLATE_FIELDS: Record<keyof StorageTemplateData, readonly string[]> = {
 
 export type StorageTemplateField = "document_path" | "document_name" | "document_properties";
 
-const FIELD_LABELS: Record<StorageTemplateField, string> = {
-  document_path: "document path",
-  document_name: "document name",
-  document_properties: "document property",
-};
-
 export class StorageTemplateError extends Error {
   constructor(
     readonly field: StorageTemplateField,
-    message: string,
+    reason: string,
   ) {
-    super(`Storage policy ${FIELD_LABELS[field]} template: ${message}`);
+    super(message("filing:templateFailed", { field: message(`filing:templateField.${field}`), message: reason }));
     this.name = "StorageTemplateError";
   }
 }

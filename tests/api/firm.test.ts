@@ -13,7 +13,7 @@ const decodeFirm = (bytes: Uint8Array) =>
   Firm.toObject(Firm.decode(bytes), { longs: Number, defaults: true, arrays: true }) as Record<string, unknown>;
 const encodeFirm = (value: Record<string, unknown>) => Firm.encode(Firm.fromObject(value)).finish();
 
-const BRANDING_KEYS = ["entitled_features", "has_logo", "id", "name", "primary_color", "secondary_color", "signon_type", "updated_at"];
+const BRANDING_KEYS = ["entitled_features", "has_logo", "id", "name", "primary_color", "secondary_color", "signon_type", "time_zone", "updated_at"];
 
 /** Every setting a save may change, each different from the demo firm's defaults. */
 const CHANGED = {

@@ -2,6 +2,7 @@ import { Anchor, Group, Text } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { FieldDef } from "../../shared/resources/types";
+import { formatMoment, useFirmTimeZone } from "../../utils/dates";
 import { propertiesToText } from "./form-values";
 import { referenceSource } from "./reference-sources";
 
@@ -9,12 +10,6 @@ import { referenceSource } from "./reference-sources";
 export type ReferenceTitles = Record<string, Record<string, string>>;
 
 const EMPTY = "—";
-
-/** Milliseconds since the epoch as a calendar date (UTC), the same on server and browser. */
-function dateOf(value: unknown): string {
-  if (typeof value === "number") return new Date(value).toISOString().slice(0, 10);
-  return String(value);
-}
 
 function ReferenceLink({ reference, id, titles }: { reference: string; id: string; titles: ReferenceTitles }) {
   const title = titles[reference]?.[id] ?? id;
@@ -30,6 +25,7 @@ function ReferenceLink({ reference, id, titles }: { reference: string; id: strin
 /** A stored value as a person reads it: option labels, Yes/No, references by their titles. */
 export function FieldValue({ resourceKey, field, value, titles }: { resourceKey: string; field: FieldDef; value: unknown; titles: ReferenceTitles }) {
   const { t } = useTranslation();
+  const timeZone = useFirmTimeZone();
   if (value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0)) {
     return field.kind === "boolean" ? <Text span>{t("wizard:no")}</Text> : <Text span c="dimmed">{EMPTY}</Text>;
   }
@@ -39,7 +35,8 @@ export function FieldValue({ resourceKey, field, value, titles }: { resourceKey:
     case "select":
       return <Text span>{t(`resources:${resourceKey}.options.${field.name}.${String(value)}`, { defaultValue: String(value) })}</Text>;
     case "date":
-      return <Text span>{dateOf(value)}</Text>;
+      // A moment (milliseconds) falls on a day in the firm's time zone; a calendar date is shown as stored.
+      return <Text span>{typeof value === "number" ? formatMoment(value, timeZone, "date") : String(value)}</Text>;
     case "reference":
       return <ReferenceLink reference={field.reference!} id={String(value)} titles={titles} />;
     case "references":

@@ -2,6 +2,7 @@ import { Anchor } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import type { TFunction } from "i18next";
 import type { TableColumn } from "./columns";
+import { useFirmTimeZone } from "../../utils/dates";
 import { type ReferenceTitles, cellText } from "./format";
 import type { TableRow } from "./types";
 
@@ -19,7 +20,7 @@ interface Props {
 
 /** One cell, the same in both renderers: the title column links to the row. */
 export function CellContent({ t, resourceKey, column, row, titles }: Props) {
-  const text = cellText(t, resourceKey, column, row[column.field], titles);
+  const text = cellText(t, resourceKey, column, row[column.field], titles, useFirmTimeZone());
   if (column.isTitle && row.id !== undefined && row.id !== null) {
     return (
       <Anchor component={Link} to={rowHref(resourceKey, row.id)} size="sm">

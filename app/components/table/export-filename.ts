@@ -1,3 +1,5 @@
+import contentDisposition from "content-disposition";
+
 /** A download's file name, safe in a header and on any disk; empty when nothing usable is left. */
 export function safeFilename(raw: string | null): string {
   return [...(raw ?? "")]
@@ -9,8 +11,12 @@ export function safeFilename(raw: string | null): string {
     .trim();
 }
 
-/** Content-Disposition for `<name>.csv`: an ASCII fallback and the exact name (RFC 6266). */
+/** Content-Disposition for a download: the exact name (RFC 6266) and an ASCII fallback. */
+export function downloadDisposition(filename: string): string {
+  return contentDisposition(filename, { fallback: filename.replace(/[^\x20-\x7e]/g, "_") });
+}
+
+/** Content-Disposition for `<name>.csv`. */
 export function attachmentHeader(name: string): string {
-  const file = `${name}.csv`;
-  return `attachment; filename="${file.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(file)}`;
+  return downloadDisposition(`${name}.csv`);
 }

@@ -3,6 +3,8 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, redirect } from "@remix-run/node";
 import { templates } from "../../shared/resources/notifications";
 import { type ApiClient, requireUser } from "../../utils/auth.server";
+import { firmBranding } from "../../utils/branding.server";
+import { formatMoment } from "../../utils/dates";
 import { redirectWithToast } from "../../utils/toast.server";
 import { INTENT_FIELD } from "../../utils/wizard-state";
 import { apiMessage, call, readRecord, updateRecord } from "../fields/record-api.server";
@@ -21,10 +23,10 @@ async function previewTemplate(api: ApiClient, template: string, inboxItemId?: s
 }
 
 /** The firm's latest processed notices, to preview the template with; none when the role may not read the inbox. */
-async function recentNotices(api: ApiClient): Promise<NoticeChoice[]> {
+async function recentNotices(api: ApiClient, timeZone: string): Promise<NoticeChoice[]> {
   const answer = await call<{ id: string; subject: string; created_at: number }[]>(api, "/api/v1/inbox-item/search?filter.disposition=Processed&sort=-created_at&max=20", {});
   if (!answer.ok) return [];
-  return answer.data.map((n) => ({ id: n.id, label: `${new Date(n.created_at).toISOString().slice(0, 10)} · ${n.subject}`.slice(0, 160) }));
+  return answer.data.map((n) => ({ id: n.id, label: `${formatMoment(n.created_at, timeZone, "date")} · ${n.subject}`.slice(0, 160) }));
 }
 
 export interface EditorValues {
@@ -44,7 +46,7 @@ export async function templateEditorData(request: Request, id: string | undefine
       values,
       canWrite: me.userRole[templates.accessKey] === "FULL",
       preview: await previewTemplate(api, values.template),
-      notices: await recentNotices(api),
+      notices: await recentNotices(api, (await firmBranding({ firmId: me.firmId }))?.time_zone ?? "UTC"),
       pageTitle: { key: "resources:templates.editor.title", values: { title: values.name || id } },
     },
     { headers },

@@ -3,6 +3,8 @@ import { z } from "zod";
 import type { ServerContext } from "../../context";
 import { findFirm } from "../../firm/firm-repository";
 import { receiveMessage } from "../../inbox/receive";
+import { loadMessageBody } from "../../notices/stored-message";
+import { dispositionOf, documentPdfDisposition } from "../../lib/content-disposition";
 import { message } from "../../lib/messages";
 import { applyBulkAction, BULK_ACTIONS, matchingItemIds, reprocessWithCase } from "../../pipeline/inbox-operations";
 import { inboxCard } from "../../pipeline/inbox-card";
@@ -15,6 +17,8 @@ import { HttpError, forbidden, invalid, notFound } from "../../lib/errors";
 const bulkBody = z.object({ action: z.enum(BULK_ACTIONS), ids: z.array(z.string().min(1)).min(1).max(1000) });
 const reprocessBody = z.object({ case_id: z.string().min(1) });
 const MAX_UPLOAD = 50 * 1024 * 1024;
+/** The raw source shown on the card is cut to a readable size. */
+const MAX_SOURCE_CHARS = 200_000;
 
 /** A table's search (paging aside) as GET /api/v1/inbox-item/search reads it. */
 function tableQuery(caller: Caller, params: Record<string, string>): SearchQuery {
@@ -70,7 +74,25 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
       .executeTakeFirst();
     if (!row) throw notFound();
     await refuseWalledOut(caller, row.case_id);
-    return reply.type("message/rfc822").header("content-disposition", `attachment; filename="${request.params.id}.eml"`).send(row.raw_content);
+    return reply.type("message/rfc822").header("content-disposition", dispositionOf(`${request.params.id}.eml`)).send(row.raw_content);
+  });
+
+  // The original message for the card's preview: the body kept when it was processed, and the source.
+  app.get<{ Params: { id: string } }>("/api/v1/inbox/:id/original", async (request) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "inbox_item", "read");
+    if (fieldLevel(caller, "inbox_item", "raw_content") === "DENY") throw forbidden();
+    const row = await ctx.database.db
+      .selectFrom("inbox_item")
+      .select(["raw_content", "case_id"])
+      .where("id", "=", request.params.id)
+      .where("firm_id", "=", caller.firmId)
+      .executeTakeFirst();
+    if (!row) throw notFound();
+    await refuseWalledOut(caller, row.case_id);
+    const body = await loadMessageBody(ctx.database.db, caller.firmId, request.params.id);
+    const source = row.raw_content.toString("utf8");
+    return { html: body?.html ?? null, text: body?.text ?? "", source: source.slice(0, MAX_SOURCE_CHARS), truncated: source.length > MAX_SOURCE_CHARS };
   });
 
   // The ids behind "all items matching the filters": the table's query in, at most MATCHING_MAX ids out.
@@ -109,7 +131,6 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
     if (!doc?.file_id) throw notFound();
     await refuseWalledOut(caller, doc.case_id);
     const bytes = await ctx.blobs.read(doc.file_id);
-    const filename = `${doc.name.replace(/[^\w .-]+/g, "_").slice(0, 100) || "document"}.pdf`;
-    return reply.type("application/pdf").header("content-disposition", `inline; filename="${filename}"`).send(bytes);
+    return reply.type("application/pdf").header("content-disposition", documentPdfDisposition(doc.name)).send(bytes);
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
+import { documentPdfDisposition } from "../../lib/content-disposition";
 import { verifyPublicLink } from "../../notify/public-link";
 import { wallsForCase } from "../../walls/walls";
 import { HttpError } from "../../lib/errors";
@@ -32,7 +33,6 @@ export function publicDocumentRoutes(app: FastifyInstance, ctx: ServerContext) {
     if (timekeeperId && (await wallsForCase(db, firmId, doc.case_id)).isWalledOut(timekeeperId)) throw new HttpError(403, message("errors:publicLinkRefused"));
     const bytes = await ctx.blobs.read(doc.file_id).catch(() => null);
     if (!bytes) throw new HttpError(404, message("errors:publicLinkInvalid"));
-    const filename = `${doc.name.replace(/[^\w .-]+/g, "_").slice(0, 100) || "document"}.pdf`;
-    return reply.type("application/pdf").header("content-disposition", `inline; filename="${filename}"`).header("cache-control", "private, no-store").send(bytes);
+    return reply.type("application/pdf").header("content-disposition", documentPdfDisposition(doc.name)).header("cache-control", "private, no-store").send(bytes);
   });
 }

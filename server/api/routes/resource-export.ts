@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
+import { dispositionOf } from "../../lib/content-disposition";
 import { exportCsv } from "../../resources/export";
 import { serverResourceByPath } from "../../resources/registry";
 import { QueryError, parseSearchQuery } from "../../resources/search-query";
@@ -28,7 +29,7 @@ export function resourceExportRoutes(app: FastifyInstance, ctx: ServerContext) {
     return reply
       .type("text/csv; charset=utf-8")
       .header("x-total-count", String(csv.total))
-      .header("content-disposition", `attachment; filename="${res.def.key}.csv"`)
+      .header("content-disposition", dispositionOf(`${res.def.key}.csv`))
       .send(csv.body);
   });
 }

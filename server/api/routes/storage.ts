@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
+import { dispositionOf } from "../../lib/content-disposition";
 import { DmsTargetError } from "../../storage/dms-target";
 import { targetForCredential } from "../../storage/dms-targets";
 import { isHierarchyPermutation, normaliseHierarchy } from "../../storage/policy-resolution";
@@ -28,12 +29,6 @@ const hierarchyBody = z.object({
 const CONTENT_TYPES: Record<string, string> = { pdf: "application/pdf", eml: "message/rfc822" };
 
 /** A header-safe file name: ASCII for old clients, the real name in filename*. */
-function contentDisposition(location: string, inline: boolean): string {
-  const name = path.posix.basename(location);
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `${inline ? "inline" : "attachment"}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
 export function storageRoutes(app: FastifyInstance, ctx: ServerContext) {
   const db = ctx.database.db;
 
@@ -109,7 +104,7 @@ export function storageRoutes(app: FastifyInstance, ctx: ServerContext) {
     return reply
       .type(CONTENT_TYPES[extension] ?? "application/octet-stream")
       .header("content-length", opened.size)
-      .header("content-disposition", contentDisposition(record.location, extension === "pdf"))
+      .header("content-disposition", dispositionOf(path.posix.basename(record.location), extension === "pdf" ? "inline" : "attachment"))
       .header("x-content-type-options", "nosniff")
       .send(opened.stream);
   });

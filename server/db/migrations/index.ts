@@ -7,6 +7,7 @@ import * as m010 from "./010-inbox";
 import * as m011 from "./011-notify-and-store";
 import * as m012 from "./012-crash-safety";
 import * as m013 from "./013-firm-max-import-size";
+import * as m014 from "./014-parsed-message";
 
 // Listed statically so a bundled build carries them; names sort in the order they run.
 type Dialect = "sqlite" | "postgres";
@@ -21,4 +22,5 @@ export const migrations: Record<string, MigrationModule> = {
   "011-notify-and-store": m011,
   "012-crash-safety": m012,
   "013-firm-max-import-size": m013,
+  "014-parsed-message": m014,
 };

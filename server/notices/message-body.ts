@@ -1,0 +1,22 @@
+import type { MailContent } from "./mime";
+import { htmlToTextDoc, plainToTextDoc } from "./text-doc";
+
+/** What people read of a received message: kept when it is parsed, shown by mail, PDF and console. */
+export interface MessageBody {
+  /** The text body as sent, else the HTML body as text. */
+  text: string;
+  /** The HTML body, shown only in a sandboxed frame. */
+  html: string | null;
+  /** The web addresses the body links to, first MAX_WEBLINKS. */
+  weblinks: string[];
+}
+
+const MAX_WEBLINKS = 50;
+
+export const EMPTY_MESSAGE_BODY: MessageBody = { text: "", html: null, weblinks: [] };
+
+export function messageBodyOf(mail: MailContent): MessageBody {
+  const doc = mail.html ? htmlToTextDoc(mail.html) : plainToTextDoc(mail.text ?? "");
+  const weblinks = [...new Set(doc.links.map((l) => l.href).filter((href) => /^https?:\/\//i.test(href)))].slice(0, MAX_WEBLINKS);
+  return { text: (mail.text ?? doc.text).trim(), html: mail.html, weblinks };
+}
