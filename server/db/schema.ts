@@ -337,6 +337,8 @@ export interface DmsRecordTable {
   what: string;
   status: string;
   location: string | null;
+  /** The folder `location` is relative to, relative to the firm's storage root, as resolved when stored. */
+  root: ColumnType<string | null, string | null | undefined, string | null>;
   error: string | null;
   attempts: number;
   created_at: Millis;

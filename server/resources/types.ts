@@ -1,3 +1,5 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema";
 import type { ResourceDef } from "../../app/resources/types";
 import type { Caller } from "../api/caller";
 import type { ServerContext } from "../context";
@@ -24,6 +26,13 @@ export interface LinkSpec {
    * moves those rows; deleting the owner releases them.
    */
   inverse?: boolean;
+}
+
+/** One write of the generic module, as a hook sees it: the values sent, and the row's id unless created. */
+export interface RowWrite {
+  action: "create" | "update" | "delete";
+  id?: string;
+  values: Record<string, unknown>;
 }
 
 /** The server-only half of a registry entry: where it lives and the rules the API enforces. */
@@ -55,6 +64,12 @@ export interface ServerResource {
   hooks?: {
     /** Refuses a write the role allows but the entity does not (walls managed by timekeepers). */
     guardWrite?(ctx: ServerContext, caller: Caller): Promise<void>;
+    /**
+     * Refuses a write by what it changes and whose row it is (a user's role, an administrator);
+     * may return work for once the write has committed (an audit entry), given the row's id.
+     * `db` is the transaction the write runs in, when it runs in one (an import batch).
+     */
+    authorizeWrite?(ctx: ServerContext, caller: Caller, write: RowWrite, db?: Kysely<DB>): Promise<((id: string) => Promise<void>) | void>;
     /** Checks of the whole row that need the database (a template that compiles). */
     validate?(ctx: ServerContext, caller: Caller, values: Record<string, unknown>): Promise<void>;
     /** Work after any create, update or delete commits (walls recomputed). */

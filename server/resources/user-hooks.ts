@@ -2,9 +2,11 @@ import { randomBytes } from "node:crypto";
 import { hashPassword } from "../auth/password";
 import { sendInvitationMail } from "../auth/password-reset-mail";
 import type { ServerResource } from "./types";
+import { authorizeUserWrite } from "./user-guard";
 
 /** A new user gets no usable password: an invitation mail lets them choose one. */
 export const userHooks: NonNullable<ServerResource["hooks"]> = {
+  authorizeWrite: authorizeUserWrite,
   async beforeInsert(_ctx, _caller, row) {
     return { ...row, password_hash: await hashPassword(randomBytes(24).toString("base64url")), token_version: 0 };
   },

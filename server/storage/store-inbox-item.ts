@@ -166,7 +166,7 @@ async function fileOne(
       contentType: file.contentType,
       properties: renderDocumentProperties(documentProperties(filing.policy), data),
     });
-    await db.updateTable("dms_record").set({ status: "succeeded", location: stored.location, error: null, updated_at: ctx.clock.now() }).where("id", "=", recordId).execute();
+    await db.updateTable("dms_record").set({ status: "succeeded", location: stored.location, root: stored.root ?? null, error: null, updated_at: ctx.clock.now() }).where("id", "=", recordId).execute();
     await logEvent(db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "stored", detail: message("storage:events.stored", { what: label, policy: filing.policy.name, location: stored.location }) });
     return null;
   } catch (error) {
