@@ -3,7 +3,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/**", "public/build/**", "public/monaco/**", "node_modules/**", "tests/.tmp/**", "test-results/**", "data/**", ".cache/**"] },
+  { ignores: ["build/**", "public/build/**", "public/monaco/**", "node_modules/**", "tests/.tmp/**", "test-results/**", "data/**", ".cache/**", "tests/tools/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -19,5 +19,9 @@ export default tseslint.config(
   {
     files: ["**/*.{js,mjs,cjs}"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly" } },
+  },
+  {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
   },
 );

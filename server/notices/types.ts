@@ -1,7 +1,7 @@
 // Result types of the court-notice e-mail parser.
 //
-// Field names in snake_case are the shared corpus gold format (see
-// shared/corpus/README.md); `toGoldShape` keeps exactly those. The fields
+// Field names in snake_case are the court e-mail corpus's gold format (see
+// tests/fixtures/pacer-email/README.md); `toGoldShape` keeps exactly those. The fields
 // marked "product" are ECFX's own additions and are dropped by `toGoldShape`.
 
 export type NoticeType = "NEF" | "NDA" | "ACMS";

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { Caller } from "../api/caller";
+import type { Caller } from "../auth/caller";
 import type { DB } from "../db/schema";
 
 // Which rows a caller may read at all, whatever the entity: their firm's, less the rows of cases

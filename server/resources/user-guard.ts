@@ -1,12 +1,12 @@
 import type { Kysely } from "kysely";
-import type { Caller } from "../api/caller";
-import { HttpError } from "../api/errors";
+import type { Caller } from "../auth/caller";
+import { HttpError } from "../lib/errors";
 import { grantsWithin, mayGrantRole } from "../auth/grants";
 import { isAdminRole, parsePermissions } from "../auth/permissions";
 import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
 import { message } from "../lib/messages";
-import { logEvent } from "../pipeline/event-log";
+import { logEvent } from "../jobs/event-log";
 import type { RowWrite } from "./types";
 
 // Who may change whom (security model, item "privilege"): nobody gives a role holding more than

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../auth/password";
-import { sendInvitationMail } from "../auth/password-reset-mail";
+import { sendInvitationMail } from "../notify/password-reset-mail";
 import type { ServerResource } from "./types";
 import { authorizeUserWrite } from "./user-guard";
 

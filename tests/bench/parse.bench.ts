@@ -1,4 +1,4 @@
-// Parse throughput on the shared dev corpus. Run: npx tsx tests/bench/parse.bench.ts [seconds]
+// Parse throughput on the court e-mail corpus (tests/fixtures/pacer-email). Run: npx tsx tests/bench/parse.bench.ts [seconds]
 // Single process, single thread: the figure is per core.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseNoticeEmail } from "../../server/notices";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const corpus = path.resolve(projectRoot, "../shared/corpus/pacer-email");
+const corpus = path.join(projectRoot, "tests/fixtures/pacer-email");
 const seconds = Number(process.argv[2] ?? 5) || 5;
 
 const messages: Buffer[] = [];

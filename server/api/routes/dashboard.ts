@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../../context";
-import { authenticate, requireAccess } from "../caller";
+import { authenticate, requireAccess } from "../../auth/caller";
 
 export function dashboardRoutes(app: FastifyInstance, ctx: ServerContext) {
   const db = ctx.database.db;

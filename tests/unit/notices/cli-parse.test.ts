@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseCommand } from "../../../server/cli/parse";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const corpus = path.resolve(projectRoot, "../shared/corpus/pacer-email");
+const corpus = path.join(projectRoot, "tests/fixtures/pacer-email");
 const fixtures = path.join(projectRoot, "tests/fixtures/notices");
 
 function capture() {

@@ -1,4 +1,4 @@
-// Scores the parser on the shared dev corpus with the shared scorer script,
+// Scores the parser on the real court e-mails in tests/fixtures/pacer-email with the scorer script,
 // exactly as an operator would: predictions are written as NAME.json files in
 // nef/ and nda/ folders and the scorer is run with node.
 import { execFile } from "node:child_process";
@@ -11,9 +11,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { goldShapeOf, parseNoticeEmail, type ParsedEmail } from "../../../server/notices";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const shared = path.resolve(projectRoot, "../shared");
-const corpus = path.join(shared, "corpus/pacer-email");
-const scorer = path.join(shared, "tools/score-pacer-email.mjs");
+const corpus = path.join(projectRoot, "tests/fixtures/pacer-email");
+const scorer = path.join(projectRoot, "tests/tools/score-pacer-email.mjs");
 
 const MIN_SCORE = 0.97;
 
@@ -41,16 +40,16 @@ function loadCorpus(): Example[] {
   return out;
 }
 
-describe("shared dev corpus", () => {
+describe("court e-mail corpus", () => {
   const predDir = mkdtempSync(path.join(tmpdir(), "ecfx-pred-"));
   afterAll(() => rmSync(predDir, { recursive: true, force: true }));
 
-  it("is present next to the project", () => {
+  it("is present in the repository", () => {
     expect(existsSync(corpus), `corpus not found at ${corpus}`).toBe(true);
     expect(existsSync(scorer), `scorer not found at ${scorer}`).toBe(true);
   });
 
-  it(`scores >= ${MIN_SCORE} with the shared scorer`, async () => {
+  it(`scores >= ${MIN_SCORE} with the scorer`, async () => {
     const examples = loadCorpus();
     expect(examples).toHaveLength(92);
     const results: [Example, ParsedEmail][] = [];

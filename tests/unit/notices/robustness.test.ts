@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parseNoticeEmail, toGoldShape, type ParsedEmail } from "../../../server/notices";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const corpusDir = path.resolve(projectRoot, "../shared/corpus/pacer-email");
+const corpusDir = path.join(projectRoot, "tests/fixtures/pacer-email");
 const corpus: Buffer[] = ["nef", "nda"].flatMap((sub) =>
   readdirSync(path.join(corpusDir, sub))
     .filter((f) => f.endsWith(".txt"))

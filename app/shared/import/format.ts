@@ -1,0 +1,31 @@
+import type { FieldDef, ResourceDef } from "../resources/types";
+
+// The import file format, shared by the API that reads it and the page that documents it.
+// A header row of API field names (the names the export writes), then one record per line.
+
+/** Separates the values of a list cell (assigned_timekeepers, ecfx_jurisdictions, e-mails). */
+export const LIST_SEPARATOR = ";";
+export const TRUE_WORDS = ["true", "yes"] as const;
+export const FALSE_WORDS = ["false", "no"] as const;
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+export const MAX_IMPORT_SIZE_LABEL = "20 MB";
+/** Lines of a job's report per page. */
+export const LINES_PER_PAGE = 50;
+/** Only cases may be synchronised: cases of the firm absent from the file are deleted. */
+export const SYNC_RESOURCE = "cases";
+
+/** The columns an import may write: the entity's declared fields that the server does not compute. */
+export function importFields(def: ResourceDef): FieldDef[] {
+  return def.fields.filter((f) => !f.computed);
+}
+
+export function isImportable(def: ResourceDef): boolean {
+  return importFields(def).length > 0;
+}
+
+/** The exact header row for an entity. */
+export function importHeader(def: ResourceDef): string {
+  return importFields(def)
+    .map((f) => f.name)
+    .join(",");
+}

@@ -1,0 +1,91 @@
+import type { z } from "zod";
+import type { AccessKey } from "../access";
+
+// The isomorphic half of the entity registry: what the console and the API both need to know
+// about an entity. No server imports here.
+
+export type FieldKind =
+  | "text"
+  | "textarea"
+  | "email"
+  | "emails"
+  | "number"
+  | "boolean"
+  | "date"
+  | "select"
+  | "reference"
+  | "references"
+  /** A map of names to values, typed as "name=value" lines. */
+  | "properties";
+
+export interface FieldDef {
+  /** API and column name, also the field-permission name (`<name>_access`). */
+  name: string;
+  kind: FieldKind;
+  required?: boolean;
+  /** For select fields: the stored values; labels come from `resources.<key>.options.<name>.<value>`. */
+  options?: readonly string[];
+  /** For reference fields: the registry key of the entity referred to. */
+  reference?: string;
+  /** Computed by the server: never written by a client. */
+  computed?: boolean;
+  /** Catalogue key of the hint under the input, where the kind's own hint would mislead. */
+  hintKey?: string;
+}
+
+export interface ColumnDef {
+  field: string;
+  sortable?: boolean;
+  /** How the column can be filtered from the table. */
+  filter?: "text" | "select" | "dateRange" | "reference";
+  width?: number;
+}
+
+export interface QuickFilters {
+  /** Filter applied by the Not Mapped quick filter; absent when the entity has no such notion. */
+  notMapped?: { field: string; labelKey: string };
+}
+
+export interface WizardStep {
+  key: string;
+  fields: string[];
+}
+
+export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<z.ZodRawShape>> {
+  /** Registry key and URL segment: "cases". */
+  key: string;
+  /** Permission resource type of the role message: "case". */
+  resource: string;
+  accessKey: AccessKey;
+  /** API base path: "/api/v1/case". */
+  apiPath: string;
+  /** Field shown as the row's title and in reference pickers. */
+  titleField: string;
+  schema: S;
+  fields: FieldDef[];
+  columns: ColumnDef[];
+  defaultSort: string;
+  quickFilters: QuickFilters;
+  wizard: WizardStep[];
+  /**
+   * A rule over several fields (one of two required, ...): the API applies it to every write and a
+   * form applies it once it holds all of `fields`. Answers catalogue keys by field, or null.
+   */
+  crossCheck?: CrossCheck;
+  /** A bespoke editor that takes over from the generic edit form: the path that edits one record. */
+  editPath?: (id: string) => string;
+}
+
+export interface CrossCheck {
+  fields: string[];
+  check(values: Record<string, unknown>, id?: string): Record<string, string> | null;
+}
+
+export function defineResource<S extends z.ZodObject<z.ZodRawShape>>(def: ResourceDef<S>): ResourceDef<S> {
+  return def;
+}
+
+/** Keys of the catalogue for an entity's labels. */
+export const fieldLabelKey = (resourceKey: string, field: string) => `resources:${resourceKey}.fields.${field}`;
+export const resourceTitleKey = (resourceKey: string) => `resources:${resourceKey}.title`;
+export const resourceSingularKey = (resourceKey: string) => `resources:${resourceKey}.singular`;

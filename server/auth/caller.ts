@@ -1,0 +1,72 @@
+import type { FastifyRequest } from "fastify";
+import type { AccessLevel } from "../../app/shared/access";
+import { allows } from "../../app/shared/access";
+import { type RolePermissions, fieldAccess, isAdminRole, parsePermissions, resourceAccess } from "./permissions";
+import { verifyAccessToken } from "./tokens";
+import type { ServerContext } from "../context";
+import { forbidden, unauthorized } from "../lib/errors";
+
+/** Who is calling: the user, their firm (which scopes every query) and their role's grants. */
+export interface Caller {
+  userId: string;
+  firmId: number;
+  email: string;
+  fullName: string;
+  roleId: string;
+  roleName: string;
+  isAdmin: boolean;
+  permissions: RolePermissions;
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header?.startsWith("Bearer ")) return undefined;
+  return header.slice("Bearer ".length).trim() || undefined;
+}
+
+export async function authenticate(ctx: ServerContext, request: FastifyRequest): Promise<Caller> {
+  const token = bearerToken(request);
+  if (!token) throw unauthorized();
+  const claims = await verifyAccessToken(ctx, token);
+  if (!claims) throw unauthorized();
+  const row = await ctx.database.db
+    .selectFrom("app_user")
+    .innerJoin("security_role", "security_role.id", "app_user.security_role_id")
+    .select([
+      "app_user.id",
+      "app_user.firm_id",
+      "app_user.email",
+      "app_user.full_name",
+      "app_user.token_version",
+      "security_role.id as role_id",
+      "security_role.name as role_name",
+      "security_role.is_system_defined",
+      "security_role.permissions",
+    ])
+    .where("app_user.id", "=", claims.userId)
+    .executeTakeFirst();
+  // A password change or sign-out-everywhere bumps the version and so ends older tokens.
+  if (!row || row.firm_id !== claims.firmId || row.token_version !== claims.tokenVersion) throw unauthorized();
+  return {
+    userId: row.id,
+    firmId: row.firm_id,
+    email: row.email,
+    fullName: row.full_name,
+    roleId: row.role_id,
+    roleName: row.role_name,
+    isAdmin: isAdminRole({ name: row.role_name, is_system_defined: row.is_system_defined }),
+    permissions: parsePermissions(row.permissions),
+  };
+}
+
+export function levelOf(caller: Caller, resource: string): AccessLevel {
+  return resourceAccess(caller.permissions, resource);
+}
+
+export function requireAccess(caller: Caller, resource: string, needed: "read" | "write"): void {
+  if (!allows(levelOf(caller, resource), needed)) throw forbidden();
+}
+
+export function fieldLevel(caller: Caller, resource: string, field: string): AccessLevel {
+  return fieldAccess(caller.permissions, resource, field);
+}

@@ -1,0 +1,114 @@
+import { hostname } from "node:os";
+import type { ServerContext } from "../context";
+import { newId } from "../lib/ids";
+import { type Job, type JobKind, claimJob, completeJob, retryJob } from "./queue";
+
+const LEASE_MS = 60_000;
+const IDLE_POLL_MS = 250;
+const DEFAULT_ATTEMPTS = 5;
+
+/** What one kind of job does (`ref_id` names the row it is about) and what its failures leave behind. */
+export interface JobHandler {
+  run(ctx: ServerContext, job: Job): Promise<void>;
+  /** How often the job is tried before the worker gives up on it. */
+  attempts?: number;
+  /** Called before a failed job is tried again later. */
+  onRetry?(ctx: ServerContext, job: Job, reason: string): Promise<void>;
+  /** Called when the job keeps failing and is given up. */
+  onGiveUp?(ctx: ServerContext, job: Job, reason: string): Promise<void>;
+}
+
+/** The worker knows no job by name: whoever starts it says what each kind does. */
+export type JobHandlers = Record<JobKind, JobHandler>;
+
+function handlerOf(handlers: JobHandlers, job: Job): JobHandler {
+  const handler = handlers[job.kind as JobKind];
+  if (!handler) throw new Error(`Unknown job kind ${job.kind}`);
+  return handler;
+}
+
+export interface Worker {
+  stop(): Promise<void>;
+  /** Resolves once no job is due (tests and the demo use it to wait for the pipeline). */
+  drain(): Promise<void>;
+}
+
+/**
+ * Runs jobs from the database queue with `concurrency` loops. A failing job is retried with
+ * back-off and, past its attempts, marked Failed with the reason in the event log.
+ */
+/** Alive processes of this machine keep their leases; a dead one's jobs are free at once. */
+async function releaseLeasesOfDeadProcesses(ctx: ServerContext): Promise<void> {
+  const host = hostname();
+  const held = await ctx.database.db.selectFrom("job").select(["id", "locked_by"]).where("locked_by", "like", `${host}:%`).execute();
+  const dead = held.filter((job) => {
+    const pid = Number(job.locked_by?.split(":")[1]);
+    if (!pid || pid === process.pid) return false;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (dead.length) {
+    await ctx.database.db.updateTable("job").set({ locked_until: null, locked_by: null }).where("id", "in", dead.map((j) => j.id)).execute();
+  }
+}
+
+export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurrency = 4): Worker {
+  const workerId = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
+  const released = releaseLeasesOfDeadProcesses(ctx).catch((error: unknown) => console.error("could not release stale job leases", error));
+  let stopping = false;
+  // A drain waits for an empty poll that began after it was asked for: a poll already under way
+  // may have looked before the caller's last job was committed.
+  let polls = 0;
+  let idleWaiters: { after: number; resolve: () => void }[] = [];
+  let busy = 0;
+
+  const loop = async () => {
+    await released;
+    while (!stopping) {
+      const poll = ++polls;
+      const job = await claimJob(ctx, workerId, LEASE_MS).catch((error: unknown) => {
+        console.error("job queue unavailable", error);
+        return undefined;
+      });
+      if (!job) {
+        if (busy === 0) {
+          idleWaiters.filter((w) => poll > w.after).forEach((w) => w.resolve());
+          idleWaiters = idleWaiters.filter((w) => poll <= w.after);
+        }
+        await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+        continue;
+      }
+      busy++;
+      try {
+        await handlerOf(handlers, job).run(ctx, job);
+        await completeJob(ctx, job);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        const handler = handlers[job.kind as JobKind];
+        if (job.attempts >= (handler?.attempts ?? DEFAULT_ATTEMPTS)) {
+          await handler?.onGiveUp?.(ctx, job, reason);
+          await completeJob(ctx, job);
+        } else {
+          await handler?.onRetry?.(ctx, job, reason);
+          await retryJob(ctx, job, reason);
+        }
+      } finally {
+        busy--;
+      }
+    }
+  };
+  const loops = Array.from({ length: concurrency }, () => loop());
+  return {
+    async stop() {
+      stopping = true;
+      await Promise.all(loops);
+    },
+    drain() {
+      return new Promise<void>((resolve) => idleWaiters.push({ after: polls, resolve }));
+    },
+  };
+}
