@@ -102,7 +102,9 @@ export async function openStoredFile(
   const firmRoot = firmStorageRoot(ctx.config.fileStoreRoot, firmId);
   let folder: string;
   try {
-    folder = fileSystemRootFor(firmRoot, record.root ?? (await credentialField(ctx, firmId, record.dms_credential_id)));
+    // An empty root is the firm root itself (a credential folder of "." or "/").
+    if (record.root === "") folder = path.resolve(firmRoot);
+    else folder = fileSystemRootFor(firmRoot, record.root ?? (await credentialField(ctx, firmId, record.dms_credential_id)));
   } catch (error) {
     if (error instanceof DmsTargetError) return null;
     throw error;

@@ -244,6 +244,8 @@ describe.each(backends)("firm data security (%s)", (backend) => {
         const stored = await target.store(request(["Clients"], `Filing ${field.replace(/\W/g, "_")}`));
         const written = path.join(firmRoot(firm.second), stored.root ?? "", stored.location);
         expect(fs.existsSync(written), `${field} → ${written}`).toBe(true);
+        const rec = await record(as.secondAdmin, firm.second, id, stored.location, stored.root ?? null);
+        expect((await as.secondAdmin.get(`/api/v1/dms-record/${rec}/content`)).text, `${field} opens`).toBe(pdf.toString());
       }
       expect(fs.existsSync(firmRoot(firm.demo)) ? fs.readdirSync(firmRoot(firm.demo), { recursive: true }) : []).toEqual([]);
       expect((await as.secondAdmin.post("/api/v1/generic-credential", { name: "Escape", field: `../firm-${firm.demo}` })).status).toBe(400);
