@@ -13,6 +13,7 @@ import { createSmtpListener, listen } from "./inbox/smtp-listener";
 import { startDigestScheduler } from "./notify/digest-scheduler";
 import { startWorker } from "./jobs/worker";
 import { PIPELINE_JOBS } from "./pipeline/job-handlers";
+import { requeueStalledWork } from "./pipeline/requeue-stalled";
 
 const root = process.env.ECFX_ROOT ?? process.cwd();
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -41,7 +42,9 @@ function buildConsoleIfNeeded(): void {
 
 function startConsole(config: Config): ChildProcess {
   const secrets = loadOrCreateSecrets(config.dataDir);
-  const child = spawn(process.execPath, [bin("remix-serve"), path.join(root, "build", "index.js")], {
+  // Our own server around the build (request checks, headers, a redacted access log); tsx runs it.
+  const serve = path.join(root, "server", "console", "serve.ts");
+  const child = spawn(process.execPath, ["--import", "tsx", serve, path.join(root, "build", "index.js")], {
     cwd: root,
     stdio: "inherit",
     env: {
@@ -50,6 +53,7 @@ function startConsole(config: Config): ChildProcess {
       PORT: String(config.PORT),
       HOST: config.ECFX_HOST,
       ECFX_API_URL: config.apiUrl,
+      ECFX_PUBLIC_URL: config.publicUrl,
       ECFX_SESSION_SECRET: secrets.sessionSecret,
     },
   });
@@ -65,6 +69,9 @@ function startConsole(config: Config): ChildProcess {
 let shuttingDown = false;
 
 async function main(): Promise<void> {
+  // Everything this process creates (database, secrets, blobs, filed documents) is readable by
+  // its own user only: files 0600, folders 0700.
+  process.umask(0o077);
   const config = loadConfig();
   const stops: Array<() => Promise<void>> = [];
   // Built before anything else runs: the build blocks this process while it lasts.
@@ -81,7 +88,7 @@ async function main(): Promise<void> {
     const ctx = await openContext(config);
     stops.push(() => ctx.database.close());
     if (config.ECFX_ROLES.includes("worker")) {
-      const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY);
+      const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY, { requeueStalled: requeueStalledWork });
       stops.unshift(() => worker.stop());
       const digests = startDigestScheduler(ctx);
       stops.unshift(() => digests.stop());
@@ -93,6 +100,9 @@ async function main(): Promise<void> {
         tls: config.ECFX_SMTP_TLS_KEY && config.ECFX_SMTP_TLS_CERT ? { key: config.ECFX_SMTP_TLS_KEY, cert: config.ECFX_SMTP_TLS_CERT } : undefined,
         users: config.ECFX_SMTP_USERS ? new Map(config.ECFX_SMTP_USERS.split(";").map((pair) => pair.split(":", 2) as [string, string])) : undefined,
         allow: config.ECFX_SMTP_ALLOW.split(",").map((s) => s.trim()).filter(Boolean),
+        maxConnections: config.ECFX_SMTP_MAX_CONNECTIONS,
+        idleTimeoutMs: config.ECFX_SMTP_IDLE_SECONDS * 1000,
+        sessionTimeoutMs: config.ECFX_SMTP_SESSION_SECONDS * 1000,
       });
       const port = await listen(smtp, config.ECFX_SMTP_PORT, config.ECFX_SMTP_HOST);
       stops.unshift(() => new Promise<void>((resolve) => smtp.close(() => resolve())));

@@ -13,6 +13,7 @@ import { decodeMessage, encodeMessage } from "../shared/proto.server";
 import { roleRows } from "../utils/role-rows";
 import { writeSession } from "../utils/session.server";
 import { redirectWithToast } from "../utils/toast.server";
+import { readForm } from "../utils/request-body.server";
 
 export const handle = { titleKey: "pages.profile" };
 
@@ -28,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { auth, me, api } = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema });
+  const submission = parseWithZod(await readForm(request), { schema: changePasswordSchema });
   const hideFields = ["currentPassword", "newPassword", "confirmPassword"];
   if (submission.status !== "success") return submission.reply({ hideFields });
   const body = encodeMessage("ChangePassword", {

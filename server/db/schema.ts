@@ -42,6 +42,8 @@ export interface FirmTable {
   default_time_zone: string;
   dms_failure_report_emails: Json;
   import_warning_threshold: number;
+  /** Largest import file, bytes. */
+  max_import_size: Generated<number>;
   entitled_features: Json;
   accepted_email_domains: Json;
   ignored_email_domains: Json;
@@ -114,6 +116,8 @@ export interface OutboundMailTable {
   error: string | null;
   created_at: Millis;
   inbox_item_id: string | null;
+  /** The Message-ID header, kept so a mail sent again after a crash is the same message. */
+  message_id: string | null;
 }
 
 export interface InboxAddressTable {
@@ -337,6 +341,10 @@ export interface DmsRecordTable {
   what: string;
   status: string;
   location: string | null;
+  /** Where the write was meant to go, recorded before it (status "writing"). */
+  intended_location: string | null;
+  /** SHA-256 of the bytes written, so a retry recognises its own copy. */
+  content_hash: string | null;
   /** The folder `location` is relative to, relative to the firm's storage root, as resolved when stored. */
   root: ColumnType<string | null, string | null | undefined, string | null>;
   error: string | null;

@@ -5,14 +5,14 @@ import { findFirm } from "../firm/firm-repository";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { type ParsedEmail, type ParsedNotice, parseNoticeEmail } from "../notices";
-import { afterItemProcessed } from "../jobs/after-processing";
+import { pauseAt } from "../lib/test-pause";
+import { jobsAfterProcessing } from "../jobs/after-processing";
 import { autoCreateCase, keepRuleAssignments } from "./auto-create-case";
 import { logEvent } from "../jobs/event-log";
 import { finishWhenAllFetched } from "./fetch-document";
 import { recordNotice } from "./record-notice";
-import { setItem } from "./item-state";
+import { changeItemIn, setItem } from "./item-state";
 import { matchDocket } from "./match-case";
-import { enqueue } from "../jobs/queue";
 import { reportCaseNotFound } from "./case-not-found-report";
 
 type Item = Selectable<InboxItemTable>;
@@ -51,13 +51,16 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   const db = ctx.database.db;
   const item = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
   if (!item || ["Succeeded", "Canceled", "Manual"].includes(item.status)) return;
+  // Run again after a crash once its fetches had ended the item: what they decided stands.
+  if (item.status === "Action Required" && item.disposition === "Processed") return;
   await setItem(ctx, item, { status: "Started" }, { event: "started" });
 
   // What the parser read is recorded in many places (case names, descriptions, docket text).
   const parsed = withoutControlCharacters(item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : await parseBounded(item.raw_content));
   if (parsed.kind !== "notice") {
     if (parsed.kind === "not_a_notice") {
-      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "not a notice", detail: parsed.reason });
+      const original = await answeredItem(ctx, item, parsed.related_message_ids ?? []);
+      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, parsed: JSON.stringify(parsed), duplicate_of_id: original }, { event: "not a notice", detail: original ? `${parsed.reason}, linked to ${original}` : parsed.reason });
     }
     if (parsed.kind === "unrecognised") {
       return setItem(ctx, item, { status: "Action Required", action_required: "USER", reason: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "unrecognised", detail: parsed.reason, level: "WARNING" });
@@ -101,20 +104,39 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   await processDocket(ctx, item, notice, item.docket_index ?? 0);
 }
 
+/** The firm's earlier item a reply answers (by the Message-IDs it names), or null. */
+async function answeredItem(ctx: ServerContext, item: Item, messageIds: readonly string[]): Promise<string | null> {
+  if (messageIds.length === 0) return null;
+  const found = await ctx.database.db
+    .selectFrom("inbox_item")
+    .select("id")
+    .where("firm_id", "=", item.firm_id)
+    .where("message_id", "in", messageIds.slice(0, 20).map((id) => `<${id}>`))
+    .where("parent_id", "is", null)
+    .where("id", "!=", item.id)
+    .orderBy("created_at")
+    .orderBy("id")
+    .executeTakeFirst();
+  return found?.id ?? null;
+}
+
 /** A notice for several dockets becomes one linked child item per docket, each processed alone. */
 async function splitIntoLinkedItems(ctx: ServerContext, item: Item, notice: ParsedNotice): Promise<void> {
   const now = ctx.clock.now();
+  // The children, their jobs and the parent's new state commit together: a crash in between
+  // would otherwise split the notice a second time when the parent is processed again.
   await ctx.database.db.transaction().execute(async (trx) => {
-    for (let index = 0; index < notice.dockets.length; index++) {
-      const id = newId();
-      await trx
-        .insertInto("inbox_item")
-        .values({ ...item, id, created_at: now, updated_at: now, status: "New", parent_id: item.id, docket_index: index, snippet: "", attempts: 0 })
-        .execute();
-      await enqueue(trx, { kind: "process-inbox-item", firmId: item.firm_id, refId: id, runAt: now });
-    }
+    const children = notice.dockets.map((_, index) => ({ ...item, id: newId(), created_at: now, updated_at: now, status: "New", parent_id: item.id, docket_index: index, snippet: "", attempts: 0 }));
+    for (const child of children) await trx.insertInto("inbox_item").values(child).execute();
+    await changeItemIn(
+      trx,
+      now,
+      item,
+      { status: "Succeeded", disposition: "Split", disposition_text: `Split into ${notice.dockets.length} linked items, one per docket.` },
+      { event: "split", detail: String(notice.dockets.length) },
+      { next: children.map((c) => ({ kind: "process-inbox-item", refId: c.id })) },
+    );
   });
-  await setItem(ctx, item, { status: "Succeeded", disposition: "Split", disposition_text: `Split into ${notice.dockets.length} linked items, one per docket.` }, { event: "split", detail: String(notice.dockets.length) });
 }
 
 async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotice, index: number): Promise<void> {
@@ -123,7 +145,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
     return setItem(ctx, item, { status: "Failed", reason: `The notice has no docket ${index + 1}.` }, { event: "no docket", level: "ERROR" });
   }
   // A case picked by a person on the inbox card wins over matching.
-  let match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, notice.court_id, docket.docket_number);
+  let match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, docket.docket_court_id ?? notice.court_id, docket.docket_number);
   if (match.kind === "not-found") {
     const created = await autoCreateCase(ctx, item.firm_id, notice, docket);
     if (created) {
@@ -146,13 +168,15 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
   if (recorded.duplicateOf) {
     return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", case_id: match.caseId, duplicate_of_id: recorded.duplicateOf, disposition_text: "The same court document was already received." }, { event: "duplicate document", detail: recorded.duplicateOf });
   }
+  await pauseAt("item-recorded");
   const pending = recorded.documentsToFetch;
   await setItem(
     ctx,
     item,
     { status: pending > 0 ? "Post Processing" : "Succeeded", disposition: "Processed", case_id: match.caseId, action_required: "NONE", reason: "" },
     { event: "matched", detail: `case ${match.caseId}, envelope ${recorded.envelopeId}, ${pending} document(s) to fetch` },
+    { next: pending > 0 ? [] : await jobsAfterProcessing(ctx, item) },
   );
-  if (pending === 0) await afterItemProcessed(ctx, item);
-  else await finishWhenAllFetched(ctx, item.id, item.firm_id);
+  // The fetches may all have finished before the item was marked; then nothing else moves it on.
+  if (pending > 0) await finishWhenAllFetched(ctx, item.id, item.firm_id);
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ServerContext } from "../context";
-import { DmsTargetError, type DmsStoreRequest, type DmsStoreResult, type DmsTarget } from "./dms-target";
+import { DmsTargetError, type DmsStoreResult, type DmsTarget } from "./dms-target";
 import { FILE_SYSTEM_KIND, createFileSystemTarget } from "./file-system-target";
 
 // From a storage policy's credential to the place files go. Each firm has a root of its own,
@@ -81,9 +81,12 @@ export async function targetForCredential(ctx: ServerContext, firmId: number, cr
   const { folder, relative } = await resolveCredentialFolder(firmRoot, field);
   const files = createFileSystemTarget(folder);
   // Each stored file says which folder of the firm root its location is relative to.
+  const withRoot = (stored: DmsStoreResult | null): DmsStoreResult | null => stored && { location: stored.location, root: relative };
   const target: DmsTarget = {
     kind: files.kind,
-    store: async (request: DmsStoreRequest): Promise<DmsStoreResult> => ({ location: (await files.store(request)).location, root: relative }),
+    intend: (request, idempotencyKey) => files.intend(request, idempotencyKey),
+    findExisting: async (intended) => withRoot(await files.findExisting(intended)),
+    write: async (request, intended) => withRoot(await files.write(request, intended))!,
   };
   return { target, open: (location) => openInside(firmRoot, folder, location) };
 }

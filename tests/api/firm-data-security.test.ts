@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DmsStoreRequest, DmsTarget } from "../../server/storage/dms-target";
 import { targetForCredential } from "../../server/storage/dms-targets";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
@@ -216,6 +217,8 @@ describe.each(backends)("firm data security (%s)", (backend) => {
     const pdf = Buffer.from("%PDF-1.4 first firm's filing");
     const request = (folder: string[], name: string) => ({ folder, name, extension: "pdf", bytes: pdf, contentType: "application/pdf", properties: {} });
     const firmRoot = (id: number) => path.join(storeRoot, `firm-${id}`);
+    /** As the storage step files: the place first, then the bytes. */
+    const storeVia = async (target: DmsTarget, req: DmsStoreRequest) => target.write(req, await target.intend(req, `key-${Math.random()}`));
 
     /** A succeeded storage record of the firm, as the pipeline leaves it, on an item of its own. */
     const record = async (client: ReturnType<typeof api>, firmId: number, credentialId: string, location: string, root: string | null) => {
@@ -241,7 +244,7 @@ describe.each(backends)("firm data security (%s)", (backend) => {
       for (const field of [".", "/", "demo-firm", `/firm-${firm.demo}`]) {
         const id = await credential(as.secondAdmin, field);
         const { target } = await targetForCredential(running.ctx, firm.second, id);
-        const stored = await target.store(request(["Clients"], `Filing ${field.replace(/\W/g, "_")}`));
+        const stored = await storeVia(target, request(["Clients"], `Filing ${field.replace(/\W/g, "_")}`));
         const written = path.join(firmRoot(firm.second), stored.root ?? "", stored.location);
         expect(fs.existsSync(written), `${field} → ${written}`).toBe(true);
         const rec = await record(as.secondAdmin, firm.second, id, stored.location, stored.root ?? null);
@@ -282,7 +285,7 @@ describe.each(backends)("firm data security (%s)", (backend) => {
     it("opens a stored file from the folder it was written under, whatever the credential says now", async () => {
       const id = await credential(as.admin, "alpha");
       const { target } = await targetForCredential(running.ctx, firm.demo, id);
-      const stored = await target.store(request(["Kept"], "Kept filing"));
+      const stored = await storeVia(target, request(["Kept"], "Kept filing"));
       expect(stored.root).toBe("alpha");
       const rec = await record(as.admin, firm.demo, id, stored.location, stored.root ?? null);
       expect((await as.admin.get(`/api/v1/dms-record/${rec}/content`)).text).toBe(pdf.toString());

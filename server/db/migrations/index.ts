@@ -5,7 +5,9 @@ import * as m003 from "./003-import-jobs";
 import * as m004 from "./004-search-indexes";
 import * as m010 from "./010-inbox";
 import * as m011 from "./011-notify-and-store";
-import * as m012 from "./012-dms-record-root";
+import * as m012 from "./012-crash-safety";
+import * as m013 from "./013-firm-max-import-size";
+import * as m014 from "./014-dms-record-root";
 
 // Listed statically so a bundled build carries them; names sort in the order they run.
 type Dialect = "sqlite" | "postgres";
@@ -18,5 +20,7 @@ export const migrations: Record<string, MigrationModule> = {
   "004-search-indexes": m004,
   "010-inbox": m010,
   "011-notify-and-store": m011,
-  "012-dms-record-root": m012,
+  "012-crash-safety": m012,
+  "013-firm-max-import-size": m013,
+  "014-dms-record-root": m014,
 };
