@@ -349,6 +349,8 @@ export interface DmsRecordTable {
   intended_location: string | null;
   /** SHA-256 of the bytes written, so a retry recognises its own copy. */
   content_hash: string | null;
+  /** The folder `location` is relative to, relative to the firm's storage root, as resolved when stored. */
+  root: ColumnType<string | null, string | null | undefined, string | null>;
   error: string | null;
   attempts: number;
   created_at: Millis;

@@ -23,6 +23,8 @@ export interface WrittenLine {
   id?: string;
   /** The row inserted, for the resource's after-insert hook once the batch is committed. */
   inserted?: Row;
+  /** The resource's work for once the batch is committed (an audit entry). */
+  committed?: (id: string) => Promise<void>;
 }
 
 interface Key {
@@ -73,6 +75,7 @@ async function write(db: AnyDb, ctx: ServerContext, caller: Caller, res: ServerR
   if (match.id) {
     // Only the cells the line fills: an empty cell leaves the stored value as it is.
     const changes = pick(line.values, line.given);
+    const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "update", id: match.id, values: changes }, db);
     await db
       .updateTable(res.table)
       .set({ ...toStored(res, changes), updated_at: now })
@@ -81,14 +84,15 @@ async function write(db: AnyDb, ctx: ServerContext, caller: Caller, res: ServerR
       .execute();
     await writeLinks(db, res, caller, match.id, changes);
     await reindex(db, ctx, res, caller, match.id);
-    return { report: report("updated"), id: match.id };
+    return { report: report("updated"), id: match.id, committed: committed ?? undefined };
   }
+  const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "create", values: line.values }, db);
   let row: Row = { ...toStored(res, line.values), id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
   if (res.hooks?.beforeInsert) row = await res.hooks.beforeInsert(ctx, caller, row);
   await db.insertInto(res.table).values(row).execute();
   await writeLinks(db, res, caller, String(row.id), line.values);
   await reindex(db, ctx, res, caller, String(row.id));
-  return { report: report("created"), id: String(row.id), inserted: row };
+  return { report: report("created"), id: String(row.id), inserted: row, committed: committed ?? undefined };
 }
 
 /** Why the database refused a line, when the refusal is the line's fault. */

@@ -136,6 +136,7 @@ async function runImport(
     for (const line of lines) {
       if (line.id && job.sync) written.add(line.id);
       if (line.inserted && res.hooks?.afterInsert) await res.hooks.afterInsert(ctx, caller, line.inserted);
+      if (line.id) await line.committed?.(line.id);
     }
     // Other requests get the database between batches.
     await new Promise((resolve) => setImmediate(resolve));

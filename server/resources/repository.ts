@@ -1,12 +1,13 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { AccessLevel } from "../../app/shared/access";
-import { allows } from "../../app/shared/access";
+import { ACCESS_KEYS, allows } from "../../app/shared/access";
 import { type Caller, fieldLevel, levelOf } from "../auth/caller";
 import { HttpError, conflict, forbidden, invalid, notFound } from "../lib/errors";
 import type { ServerContext } from "../context";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
+import { type ReadScope, readScopeOf, rowScopeSql, wallApplies } from "./read-scope";
 import { QueryError, type SearchQuery } from "./search-query";
 import { documentBody, ftsQuery } from "./search-text";
 import type { ColumnSpec, LinkSpec, ServerResource } from "./types";
@@ -44,18 +45,21 @@ export function visibleFields(res: ServerResource, caller: Caller): string[] {
 export function requireResource(res: ServerResource, caller: Caller, needed: "read" | "write"): void {
   const level: AccessLevel = levelOf(caller, res.def.resource);
   if (!allows(level, needed)) throw forbidden();
+  // The API follows the console: an entity whose page a role may not open (DMS credentials and
+  // other firm settings behind firmAccess) is not served to it either.
+  if (levelOf(caller, ACCESS_KEYS[res.def.accessKey]) === "DENY") throw forbidden();
   if (needed === "write" && !res.writable) throw new HttpError(405, message("errors:readOnlyResource"));
 }
 
 /**
- * Only the caller's firm, for firm-owned tables; the one place tenancy is applied.
+ * Only the caller's firm, for firm-owned tables, less what an ethical wall keeps from the caller:
+ * the one place tenancy and walls are applied (rules in read-scope.ts).
  * `drives: false` writes it `+t.firm_id` for SQLite: the condition holds all the same, but the
  * planner, which has no statistics and takes `firm_id = ?` for selective, no longer walks the
  * whole firm through a (firm_id, ...) index when a few rows are pinned some other way.
  */
-function scope(res: ServerResource, caller: Caller, drives = true): RawBuilder<unknown> {
-  if (!res.firmOwned) return sql`1 = 1`;
-  return drives ? sql`t.firm_id = ${caller.firmId}` : sql`+t.firm_id = ${caller.firmId}`;
+function scope(res: ServerResource, rs: ReadScope, drives = true): RawBuilder<unknown> {
+  return rowScopeSql(res.table, res.firmOwned, rs, drives);
 }
 
 function checkField(res: ServerResource, caller: Caller, field: string, use: "sort" | "filter"): ColumnSpec {
@@ -85,6 +89,7 @@ function usesTextIndex(res: ServerResource, caller: Caller): boolean {
 function filterSql(
   res: ServerResource,
   caller: Caller,
+  rs: ReadScope,
   q: SearchQuery,
   now: number,
   dialect: "sqlite" | "postgres",
@@ -93,7 +98,7 @@ function filterSql(
   const byId = q.filters.some((f) => f.field === "id" && !f.range);
   const indexed = usesTextIndex(res, caller);
   const byText = Boolean(q.freeText && indexed && purpose === "count" && ftsQuery(caller.firmId, q.freeText, dialect));
-  const where: RawBuilder<unknown>[] = [scope(res, caller, dialect !== "sqlite" || !(byId || byText))];
+  const where: RawBuilder<unknown>[] = [scope(res, rs, dialect !== "sqlite" || !(byId || byText))];
   for (const f of q.filters) {
     const spec = checkField(res, caller, f.field, "filter");
     const col = columnSql(res, f.field);
@@ -176,8 +181,9 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
   const fields = visibleFields(res, caller);
   const dialect = ctx.database.dialect;
   const now = ctx.clock.now();
-  const where = sql.join(filterSql(res, caller, q, now, dialect), sql` and `);
-  const countWhere = sql.join(filterSql(res, caller, q, now, dialect, "count"), sql` and `);
+  const rs = await readScopeOf(ctx.database.db, caller);
+  const where = sql.join(filterSql(res, caller, rs, q, now, dialect), sql` and `);
+  const countWhere = sql.join(filterSql(res, caller, rs, q, now, dialect, "count"), sql` and `);
   const order = q.sort.map((s) => {
     checkField(res, caller, s.field, "sort");
     return sql`${columnSql(res, s.field)} ${sql.raw(s.descending ? "desc" : "asc")}`;
@@ -191,16 +197,17 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
   const table = sql`${sql.table(res.table)} as t`;
   // The page's keys first, then its rows: skipped rows only cost index entries, never a row read.
   const pageRows = (pageWhere: RawBuilder<unknown>) =>
-    sql<Row>`select ${selectList(res, ["id", ...fields])} from ${table} where ${scope(res, caller, dialect !== "sqlite")} and ${key} in (
+    sql<Row>`select ${selectList(res, ["id", ...fields])} from ${table} where ${scope(res, rs, dialect !== "sqlite")} and ${key} in (
       select ${key} from ${table} where ${pageWhere} order by ${sql.join(order)} limit ${q.max} offset ${q.offset}
     ) order by ${sql.join(order)}`.execute(anyDb(ctx));
   // Every document of the free-text index carries its firm as a token and every match names the
-  // caller's firm, so a search by text alone is counted by the index without reading a row.
+  // caller's firm, so a search by text alone is counted by the index. The firm is still checked
+  // on the row: a row's own text may hold another firm's token as a word.
   const match = dialect === "sqlite" && usesTextIndex(res, caller) && q.freeText ? ftsQuery(caller.firmId, q.freeText, dialect) : null;
   const fts = sql.table(`${res.table}_fts`);
   const count = () =>
-    match && q.filters.length === 0 && !q.quick && !res.defaultFilter
-      ? sql<{ n: number }>`select count(*) as n from ${fts} where ${fts} match ${match}`.execute(anyDb(ctx))
+    match && q.filters.length === 0 && !q.quick && !res.defaultFilter && !wallApplies(res.table, rs)
+      ? sql<{ n: number }>`select count(*) as n from ${fts} inner join ${table} on t.rowid = ${fts}.rowid where ${fts} match ${match} and ${scope(res, rs, false)}`.execute(anyDb(ctx))
       : sql<{ n: number }>`select count(*) as n from ${table} where ${countWhere}`.execute(anyDb(ctx));
   let rows;
   let total;
@@ -225,7 +232,8 @@ function pick(row: Row, fields: string[]): Row {
 export async function read(ctx: ServerContext, caller: Caller, res: ServerResource, id: string): Promise<Row> {
   requireResource(res, caller, "read");
   const fields = visibleFields(res, caller);
-  const found = await sql<Row>`select ${selectList(res, ["id", ...fields])} from ${sql`${sql.table(res.table)} as t`} where ${scope(res, caller)} and t.id = ${id}`.execute(
+  const rs = await readScopeOf(ctx.database.db, caller);
+  const found = await sql<Row>`select ${selectList(res, ["id", ...fields])} from ${sql`${sql.table(res.table)} as t`} where ${scope(res, rs)} and t.id = ${id}`.execute(
     anyDb(ctx),
   );
   const row = found.rows[0];
@@ -362,6 +370,7 @@ export async function create(ctx: ServerContext, caller: Caller, res: ServerReso
   applyCrossCheck(res, values);
   await checkReferences(ctx, caller, res, values);
   await res.hooks?.validate?.(ctx, caller, values);
+  const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "create", values });
   const now = ctx.clock.now();
   let row: Row = { ...toStored(res, values), ...product?.stored, id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
   await checkUniques(ctx, caller, res, row);
@@ -374,6 +383,7 @@ export async function create(ctx: ServerContext, caller: Caller, res: ServerReso
       await reindex(trx, ctx, res, caller, String(row.id));
     });
   if (res.hooks?.afterInsert) await res.hooks.afterInsert(ctx, caller, row);
+  await committed?.(String(row.id));
   await res.hooks?.afterWrite?.(ctx, caller, String(row.id));
   return read(ctx, caller, res, String(row.id));
 }
@@ -387,6 +397,7 @@ export async function update(ctx: ServerContext, caller: Caller, res: ServerReso
   applyCrossCheck(res, { ...stored, ...values }, id);
   await checkReferences(ctx, caller, res, values);
   await res.hooks?.validate?.(ctx, caller, values);
+  const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "update", id, values });
   const row: Row = { ...toStored(res, values), updated_at: ctx.clock.now() };
   await checkUniques(ctx, caller, res, row, id);
   await anyDb(ctx)
@@ -396,6 +407,7 @@ export async function update(ctx: ServerContext, caller: Caller, res: ServerReso
       await writeLinks(trx, res, caller, id, values);
       await reindex(trx, ctx, res, caller, id);
     });
+  await committed?.(id);
   await res.hooks?.afterUpdate?.(ctx, caller, stored, values);
   await res.hooks?.afterWrite?.(ctx, caller, id);
   return read(ctx, caller, res, id);
@@ -405,6 +417,7 @@ export async function remove(ctx: ServerContext, caller: Caller, res: ServerReso
   requireResource(res, caller, "write");
   await res.hooks?.guardWrite?.(ctx, caller);
   await read(ctx, caller, res, id);
+  const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "delete", id, values: {} });
   for (const dep of res.dependents ?? []) {
     const used = await anyDb(ctx).selectFrom(dep.table).select(dep.column).where(dep.column, "=", id).limit(1).executeTakeFirst();
     if (used) throw conflict(message(dep.messageKey));
@@ -422,6 +435,7 @@ export async function remove(ctx: ServerContext, caller: Caller, res: ServerReso
       }
       await trx.deleteFrom(res.table).where("id", "=", id).where("firm_id", "=", caller.firmId).execute();
     });
+  await committed?.(id);
   await res.hooks?.afterWrite?.(ctx, caller, id);
 }
 

@@ -1,3 +1,5 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema";
 import type { ResourceDef } from "../../app/shared/resources/types";
 import type { Caller } from "../auth/caller";
 import type { ServerContext } from "../context";
@@ -27,6 +29,13 @@ export interface LinkStorage {
    * moves those rows; deleting the owner releases them.
    */
   inverse?: boolean;
+}
+
+/** One write of the generic module, as a hook sees it: the values sent, and the row's id unless created. */
+export interface RowWrite {
+  action: "create" | "update" | "delete";
+  id?: string;
+  values: Record<string, unknown>;
 }
 
 /** A list field stored in a link table (a case's timekeepers, a jurisdiction's courts). */
@@ -78,6 +87,12 @@ export interface ServerExtension {
 export interface ServerHooks {
   /** Refuses a write the role allows but the entity does not (walls managed by timekeepers). */
   guardWrite?(ctx: ServerContext, caller: Caller): Promise<void>;
+  /**
+   * Refuses a write by what it changes and whose row it is (a user's role, an administrator);
+   * may return work for once the write has committed (an audit entry), given the row's id.
+   * `db` is the transaction the write runs in, when it runs in one (an import batch).
+   */
+  authorizeWrite?(ctx: ServerContext, caller: Caller, write: RowWrite, db?: Kysely<DB>): Promise<((id: string) => Promise<void>) | void>;
   /** Checks of the whole row that need the database (a template that compiles). */
   validate?(ctx: ServerContext, caller: Caller, values: Record<string, unknown>): Promise<void>;
   /** Work after any create, update or delete commits (walls recomputed). */

@@ -24,6 +24,8 @@ export interface DmsStoreRequest {
 export interface DmsStoreResult {
   /** Where the file went, in the target's own terms (a relative path, a document id, …). */
   location: string;
+  /** For targets with folders: the folder `location` is relative to, relative to the firm's own root. */
+  root?: string;
 }
 
 /** Where a write is meant to go, recorded before it. */

@@ -9,6 +9,6 @@ describe("fileSystemRootFor", () => {
   });
 
   it("refuses a folder that leads outside it", () => {
-    for (const field of ["..", "../other", "a/../../x", "  "]) expect(() => fileSystemRootFor("/srv/dms", field)).toThrow(/outside the storage root/);
+    for (const field of ["..", "../other", "a/../../x", "  "]) expect(() => fileSystemRootFor("/srv/dms", field)).toThrow(/outside the firm's storage root/);
   });
 });

@@ -1,36 +1,70 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ServerContext } from "../context";
-import { DmsTargetError, type DmsTarget } from "./dms-target";
+import { DmsTargetError, type DmsStoreResult, type DmsTarget } from "./dms-target";
 import { FILE_SYSTEM_KIND, createFileSystemTarget } from "./file-system-target";
 import { message } from "../lib/messages";
 
-// From a storage policy's credential to the place files go. Generic credentials name a folder
-// inside ECFX_FILE_STORE_ROOT: the file-system target. Other DMS types plug in here.
+// From a storage policy's credential to the place files go. Each firm has a root of its own,
+// `<ECFX_FILE_STORE_ROOT>/firm-<id>`; a generic credential names a folder inside its firm's root:
+// the file-system target. No value (".", "/", "..", another firm's folder, a symlink) leads out.
+// Other DMS types plug in here.
 
 function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   return !relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative);
 }
 
-/** `<ECFX_FILE_STORE_ROOT>/<field>`; a field that leads outside the root is refused. */
-export function fileSystemRootFor(storeRoot: string, field: string): string {
-  const root = path.resolve(storeRoot);
+const outside = (field: string) => new DmsTargetError(FILE_SYSTEM_KIND, message("filing:folderOutsideRoot", { folder: field }), false);
+
+/** The firm's own storage root: every file the firm stores lies below it. */
+export function firmStorageRoot(storeRoot: string, firmId: number): string {
+  if (!Number.isSafeInteger(firmId) || firmId < 0) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:noFirmRoot", { firm: firmId }), false);
+  return path.join(path.resolve(storeRoot), `firm-${firmId}`);
+}
+
+/** `<firm root>/<field>` by name alone; a field that leads outside the firm root is refused. */
+export function fileSystemRootFor(firmRoot: string, field: string): string {
+  const root = path.resolve(firmRoot);
   const folder = path.resolve(root, `.${path.sep}${field.trim()}`);
-  if (!field.trim() || !isInside(root, folder)) {
-    throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:folderOutsideRoot", { folder: field }), false);
-  }
+  if (!field.trim() || !isInside(root, folder)) throw outside(field);
   return folder;
+}
+
+/**
+ * The folder a credential names, created when missing and resolved through any symlink: its real
+ * path must still be inside the firm's real root. Answers it relative to the firm root, which is
+ * what a stored record keeps.
+ */
+export async function resolveCredentialFolder(firmRoot: string, field: string): Promise<{ folder: string; relative: string }> {
+  const named = fileSystemRootFor(firmRoot, field);
+  try {
+    await fs.promises.mkdir(firmRoot, { recursive: true, mode: 0o700 });
+    await fs.promises.mkdir(named, { recursive: true, mode: 0o700 });
+    const realRoot = await fs.promises.realpath(firmRoot);
+    const real = await fs.promises.realpath(named);
+    if (!isInside(realRoot, real)) throw outside(field);
+    return { folder: real, relative: path.relative(realRoot, real).split(path.sep).join("/") };
+  } catch (error) {
+    if (error instanceof DmsTargetError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" || code === "ENOTDIR") throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:rootNotFolder", { folder: named }), false, { cause: error });
+    throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:folderUnusable", { folder: field, reason: code ?? String(error) }), code === "EIO" || code === "ENOSPC", { cause: error });
+  }
 }
 
 export interface CredentialTarget {
   target: DmsTarget;
   /** Opens a stored file by the location `store` returned; null when it is not there (any more). */
-  open(location: string): Promise<{ stream: fs.ReadStream; size: number } | null>;
+  open(location: string): Promise<OpenedFile | null>;
 }
 
-/** The target a firm's credential names; throws DmsTargetError when it names none that works. */
-export async function targetForCredential(ctx: ServerContext, firmId: number, credentialId: string): Promise<CredentialTarget> {
+export interface OpenedFile {
+  stream: fs.ReadStream;
+  size: number;
+}
+
+async function credentialField(ctx: ServerContext, firmId: number, credentialId: string): Promise<string> {
   const credential = await ctx.database.db
     .selectFrom("generic_credential")
     .select(["id", "field"])
@@ -38,21 +72,64 @@ export async function targetForCredential(ctx: ServerContext, firmId: number, cr
     .where("firm_id", "=", firmId)
     .executeTakeFirst();
   if (!credential) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:credentialsMissing"), false);
-  const root = fileSystemRootFor(ctx.config.fileStoreRoot, credential.field);
-  return { target: createFileSystemTarget(root), open: (location) => openInside(root, location) };
+  return credential.field;
 }
 
-/** A file below `root` by its relative location, refusing anything (a link included) that leads outside. */
-async function openInside(root: string, location: string): Promise<{ stream: fs.ReadStream; size: number } | null> {
+/** The target a firm's credential names; throws DmsTargetError when it names none that works. */
+export async function targetForCredential(ctx: ServerContext, firmId: number, credentialId: string): Promise<CredentialTarget> {
+  const field = await credentialField(ctx, firmId, credentialId);
+  const firmRoot = firmStorageRoot(ctx.config.fileStoreRoot, firmId);
+  const { folder, relative } = await resolveCredentialFolder(firmRoot, field);
+  const files = createFileSystemTarget(folder);
+  // Each stored file says which folder of the firm root its location is relative to.
+  const withRoot = (stored: DmsStoreResult | null): DmsStoreResult | null => stored && { location: stored.location, root: relative };
+  const target: DmsTarget = {
+    kind: files.kind,
+    intend: (request, idempotencyKey) => files.intend(request, idempotencyKey),
+    findExisting: async (intended) => withRoot(await files.findExisting(intended)),
+    write: async (request, intended) => withRoot(await files.write(request, intended))!,
+  };
+  return { target, open: (location) => openInside(firmRoot, folder, location) };
+}
+
+/**
+ * A stored file, opened from the folder its record kept (relative to the firm's root), never from
+ * the credential's current folder: changing a credential cannot point old records elsewhere.
+ * Records from before roots were kept (root null) open under the credential's folder, inside the
+ * firm's root all the same.
+ */
+export async function openStoredFile(
+  ctx: ServerContext,
+  firmId: number,
+  record: { root: string | null; location: string; dms_credential_id: string },
+): Promise<OpenedFile | null> {
+  const firmRoot = firmStorageRoot(ctx.config.fileStoreRoot, firmId);
+  let folder: string;
   try {
-    const realRoot = await fs.promises.realpath(root);
-    const real = await fs.promises.realpath(path.resolve(realRoot, `.${path.sep}${location}`));
-    if (!isInside(realRoot, real) || real === realRoot) return null;
+    // An empty root is the firm root itself (a credential folder of "." or "/").
+    if (record.root === "") folder = path.resolve(firmRoot);
+    else folder = fileSystemRootFor(firmRoot, record.root ?? (await credentialField(ctx, firmId, record.dms_credential_id)));
+  } catch (error) {
+    if (error instanceof DmsTargetError) return null;
+    throw error;
+  }
+  return openInside(firmRoot, folder, record.location);
+}
+
+/** A file below `folder` by its relative location, refusing anything (a link included) that leads outside the firm root or the folder. */
+async function openInside(firmRoot: string, folder: string, location: string): Promise<OpenedFile | null> {
+  try {
+    const realRoot = await fs.promises.realpath(firmRoot);
+    const realFolder = await fs.promises.realpath(folder);
+    if (!isInside(realRoot, realFolder)) return null;
+    const real = await fs.promises.realpath(path.resolve(realFolder, `.${path.sep}${location}`));
+    if (!isInside(realFolder, real) || real === realFolder) return null;
     const stat = await fs.promises.stat(real);
     if (!stat.isFile()) return null;
     return { stream: fs.createReadStream(real), size: stat.size };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
     throw error;
   }
 }

@@ -167,7 +167,7 @@ async function fileOne(
     const file = filing.document ? await documentFile(ctx, filing.document) : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml");
     label = file.label;
     const stored = adopted ?? (await writeOnce(ctx, target, recordId, filing, notice, file));
-    await db.updateTable("dms_record").set({ status: "succeeded", location: stored.location, error: null, updated_at: ctx.clock.now() }).where("id", "=", recordId).execute();
+    await db.updateTable("dms_record").set({ status: "succeeded", location: stored.location, root: stored.root ?? null, error: null, updated_at: ctx.clock.now() }).where("id", "=", recordId).execute();
     const event = adopted ? "storage:events.adopted" : "storage:events.stored";
     await logEvent(db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "stored", detail: message(event, { what: label, policy: filing.policy.name, location: stored.location }) });
     return null;

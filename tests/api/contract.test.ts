@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AccessLevel } from "../../app/shared/access";
-import type { RolePermissions } from "../../server/auth/permissions";
+import { type RolePermissions, resourceTypes } from "../../server/auth/permissions";
 import { createUser } from "../../server/firm/create-firm";
 import { SERVER_RESOURCES } from "../../server/resources/registry";
 import type { ServerResource } from "../../server/resources/types";
@@ -13,7 +13,8 @@ import { DEMO, DEMO_PASSWORD, api, backends, login, useApi } from "./harness";
 // another firm's rows are never visible. A probe user's role is rewritten in the database
 // before each check; the API reads the role on every request.
 
-const RESOURCE_TYPES = [...new Set(SERVER_RESOURCES.map((r) => r.def.resource))];
+// Every type a role can grant: the probe then holds at least the roles it gives users.
+const RESOURCE_TYPES = [...new Set([...SERVER_RESOURCES.map((r) => r.def.resource), ...resourceTypes().map((t) => t.name)])];
 const byKey = (r: ServerResource) => [r.def.key, r] as const;
 const ALL = SERVER_RESOURCES.map(byKey);
 const WRITABLE = SERVER_RESOURCES.filter((r) => r.writable).map(byKey);
@@ -43,9 +44,12 @@ describe.each(backends)("registry contract (%s)", (backend) => {
     const [a, b] = await Promise.all([login(server().url, DEMO.admin), login(server().url, DEMO.secondAdmin)]);
     adminA = api(server().url, a.access_token);
     adminB = api(server().url, b.access_token);
-    roleIdA = a.user.securityRoleId;
     const firmOf = async (email: string) =>
       (await server().ctx.database.db.selectFrom("app_user").select("firm_id").where("email", "=", email).executeTakeFirstOrThrow()).firm_id;
+    // Users are given the View Only role: only an administrator gives or changes the admin role.
+    roleIdA = (
+      await server().ctx.database.db.selectFrom("security_role").select("id").where("firm_id", "=", await firmOf(DEMO.admin)).where("name", "=", "View Only").executeTakeFirstOrThrow()
+    ).id;
     const firms = {
       A: { id: await firmOf(DEMO.admin), client: adminA, token: a.access_token, role: roleIdA, tag: "Alphacontract" },
       B: { id: await firmOf(DEMO.secondAdmin), client: adminB, token: b.access_token, role: b.user.securityRoleId, tag: "Bravocontract" },

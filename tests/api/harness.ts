@@ -103,7 +103,10 @@ export async function startApi(options: { backend: Backend; env?: Record<string,
         url,
         ctx,
         async close() {
-          await app.close();
+          // Every test is over: sockets the fetch client keeps alive must not hold the close up.
+          const closing = app.close();
+          app.server.closeAllConnections();
+          await closing;
           await ctx.database.close();
           await cleanup();
         },

@@ -38,6 +38,8 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
   let smtpPort = 0;
   let closeSmtp: () => Promise<void>;
   let storeRoot = "";
+  /** The demo firm's own root inside the store: every credential folder is below it. */
+  let firmRoot = "";
   let client: ReturnType<typeof api>;
   const ids: Record<string, string> = {};
 
@@ -54,6 +56,8 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
 
     const admin = await login(running.url, DEMO.admin);
     client = api(running.url, admin.access_token);
+    const demoFirm = await running.ctx.database.db.selectFrom("app_user").select("firm_id").where("email", "=", DEMO.admin).executeTakeFirstOrThrow();
+    firmRoot = path.join(storeRoot, `firm-${demoFirm.firm_id}`);
     const create = async (segment: string, body: Record<string, unknown>) => {
       const res = await client.post(`/api/v1/${segment}`, body);
       expect(res.status, res.text).toBe(201);
@@ -130,7 +134,7 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
 
   const recordsOf = (itemId: string) => db().selectFrom("dms_record").selectAll().where("inbox_item_id", "=", itemId).orderBy("what").execute();
   const eventsOf = async (itemId: string) => (await db().selectFrom("event_log").select(["event", "detail"]).where("inbox_item_id", "=", itemId).orderBy("created_at").orderBy("id").execute());
-  const fileAt = (folder: string, location: string) => fs.readFileSync(path.join(storeRoot, folder, location));
+  const fileAt = (folder: string, location: string) => fs.readFileSync(path.join(firmRoot, folder, location));
 
   it("files the documents and the original e-mail through the firm's policy, at the path its templates name", async () => {
     const raw = variant(1);
@@ -166,7 +170,7 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     await storeInboxItem(running.ctx, ids.firstItem!, 1);
     const after = await recordsOf(ids.firstItem!);
     expect(after).toEqual(before);
-    expect(fs.readdirSync(path.join(storeRoot, "firm-a", "Bluebonnet Widgets Inc", "2_24-cv-123")).filter((f) => !f.endsWith(".json"))).toHaveLength(2);
+    expect(fs.readdirSync(path.join(firmRoot, "firm-a", "Bluebonnet Widgets Inc", "2_24-cv-123")).filter((f) => !f.endsWith(".json"))).toHaveLength(2);
   });
 
   it("lets a case-level policy override the firm's, and renders the notice as a PDF", async () => {
@@ -180,7 +184,7 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     const pdf = fileAt("case-b", records[1]!.location!);
     expect(records[1]!.location).toMatch(/\.pdf$/);
     expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
-    expect(fs.existsSync(path.join(storeRoot, "firm-a", "Bluebonnet Widgets Inc", "2_24-cv-124"))).toBe(false);
+    expect(fs.existsSync(path.join(firmRoot, "firm-a", "Bluebonnet Widgets Inc", "2_24-cv-124"))).toBe(false);
   });
 
   it("follows the firm's order: the level last in the hierarchy wins", async () => {
@@ -197,7 +201,7 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
       // The client's policy stores documents only.
       expect(records.map((r) => [r.what, r.storage_policy_id])).toEqual([["document", ids.clientPolicy]]);
       expect(records[0]!.location).toBe("C-88/0 Main Document.pdf");
-      expect(fs.existsSync(path.join(storeRoot, "client-c", "C-88", "0 Main Document.pdf"))).toBe(true);
+      expect(fs.existsSync(path.join(firmRoot, "client-c", "C-88", "0 Main Document.pdf"))).toBe(true);
     } finally {
       await client.put("/api/v1/firm/storage-hierarchy", { hierarchy: DEFAULT_ORDER, storage_policy_id: ids.firmPolicy });
     }
@@ -245,7 +249,7 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     const firm = (await client.get("/api/v1/firm")).body;
     expect((await client.put(`/api/v1/firm/${firm.id}`, { ...firm, dms_failure_report_emails: ["dms-admin@lawfirm.test"] })).status).toBe(200);
     // A file where the credential's folder should be: no folder can be made there.
-    fs.writeFileSync(path.join(storeRoot, "blocked"), "not a folder");
+    fs.writeFileSync(path.join(firmRoot, "blocked"), "not a folder");
 
     await send(variant(6, "2:24-cv-00126"));
     let item: { id: string; dms_status: string } | undefined;
@@ -274,7 +278,7 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     expect(report[0]!.subject).toContain("DMS storage failed");
     expect(report[0]!.text_body).toMatch(/not a folder/);
 
-    fs.rmSync(path.join(storeRoot, "blocked"));
+    fs.rmSync(path.join(firmRoot, "blocked"));
     const requeued = await client.post("/api/v1/inbox/requeue", { ids: [itemId, "no-such-item"] });
     expect(requeued.status).toBe(200);
     expect(requeued.body).toEqual({ done: [itemId], skipped: [{ id: "no-such-item", reason: expect.any(String) }] });
@@ -283,7 +287,7 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     expect(stored.dms_status).toBe("succeeded");
     const [done] = await recordsOf(itemId);
     expect(done).toMatchObject({ status: "succeeded", error: null, location: "2_24-cv-126/2024-03-05 Main Document.pdf" });
-    expect(fs.existsSync(path.join(storeRoot, "blocked", done!.location!))).toBe(true);
+    expect(fs.existsSync(path.join(firmRoot, "blocked", done!.location!))).toBe(true);
   });
 
   it("says 'Requeueing error occurred' when nothing could be requeued, and refuses read-only roles", async () => {

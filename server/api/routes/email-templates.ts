@@ -1,10 +1,12 @@
 import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
 import { z } from "zod";
 import { allows } from "../../../app/shared/access";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { type NoticeTemplateData, TemplateRenderError, buildTemplateData, renderNoticeMail } from "../../mail/notice-template";
 import { sampleTemplateData } from "../../mail/sample-notice";
+import { mayReadRow, readScopeOf, rowScopeSql } from "../../resources/read-scope";
 import { type Caller, authenticate, levelOf, requireAccess } from "../../auth/caller";
 import { HttpError, invalid } from "../../lib/errors";
 
@@ -30,21 +32,20 @@ async function previewData(ctx: ServerContext, caller: Caller, inboxItemId: stri
   const mayReadNotices = allows(levelOf(caller, "inbox_item"), "read");
   if (inboxItemId) {
     requireAccess(caller, "inbox_item", "read");
-    const data = await buildTemplateData(ctx, caller.firmId, inboxItemId, { recipient });
+    // A notice behind a wall is as unknown here as on the inbox card.
+    const scope = await readScopeOf(ctx.database.db, caller);
+    const data = (await mayReadRow(ctx.database.db, scope, "inbox_item", inboxItemId))
+      ? await buildTemplateData(ctx, caller.firmId, inboxItemId, { recipient })
+      : null;
     if (!data) throw new HttpError(404, message("errors:noticeNotFound"));
     return { data, inboxItemId };
   }
   if (mayReadNotices) {
-    const recent = await ctx.database.db
-      .selectFrom("inbox_item")
-      .innerJoin("envelope", "envelope.inbox_item_id", "inbox_item.id")
-      .select("inbox_item.id")
-      .where("inbox_item.firm_id", "=", caller.firmId)
-      .orderBy("inbox_item.created_at", "desc")
-      .orderBy("inbox_item.id", "desc")
-      .limit(RECENT_NOTICES)
-      .execute();
-    for (const { id } of recent) {
+    const scope = await readScopeOf(ctx.database.db, caller);
+    const recent = await sql<{ id: string }>`select t.id from inbox_item as t
+      where ${rowScopeSql("inbox_item", true, scope)} and exists (select 1 from envelope e where e.inbox_item_id = t.id)
+      order by t.created_at desc, t.id desc limit ${RECENT_NOTICES}`.execute(ctx.database.db);
+    for (const { id } of recent.rows) {
       const data = await buildTemplateData(ctx, caller.firmId, id, { recipient });
       if (data) return { data, inboxItemId: id };
     }

@@ -5,13 +5,13 @@ import { z } from "zod";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { dispositionOf } from "../../lib/content-disposition";
-import { DmsTargetError } from "../../storage/dms-target";
-import { targetForCredential } from "../../storage/dms-targets";
+import { openStoredFile } from "../../storage/dms-targets";
 import { isHierarchyPermutation, normaliseHierarchy } from "../../storage/policy-resolution";
+import { mayReadRow, readScopeOf } from "../../resources/read-scope";
 import { requeueStorage } from "../../storage/requeue";
 import { userWalledOutOfCase } from "../../walls/walls";
 import { authenticate, requireAccess } from "../../auth/caller";
-import { invalid, notFound } from "../../lib/errors";
+import { HttpError, invalid, notFound } from "../../lib/errors";
 
 // Where documents go: the firm's storage policy hierarchy, requeueing notices to the DMS,
 // an item's storage records and the files stored.
@@ -74,6 +74,8 @@ export function storageRoutes(app: FastifyInstance, ctx: ServerContext) {
     requireAccess(caller, "inbox_item", "read");
     const item = await db.selectFrom("inbox_item").select(["id", "dms_status"]).where("id", "=", request.params.id).where("firm_id", "=", caller.firmId).executeTakeFirst();
     if (!item) throw notFound();
+    // Behind a wall the list is refused like the card it belongs to.
+    if (!(await mayReadRow(db, await readScopeOf(db, caller), "inbox_item", item.id))) throw new HttpError(403, message("errors:walledOut"));
     const records = await listDmsRecords(db, caller.firmId, item.id);
     return { dms_status: item.dms_status, records };
   });
@@ -85,20 +87,14 @@ export function storageRoutes(app: FastifyInstance, ctx: ServerContext) {
       .selectFrom("dms_record")
       .innerJoin("inbox_item", "inbox_item.id", "dms_record.inbox_item_id")
       .innerJoin("storage_policy", "storage_policy.id", "dms_record.storage_policy_id")
-      .select(["dms_record.location", "dms_record.status", "inbox_item.case_id", "storage_policy.dms_credential_id"])
+      .select(["dms_record.location", "dms_record.root", "dms_record.status", "inbox_item.case_id", "storage_policy.dms_credential_id"])
       .where("dms_record.id", "=", request.params.id)
       .where("dms_record.firm_id", "=", caller.firmId)
       .executeTakeFirst();
     if (!record?.location || record.status !== "succeeded") throw notFound();
     // A walled-out user learns nothing, not even that the file exists.
     if (await userWalledOutOfCase(db, caller.firmId, caller.userId, record.case_id)) throw notFound();
-    const opened = await targetForCredential(ctx, caller.firmId, record.dms_credential_id)
-      .then((target) => target.open(record.location!))
-      .catch((error: unknown) => {
-        // Credentials changed so that the file is out of reach: as good as gone.
-        if (error instanceof DmsTargetError) return null;
-        throw error;
-      });
+    const opened = await openStoredFile(ctx, caller.firmId, { root: record.root, location: record.location, dms_credential_id: record.dms_credential_id });
     if (!opened) throw notFound();
     const extension = path.posix.extname(record.location).slice(1).toLowerCase();
     return reply

@@ -8,6 +8,7 @@ import * as m011 from "./011-notify-and-store";
 import * as m012 from "./012-crash-safety";
 import * as m013 from "./013-firm-max-import-size";
 import * as m014 from "./014-parsed-message";
+import * as m015 from "./015-dms-record-root";
 
 // Listed statically so a bundled build carries them; names sort in the order they run.
 type Dialect = "sqlite" | "postgres";
@@ -23,4 +24,5 @@ export const migrations: Record<string, MigrationModule> = {
   "012-crash-safety": m012,
   "013-firm-max-import-size": m013,
   "014-parsed-message": m014,
+  "015-dms-record-root": m015,
 };
