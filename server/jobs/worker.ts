@@ -87,11 +87,15 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
     await released;
     while (!stopping) {
       const poll = ++polls;
+      // Counted busy while claiming: another loop's empty poll must not call the queue drained
+      // while this claim may still bring a job back.
+      busy++;
       const job = await claimJob(ctx, workerId, LEASE_MS).catch((error: unknown) => {
         console.error("job queue unavailable", error);
         return undefined;
       });
       if (!job) {
+        busy--;
         if (busy === 0) {
           idleWaiters.filter((w) => poll > w.after).forEach((w) => w.resolve());
           idleWaiters = idleWaiters.filter((w) => poll <= w.after);
@@ -99,7 +103,6 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
         await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
         continue;
       }
-      busy++;
       try {
         await handlerOf(handlers, job).run(ctx, job);
         await completeJob(ctx, job);

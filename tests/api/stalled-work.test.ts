@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
 import { startWorker } from "../../server/jobs/worker";
+import { firmStorageRoot } from "../../server/storage/dms-targets";
 import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { requeueStalledWork } from "../../server/pipeline/requeue-stalled";
 import { DEMO_INBOX } from "../../server/seed/demo";
@@ -24,6 +25,7 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
   let smtpPort = 0;
   let closeSmtp: () => Promise<void>;
   let itemId = "";
+  let demoFirmId = 0;
   const db = () => running.ctx.database.db;
   const eventsOf = async (id: string) => (await db().selectFrom("event_log").select(["event", "detail"]).where("inbox_item_id", "=", id).orderBy("created_at").execute());
   /** Runs the jobs until none is due, as a worker of the product does (sweep included). */
@@ -32,7 +34,7 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
     await worker.drain();
     await worker.stop();
   };
-  const storeRoot = () => path.join(running.ctx.config.fileStoreRoot, "demo-firm");
+  const storeRoot = () => path.join(firmStorageRoot(running.ctx.config.fileStoreRoot, demoFirmId), "demo-firm");
   const filesInStore = () =>
     fs
       .readdirSync(storeRoot(), { recursive: true, withFileTypes: true })
@@ -46,6 +48,7 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
     const smtp = createSmtpListener(running.ctx, { port: 0, host: "127.0.0.1" });
     smtpPort = await listen(smtp, 0, "127.0.0.1");
     closeSmtp = () => new Promise((resolve) => smtp.close(() => resolve()));
+    demoFirmId = (await db().selectFrom("firm").select("id").where("name", "=", "Demo Law LLP").executeTakeFirstOrThrow()).id;
   });
 
   afterAll(async () => {
