@@ -71,6 +71,8 @@ export const firmUpdateSchema = z.object({
   ignored_email_domains: domainList(),
   extract_document_web_links: z.boolean(),
   host_names: z.array(z.string().trim().toLowerCase().min(1)),
+  // Optional so that a client which does not know the field yet keeps the stored value.
+  minutes_saved_per_notice: count().max(1440, "errors:minutesSavedRange").optional(),
 });
 
 export type FirmUpdate = z.infer<typeof firmUpdateSchema>;
