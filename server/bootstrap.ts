@@ -2,12 +2,13 @@ import type { Config } from "./config";
 import type { ServerContext } from "./context";
 import { loadOrCreateSecrets } from "./auth/secrets";
 import { migrateToLatest, openDatabase } from "./db/database";
-import { seedDemo } from "./db/seed/demo";
-import { seedDemoFirmData } from "./db/seed/demo-firm-data";
-import { seedReferenceData } from "./db/seed/reference-data";
+import { seedDemo } from "./seed/demo";
+import { seedDemoFirmData } from "./seed/demo-firm-data";
+import { seedReferenceData } from "./seed/reference-data";
 import { type Clock, systemClock } from "./lib/clock";
 import path from "node:path";
 import { CourtConnector } from "./courts/connector";
+import { OutboundGuard } from "./outbound/guard";
 import { createMailer } from "./mail/mailer";
 import { BlobStore } from "./storage/blob-store";
 
@@ -26,6 +27,11 @@ export async function openContext(config: Config, clock: Clock = systemClock): P
     timeoutMs: config.ECFX_COURT_TIMEOUT_MS,
     perCourtConcurrency: config.ECFX_COURT_CONCURRENCY,
     maxBytes: 200 * 1024 * 1024,
+    // The court simulator the operator names is the one local address court requests may reach.
+    guard: new OutboundGuard({
+      allowedOrigins: config.ECFX_COURT_BASE_URL ? [config.ECFX_COURT_BASE_URL] : [],
+      allowedRanges: config.ECFX_OUTBOUND_ALLOW,
+    }),
   });
   const ctx: ServerContext = { config, database, secrets, clock, mailer, blobs, courts };
   if (seededDemo && config.ECFX_DEMO_DATA) {

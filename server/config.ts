@@ -1,11 +1,21 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseRange } from "./outbound/guard";
 
 const roles = ["console", "api", "worker", "smtp"] as const;
 export type ProcessRole = (typeof roles)[number];
 
 const port = z.coerce.number().int().min(0).max(65535);
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+const isRange = (entry: string) => {
+  try {
+    parseRange(entry);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 // Every setting the processes read, validated once at boot so a typo stops the process early.
 const schema = z.object({
@@ -54,6 +64,12 @@ const schema = z.object({
     .optional(),
   ECFX_SMTP_ALLOW: z.string().default(""),
   ECFX_COURT_BASE_URL: z.string().url().optional(),
+  /** Private address ranges outbound calls may reach (on-premises DMS, webhooks): "10.0.0.0/8,fd00::/8". */
+  ECFX_OUTBOUND_ALLOW: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .refine((entries) => entries.every(isRange), "must be addresses or CIDR ranges separated by commas"),
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   ECFX_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),

@@ -7,11 +7,12 @@ import { loadOrCreateSecrets } from "./auth/secrets";
 import { openContext } from "./bootstrap";
 import { ConfigError, type Config, loadConfig } from "./config";
 import { startCourtSimulator } from "./courts/simulator";
-import { DEMO_INBOX, DEMO_USERS } from "./db/seed/demo";
-import { sendDemoNotices } from "./db/seed/send-demo-notices";
+import { DEMO_INBOX, DEMO_USERS } from "./seed/demo";
+import { sendDemoNotices } from "./seed/send-demo-notices";
 import { createSmtpListener, listen } from "./inbox/smtp-listener";
 import { startDigestScheduler } from "./notify/digest-scheduler";
-import { startWorker } from "./pipeline/worker";
+import { startWorker } from "./jobs/worker";
+import { PIPELINE_JOBS } from "./pipeline/job-handlers";
 
 const root = process.env.ECFX_ROOT ?? process.cwd();
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
     const ctx = await openContext(config);
     stops.push(() => ctx.database.close());
     if (config.ECFX_ROLES.includes("worker")) {
-      const worker = startWorker(ctx, config.ECFX_WORKER_CONCURRENCY);
+      const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY);
       stops.unshift(() => worker.stop());
       const digests = startDigestScheduler(ctx);
       stops.unshift(() => digests.stop());

@@ -9,7 +9,7 @@ import { DocumentStats, TimeSaved } from "../components/dashboard/StatCards";
 import { TopList } from "../components/dashboard/TopList";
 import type { DashboardData } from "../components/dashboard/types";
 import { requireUser } from "../utils/auth.server";
-import { DEFAULT_PERIOD, periodQuerySchema, periodSearch } from "../utils/dashboard-period";
+import { DEFAULT_PERIOD, periodQuerySchema, periodSearch } from "../shared/dashboard-period";
 import { useRootData } from "../utils/root-data";
 
 export const handle = { titleKey: "pages.dashboard" };

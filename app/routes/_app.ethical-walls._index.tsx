@@ -6,9 +6,9 @@ import { ResourceTable } from "../components/table/ResourceTable";
 import { tableAction } from "../components/table/table-actions.server";
 import { loadTable } from "../components/table/table-data.server";
 import { type InternalWalls, WallsSwitch } from "../components/walls/WallsSwitch";
-import { REGISTRY } from "../resources";
-import { resourceTitleKey } from "../resources/types";
-import { allows } from "../utils/access";
+import { REGISTRY } from "../shared/resources";
+import { resourceTitleKey } from "../shared/resources/types";
+import { allows } from "../shared/access";
 import { requireUser } from "../utils/auth.server";
 import { redirectWithToast } from "../utils/toast.server";
 

@@ -3,8 +3,8 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-r
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { IconArrowDown, IconArrowUp } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { HIERARCHY_LEVELS, type HierarchyLevel } from "../resources/storage";
-import { allows } from "../utils/access";
+import { HIERARCHY_LEVELS, type HierarchyLevel } from "../shared/resources/storage";
+import { allows } from "../shared/access";
 import { ApiError } from "../utils/api.server";
 import { requireUser } from "../utils/auth.server";
 import { redirectWithToast } from "../utils/toast.server";

@@ -7,7 +7,7 @@ import { CardTable, OpenLink } from "../components/inbox/CardTable";
 import { CasePicker } from "../components/inbox/CasePicker";
 import { ItemActions } from "../components/inbox/ItemActions";
 import { ParsedNotice } from "../components/inbox/ParsedNotice";
-import { allows } from "../utils/access";
+import { allows } from "../shared/access";
 import { requireUser } from "../utils/auth.server";
 import { runInboxIntent } from "../utils/inbox-actions.server";
 import { loadInboxCard, loadRawMessage } from "../utils/inbox.server";

@@ -9,7 +9,7 @@ import { ApiError } from "../utils/api.server";
 import { requireUser, sessionFromTokens } from "../utils/auth.server";
 import { changePasswordSchema } from "../utils/auth-schemas";
 import { translateErrors } from "../utils/forms";
-import { decodeMessage, encodeMessage } from "../utils/proto.server";
+import { decodeMessage, encodeMessage } from "../shared/proto.server";
 import { roleRows } from "../utils/role-rows";
 import { writeSession } from "../utils/session.server";
 import { redirectWithToast } from "../utils/toast.server";

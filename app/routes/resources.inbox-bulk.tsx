@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "../utils/auth.server";
 import { fetchMatchingIds, postBulk } from "../utils/inbox-actions.server";
-import { BULK_BATCH, BULK_FIELDS, type Refusal, isInboxBulkAction, isRefusal } from "../utils/inbox-bulk";
+import { isInboxBulkAction } from "../shared/inbox-bulk";
+import { BULK_BATCH, BULK_FIELDS, type Refusal, isRefusal } from "../utils/inbox-bulk";
 
 // The inbox list's bulk actions with JavaScript, batch by batch so the page can show progress:
 // GET /resources/inbox-bulk?<the table's query> answers the ids of "all items matching the

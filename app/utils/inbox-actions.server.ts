@@ -1,19 +1,16 @@
 import type { TFunction } from "i18next";
 import { tableColumns, tableSpecOf } from "../components/table/columns";
-import { REGISTRY } from "../resources";
+import { REGISTRY } from "../shared/resources";
 import { ApiError } from "./api.server";
 import { toastForApiError } from "./api-errors";
 import type { ApiClient } from "./auth.server";
+import { type BulkOutcome, type InboxBulkAction, type MatchingIds, isInboxBulkAction } from "../shared/inbox-bulk";
 import {
   BULK_FIELDS,
-  type BulkOutcome,
-  type InboxBulkAction,
-  type MatchingIds,
   type Refusal,
   SCOPE,
   addOutcome,
   batches,
-  isInboxBulkAction,
   isRefusal,
   newTally,
   summaryToast,

@@ -1,4 +1,4 @@
-import type { AccessKey } from "./access";
+import type { AccessKey } from "../shared/access";
 
 export type DrawerGroup = "main" | "data" | "notices" | "firm" | "developer";
 

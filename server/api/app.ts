@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import type { ServerContext } from "../context";
-import { errorHandler } from "./errors";
+import { withoutControlCharacters } from "../lib/control-characters";
+import { errorHandler } from "../lib/errors";
 import { PROTOBUF } from "./protobuf-body";
 import { authRoutes } from "./routes/auth";
 import { dashboardRoutes } from "./routes/dashboard";
@@ -33,6 +34,13 @@ export function buildApi(ctx: ServerContext): FastifyInstance {
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
+  // Every value a request carries in, JSON or form body, query and path, loses its control
+  // characters before any route reads it (binary bodies are left alone).
+  app.addHook("preValidation", async (request) => {
+    if (request.body && typeof request.body === "object" && !Buffer.isBuffer(request.body)) request.body = withoutControlCharacters(request.body);
+    request.query = withoutControlCharacters(request.query);
+    request.params = withoutControlCharacters(request.params);
+  });
   app.addHook("onSend", async (_request, reply) => {
     void reply.header("cache-control", reply.getHeader("cache-control") ?? "no-store");
   });

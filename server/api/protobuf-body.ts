@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import protobuf from "protobufjs";
-import { decodeMessage, encodeMessage } from "../../app/utils/proto.server";
+import { decodeMessage, encodeMessage } from "../../app/shared/proto.server";
 import { message as text } from "../lib/messages";
-import { HttpError } from "./errors";
+import { HttpError } from "../lib/errors";
 
 export const PROTOBUF = "application/x-protobuf";
 

@@ -5,7 +5,7 @@
 // Exit status: 0 seeded, 1 refused or failed, 2 usage error.
 import { openContext } from "../bootstrap";
 import { ConfigError, loadConfig } from "../config";
-import { SEED_SIZES, type SeedSize, SeedRefused, defaultFirmId, seedLarge } from "../db/seed/large";
+import { SEED_SIZES, type SeedSize, SeedRefused, defaultFirmId, seedLarge } from "../seed/large";
 
 const USAGE = `usage: ecfx seed --size large|small [--firm ID] [--force]
   --size     large: 5,000 clients, 20,000 matters, 100,000 cases, 2,000 timekeepers

@@ -1,3 +1,5 @@
+import { type OutboundGuard, OutboundRefusedError } from "../outbound/guard";
+import { COURT_HOSTS } from "./court-hosts";
 import { courtIdFromHost } from "./federal-courts";
 
 export type FetchOutcome =
@@ -13,6 +15,8 @@ export interface CourtConnectorOptions {
   timeoutMs: number;
   perCourtConcurrency: number;
   maxBytes: number;
+  /** Checks every court URL and the address it leads to. */
+  guard: OutboundGuard;
 }
 
 /** At most N requests at once per court: courts throttle and ban busy clients. */
@@ -42,15 +46,21 @@ export class CourtConnector {
   private readonly gates = new Map<string, Gate>();
   constructor(private readonly options: CourtConnectorOptions) {}
 
-  /** The absolute URL to request: relative links are the court's; the base URL replaces the host. */
+  /**
+   * The absolute URL to request: relative links are the court's; the base URL replaces the host.
+   * The link itself must name a court over https even when the base URL replaces it, so that a
+   * notice naming another host is refused the same way in tests as in production.
+   */
   resolve(url: string, courtId: string | null): URL {
     const courtOrigin = `https://ecf.${courtId ?? "unknown"}.uscourts.gov`;
     const absolute = new URL(url, courtOrigin);
+    this.options.guard.check(absolute, COURT_HOSTS);
     if (!this.options.baseUrl) return absolute;
     const base = new URL(this.options.baseUrl);
     return new URL(`${absolute.pathname}${absolute.search}`, base);
   }
 
+  /** Throws OutboundRefusedError when the link or its address may not be called: never retried. */
   async fetchDocument(url: string, courtId: string | null): Promise<FetchOutcome> {
     const target = this.resolve(url, courtId);
     const court = courtId ?? courtIdFromHost(new URL(url, "https://unknown.invalid").hostname) ?? "unknown";
@@ -60,10 +70,11 @@ export class CourtConnector {
   }
 
   private async request(target: URL): Promise<FetchOutcome> {
-    let response: Response;
+    let response: Awaited<ReturnType<OutboundGuard["fetch"]>>;
     try {
-      response = await fetch(target, { signal: AbortSignal.timeout(this.options.timeoutMs), redirect: "follow" });
+      response = await this.options.guard.fetch(target, COURT_HOSTS, { signal: AbortSignal.timeout(this.options.timeoutMs) });
     } catch (error) {
+      if (error instanceof OutboundRefusedError) throw error;
       throw new RetryableFetchError(`${target.host}: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (response.status === 401 || response.status === 403) return { kind: "restricted", reason: `The court refused the document (${response.status}).` };

@@ -8,6 +8,8 @@ import type { AddressInfo } from "node:net";
 // Behaviour by the last digits of the document id in the link:
 //   …999  sign-in page (restricted)      …500  always 500
 //   …503  503 on the first request       …777  answers after 1.5 s
+//   …301  redirects to the same document id ending in 000 on the same host
+//   …302  redirects to the same path on another host name of this server
 
 /** A one-page PDF with a line of text: small, valid, different per document. */
 export function simplePdf(text: string): Buffer {
@@ -53,6 +55,11 @@ export async function startCourtSimulator(port = 0, host = "127.0.0.1"): Promise
     const respond = () => {
       if (!/^\/(doc1|docs1|NDA|cgi-bin)\b/.test(url.pathname)) {
         res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
+      } else if (id.endsWith("301")) {
+        res.writeHead(301, { location: url.pathname.replace(/301$/, "000") }).end();
+      } else if (id.endsWith("302")) {
+        const other = host === "127.0.0.1" ? "localhost" : "127.0.0.1";
+        res.writeHead(302, { location: `http://${other}:${(server.address() as AddressInfo).port}${url.pathname}` }).end();
       } else if (id.endsWith("999")) {
         res.writeHead(200, { "content-type": "text/html" }).end(LOGIN_PAGE);
       } else if (id.endsWith("500") || (id.endsWith("503") && count === 1)) {

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import { INBOX_STATUSES } from "../../app/resources/inbox";
+import { INBOX_STATUSES } from "../../app/shared/resources/inbox";
 import type { DB } from "../db/schema";
 import { type OffsetSegment, type Range, localHourParts, monthsBetween, offsetSegments } from "./period-range";
 

@@ -1,7 +1,6 @@
-import { allows } from "../../app/utils/access";
-import { type PeriodQuery, periodSearch } from "../../app/utils/dashboard-period";
-import type { Caller } from "../api/caller";
-import { fieldLevel } from "../api/caller";
+import { allows } from "../../app/shared/access";
+import { type PeriodQuery, periodSearch } from "../../app/shared/dashboard-period";
+import { type Caller, fieldLevel } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { mattersWalledOutFor } from "../walls/walls";
 import { type CountScope, type Count, type DocumentCounts, type Ranked, type TopKind, documentCounts, notificationCounts, topCounts } from "./aggregates";

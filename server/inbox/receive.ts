@@ -1,8 +1,9 @@
 import libmime from "libmime";
 import type { ServerContext } from "../context";
+import { stripControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
-import { logEvent } from "../pipeline/event-log";
-import { enqueue } from "../pipeline/queue";
+import { logEvent } from "../jobs/event-log";
+import { enqueue } from "../jobs/queue";
 
 export type InboxSource = "SMTP" | "UPLOAD" | "CLI";
 
@@ -21,7 +22,8 @@ function quickHeaders(raw: Buffer): { messageId: string | null; subject: string 
   const head = raw.subarray(0, 64 * 1024).toString("latin1").split(HEADER_END)[0] ?? "";
   const unfolded = head.replace(/\r?\n[ \t]+/g, " ");
   const header = (name: string) => unfolded.match(new RegExp(`^${name}:[ \\t]*(.*)$`, "im"))?.[1]?.trim() ?? null;
-  return { messageId: header("Message-ID")?.slice(0, 500) ?? null, subject: decodeWords(header("Subject") ?? "").slice(0, 500) };
+  const messageId = header("Message-ID");
+  return { messageId: messageId ? stripControlCharacters(messageId).slice(0, 500) : null, subject: stripControlCharacters(decodeWords(header("Subject") ?? "")).slice(0, 500) };
 }
 
 /** "=?UTF-8?Q?Pe=C3=B1a?=" → "Peña"; a header that does not decode stays as it came. */

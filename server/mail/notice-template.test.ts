@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type Database, migrateToLatest, openDatabase } from "../db/database";
 import { createFirm } from "../firm/create-firm";
 import { DEFAULT_TEMPLATE, DEFAULT_TEMPLATE_NAME, type NoticeTemplateData, TemplateRenderError, ensureDefaultTemplate, htmlToText, noticeSubject, renderNoticeMail } from "./notice-template";
-import { TEMPLATE_FIELD_SNIPPETS } from "../../app/components/templates/preview";
+import { TEMPLATE_FIELD_SNIPPETS } from "../../app/shared/template-preview";
 import { sampleTemplateData } from "./sample-notice";
 
 const data = (): NoticeTemplateData => ({

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import type { ServerContext } from "../context";
 import { findCourt } from "../courts/federal-courts";
+import { withoutControlCharacters } from "../lib/control-characters";
 import type { EmailRecipient, ParsedEmail } from "../notices";
 import { readMail } from "../notices/mime";
 import { htmlToTextDoc, plainToTextDoc } from "../notices/text-doc";
 import { firstLines, templateEngine } from "./template-engine";
-import { loadCaseContext } from "../resources/case-context";
+import { loadCaseContext } from "../db/case-context";
 
 // What an e-mail template about one notice can show (spec §3 EmailTemplate: matter, case, client,
 // jurisdiction, date, description, filedBy, service contacts, documents, assigned timekeepers,
@@ -195,7 +196,8 @@ async function originalNoticeOf(raw: Buffer): Promise<{ text: string; weblinks: 
     const mail = await readMail(raw);
     const doc = mail.html ? htmlToTextDoc(mail.html) : plainToTextDoc(mail.text ?? "");
     const weblinks = [...new Set(doc.links.map((l) => l.href).filter((href) => /^https?:\/\//i.test(href)))].slice(0, MAX_WEBLINKS);
-    return { text: (mail.text ?? doc.text).trim(), weblinks };
+    // Read again from the raw message, so cleaned again as the parser's output is.
+    return withoutControlCharacters({ text: (mail.text ?? doc.text).trim(), weblinks });
   } catch {
     return { text: "", weblinks: [] };
   }

@@ -1,7 +1,7 @@
-import { isUniqueViolation } from "../api/errors";
+import { isUniqueViolation } from "../lib/errors";
 import type { ServerContext } from "../context";
 import { newId } from "../lib/ids";
-import { logEvent } from "../pipeline/event-log";
+import { logEvent } from "../jobs/event-log";
 import { sendActivityReport } from "./activity-report";
 import { dueLocalDate, isKnownTimeZone } from "./digest-schedule";
 import { type DigestSchedule, loadSchedules } from "./digest-schedules";

@@ -1,11 +1,11 @@
 import type { Selectable } from "kysely";
-import type { FirmRecord } from "../../app/utils/firm-schema";
+import type { FirmRecord } from "../../app/shared/firm-schema";
 import type { ServerContext } from "../context";
 import type { NotificationTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
 import { buildTemplateData } from "../mail/notice-template";
 import { message } from "../lib/messages";
-import { logEvent } from "../pipeline/event-log";
+import { logEvent } from "../jobs/event-log";
 import { wallsForCase } from "../walls/walls";
 import { loadDeliveryDocuments } from "./delivery";
 import { TemplateSources, composeNotice } from "./notice-mail";

@@ -1,10 +1,10 @@
 import type { Selectable } from "kysely";
-import type { FirmRecord } from "../../app/utils/firm-schema";
+import type { FirmRecord } from "../../app/shared/firm-schema";
 import type { ServerContext } from "../context";
 import type { NotificationTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
 import { message } from "../lib/messages";
-import { logEvent } from "../pipeline/event-log";
+import { logEvent } from "../jobs/event-log";
 import { buildDelivery, loadDeliveryDocuments } from "./delivery";
 import type { DigestSchedule } from "./digest-schedules";
 import { type NoticeSummary, loadNoticeSummaries, summaryTitle } from "./notice-summaries";

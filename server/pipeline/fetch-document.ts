@@ -1,6 +1,6 @@
 import type { ServerContext } from "../context";
 import { RetryableFetchError } from "../courts/connector";
-import { afterItemProcessed } from "./after-processing";
+import { afterItemProcessed } from "../jobs/after-processing";
 import { setItem } from "./item-state";
 
 export const MAX_FETCH_ATTEMPTS = 5;

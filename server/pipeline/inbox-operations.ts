@@ -1,5 +1,5 @@
-import { type BulkOutcome, INBOX_BULK_ACTIONS, type InboxBulkAction, MATCHING_MAX, type MatchingIds } from "../../app/utils/inbox-bulk";
-import type { Caller } from "../api/caller";
+import { type BulkOutcome, INBOX_BULK_ACTIONS, type InboxBulkAction, MATCHING_MAX, type MatchingIds } from "../../app/shared/inbox-bulk";
+import type { Caller } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { message } from "../lib/messages";
 import { serverResourceByPath } from "../resources/registry";
@@ -7,7 +7,7 @@ import { search } from "../resources/repository";
 import type { SearchQuery } from "../resources/search-query";
 import { requeueStorage } from "../storage/requeue";
 import { setItem } from "./item-state";
-import { enqueue } from "./queue";
+import { enqueue } from "../jobs/queue";
 
 // One list with the console's buttons (app/utils/inbox-bulk.ts).
 export const BULK_ACTIONS = INBOX_BULK_ACTIONS;

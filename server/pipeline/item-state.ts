@@ -1,6 +1,6 @@
 import type { ServerContext } from "../context";
 import type { InboxItemTable } from "../db/schema";
-import { type EventLevel, logEvent } from "./event-log";
+import { type EventLevel, logEvent } from "../jobs/event-log";
 
 export type InboxStatus =
   | "New"

@@ -2,16 +2,17 @@ import type { Selectable } from "kysely";
 import type { ServerContext } from "../context";
 import type { InboxItemTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
+import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { type ParsedEmail, type ParsedNotice, parseNoticeEmail } from "../notices";
-import { afterItemProcessed } from "./after-processing";
+import { afterItemProcessed } from "../jobs/after-processing";
 import { autoCreateCase, keepRuleAssignments } from "./auto-create-case";
-import { logEvent } from "./event-log";
+import { logEvent } from "../jobs/event-log";
 import { finishWhenAllFetched } from "./fetch-document";
 import { recordNotice } from "./record-notice";
 import { setItem } from "./item-state";
 import { matchDocket } from "./match-case";
-import { enqueue } from "./queue";
+import { enqueue } from "../jobs/queue";
 import { reportCaseNotFound } from "./case-not-found-report";
 
 type Item = Selectable<InboxItemTable>;
@@ -52,7 +53,8 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   if (!item || ["Succeeded", "Canceled", "Manual"].includes(item.status)) return;
   await setItem(ctx, item, { status: "Started" }, { event: "started" });
 
-  const parsed = item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : await parseBounded(item.raw_content);
+  // What the parser read is recorded in many places (case names, descriptions, docket text).
+  const parsed = withoutControlCharacters(item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : await parseBounded(item.raw_content));
   if (parsed.kind !== "notice") {
     if (parsed.kind === "not_a_notice") {
       return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "not a notice", detail: parsed.reason });

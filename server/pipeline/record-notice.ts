@@ -3,7 +3,7 @@ import type { ServerContext } from "../context";
 import type { InboxItemTable } from "../db/schema";
 import { newId } from "../lib/ids";
 import type { ParsedDocket, ParsedNotice } from "../notices";
-import { enqueue } from "./queue";
+import { enqueue } from "../jobs/queue";
 
 export interface Recorded {
   envelopeId: string | null;

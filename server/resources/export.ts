@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
-import type { Caller } from "../api/caller";
+import type { Caller } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { type SearchResult, search, visibleFields } from "./repository";
 import type { SearchQuery } from "./search-query";

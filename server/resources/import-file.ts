@@ -1,8 +1,9 @@
 import { finished } from "node:stream/promises";
 import { CsvError, type InfoRecord, parse } from "csv-parse";
-import { importFields } from "../../app/components/import/format";
-import type { FieldDef } from "../../app/resources/types";
-import { HttpError } from "../api/errors";
+import { importFields } from "../../app/shared/import/format";
+import type { FieldDef } from "../../app/shared/resources/types";
+import { stripControlCharacters } from "../lib/control-characters";
+import { HttpError } from "../lib/errors";
 import { message } from "../lib/messages";
 import type { ServerResource } from "./types";
 
@@ -34,7 +35,10 @@ const bad = (key: string, values?: Record<string, unknown>) => new HttpError(400
 // The export writes a text cell a spreadsheet would run as a formula with a leading ';
 // reading it back drops that mark again.
 const NEUTRALISED = /^'[=+\-@\t\r]/;
-const cellValue = (cell: string) => (NEUTRALISED.test(cell) ? cell.slice(1) : cell);
+const cellValue = (text: string) => {
+  const cell = stripControlCharacters(text);
+  return NEUTRALISED.test(cell) ? cell.slice(1) : cell;
+};
 
 const CHUNK = 64 * 1024;
 const newlines = (cells: string[]) => cells.reduce((n, cell) => n + (cell.match(/\n/g)?.length ?? 0), 0);

@@ -1,6 +1,6 @@
-import { FALSE_WORDS, LIST_SEPARATOR, TRUE_WORDS } from "../../app/components/import/format";
-import type { FieldDef } from "../../app/resources/types";
-import { type FieldErrors, fieldErrorsOf } from "../api/errors";
+import { FALSE_WORDS, LIST_SEPARATOR, TRUE_WORDS } from "../../app/shared/import/format";
+import type { FieldDef } from "../../app/shared/resources/types";
+import { type FieldErrors, fieldErrorsOf } from "../lib/errors";
 import { message } from "../lib/messages";
 import type { ImportFile, ImportLine } from "./import-file";
 import type { ServerResource } from "./types";

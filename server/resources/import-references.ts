@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Caller } from "../api/caller";
+import type { Caller } from "../auth/caller";
 import { message } from "../lib/messages";
 import type { ParsedLine } from "./import-line";
 import { SERVER_RESOURCES } from "./registry";

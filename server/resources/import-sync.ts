@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import type { Caller } from "../api/caller";
-import { HttpError } from "../api/errors";
+import type { Caller } from "../auth/caller";
+import { HttpError } from "../lib/errors";
 import type { ServerContext } from "../context";
 import type { ImportFile } from "./import-file";
 import { remove } from "./repository";

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
-import type { ImportLineReport } from "../../app/components/import/types";
-import type { Caller } from "../api/caller";
-import { HttpError, isInvalidValue, isUniqueViolation } from "../api/errors";
+import type { ImportLineReport } from "../../app/shared/import/types";
+import type { Caller } from "../auth/caller";
+import { HttpError, isInvalidValue, isUniqueViolation } from "../lib/errors";
 import type { ServerContext } from "../context";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HttpError } from "../api/errors";
+import { HttpError } from "../lib/errors";
 import { readImportFile } from "./import-file";
 import { parseLine } from "./import-line";
 import { SERVER_RESOURCES } from "./registry";

@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
-import { SYNC_RESOURCE } from "../../app/components/import/format";
-import type { ImportConfirmation, ImportJobReport } from "../../app/components/import/types";
-import type { Caller } from "../api/caller";
-import { HttpError } from "../api/errors";
+import { SYNC_RESOURCE } from "../../app/shared/import/format";
+import type { ImportConfirmation, ImportJobReport } from "../../app/shared/import/types";
+import type { Caller } from "../auth/caller";
+import { HttpError } from "../lib/errors";
 import type { ServerContext } from "../context";
 import { findFirm } from "../firm/firm-repository";
 import { message } from "../lib/messages";

@@ -1,5 +1,5 @@
-import { REGISTRY } from "../../app/resources";
-import { HttpError, invalid } from "../api/errors";
+import { REGISTRY } from "../../app/shared/resources";
+import { HttpError, invalid } from "../lib/errors";
 import { message } from "../lib/messages";
 import { templateError } from "../mail/template-engine";
 import { validateStorageTemplate } from "../storage/path-template";

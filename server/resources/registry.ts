@@ -1,4 +1,4 @@
-import { REGISTRY } from "../../app/resources";
+import { REGISTRY } from "../../app/shared/resources";
 import { normaliseCaseNumber } from "./case-number";
 import type { ColumnSpec, ServerResource } from "./types";
 import { NOTIFY_STORE_RESOURCES } from "./notify-store-resources";

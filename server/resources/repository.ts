@@ -1,9 +1,10 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { AccessLevel } from "../../app/utils/access";
-import { allows } from "../../app/utils/access";
-import { type Caller, fieldLevel, levelOf } from "../api/caller";
-import { HttpError, conflict, forbidden, invalid, notFound } from "../api/errors";
+import type { AccessLevel } from "../../app/shared/access";
+import { allows } from "../../app/shared/access";
+import { type Caller, fieldLevel, levelOf } from "../auth/caller";
+import { HttpError, conflict, forbidden, invalid, notFound } from "../lib/errors";
 import type { ServerContext } from "../context";
+import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { QueryError, type SearchQuery } from "./search-query";
@@ -344,9 +345,10 @@ export async function reindex(db: AnyDb, ctx: ServerContext, res: ServerResource
   }
 }
 
-export async function create(ctx: ServerContext, caller: Caller, res: ServerResource, body: unknown): Promise<Row> {
+export async function create(ctx: ServerContext, caller: Caller, res: ServerResource, input: unknown): Promise<Row> {
   requireResource(res, caller, "write");
   await res.hooks?.guardWrite?.(ctx, caller);
+  const body = withoutControlCharacters(input);
   const values = res.def.schema.parse(body) as Row;
   // Only what the caller sent: a default the schema fills in is the product's, not a write.
   checkWritableFields(res, caller, sentFields(values, body));
@@ -373,7 +375,7 @@ export async function update(ctx: ServerContext, caller: Caller, res: ServerReso
   requireResource(res, caller, "write");
   await res.hooks?.guardWrite?.(ctx, caller);
   const stored = await read(ctx, caller, res, id);
-  const values = res.def.schema.partial().parse(body) as Row;
+  const values = res.def.schema.partial().parse(withoutControlCharacters(body)) as Row;
   checkWritableFields(res, caller, values);
   applyCrossCheck(res, { ...stored, ...values }, id);
   await checkReferences(ctx, caller, res, values);

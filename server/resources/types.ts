@@ -1,5 +1,5 @@
-import type { ResourceDef } from "../../app/resources/types";
-import type { Caller } from "../api/caller";
+import type { ResourceDef } from "../../app/shared/resources/types";
+import type { Caller } from "../auth/caller";
 import type { ServerContext } from "../context";
 
 /** How an API field maps to SQL: a plain column, or an expression over the row (counts). */

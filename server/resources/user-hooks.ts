@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../auth/password";
-import { sendInvitationMail } from "../auth/password-reset-mail";
+import { sendInvitationMail } from "../notify/password-reset-mail";
 import type { ServerResource } from "./types";
 
 /** A new user gets no usable password: an invitation mail lets them choose one. */

@@ -1,10 +1,10 @@
 import type { Selectable } from "kysely";
-import type { FirmRecord } from "../../app/utils/firm-schema";
+import type { FirmRecord } from "../../app/shared/firm-schema";
 import type { ServerContext } from "../context";
 import { findCourt } from "../courts/federal-courts";
 import type { DocumentTable, EnvelopeTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
-import { loadCaseContext } from "../resources/case-context";
+import { loadCaseContext } from "../db/case-context";
 import { renderNoticePdf } from "./notice-pdf";
 import type { StorageTemplateData } from "./path-template";
 

@@ -1,10 +1,10 @@
-import type { DMS_STATUSES } from "../../app/resources/inbox";
+import type { DMS_STATUSES } from "../../app/shared/resources/inbox";
 import type { ServerContext } from "../context";
 import { escapeHtml } from "../lib/html";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
-import { afterStorageAttempt } from "../pipeline/after-processing";
-import { type EventLevel, logEvent } from "../pipeline/event-log";
+import { afterStorageAttempt } from "../jobs/after-processing";
+import { type EventLevel, logEvent } from "../jobs/event-log";
 import type { DmsTarget } from "./dms-target";
 import { targetForCredential } from "./dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type Worker, startWorker } from "../../server/jobs/worker";
+import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 // nef-folded-subject.eml: N.D. Cal. (cand), 3:24-cv-00456, recipients at shiplaw.test and
@@ -19,7 +20,7 @@ describe.each(backends)("auto case creation (%s)", (backend) => {
   beforeAll(async () => {
     simulator = await startCourtSimulator();
     running = await startApi({ backend, env: { ECFX_COURT_BASE_URL: simulator.url } });
-    worker = startWorker(running.ctx, 2);
+    worker = startWorker(running.ctx, PIPELINE_JOBS, 2);
     client = api(running.url, (await login(running.url, DEMO.admin)).access_token);
     ids.tk1 = (await client.post("/api/v1/timekeeper", { full_name: "Rule Keeper", email: "rule.keeper@lawfirm.test" })).body.id;
     ids.tk2 = (await client.post("/api/v1/timekeeper", { full_name: "Later Keeper", email: "later.keeper@lawfirm.test" })).body.id;

@@ -7,7 +7,7 @@ import nodemailer from "nodemailer";
 import { afterAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { openDatabase } from "../../server/db/database";
-import { DEMO_INBOX } from "../../server/db/seed/demo";
+import { DEMO_INBOX } from "../../server/seed/demo";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const notice = fs.readFileSync(path.join(root, "tests/fixtures/notices/nef-district-qp-utf8.eml"), "latin1");

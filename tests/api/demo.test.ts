@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { sendDemoNotices } from "../../server/db/seed/send-demo-notices";
+import { sendDemoNotices } from "../../server/seed/send-demo-notices";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type Worker, startWorker } from "../../server/jobs/worker";
+import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { type RunningApi, startApi } from "./harness";
 
 describe("the demo on a fresh start", () => {
@@ -17,7 +18,7 @@ describe("the demo on a fresh start", () => {
     const smtp = createSmtpListener(running.ctx, { port: 0, host: "127.0.0.1" });
     const port = await listen(smtp, 0, "127.0.0.1");
     close = () => new Promise((resolve) => smtp.close(() => resolve()));
-    worker = startWorker(running.ctx, 2);
+    worker = startWorker(running.ctx, PIPELINE_JOBS, 2);
     await sendDemoNotices(port);
     await worker.drain();
   });

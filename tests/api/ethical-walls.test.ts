@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type Worker, startWorker } from "../../server/jobs/worker";
+import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { wallsForMatter } from "../../server/walls/walls";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
@@ -12,7 +13,7 @@ describe.each(backends)("ethical walls (%s)", (backend) => {
 
   beforeAll(async () => {
     running = await startApi({ backend });
-    worker = startWorker(running.ctx, 1);
+    worker = startWorker(running.ctx, PIPELINE_JOBS, 1);
     admin = api(running.url, (await login(running.url, DEMO.admin)).access_token);
     for (const name of ["Wendy Walled", "Ian Inside", "Otto Other"]) {
       ids[name] = (await admin.post("/api/v1/timekeeper", { full_name: name, email: `${name.split(" ")[0]!.toLowerCase()}@lawfirm.test` })).body.id;

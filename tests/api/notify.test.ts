@@ -4,13 +4,14 @@ import { simpleParser } from "mailparser";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { DEMO_INBOX } from "../../server/db/seed/demo";
+import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
 import { createMailer } from "../../server/mail/mailer";
 import { runDueDigests, startDigestScheduler } from "../../server/notify/digest-scheduler";
 import { notifyInboxItem } from "../../server/notify/notify-inbox-item";
 import { signPublicLink } from "../../server/notify/public-link";
-import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type Worker, startWorker } from "../../server/jobs/worker";
+import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi, testClock } from "./harness";
 
 // Notices going out, end to end: court notice over SMTP → pipeline → notification rows → mail
@@ -59,7 +60,7 @@ describe.each(backends)("notices going out (%s)", (backend) => {
     const smtp = createSmtpListener(running.ctx, { port: 0, host: "127.0.0.1" });
     smtpPort = await listen(smtp, 0, "127.0.0.1");
     closeSmtp = () => new Promise((resolve) => smtp.close(() => resolve()));
-    worker = startWorker(running.ctx, 2);
+    worker = startWorker(running.ctx, PIPELINE_JOBS, 2);
 
     firmId = (await db().selectFrom("inbox_address").select("firm_id").where("address", "=", DEMO_INBOX).executeTakeFirstOrThrow()).firm_id;
     await db()

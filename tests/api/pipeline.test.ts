@@ -3,9 +3,10 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { DEMO_INBOX } from "../../server/db/seed/demo";
+import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { type Worker, startWorker } from "../../server/pipeline/worker";
+import { type Worker, startWorker } from "../../server/jobs/worker";
+import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../fixtures/notices", name));
@@ -24,7 +25,7 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
     const smtp = createSmtpListener(running.ctx, { port: 0, host: "127.0.0.1" });
     smtpPort = await listen(smtp, 0, "127.0.0.1");
     closeSmtp = () => new Promise((resolve) => smtp.close(() => resolve()));
-    worker = startWorker(running.ctx, 2);
+    worker = startWorker(running.ctx, PIPELINE_JOBS, 2);
 
     const admin = await login(running.url, DEMO.admin);
     const client = api(running.url, admin.access_token);

@@ -8,9 +8,10 @@ import { buildApi } from "../../server/api/app";
 import { openContext } from "../../server/bootstrap";
 import { loadConfig } from "../../server/config";
 import { startCourtSimulator } from "../../server/courts/simulator";
-import { DEMO_INBOX } from "../../server/db/seed/demo";
+import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { startWorker } from "../../server/pipeline/worker";
+import { startWorker } from "../../server/jobs/worker";
+import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const notice = fs.readFileSync(path.join(root, "tests/fixtures/notices/nef-district-qp-utf8.eml"), "latin1");
@@ -37,7 +38,7 @@ export async function startPipeline(prefix: string) {
   const apiUrl = `http://127.0.0.1:${(api.server.address() as { port: number }).port}`;
   const smtp = createSmtpListener(ctx, { port: 0, host: "127.0.0.1" });
   const smtpPort = await listen(smtp, 0, "127.0.0.1");
-  const worker = startWorker(ctx, config.ECFX_WORKER_CONCURRENCY);
+  const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY);
 
   const login = await fetch(`${apiUrl}/auth/login`, {
     method: "POST",

@@ -1,5 +1,5 @@
 // The search workloads: API searches over the large seed and the console's case list page.
-import { FIRST_NAMES, LAST_NAMES, seededRandom } from "../../server/db/seed/large-names";
+import { FIRST_NAMES, LAST_NAMES, seededRandom } from "../../server/seed/large-names";
 import { BENCH_PASSWORD } from "./product";
 import { type Summary, sample, summarise } from "./stats";
 

@@ -306,6 +306,24 @@ test.describe("tables with JavaScript", () => {
     await expect(page).toHaveURL(`/cases?q=Tbl+Case+22&quick=recent&filter.matter_id=${seeded.alpha}&sort=case_number&size=10`);
   });
 
+  test("a shared URL keeps its page, size, sort, search and filters through hydration and reload", async ({ page }) => {
+    await signedIn(page, USERS.admin);
+    const shared = `/cases?q=Tbl&filter.matter_id=${seeded.alpha}&sort=case_number&page=2&size=10`;
+    await page.goto(shared);
+    const table = page.getByTestId("resource-table");
+    await expect(table).toHaveAttribute("data-renderer", "interactive");
+    await expect.poll(() => caseNumbers(page)).toEqual(alphaNumbers.slice(10));
+    // Hydration must not navigate: give the table's own effects and debounced inputs their time.
+    await page.waitForTimeout(1500);
+    await expect(page).toHaveURL(shared);
+    await expect(page.getByRole("button", { name: "Go to next page" })).toBeDisabled();
+    await page.reload();
+    await expect(table).toHaveAttribute("data-renderer", "interactive");
+    await page.waitForTimeout(1500);
+    await expect(page).toHaveURL(shared);
+    await expect.poll(() => caseNumbers(page)).toEqual(alphaNumbers.slice(10));
+  });
+
   test("a date range filter waits for its second date", async ({ page }) => {
     await signedIn(page, USERS.admin);
     await page.goto(`/cases?filter.matter_id=${seeded.alpha}&sort=case_number`);

@@ -1,9 +1,9 @@
 import { data, redirect } from "@remix-run/node";
-import { TIME_ZONES } from "../../resources/notifications";
-import { allows } from "../../utils/access";
+import { TIME_ZONES } from "../../shared/resources/notifications";
+import { allows } from "../../shared/access";
 import { ApiError, errorOf } from "../../utils/api.server";
 import { type SignedIn, requireUser } from "../../utils/auth.server";
-import type { FirmRecord } from "../../utils/firm-schema";
+import type { FirmRecord } from "../../shared/firm-schema";
 import { redirectWithToast } from "../../utils/toast.server";
 import { inputOf } from "../../utils/wizard-state";
 import { FIRM_FIELDS, firmUpdateOf, parseFirmForm } from "./firm-fields";

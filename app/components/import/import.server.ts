@@ -1,13 +1,13 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { MaxPartSizeExceededError, data, redirect, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
-import { findResource } from "../../resources";
-import type { ResourceDef } from "../../resources/types";
+import { findResource } from "../../shared/resources";
+import type { ResourceDef } from "../../shared/resources/types";
 import type { ApiClient } from "../../utils/auth.server";
 import { requireUser } from "../../utils/auth.server";
-import { LINES_PER_PAGE, MAX_IMPORT_BYTES, SYNC_RESOURCE, isImportable } from "./format";
+import { LINES_PER_PAGE, MAX_IMPORT_BYTES, SYNC_RESOURCE, isImportable } from "../../shared/import/format";
 import { importFormSchema } from "./import-form";
-import type { ImportConfirmation, ImportJobReport, ImportLineReport } from "./types";
+import type { ImportConfirmation, ImportJobReport, ImportLineReport } from "../../shared/import/types";
 
 // The import page's server side: who may import, sending the file to the API, and reading a
 // job's progress and report back.

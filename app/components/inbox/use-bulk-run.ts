@@ -1,13 +1,11 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { type BulkOutcome, type InboxBulkAction, type MatchingIds } from "../../shared/inbox-bulk";
 import {
   BULK_BATCH,
   BULK_FIELDS,
-  type BulkOutcome,
   type BulkTally,
-  type InboxBulkAction,
-  type MatchingIds,
   type Refusal,
   addOutcome,
   batches,

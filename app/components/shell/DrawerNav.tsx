@@ -22,7 +22,7 @@ import {
   type Icon,
 } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { type UserRoleMap, canOpen } from "../../utils/access";
+import { type UserRoleMap, canOpen } from "../../shared/access";
 import { type DrawerGroup, ROUTES } from "../../utils/route-table";
 
 const ICONS: Record<string, Icon> = {

@@ -31,6 +31,9 @@ const dateOf = (day: string): Date | "" => {
   return y && m && d ? new Date(y, m - 1, d) : "";
 };
 
+const sameFilters = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([field, value]) => b[field] === value);
+
 /** The days of half-entered ranges, to compare them by value. */
 const daysOf = (partial: Record<string, RangeValue>) => JSON.stringify(Object.entries(partial).map(([f, r]) => [f, r.map(dayOf)]));
 
@@ -197,18 +200,22 @@ export function InteractiveTable({ table, striped, selection }: { table: TableDa
       ...(selection ? { rowSelection: rowSelectionOf(selection.selected) } : {}),
       showProgressBars: navigation.state !== "idle",
     },
+    // MRT reports its state back while it mounts (the search box, the filters): only a real change
+    // navigates, or a shared URL would lose its page on hydration.
     onSortingChange: (updater: Updater<MRT_SortingState>) => {
       const next = apply(updater, sorting);
-      go(changeState(state, { sort: next.length ? next.map((s) => `${s.desc ? "-" : ""}${s.id}`).join(",") : spec.defaultSort }));
+      const sort = next.length ? next.map((s) => `${s.desc ? "-" : ""}${s.id}`).join(",") : spec.defaultSort;
+      if (sort !== state.sort) go(changeState(state, { sort }));
     },
     onGlobalFilterChange: (updater: Updater<unknown>) => {
-      go(changeState(state, { q: String(apply(updater, state.q) ?? "").trim() }));
+      const q = String(apply(updater, state.q) ?? "").trim();
+      if (q !== state.q) go(changeState(state, { q }));
     },
     onColumnFiltersChange: (updater: Updater<MRT_ColumnFiltersState>) => {
       const next = filtersFrom(columns, apply(updater, columnFilters));
       // Same days, same state: new Date objects would send MRT's inputs round again.
       if (daysOf(next.partial) !== daysOf(partial)) setPartial(next.partial);
-      go(changeState(state, { filters: next.filters }));
+      if (!sameFilters(next.filters, state.filters)) go(changeState(state, { filters: next.filters }));
     },
     onPaginationChange: (updater: Updater<typeof pagination>) => {
       const next = apply(updater, pagination);

@@ -1,6 +1,6 @@
-import { type AccessLevel, isAccessLevel, lowerOf } from "../../utils/access";
+import { type AccessLevel, isAccessLevel, lowerOf } from "../../shared/access";
 import type { ApiClient, Me } from "../../utils/auth.server";
-import { decodeMessage } from "../../utils/proto.server";
+import { decodeMessage } from "../../shared/proto.server";
 
 /** A role's level on one resource type and on each of its fields, as the API enforces them. */
 export interface ResourceAccess {

@@ -1,12 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect } from "@remix-run/node";
-import { templates } from "../../resources/notifications";
+import { templates } from "../../shared/resources/notifications";
 import { type ApiClient, requireUser } from "../../utils/auth.server";
 import { redirectWithToast } from "../../utils/toast.server";
 import { INTENT_FIELD } from "../../utils/wizard-state";
 import { apiMessage, call, readRecord, updateRecord } from "../fields/record-api.server";
-import type { NoticeChoice, PreviewOutcome, RenderedPreview } from "./preview";
+import type { NoticeChoice, PreviewOutcome, RenderedPreview } from "../../shared/template-preview";
 
 // The template editor page (/templates/edit/{id}): the template with a preview rendered by the
 // API from a real notice; Preview renders what is in the form, Save writes it.

@@ -1,10 +1,10 @@
 import { Box, Fieldset, Group, Radio, Stack } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { cases } from "../../resources/cases";
-import { clients } from "../../resources/clients";
-import { matters } from "../../resources/matters";
-import type { FieldDef, ResourceDef } from "../../resources/types";
+import { cases } from "../../shared/resources/cases";
+import { clients } from "../../shared/resources/clients";
+import { matters } from "../../shared/resources/matters";
+import type { FieldDef, ResourceDef } from "../../shared/resources/types";
 import { useHydrated } from "../../utils/use-hydrated";
 import { FieldInput, type InputState, asText } from "../fields/FieldInput";
 import type { PickerData } from "../fields/reference-sources";

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { cases } from "../../resources/cases";
-import { clients } from "../../resources/clients";
-import { matters } from "../../resources/matters";
+import { cases } from "../../shared/resources/cases";
+import { clients } from "../../shared/resources/clients";
+import { matters } from "../../shared/resources/matters";
 
 // The matter step of the case wizard: an existing matter, or a new matter created in place,
 // whose client is in turn an existing one or a new one (name and number). The rules of each

@@ -1,16 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { emailField, passwordField, requiredText } from "../../../app/utils/validation";
+import { emailField, passwordField, requiredText } from "../../../app/shared/validation";
 import { dummyHash, hashPassword, verifyPassword } from "../../auth/password";
-import { sendPasswordResetMail } from "../../auth/password-reset-mail";
+import { sendPasswordResetMail } from "../../notify/password-reset-mail";
 import { clearFailures, lockedFor, recordFailure, type ThrottleKey } from "../../auth/throttle";
 import { issueTokens, revokeAllSessions, revokeByToken, rotateRefreshToken } from "../../auth/tokens";
 import { userRoleMap } from "../../auth/permissions";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { newSecretToken, sha256 } from "../../lib/ids";
-import { authenticate } from "../caller";
-import { HttpError, forbidden, invalid } from "../errors";
+import { authenticate } from "../../auth/caller";
+import { HttpError, forbidden, invalid } from "../../lib/errors";
 import { readBody, sendProtobuf, wantsProtobuf } from "../protobuf-body";
 
 const loginBody = z.object({ username: emailField(), password: requiredText() });

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import { periodQuerySchema } from "../../../app/utils/dashboard-period";
+import { periodQuerySchema } from "../../../app/shared/dashboard-period";
 import type { ServerContext } from "../../context";
 import { dashboardFor } from "../../dashboard/dashboard";
-import { authenticate, requireAccess } from "../caller";
-import { HttpError, fieldErrorsOf } from "../errors";
+import { authenticate, requireAccess } from "../../auth/caller";
+import { HttpError, fieldErrorsOf } from "../../lib/errors";
 
 export function dashboardRoutes(app: FastifyInstance, ctx: ServerContext) {
   const db = ctx.database.db;

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { allows } from "../../../app/utils/access";
+import { allows } from "../../../app/shared/access";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { type NoticeTemplateData, TemplateRenderError, buildTemplateData, renderNoticeMail } from "../../mail/notice-template";
 import { sampleTemplateData } from "../../mail/sample-notice";
-import { type Caller, authenticate, levelOf, requireAccess } from "../caller";
-import { HttpError, invalid } from "../errors";
+import { type Caller, authenticate, levelOf, requireAccess } from "../../auth/caller";
+import { HttpError, invalid } from "../../lib/errors";
 
 const previewBody = z.object({
   template: z.string().max(100_000),

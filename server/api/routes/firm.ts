@@ -1,12 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { firmUpdateSchema } from "../../../app/utils/firm-schema";
+import { firmUpdateSchema } from "../../../app/shared/firm-schema";
 import type { ServerContext } from "../../context";
 import { firmBranding } from "../../firm/firm-record";
 import { scheduleWallsRecomputation } from "../../walls/apply-walls";
 import { findFirm, findFirmForHost, firmLogo, hostNamesOfOtherFirms, saveFirmLogo, updateFirm } from "../../firm/firm-repository";
 import { message } from "../../lib/messages";
-import { authenticate, levelOf, requireAccess } from "../caller";
-import { HttpError, conflict, errorHandler, notFound } from "../errors";
+import { authenticate, levelOf, requireAccess } from "../../auth/caller";
+import { HttpError, conflict, errorHandler, notFound } from "../../lib/errors";
 import { readBody, sendProtobuf, wantsProtobuf } from "../protobuf-body";
 
 const MAX_LOGO_BYTES = 1024 * 1024;

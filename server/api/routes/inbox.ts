@@ -9,8 +9,8 @@ import { inboxCard } from "../../pipeline/inbox-card";
 import { serverResourceByPath } from "../../resources/registry";
 import { userWalledOutOfCase } from "../../walls/walls";
 import { QueryError, type SearchQuery, parseSearchQuery } from "../../resources/search-query";
-import { type Caller, authenticate, fieldLevel, requireAccess } from "../caller";
-import { HttpError, forbidden, invalid, notFound } from "../errors";
+import { type Caller, authenticate, fieldLevel, requireAccess } from "../../auth/caller";
+import { HttpError, forbidden, invalid, notFound } from "../../lib/errors";
 
 const bulkBody = z.object({ action: z.enum(BULK_ACTIONS), ids: z.array(z.string().min(1)).min(1).max(1000) });
 const reprocessBody = z.object({ case_id: z.string().min(1) });

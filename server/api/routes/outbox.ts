@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context";
-import { authenticate, requireAccess } from "../caller";
-import { notFound } from "../errors";
+import { authenticate, requireAccess } from "../../auth/caller";
+import { notFound } from "../../lib/errors";
 
 const listQuery = z.object({
   max: z.coerce.number().int().min(1).max(100).default(25),

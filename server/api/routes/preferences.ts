@@ -3,8 +3,8 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
-import { authenticate, requireAccess } from "../caller";
-import { invalid } from "../errors";
+import { authenticate, requireAccess } from "../../auth/caller";
+import { invalid } from "../../lib/errors";
 
 // Per-user preferences (a table's column layout, ...) and the firm's web preferences (table
 // striping, ...). A user's preferences are theirs alone: every query carries the caller's

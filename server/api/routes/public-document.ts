@@ -3,7 +3,7 @@ import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { verifyPublicLink } from "../../notify/public-link";
 import { wallsForCase } from "../../walls/walls";
-import { HttpError } from "../errors";
+import { HttpError } from "../../lib/errors";
 
 /**
  * GET /api/v1/public/document/:token — a document through a signed link from a notice mail,

@@ -4,8 +4,8 @@ import { message } from "../../lib/messages";
 import { exportCsv } from "../../resources/export";
 import { serverResourceByPath } from "../../resources/registry";
 import { QueryError, parseSearchQuery } from "../../resources/search-query";
-import { authenticate, fieldLevel } from "../caller";
-import { invalid, notFound } from "../errors";
+import { authenticate, fieldLevel } from "../../auth/caller";
+import { invalid, notFound } from "../../lib/errors";
 
 /** GET /api/v1/{resource}/export: the search's query (paging aside) answered as one CSV file. */
 export function resourceExportRoutes(app: FastifyInstance, ctx: ServerContext) {

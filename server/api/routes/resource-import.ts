@@ -1,13 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { MAX_IMPORT_BYTES, MAX_IMPORT_SIZE_LABEL } from "../../../app/components/import/format";
+import { MAX_IMPORT_BYTES, MAX_IMPORT_SIZE_LABEL } from "../../../app/shared/import/format";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { ImportRunner, startImport } from "../../resources/import";
 import { findJob, jobLines } from "../../resources/import-jobs";
 import { SERVER_RESOURCES, serverResourceByPath } from "../../resources/registry";
-import { authenticate, requireAccess } from "../caller";
-import { HttpError, errorHandler, invalid, notFound } from "../errors";
+import { authenticate, requireAccess } from "../../auth/caller";
+import { HttpError, errorHandler, invalid, notFound } from "../../lib/errors";
 
 // POST /api/v1/{resource}/import takes the file as the body (text/plain or text/csv) and
 // answers 202 with the job, or 200 asking for confirmation when the file is over the firm's

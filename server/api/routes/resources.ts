@@ -5,8 +5,8 @@ import { serverResourceByPath } from "../../resources/registry";
 import { create, read, remove, search, update } from "../../resources/repository";
 import { QueryError, parseSearchQuery } from "../../resources/search-query";
 import type { ServerResource } from "../../resources/types";
-import { authenticate, fieldLevel } from "../caller";
-import { invalid, notFound } from "../errors";
+import { authenticate, fieldLevel } from "../../auth/caller";
+import { invalid, notFound } from "../../lib/errors";
 
 type Params = { resource: string; id?: string };
 

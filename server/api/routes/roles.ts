@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { parsePermissions, roleMessage } from "../../auth/permissions";
 import type { ServerContext } from "../../context";
-import { authenticate, levelOf } from "../caller";
-import { forbidden, notFound } from "../errors";
+import { authenticate, levelOf } from "../../auth/caller";
+import { forbidden, notFound } from "../../lib/errors";
 import { sendProtobuf } from "../protobuf-body";
 
 export function roleRoutes(app: FastifyInstance, ctx: ServerContext) {

@@ -3,8 +3,8 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
-import { authenticate, requireAccess } from "../caller";
-import { invalid } from "../errors";
+import { authenticate, requireAccess } from "../../auth/caller";
+import { invalid } from "../../lib/errors";
 
 const MAX_PAGE = 100;
 const query = z.object({

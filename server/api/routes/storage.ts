@@ -9,8 +9,8 @@ import { targetForCredential } from "../../storage/dms-targets";
 import { isHierarchyPermutation, normaliseHierarchy } from "../../storage/policy-resolution";
 import { requeueStorage } from "../../storage/requeue";
 import { userWalledOutOfCase } from "../../walls/walls";
-import { authenticate, requireAccess } from "../caller";
-import { invalid, notFound } from "../errors";
+import { authenticate, requireAccess } from "../../auth/caller";
+import { invalid, notFound } from "../../lib/errors";
 
 // Where documents go: the firm's storage policy hierarchy, requeueing notices to the DMS,
 // an item's storage records and the files stored.

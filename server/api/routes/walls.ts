@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { scheduleWallsRecomputation } from "../../walls/apply-walls";
-import { authenticate, requireAccess } from "../caller";
-import { HttpError, invalid, notFound } from "../errors";
+import { authenticate, requireAccess } from "../../auth/caller";
+import { HttpError, invalid, notFound } from "../../lib/errors";
 
 const body = z.object({ enabled: z.boolean() });
 

@@ -4,10 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { DEMO, api, backends, login, useApi } from "../../../tests/api/harness";
-import { normaliseCaseNumber } from "../../resources/case-number";
-import { SERVER_RESOURCES } from "../../resources/registry";
-import { documentBody } from "../../resources/search-text";
+import { DEMO, api, backends, login, useApi } from "../../tests/api/harness";
+import { normaliseCaseNumber } from "../resources/case-number";
+import { SERVER_RESOURCES } from "../resources/registry";
+import { documentBody } from "../resources/search-text";
 import { SEED_ID_PREFIX, SeedRefused, defaultFirmId, generate, seedLarge } from "./large";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

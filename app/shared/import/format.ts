@@ -1,4 +1,4 @@
-import type { FieldDef, ResourceDef } from "../../resources/types";
+import type { FieldDef, ResourceDef } from "../resources/types";
 
 // The import file format, shared by the API that reads it and the page that documents it.
 // A header row of API field names (the names the export writes), then one record per line.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredText } from "../utils/validation";
+import { requiredText } from "../validation";
 import { externalKeys, isoDate, name, optionalId, optionalText } from "./schema-parts";
 import { defineResource } from "./types";
 

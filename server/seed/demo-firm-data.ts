@@ -1,8 +1,8 @@
-import { defaultRolePermissions } from "../../auth/permissions";
-import type { Caller } from "../../api/caller";
-import type { ServerContext } from "../../context";
-import { serverResourceByPath } from "../../resources/registry";
-import { create } from "../../resources/repository";
+import { defaultRolePermissions } from "../auth/permissions";
+import type { Caller } from "../auth/caller";
+import type { ServerContext } from "../context";
+import { serverResourceByPath } from "../resources/registry";
+import { create } from "../resources/repository";
 
 /** The demo firm's cases, so the demo notices have somewhere to go. */
 export const DEMO_CASES = [

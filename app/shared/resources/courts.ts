@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredText } from "../utils/validation";
+import { requiredText } from "../validation";
 import { externalKeys, name } from "./schema-parts";
 import { type FieldDef, defineResource } from "./types";
 

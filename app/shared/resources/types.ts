@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { AccessKey } from "../utils/access";
+import type { AccessKey } from "../access";
 
 // The isomorphic half of the entity registry: what the console and the API both need to know
 // about an entity. No server imports here.

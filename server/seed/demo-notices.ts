@@ -1,5 +1,5 @@
-import { findCourt } from "../../courts/federal-courts";
-import { escapeHtml } from "../../lib/html";
+import { findCourt } from "../courts/federal-courts";
+import { escapeHtml } from "../lib/html";
 import { DEMO_CASES } from "./demo-firm-data";
 
 // Court notices of our own making for the demo inbox, in the layout CM/ECF sends them: the

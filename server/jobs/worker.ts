@@ -1,46 +1,30 @@
 import { hostname } from "node:os";
 import type { ServerContext } from "../context";
 import { newId } from "../lib/ids";
-import { MAX_FETCH_ATTEMPTS, fetchDocument } from "./fetch-document";
-import { setItem } from "./item-state";
-import { processInboxItem } from "./process-inbox-item";
 import { type Job, type JobKind, claimJob, completeJob, retryJob } from "./queue";
-import { MAX_NOTIFY_ATTEMPTS, notifyInboxItem } from "../notify/notify-inbox-item";
-import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../storage/store-inbox-item";
-import { applyWalls } from "../walls/apply-walls";
 
 const LEASE_MS = 60_000;
 const IDLE_POLL_MS = 250;
-const MAX_ITEM_ATTEMPTS = 5;
+const DEFAULT_ATTEMPTS = 5;
 
-/** What each kind of job does; `ref_id` names the row it is about. */
-const JOB_HANDLERS: Record<JobKind, (ctx: ServerContext, job: Job) => Promise<void>> = {
-  "process-inbox-item": (ctx, job) => processInboxItem(ctx, job.ref_id),
-  "fetch-document": (ctx, job) => fetchDocument(ctx, job.ref_id, job.attempts),
-  "apply-walls": (ctx, job) => applyWalls(ctx, job.firm_id),
-  "store-inbox-item": (ctx, job) => storeInboxItem(ctx, job.ref_id, job.attempts),
-  "notify-inbox-item": (ctx, job) => notifyInboxItem(ctx, job.ref_id, job.attempts),
-};
-
-/** How often each kind of job is tried before the worker gives up on it. */
-const ATTEMPT_LIMITS: Partial<Record<JobKind, number>> = {
-  "fetch-document": MAX_FETCH_ATTEMPTS,
-  "notify-inbox-item": MAX_NOTIFY_ATTEMPTS,
-  "store-inbox-item": MAX_STORAGE_ATTEMPTS,
-};
-
-async function run(ctx: ServerContext, job: Job): Promise<void> {
-  const handler = JOB_HANDLERS[job.kind as JobKind];
-  if (!handler) throw new Error(`Unknown job kind ${job.kind}`);
-  return handler(ctx, job);
+/** What one kind of job does (`ref_id` names the row it is about) and what its failures leave behind. */
+export interface JobHandler {
+  run(ctx: ServerContext, job: Job): Promise<void>;
+  /** How often the job is tried before the worker gives up on it. */
+  attempts?: number;
+  /** Called before a failed job is tried again later. */
+  onRetry?(ctx: ServerContext, job: Job, reason: string): Promise<void>;
+  /** Called when the job keeps failing and is given up. */
+  onGiveUp?(ctx: ServerContext, job: Job, reason: string): Promise<void>;
 }
 
-/** What a job that keeps failing leaves behind: the item Failed with the reason. */
-async function giveUp(ctx: ServerContext, job: Job, reason: string): Promise<void> {
-  if (job.kind === "process-inbox-item") {
-    await setItem(ctx, { id: job.ref_id, firm_id: job.firm_id }, { status: "Failed", action_required: "ECFX", reason }, { event: "failed", detail: reason, level: "ERROR" });
-  }
-  await completeJob(ctx, job);
+/** The worker knows no job by name: whoever starts it says what each kind does. */
+export type JobHandlers = Record<JobKind, JobHandler>;
+
+function handlerOf(handlers: JobHandlers, job: Job): JobHandler {
+  const handler = handlers[job.kind as JobKind];
+  if (!handler) throw new Error(`Unknown job kind ${job.kind}`);
+  return handler;
 }
 
 export interface Worker {
@@ -72,7 +56,7 @@ async function releaseLeasesOfDeadProcesses(ctx: ServerContext): Promise<void> {
   }
 }
 
-export function startWorker(ctx: ServerContext, concurrency = 4): Worker {
+export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurrency = 4): Worker {
   const workerId = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
   const released = releaseLeasesOfDeadProcesses(ctx).catch((error: unknown) => console.error("could not release stale job leases", error));
   let stopping = false;
@@ -100,16 +84,16 @@ export function startWorker(ctx: ServerContext, concurrency = 4): Worker {
       }
       busy++;
       try {
-        await run(ctx, job);
+        await handlerOf(handlers, job).run(ctx, job);
         await completeJob(ctx, job);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        const limit = ATTEMPT_LIMITS[job.kind as JobKind] ?? MAX_ITEM_ATTEMPTS;
-        if (job.attempts >= limit) await giveUp(ctx, job, reason);
-        else {
-          if (job.kind === "process-inbox-item") {
-            await setItem(ctx, { id: job.ref_id, firm_id: job.firm_id }, { status: "Retry", reason }, { event: "retry", detail: reason, level: "WARNING" });
-          }
+        const handler = handlers[job.kind as JobKind];
+        if (job.attempts >= (handler?.attempts ?? DEFAULT_ATTEMPTS)) {
+          await handler?.onGiveUp?.(ctx, job, reason);
+          await completeJob(ctx, job);
+        } else {
+          await handler?.onRetry?.(ctx, job, reason);
           await retryJob(ctx, job, reason);
         }
       } finally {

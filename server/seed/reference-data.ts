@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { FEDERAL_COURTS } from "../../courts/federal-courts";
-import type { Database } from "../database";
+import { FEDERAL_COURTS } from "../courts/federal-courts";
+import type { Database } from "../db/database";
 
 /** ECFX's court list, brought up to date at every start (new courts added, names corrected). */
 export async function seedReferenceData(database: Database): Promise<void> {

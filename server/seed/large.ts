@@ -1,9 +1,9 @@
 import { type Kysely, sql } from "kysely";
-import { FEDERAL_COURTS } from "../../courts/federal-courts";
-import { normaliseCaseNumber } from "../../resources/case-number";
-import { SERVER_RESOURCES } from "../../resources/registry";
-import { documentBody } from "../../resources/search-text";
-import type { Database } from "../database";
+import { FEDERAL_COURTS } from "../courts/federal-courts";
+import { normaliseCaseNumber } from "../resources/case-number";
+import { SERVER_RESOURCES } from "../resources/registry";
+import { documentBody } from "../resources/search-text";
+import type { Database } from "../db/database";
 import {
   COURT_IDS,
   CITIES,

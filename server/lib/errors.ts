@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ZodError } from "zod";
-import { splitMessageKey } from "../../app/utils/validation";
-import { message } from "../lib/messages";
+import { splitMessageKey } from "../../app/shared/validation";
+import { message } from "./messages";
 
 export type FieldErrors = Record<string, string[]>;
 

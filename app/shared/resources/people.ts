@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailField, requiredText } from "../utils/validation";
+import { emailField, requiredText } from "../validation";
 import { externalKeys, optionalId } from "./schema-parts";
 import { defineResource } from "./types";
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import type { ClientTable, CourtCaseTable, DB, MatterTable } from "../db/schema";
+import type { ClientTable, CourtCaseTable, DB, MatterTable } from "./schema";
 
 /** A case with what a notice about it is filed and written under: its matter, client and court. */
 export interface CaseContext {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { DELIVERY_METHODS, NOTIFICATION_CADENCES } from "../utils/firm-schema";
-import { domainList, emailList, requiredText } from "../utils/validation";
+import { DELIVERY_METHODS, NOTIFICATION_CADENCES } from "../firm-schema";
+import { domainList, emailList, requiredText } from "../validation";
 import { name, optionalId, optionalText } from "./schema-parts";
 import { type FieldDef, defineResource } from "./types";
 

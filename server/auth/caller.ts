@@ -1,10 +1,10 @@
 import type { FastifyRequest } from "fastify";
-import type { AccessLevel } from "../../app/utils/access";
-import { allows } from "../../app/utils/access";
-import { type RolePermissions, fieldAccess, isAdminRole, parsePermissions, resourceAccess } from "../auth/permissions";
-import { verifyAccessToken } from "../auth/tokens";
+import type { AccessLevel } from "../../app/shared/access";
+import { allows } from "../../app/shared/access";
+import { type RolePermissions, fieldAccess, isAdminRole, parsePermissions, resourceAccess } from "./permissions";
+import { verifyAccessToken } from "./tokens";
 import type { ServerContext } from "../context";
-import { forbidden, unauthorized } from "./errors";
+import { forbidden, unauthorized } from "../lib/errors";
 
 /** Who is calling: the user, their firm (which scopes every query) and their role's grants. */
 export interface Caller {

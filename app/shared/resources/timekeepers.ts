@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailList, requiredText } from "../utils/validation";
+import { emailList, requiredText } from "../validation";
 import { externalKeys, name, optionalId, optionalText } from "./schema-parts";
 import { defineResource } from "./types";
 

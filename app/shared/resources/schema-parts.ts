@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredText } from "../utils/validation";
+import { requiredText } from "../validation";
 
 // Pieces the entity schemas share. Messages are catalogue keys.
 

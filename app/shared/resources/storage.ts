@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HIERARCHY_LEVELS } from "../utils/firm-schema";
+import { HIERARCHY_LEVELS } from "../firm-schema";
 import { name, optionalId, optionalText } from "./schema-parts";
 import { type FieldDef, defineResource } from "./types";
 

@@ -1,5 +1,5 @@
-import type { Database } from "../database";
-import { createFirm, createUser } from "../../firm/create-firm";
+import type { Database } from "../db/database";
+import { createFirm, createUser } from "../firm/create-firm";
 
 export const DEMO_USERS = [
   { email: "admin@demo.ecfx.test", fullName: "Avery Admin", displayName: "Avery", role: "Administrator" },

@@ -1,0 +1,87 @@
+// Which code may import which, checked by `npm run lint` (dependency-cruiser).
+//
+// The console (app/) and the server (server/) meet in one folder, app/shared/: the entity
+// declarations and the few modules both sides need. The server may import nothing else of app/;
+// the console never imports the server; app/shared/ stands on nothing else of app/.
+//
+// Inside server/, each folder is a floor and may import only the floors below it. The list is the
+// one place the order is written; move a module down rather than reach up.
+const SERVER_FLOORS = [
+  "lib",
+  "config",
+  "db",
+  "auth",
+  "courts",
+  "notices",
+  "mail",
+  "firm",
+  "jobs",
+  "inbox",
+  "walls",
+  "dashboard",
+  "storage",
+  "notify",
+  "resources",
+  "pipeline",
+  "api",
+  "seed",
+  "bootstrap",
+  "cli",
+  "main",
+];
+
+// A floor is a folder (server/db/…) or a file at the top (server/config.ts).
+const floorPath = (floors) => `^server/(${floors.join("|")})(/|\\.ts$)`;
+// Tests arrange whatever a case needs; the layering speaks of the product's own modules.
+const notATest = "\\.test\\.tsx?$";
+
+const floorRules = SERVER_FLOORS.slice(0, -1).map((floor, index) => ({
+  name: `server-floor-${floor}`,
+  comment: `server/${floor} may import only the floors below it: ${SERVER_FLOORS.slice(0, index).join(", ") || "none"}`,
+  severity: "error",
+  from: { path: floorPath([floor]), pathNot: notATest },
+  to: { path: floorPath(SERVER_FLOORS.slice(index + 1)) },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "console-imports-server",
+      comment: "app/ never imports server/: what both need lives in app/shared/",
+      severity: "error",
+      from: { path: "^app/" },
+      to: { path: "^server/" },
+    },
+    {
+      name: "server-imports-console",
+      comment: "server/ imports only app/shared/ of the console",
+      severity: "error",
+      from: { path: "^server/" },
+      to: { path: "^app/", pathNot: "^app/shared/" },
+    },
+    {
+      name: "shared-imports-console",
+      comment: "app/shared/ stands on nothing else of app/, so the server never reaches the console through it",
+      severity: "error",
+      from: { path: "^app/shared/" },
+      to: { path: "^app/", pathNot: "^app/shared/" },
+    },
+    {
+      name: "server-context-is-types",
+      comment: "server/context.ts names what a handler is given; it may import types only, so every floor can use it",
+      severity: "error",
+      from: { path: "^server/context\\.ts$" },
+      to: { path: "^server/", dependencyTypesNot: ["type-only"] },
+    },
+    ...floorRules,
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(node_modules|build|public)/" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    // Stable across package versions: only the modules of this repository matter here.
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+  },
+};

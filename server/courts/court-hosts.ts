@@ -1,0 +1,12 @@
+import type { OutboundPurpose } from "../outbound/guard";
+import { courtIdFromHost } from "./federal-courts";
+
+/**
+ * The hosts court documents may be fetched from: any host of the federal judiciary
+ * (`*.uscourts.gov`) and the hosts the court registry knows, such as the appellate courts'
+ * `*.fedcourts.us` and their ACMS document gateways (`caN-showdoc.azurewebsites.us`).
+ */
+export const COURT_HOSTS: OutboundPurpose = {
+  name: "court",
+  hostAllowed: (host) => host.endsWith(".uscourts.gov") || courtIdFromHost(host) !== undefined,
+};

@@ -1,0 +1,45 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { COURT_HOSTS } from "../courts/court-hosts";
+import { OutboundGuard, OutboundRefusedError } from "./guard";
+
+describe("outbound guard", () => {
+  const guard = new OutboundGuard({ allowedOrigins: ["http://127.0.0.1:4010"], allowedRanges: ["10.20.0.0/16", "fd12::7"] });
+  afterAll(() => guard.close());
+
+  it.each([
+    ["127.0.0.1", "loopback"],
+    ["::1", "loopback"],
+    ["::ffff:127.0.0.1", "loopback"],
+    ["10.1.2.3", "private"],
+    ["192.168.1.1", "private"],
+    ["172.16.0.1", "private"],
+    ["169.254.169.254", "linkLocal"],
+    ["fe80::1", "linkLocal"],
+    ["fd00::1", "uniqueLocal"],
+    ["100.64.0.1", "carrierGradeNat"],
+    ["224.0.0.1", "multicast"],
+    ["ff02::1", "multicast"],
+    ["0.0.0.0", "unspecified"],
+    ["::", "unspecified"],
+  ])("refuses %s (%s)", (address, range) => {
+    expect(guard.addressRefusal(address)).toBe(range);
+  });
+
+  it("allows public addresses and the ranges the operator named", () => {
+    for (const address of ["8.8.8.8", "2607:f8b0:4004:800::200e", "10.20.3.4", "fd12::7"]) expect(guard.addressRefusal(address)).toBeNull();
+    expect(guard.addressRefusal("10.21.0.1")).toBe("private");
+  });
+
+  it("takes court hosts over https only, and the operator's origin as it is", () => {
+    const check = (url: string) => () => guard.check(new URL(url), COURT_HOSTS);
+    expect(check("https://ecf.almd.uscourts.gov/doc1/1")).not.toThrow();
+    expect(check("https://ca9-showdoc.azurewebsites.us/NDA/x")).not.toThrow();
+    expect(check("https://em4346.ca9.fedcourts.us/x")).not.toThrow();
+    expect(check("http://127.0.0.1:4010/doc1/1")).not.toThrow();
+    expect(check("http://127.0.0.1:4011/doc1/1")).toThrow(OutboundRefusedError);
+    expect(check("http://ecf.almd.uscourts.gov/doc1/1")).toThrow(/not an https address/);
+    expect(check("https://ecf.almd.uscourts.gov.attacker.test/doc1/1")).toThrow(/not a court host/);
+    expect(check("https://evil-showdoc.azurewebsites.us/NDA/x")).toThrow(/not a court host/);
+    expect(check("https://[::ffff:a9fe:a9fe]/doc1/1")).toThrow(/169\.254\.169\.254|linkLocal/);
+  });
+});

@@ -1,0 +1,25 @@
+import type { JobHandler, JobHandlers } from "../jobs/worker";
+import { MAX_NOTIFY_ATTEMPTS, notifyInboxItem } from "../notify/notify-inbox-item";
+import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../storage/store-inbox-item";
+import { applyWalls } from "../walls/apply-walls";
+import { MAX_FETCH_ATTEMPTS, fetchDocument } from "./fetch-document";
+import { setItem } from "./item-state";
+import { processInboxItem } from "./process-inbox-item";
+
+// Processing an item shows its retries and its failure on the item itself.
+const processItem: JobHandler = {
+  run: (ctx, job) => processInboxItem(ctx, job.ref_id),
+  onRetry: (ctx, job, reason) =>
+    setItem(ctx, { id: job.ref_id, firm_id: job.firm_id }, { status: "Retry", reason }, { event: "retry", detail: reason, level: "WARNING" }),
+  onGiveUp: (ctx, job, reason) =>
+    setItem(ctx, { id: job.ref_id, firm_id: job.firm_id }, { status: "Failed", action_required: "ECFX", reason }, { event: "failed", detail: reason, level: "ERROR" }),
+};
+
+/** What each kind of job of the notice pipeline does, for the worker. */
+export const PIPELINE_JOBS: JobHandlers = {
+  "process-inbox-item": processItem,
+  "fetch-document": { run: (ctx, job) => fetchDocument(ctx, job.ref_id, job.attempts), attempts: MAX_FETCH_ATTEMPTS },
+  "apply-walls": { run: (ctx, job) => applyWalls(ctx, job.firm_id) },
+  "store-inbox-item": { run: (ctx, job) => storeInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_STORAGE_ATTEMPTS },
+  "notify-inbox-item": { run: (ctx, job) => notifyInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_NOTIFY_ATTEMPTS },
+};

@@ -1,0 +1,80 @@
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+
+// The import rules of `npm run lint`, run on small trees made for each case: a deliberate bad
+// import must be reported by the rule that forbids it, and the same tree without it must pass.
+const repo = resolve(import.meta.dirname, "../..");
+const config = join(repo, "scripts/dependency-cruiser.cjs");
+const depcruise = join(repo, "node_modules/.bin/depcruise");
+let trees: string[] = [];
+
+async function tree(files: Record<string, string>): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), "ecfx-boundaries-"));
+  trees.push(root);
+  const all = { "tsconfig.json": JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "~/*": ["./app/*"] } } }), ...files };
+  for (const [path, text] of Object.entries(all)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  return root;
+}
+
+/** The names of the rules the tree breaks; empty when it passes. */
+async function violations(root: string): Promise<string[]> {
+  // The exit code counts errors; the JSON report names them either way.
+  const stdout = await promisify(execFile)(depcruise, ["--config", config, "--output-type", "json", "app", "server"], { cwd: root }).then(
+    (done) => done.stdout,
+    (error: { stdout?: string }) => error.stdout ?? "",
+  );
+  const result = JSON.parse(stdout) as { summary: { violations: { rule: { name: string } }[] } };
+  return result.summary.violations.map((v) => v.rule.name);
+}
+
+afterEach(async () => {
+  await Promise.all(trees.map((root) => rm(root, { recursive: true, force: true })));
+  trees = [];
+});
+
+describe("import boundaries", () => {
+  const clean = {
+    "app/shared/access.ts": "export const level = 1;\n",
+    "app/utils/page.ts": 'import { level } from "../shared/access";\nexport const page = level;\n',
+    "server/lib/clock.ts": "export const now = () => 0;\n",
+    "server/db/database.ts": 'import { now } from "../lib/clock";\nimport { level } from "../../app/shared/access";\nexport const db = now() + level;\n',
+    "server/api/app.ts": 'import { db } from "../db/database";\nexport const app = db;\n',
+    "server/context.ts": 'import type { db } from "./db/database";\nexport type Ctx = typeof db;\n',
+  };
+
+  it("passes a tree whose imports flow one way", async () => {
+    expect(await violations(await tree(clean))).toEqual([]);
+  });
+
+  it("fails when a lower server floor imports a higher one", async () => {
+    const root = await tree({ ...clean, "server/lib/clock.ts": 'import { app } from "../api/app";\nexport const now = () => app;\n' });
+    expect(await violations(root)).toEqual(["server-floor-lib"]);
+  });
+
+  it("fails when the console imports the server", async () => {
+    const root = await tree({ ...clean, "app/utils/page.ts": 'import { db } from "../../server/db/database";\nexport const page = db;\n' });
+    expect(await violations(root)).toEqual(["console-imports-server"]);
+  });
+
+  it("fails when the server imports the console outside app/shared", async () => {
+    const root = await tree({ ...clean, "server/db/database.ts": 'import { page } from "../../app/utils/page";\nexport const db = page;\n' });
+    expect(await violations(root)).toEqual(["server-imports-console"]);
+  });
+
+  it("fails when app/shared imports the rest of the console", async () => {
+    const root = await tree({ ...clean, "app/shared/access.ts": 'import { page } from "../utils/page";\nexport const level = page;\n' });
+    expect(await violations(root)).toContain("shared-imports-console");
+  });
+
+  it("fails when the server context imports more than types", async () => {
+    const root = await tree({ ...clean, "server/context.ts": 'import { db } from "./db/database";\nexport const ctx = db;\n' });
+    expect(await violations(root)).toEqual(["server-context-is-types"]);
+  });
+});
