@@ -19,6 +19,7 @@ const SERVER_FLOORS = [
   "inbox",
   "walls",
   "dashboard",
+  "analytics",
   "storage",
   "notify",
   "resources",

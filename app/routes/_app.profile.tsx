@@ -4,6 +4,7 @@ import { Alert, Badge, Button, Card, Grid, PasswordInput, Stack, Table, Text, Ti
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { ANALYTICS_INTENT, AnalyticsForm } from "../components/profile/AnalyticsForm";
 import { toastForApiError } from "../utils/api-errors";
 import { ApiError } from "../utils/api.server";
 import { requireUser, sessionFromTokens } from "../utils/auth.server";
@@ -23,12 +24,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     accept: "application/x-protobuf",
   });
   const role = response.ok ? decodeMessage("UserSecurityRole", new Uint8Array(await response.arrayBuffer())) : null;
-  return data({ me, role: role ? { name: String(role.name), isSystemDefined: Boolean(role.isSystemDefined), rows: roleRows(role) } : null }, { headers });
+  const analytics = await api.json<{ value: { optOut?: boolean } | null }>("/api/v1/preferences/analytics").catch(() => null);
+  return data({ me, analyticsOptOut: analytics?.data.value?.optOut === true, role: role ? { name: String(role.name), isSystemDefined: Boolean(role.isSystemDefined), rows: roleRows(role) } : null }, { headers });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { auth, me, api } = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema });
+  const { auth, me, api, headers: refreshed } = await requireUser(request);
+  const formData = await request.formData();
+  if (formData.get("intent") === ANALYTICS_INTENT) {
+    await api.json("/api/v1/preferences/analytics", { method: "PUT", json: { value: { optOut: formData.get("optOut") === "on" } } });
+    return redirectWithToast(request, "/profile", { type: "success", key: "profile.analytics.saved" }, { headers: refreshed });
+  }
+  const submission = parseWithZod(formData, { schema: changePasswordSchema });
   const hideFields = ["currentPassword", "newPassword", "confirmPassword"];
   if (submission.status !== "success") return submission.reply({ hideFields });
   const body = encodeMessage("ChangePassword", {
@@ -59,7 +66,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Profile() {
-  const { me, role } = useLoaderData<typeof loader>();
+  const { me, role, analyticsOptOut } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { t } = useTranslation();
   const [form, fields] = useForm({
@@ -127,6 +134,7 @@ export default function Profile() {
               </Stack>
             </Form>
           </Card>
+          <AnalyticsForm optOut={analyticsOptOut} />
         </Stack>
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 7 }}>

@@ -21,8 +21,6 @@ export interface Dashboard {
   top_timekeepers?: Ranked[];
 }
 
-export const CACHE_SECONDS = 30;
-
 const TOP_FIELDS: Record<TopKind, "top_client" | "top_matter" | "top_timekeeper"> = {
   client: "top_client",
   matter: "top_matter",
@@ -33,7 +31,7 @@ const caches = new WeakMap<ServerContext, ShortCache<Dashboard>>();
 function cacheOf(ctx: ServerContext): ShortCache<Dashboard> {
   let cache = caches.get(ctx);
   if (!cache) {
-    cache = new ShortCache<Dashboard>(ctx.clock, CACHE_SECONDS * 1000);
+    cache = new ShortCache<Dashboard>(ctx.clock, ctx.config.ECFX_DASHBOARD_CACHE_SECONDS * 1000);
     caches.set(ctx, cache);
   }
   return cache;

@@ -1,3 +1,4 @@
+import http from "node:http";
 import AxeBuilder from "@axe-core/playwright";
 import { type Page, expect, test } from "@playwright/test";
 import { API_URL, USERS, apiToken, signedIn } from "./helpers";
@@ -87,6 +88,52 @@ test.describe("dashboard accessibility", () => {
       const results = await new AxeBuilder({ page }).analyze();
       const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(serious.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}: ${n.any[0]?.message ?? ""}`))).toEqual([]);
+    });
+  }
+});
+
+// The console reports page views to the API, which sends them to the configured endpoint: here a
+// receiver on the port the test configuration names. Sign-in is never counted.
+test.describe("page views", () => {
+  const views: { title: string; path: string }[] = [];
+  let receiver: http.Server;
+  test.beforeAll(async () => {
+    receiver = http.createServer((req, res) => {
+      let text = "";
+      req.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      req.on("end", () => {
+        for (const e of JSON.parse(text) as { event?: string; properties?: { title: string; path: string } }[]) if (e.event === "View Page") views.push(e.properties!);
+        res.end("1");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(Number(process.env.E2E_PORT ?? 3100) + 2000, "127.0.0.1", resolve));
+  });
+  test.afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+
+  for (const javaScriptEnabled of [true, false]) {
+    test(`are sent for every page but sign-in, until the user opts out (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({ browser }) => {
+      const page = await browser.newPage({ javaScriptEnabled });
+      views.length = 0;
+      await signedIn(page, USERS.docketing);
+      await page.getByRole("link", { name: "Inbox" }).first().click();
+      await expect(page).toHaveURL(/\/inbox-items/);
+      await expect.poll(() => views.map((v) => v.title)).toEqual(["Dashboard", "Inbox"]);
+      expect(views.map((v) => v.path)).toEqual(["/dashboard", "/inbox-items"]);
+
+      await page.goto("/profile");
+      await expect.poll(() => views.map((v) => v.title)).toEqual(["Dashboard", "Inbox", "Profile"]);
+      await page.getByLabel("Do not count my page views").check();
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByText("Your analytics choice was saved.")).toBeVisible();
+      await page.goto("/dashboard");
+      await expect(page.getByTestId("documents")).toBeVisible();
+      await page.goto("/profile");
+      // Opted in again: the page after saving is the first one counted since the opt-out.
+      await page.getByLabel("Do not count my page views").uncheck();
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByText("Your analytics choice was saved.")).toBeVisible();
+      await expect.poll(() => views.slice(3).map((v) => v.title)).toEqual(["Profile"]);
+      await page.close();
     });
   }
 });
