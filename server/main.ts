@@ -13,6 +13,7 @@ import { createSmtpListener, listen } from "./inbox/smtp-listener";
 import { startDigestScheduler } from "./notify/digest-scheduler";
 import { startWorker } from "./jobs/worker";
 import { PIPELINE_JOBS } from "./pipeline/job-handlers";
+import { requeueStalledWork } from "./pipeline/requeue-stalled";
 
 const root = process.env.ECFX_ROOT ?? process.cwd();
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
     const ctx = await openContext(config);
     stops.push(() => ctx.database.close());
     if (config.ECFX_ROLES.includes("worker")) {
-      const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY);
+      const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY, { requeueStalled: requeueStalledWork });
       stops.unshift(() => worker.stop());
       const digests = startDigestScheduler(ctx);
       stops.unshift(() => digests.stop());

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { ResourceDef } from "../shared/resources/types";
 import { isImportable } from "../shared/import/format";
 
-/** What a list page offers beside "New": import for entities that take files, upload for the inbox. */
+/** What a list page offers beside "New": import for entities that take files, and the entity's own other way in. */
 export function ListActions({ def, fullAccess }: { def: ResourceDef; fullAccess: boolean }) {
   const { t } = useTranslation();
   if (!fullAccess) return null;
@@ -15,9 +15,9 @@ export function ListActions({ def, fullAccess }: { def: ResourceDef; fullAccess:
           {t("transfer:import.title")}
         </Button>
       ) : null}
-      {def.key === "inbox-items" ? (
-        <Button component={Link} to="/inbox-items/upload" variant="default">
-          {t("inbox:upload.title")}
+      {def.extraAction ? (
+        <Button component={Link} to={def.extraAction.path} variant="default">
+          {t(def.extraAction.labelKey)}
         </Button>
       ) : null}
     </>

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { AccessLevel } from "../../app/shared/access";
 import { allows } from "../../app/shared/access";
-import { type RolePermissions, fieldAccess, isAdminRole, parsePermissions, resourceAccess } from "./permissions";
+import { type RolePermissions, defaultRolePermissions, fieldAccess, isAdminRole, parsePermissions, resourceAccess } from "./permissions";
 import { verifyAccessToken } from "./tokens";
 import type { ServerContext } from "../context";
 import { forbidden, unauthorized } from "../lib/errors";
@@ -69,4 +69,18 @@ export function requireAccess(caller: Caller, resource: string, needed: "read" |
 
 export function fieldLevel(caller: Caller, resource: string, field: string): AccessLevel {
   return fieldAccess(caller.permissions, resource, field);
+}
+
+/** The product acting on a firm's data by itself (the pipeline creating a case): every grant, no person. */
+export function productCaller(firmId: number): Caller {
+  return {
+    userId: "",
+    firmId,
+    email: "",
+    fullName: "ECFX",
+    roleId: "",
+    roleName: "Administrator",
+    isAdmin: true,
+    permissions: defaultRolePermissions("Administrator"),
+  };
 }

@@ -115,6 +115,8 @@ export interface OutboundMailTable {
   error: string | null;
   created_at: Millis;
   inbox_item_id: string | null;
+  /** The Message-ID header, kept so a mail sent again after a crash is the same message. */
+  message_id: string | null;
 }
 
 export interface InboxAddressTable {
@@ -338,6 +340,10 @@ export interface DmsRecordTable {
   what: string;
   status: string;
   location: string | null;
+  /** Where the write was meant to go, recorded before it (status "writing"). */
+  intended_location: string | null;
+  /** SHA-256 of the bytes written, so a retry recognises its own copy. */
+  content_hash: string | null;
   error: string | null;
   attempts: number;
   created_at: Millis;

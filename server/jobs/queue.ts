@@ -26,6 +26,17 @@ export async function enqueue(db: Kysely<DB>, job: { kind: JobKind; firmId: numb
     .execute();
 }
 
+/** A job that carries on from a state change; committed with it, so no item is left without one. */
+export interface NextJob {
+  kind: JobKind;
+  refId: string;
+}
+
+/** Queues the jobs that follow a change, in the caller's transaction. */
+export async function enqueueAll(trx: Kysely<DB>, firmId: number, jobs: NextJob[], now: number): Promise<void> {
+  for (const job of jobs) await enqueue(trx, { kind: job.kind, firmId, refId: job.refId, runAt: now });
+}
+
 /**
  * Takes the next due job for this worker, leased until `leaseMs` from now. On PostgreSQL the
  * row is picked with FOR UPDATE SKIP LOCKED, so several workers never take the same job; on

@@ -6,6 +6,8 @@ import { type Job, type JobKind, claimJob, completeJob, retryJob } from "./queue
 const LEASE_MS = 60_000;
 const IDLE_POLL_MS = 250;
 const DEFAULT_ATTEMPTS = 5;
+/** How often a running worker looks for work that no job carries on (it also looks at start). */
+const STALLED_SWEEP_MS = 5 * 60_000;
 
 /** What one kind of job does (`ref_id` names the row it is about) and what its failures leave behind. */
 export interface JobHandler {
@@ -56,9 +58,24 @@ async function releaseLeasesOfDeadProcesses(ctx: ServerContext): Promise<void> {
   }
 }
 
-export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurrency = 4): Worker {
+export interface WorkerOptions {
+  /**
+   * Queues again what no job carries on (items a crash left half way); run at start, once the
+   * leases of dead processes are free, and every few minutes.
+   */
+  requeueStalled?: (ctx: ServerContext) => Promise<unknown>;
+}
+
+export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurrency = 4, options: WorkerOptions = {}): Worker {
   const workerId = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
-  const released = releaseLeasesOfDeadProcesses(ctx).catch((error: unknown) => console.error("could not release stale job leases", error));
+  const sweep = async () => {
+    await options.requeueStalled?.(ctx).catch((error: unknown) => console.error("could not look for stalled work", error));
+  };
+  const released = releaseLeasesOfDeadProcesses(ctx)
+    .catch((error: unknown) => console.error("could not release stale job leases", error))
+    .then(sweep);
+  const sweeper = setInterval(() => void sweep(), STALLED_SWEEP_MS);
+  sweeper.unref();
   let stopping = false;
   // A drain waits for an empty poll that began after it was asked for: a poll already under way
   // may have looked before the caller's last job was committed.
@@ -105,6 +122,7 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
   return {
     async stop() {
       stopping = true;
+      clearInterval(sweeper);
       await Promise.all(loops);
     },
     drain() {

@@ -57,6 +57,22 @@ describe("mailer", () => {
     expect(parsed.replyTo?.text).toBe("docketing@firm.test");
   });
 
+  it("records a mail before sending it, and sends it again as the same message", async () => {
+    const mailer = createMailer({ database, clock: systemClock, from: "no-reply@ecfx.test", relayUrl: `smtp://127.0.0.1:${port}` });
+    const before = received.length;
+    const row = await mailer.record(database.db, mail);
+    expect(row.status).toBe("sending");
+    expect(row.message_id).toMatch(/^<.+@ecfx\.test>$/);
+    expect(received).toHaveLength(before);
+    const stored = await database.db.selectFrom("outbound_mail").select(["status", "message_id"]).where("id", "=", row.id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ status: "sending", message_id: row.message_id });
+
+    expect((await mailer.deliver(row)).status).toBe("sent");
+    await mailer.deliver(row);
+    const ids = await Promise.all(received.slice(before).map(async (raw) => (await simpleParser(raw)).messageId));
+    expect(ids).toEqual([row.message_id, row.message_id]);
+  });
+
   it("records a refused message as failed and says so", async () => {
     const mailer = createMailer({ database, clock: systemClock, from: "no-reply@ecfx.test", relayUrl: "smtp://127.0.0.1:1" });
     await expect(mailer.send(mail)).rejects.toThrow(/relay refused/);

@@ -1,6 +1,7 @@
 import nodemailer from "nodemailer";
 import type { Database } from "../db/database";
-import type { OutboundMailRow } from "../db/schema";
+import type { Kysely } from "kysely";
+import type { DB, OutboundMailRow } from "../db/schema";
 import type { Clock } from "../lib/clock";
 import { newId } from "../lib/ids";
 
@@ -19,7 +20,18 @@ export interface OutgoingMail {
 
 export interface Mailer {
   readonly transport: "relay" | "captured";
+  /** Composes and sends (or captures) at once; for mail whose repetition after a crash does no harm. */
   send(mail: OutgoingMail): Promise<OutboundMailRow>;
+  /**
+   * Composes the mail with its own Message-ID and records it as "sending" through `db` (a
+   * transaction the caller holds, so the record commits with the caller's own rows). Sends nothing.
+   */
+  record(db: Kysely<DB>, mail: OutgoingMail): Promise<OutboundMailRow>;
+  /**
+   * Sends a recorded mail exactly as composed, so sending it again after a crash repeats the
+   * same Message-ID, and marks it sent (captured without a relay) or failed; throws when refused.
+   */
+  deliver(row: OutboundMailRow): Promise<OutboundMailRow>;
 }
 
 /**
@@ -31,50 +43,63 @@ export function createMailer(options: { database: Database; clock: Clock; from: 
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   const relay = options.relayUrl ? nodemailer.createTransport(options.relayUrl) : undefined;
   const transport = relay ? "relay" : "captured";
+  const senderDomain = options.from.split("@").pop() || "ecfx.invalid";
 
-  return {
+  const mailer: Mailer = {
     transport,
-    async send(mail) {
-      const message = {
+    async record(db, mail) {
+      const id = newId();
+      const messageId = `<${id}@${senderDomain}>`;
+      const composed = await composer.sendMail({
         from: options.from,
         to: mail.to,
         replyTo: mail.replyTo || undefined,
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        messageId,
         attachments: mail.attachments?.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
-      };
-      const composed = await composer.sendMail(message);
-      const raw = Buffer.isBuffer(composed.message) ? composed.message.toString("utf8") : String(composed.message);
-      let status = "captured";
-      let error: string | null = null;
-      if (relay) {
-        try {
-          await relay.sendMail(message);
-          status = "sent";
-        } catch (e) {
-          status = "failed";
-          error = e instanceof Error ? e.message : String(e);
-        }
-      }
+      });
       const row: OutboundMailRow = {
-        id: newId(),
+        id,
         firm_id: mail.firmId,
         purpose: mail.purpose,
         to_addresses: JSON.stringify(mail.to),
         subject: mail.subject,
         text_body: mail.text,
         html_body: mail.html,
-        raw,
+        raw: Buffer.isBuffer(composed.message) ? composed.message.toString("utf8") : String(composed.message),
         transport,
-        status,
-        error,
+        status: "sending",
+        error: null,
         created_at: options.clock.now(),
         inbox_item_id: mail.inboxItemId ?? null,
+        message_id: messageId,
       };
-      await options.database.db.insertInto("outbound_mail").values(row).execute();
-      if (status === "failed") throw new Error(`Mail relay refused the message: ${error}`);
+      await db.insertInto("outbound_mail").values(row).execute();
       return row;
     },
+    async deliver(row) {
+      let status = "captured";
+      let error: string | null = null;
+      if (relay) {
+        try {
+          const to = JSON.parse(row.to_addresses) as string[];
+          // SMTP wants CRLF; the record keeps the composed text as /dev shows it.
+          await relay.sendMail({ envelope: { from: options.from, to }, raw: row.raw.replace(/\r?\n/g, "\r\n") });
+          status = "sent";
+        } catch (e) {
+          status = "failed";
+          error = e instanceof Error ? e.message : String(e);
+        }
+      }
+      await options.database.db.updateTable("outbound_mail").set({ status, error }).where("id", "=", row.id).execute();
+      if (status === "failed") throw new Error(`Mail relay refused the message: ${error}`);
+      return { ...row, status, error };
+    },
+    async send(mail) {
+      return mailer.deliver(await mailer.record(options.database.db, mail));
+    },
   };
+  return mailer;
 }

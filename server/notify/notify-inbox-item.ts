@@ -1,10 +1,11 @@
 import type { Selectable } from "kysely";
 import type { FirmRecord } from "../../app/shared/firm-schema";
 import type { ServerContext } from "../context";
-import type { NotificationTable } from "../db/schema";
+import type { NotificationTable, OutboundMailRow } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
 import { buildTemplateData } from "../mail/notice-template";
 import { message } from "../lib/messages";
+import { pauseAt } from "../lib/test-pause";
 import { logEvent } from "../jobs/event-log";
 import { wallsForCase } from "../walls/walls";
 import { loadDeliveryDocuments } from "./delivery";
@@ -44,7 +45,7 @@ export async function notifyInboxItem(ctx: ServerContext, itemId: string, attemp
       .set({ status: "failed", reason })
       .where("inbox_item_id", "=", item.id)
       .where("cadence", "=", "realtime")
-      .where("status", "=", "pending")
+      .where("status", "in", UNSENT)
       .execute();
     await log("notification failed", `${reason} (${await countsOf(ctx, item.id)})`, "ERROR");
     return;
@@ -64,7 +65,7 @@ async function sendPendingRealtime(
     .selectAll()
     .where("inbox_item_id", "=", item.id)
     .where("cadence", "=", "realtime")
-    .where("status", "=", "pending")
+    .where("status", "in", UNSENT)
     .orderBy("created_at")
     .orderBy("email")
     .execute();
@@ -84,6 +85,8 @@ async function sendPendingRealtime(
       await db.updateTable("notification").set({ status: "withheld", reason: message("mail:notifyReasonWall") }).where("id", "=", row.id).execute();
       continue;
     }
+    // Recorded by an attempt that stopped before it knew the outcome: finish that mail, never a second one.
+    if (row.status === "sending" && (await finishInterrupted(ctx, row, log))) continue;
     const composed = await composeNotice(ctx, {
       firm,
       data,
@@ -93,19 +96,53 @@ async function sendPendingRealtime(
       templateSource: await templates.forGroup(row.timekeeper_group_id),
     });
     if (composed.templateProblem) await log("template failed", composed.templateProblem, "WARNING");
-    const sent = await ctx.mailer.send({
-      firmId: firm.id,
-      purpose: "notice",
-      to: [row.email],
-      replyTo: firm.reply_to_email || undefined,
-      subject: composed.mail.subject,
-      text: composed.mail.text,
-      html: composed.mail.html,
-      inboxItemId: item.id,
-      attachments: composed.delivery.attachments,
+    // The mail is recorded, and the row claimed for it, before anything leaves: at most one mail per row.
+    const recorded = await db.transaction().execute(async (trx) => {
+      const claimed = await trx.updateTable("notification").set({ status: "sending" }).where("id", "=", row.id).where("status", "=", row.status).executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) return null;
+      const mail = await ctx.mailer.record(trx, {
+        firmId: firm.id,
+        purpose: "notice",
+        to: [row.email],
+        replyTo: firm.reply_to_email || undefined,
+        subject: composed.mail.subject,
+        text: composed.mail.text,
+        html: composed.mail.html,
+        inboxItemId: item.id,
+        attachments: composed.delivery.attachments,
+      });
+      await trx.updateTable("notification").set({ outbound_mail_id: mail.id }).where("id", "=", row.id).execute();
+      return mail;
     });
-    await db.updateTable("notification").set({ status: "sent", sent_at: ctx.clock.now(), outbound_mail_id: sent.id }).where("id", "=", row.id).execute();
+    // Another job took this row meanwhile; it sends the mail.
+    if (!recorded) continue;
+    await pauseAt("mail-recorded");
+    await markSent(ctx, row.id, await ctx.mailer.deliver(recorded));
   }
+}
+
+const UNSENT = ["pending", "sending"];
+
+async function markSent(ctx: ServerContext, rowId: string, mail: OutboundMailRow): Promise<void> {
+  await pauseAt("mail-sent");
+  await ctx.database.db.updateTable("notification").set({ status: "sent", sent_at: ctx.clock.now(), outbound_mail_id: mail.id }).where("id", "=", rowId).execute();
+}
+
+/**
+ * A row left "sending": its mail went out when the record says so (then the row is only marked);
+ * otherwise the very same message is sent again, with its Message-ID, so a receiving server that
+ * already has it can drop the copy. False when there is no recorded mail to finish.
+ */
+async function finishInterrupted(ctx: ServerContext, row: NotificationRow, log: (event: string, detail: string, level?: "WARNING") => Promise<void>): Promise<boolean> {
+  const mail = row.outbound_mail_id ? await ctx.database.db.selectFrom("outbound_mail").selectAll().where("id", "=", row.outbound_mail_id).executeTakeFirst() : undefined;
+  if (!mail) return false;
+  if (mail.status === "sent" || mail.status === "captured") {
+    await markSent(ctx, row.id, mail);
+    return true;
+  }
+  await log("notification sent again", message("mail:notifyResent", { email: row.email, messageId: mail.message_id ?? mail.id }), "WARNING");
+  await markSent(ctx, row.id, await ctx.mailer.deliver(mail));
+  return true;
 }
 
 async function timekeeperNames(ctx: ServerContext, rows: NotificationRow[]): Promise<Map<string, string>> {

@@ -1,9 +1,9 @@
 import type { ServerContext } from "../context";
-import { newId } from "../lib/ids";
+import { productCaller } from "../auth/caller";
 import type { ParsedDocket, ParsedNotice } from "../notices";
 import { normaliseCaseNumber } from "../resources/case-number";
-import { SERVER_RESOURCES } from "../resources/registry";
-import { reindex } from "../resources/repository";
+import { serverResource } from "../resources/registry";
+import { create } from "../resources/repository";
 
 // Auto case creation (spec §3 AutoCaseCreation): a notice for a case the firm does not have yet
 // becomes a new case when one of the firm's rules claims it — by a party e-mail domain among the
@@ -58,51 +58,39 @@ export async function autoCreateCase(
   if (!jurisdiction) return null;
   const timekeepers = await db.selectFrom("auto_case_creation_timekeeper").select("timekeeper_id").where("rule_id", "=", rule.id).execute();
 
-  const normalized = normaliseCaseNumber(docket.docket_number);
-  const now = ctx.clock.now();
-  const caseId = await db.transaction().execute(async (trx) => {
-    // Another notice of the same new case may have created it meanwhile.
-    const existing = await trx
-      .selectFrom("court_case")
-      .select("id")
-      .where("firm_id", "=", firmId)
-      .where("jurisdiction_id", "=", jurisdiction.id)
-      .where("case_number_normalized", "=", normalized)
-      .executeTakeFirst();
-    if (existing) return existing.id;
-    const id = newId();
-    await trx
-      .insertInto("court_case")
-      .values({
-        id,
-        firm_id: firmId,
-        name: (docket.case_name || docket.docket_number_full || docket.docket_number).slice(0, 300),
-        case_number: docket.docket_number_full || docket.docket_number,
-        case_number_normalized: normalized,
-        matter_id: rule.matter_id,
-        jurisdiction_id: jurisdiction.id,
-        judge_id: null,
-        status: "open",
-        description: "",
-        caption: docket.case_name.slice(0, 2000),
-        storage_policy_id: null,
-        reference_id: null,
-        unique_key: null,
-        created_at: now,
-        updated_at: now,
-        auto_case_creation_id: rule.id,
-      })
-      .execute();
-    if (timekeepers.length) {
-      await trx
-        .insertInto("case_timekeeper")
-        .values(timekeepers.map((t) => ({ case_id: id, timekeeper_id: t.timekeeper_id, firm_id: firmId })))
-        .execute();
-    }
-    const cases = SERVER_RESOURCES.find((r) => r.table === "court_case")!;
-    await reindex(trx as never, ctx, cases, { firmId }, id);
-    return id;
-  });
+  // A case of the firm with this number in this jurisdiction is the case: another notice of the
+  // same new case may have created it meanwhile.
+  const existing = await db
+    .selectFrom("court_case")
+    .select("id")
+    .where("firm_id", "=", firmId)
+    .where("jurisdiction_id", "=", jurisdiction.id)
+    .where("case_number_normalized", "=", normaliseCaseNumber(docket.docket_number))
+    .executeTakeFirst();
+  // The same write as a person's (schema, references, normalisation, search index, hooks); the
+  // case may lack the matter a person adds later.
+  const caseId =
+    existing?.id ??
+    String(
+      (
+        await create(
+          ctx,
+          productCaller(firmId),
+          serverResource("cases"),
+          {
+            name: (docket.case_name || docket.docket_number_full || docket.docket_number).slice(0, 300),
+            case_number: docket.docket_number_full || docket.docket_number,
+            matter_id: rule.matter_id,
+            jurisdiction_id: jurisdiction.id,
+            // A rule may name no timekeeper: the case then waits for a person to assign one.
+            ...(timekeepers.length ? { assigned_timekeepers: timekeepers.map((t) => t.timekeeper_id) } : {}),
+            status: "open",
+            caption: docket.case_name.slice(0, 2000),
+          },
+          { incomplete: true, stored: { auto_case_creation_id: rule.id } },
+        )
+      ).id,
+    );
   return { caseId, ruleId: rule.id, ruleName: rule.name };
 }
 

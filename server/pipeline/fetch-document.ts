@@ -1,6 +1,7 @@
 import type { ServerContext } from "../context";
 import { RetryableFetchError } from "../courts/connector";
-import { afterItemProcessed } from "../jobs/after-processing";
+import { pauseAt } from "../lib/test-pause";
+import { jobsAfterProcessing } from "../jobs/after-processing";
 import { setItem } from "./item-state";
 
 export const MAX_FETCH_ATTEMPTS = 5;
@@ -17,7 +18,14 @@ export async function fetchDocument(ctx: ServerContext, documentId: string, atte
     .select(["document.id", "document.url", "document.fetch_status", "document.processed_from_id", "document.firm_id", "envelope.ecfx_jurisdiction_id as court"])
     .where("document.id", "=", documentId)
     .executeTakeFirst();
-  if (!doc || doc.fetch_status !== "pending" || !doc.url) return;
+  if (!doc) return;
+  // A job run again after a crash finds its document done and only carries the item on.
+  if (doc.fetch_status === "pending" && doc.url) await fetchPending(ctx, { ...doc, url: doc.url }, attempt);
+  await finishWhenAllFetched(ctx, doc.processed_from_id, doc.firm_id);
+}
+
+async function fetchPending(ctx: ServerContext, doc: { id: string; url: string; court: string | null }, attempt: number): Promise<void> {
+  const db = ctx.database.db;
   try {
     const outcome = await ctx.courts.fetchDocument(doc.url, doc.court);
     if (outcome.kind === "document") {
@@ -31,7 +39,7 @@ export async function fetchDocument(ctx: ServerContext, documentId: string, atte
     if (error instanceof RetryableFetchError && attempt < MAX_FETCH_ATTEMPTS) throw error;
     await db.updateTable("document").set({ fetch_status: "failed", fetch_error: reason.slice(0, 1000) }).where("id", "=", doc.id).execute();
   }
-  await finishWhenAllFetched(ctx, doc.processed_from_id, doc.firm_id);
+  await pauseAt("document-fetched");
 }
 
 /**
@@ -42,18 +50,15 @@ export async function finishWhenAllFetched(ctx: ServerContext, itemId: string, f
   const db = ctx.database.db;
   const docs = await db.selectFrom("document").select(["fetch_status", "fetch_error"]).where("processed_from_id", "=", itemId).execute();
   if (docs.some((d) => d.fetch_status === "pending")) return;
-  const item = await db.selectFrom("inbox_item").select(["id", "status"]).where("id", "=", itemId).executeTakeFirst();
-  if (!item || item.status !== "Post Processing") return;
   const failed = docs.filter((d) => d.fetch_status === "failed");
   const counts = ["fetched", "restricted", "failed"].map((s) => `${docs.filter((d) => d.fetch_status === s).length} ${s}`).join(", ");
-  const moved = await db.updateTable("inbox_item").set({ status: "Started" }).where("id", "=", itemId).where("status", "=", "Post Processing").executeTakeFirst();
-  // Two last fetches may finish together: only the one that moved the item goes on.
-  if (Number(moved.numUpdatedRows) === 0) return;
+  const item = { id: itemId, firm_id: firmId };
+  // Two last fetches may finish together: only the one that moves the item on queues what follows.
   await setItem(
     ctx,
-    { id: item.id, firm_id: firmId },
+    item,
     failed.length ? { status: "Action Required", action_required: "ECFX", reason: failed.map((d) => d.fetch_error).join("; ").slice(0, 1000) } : { status: "Succeeded" },
     { event: "documents fetched", detail: counts, level: failed.length ? "WARNING" : "INFO" },
+    { onlyFrom: "Post Processing", next: await jobsAfterProcessing(ctx, item) },
   );
-  await afterItemProcessed(ctx, { id: itemId, firm_id: firmId });
 }

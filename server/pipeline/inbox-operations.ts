@@ -7,7 +7,6 @@ import { search } from "../resources/repository";
 import type { SearchQuery } from "../resources/search-query";
 import { requeueStorage } from "../storage/requeue";
 import { setItem } from "./item-state";
-import { enqueue } from "../jobs/queue";
 
 // One list with the console's buttons (app/utils/inbox-bulk.ts).
 export const BULK_ACTIONS = INBOX_BULK_ACTIONS;
@@ -50,8 +49,7 @@ export async function applyBulkAction(ctx: ServerContext, firmId: number, action
           outcome.skipped.push({ id: item.id, reason: message("inbox:bulk.reasons.status", { status: item.status }) });
           continue;
         }
-        await setItem(ctx, item, { status: "New", action_required: "NONE", reason: "" }, { event: "retry requested" });
-        await enqueue(db, { kind: "process-inbox-item", firmId, refId: item.id, runAt: now });
+        await setItem(ctx, item, { status: "New", action_required: "NONE", reason: "" }, { event: "retry requested" }, { next: [{ kind: "process-inbox-item", refId: item.id }] });
         break;
       default: {
         // A new action in the shared list needs its case here.
@@ -81,7 +79,6 @@ export async function reprocessWithCase(ctx: ServerContext, firmId: number, item
   const item = await db.selectFrom("inbox_item").select(["id", "firm_id"]).where("id", "=", itemId).where("firm_id", "=", firmId).executeTakeFirst();
   const found = await db.selectFrom("court_case").select("id").where("id", "=", caseId).where("firm_id", "=", firmId).executeTakeFirst();
   if (!item || !found) return false;
-  await setItem(ctx, item, { status: "New", action_required: "NONE", reason: "", case_id: caseId }, { event: "case picked", detail: caseId });
-  await enqueue(db, { kind: "process-inbox-item", firmId, refId: item.id, runAt: ctx.clock.now() });
+  await setItem(ctx, item, { status: "New", action_required: "NONE", reason: "", case_id: caseId }, { event: "case picked", detail: caseId }, { next: [{ kind: "process-inbox-item", refId: item.id }] });
   return true;
 }

@@ -1,6 +1,8 @@
+import type { Kysely } from "kysely";
 import type { ServerContext } from "../context";
-import type { InboxItemTable } from "../db/schema";
+import type { DB, InboxItemTable } from "../db/schema";
 import { type EventLevel, logEvent } from "../jobs/event-log";
+import { type NextJob, enqueueAll } from "../jobs/queue";
 
 export type InboxStatus =
   | "New"
@@ -15,6 +17,10 @@ export type InboxStatus =
 export type ActionRequired = "NONE" | "ECFX" | "USER";
 export type Disposition = "No Disposition" | "Processed" | "Split" | "Ignored";
 
+/** Where an item waits for nothing more from the pipeline; every other status needs a job. */
+export const FINAL_STATUSES: InboxStatus[] = ["Succeeded", "Failed", "Manual", "Action Required", "Canceled"];
+export const OPEN_STATUSES: InboxStatus[] = ["New", "Started", "Retry", "Post Processing"];
+
 export interface ItemChange {
   status?: InboxStatus;
   action_required?: ActionRequired;
@@ -27,18 +33,38 @@ export interface ItemChange {
   snippet?: string;
 }
 
-/** Changes an inbox item and writes the step to the event log, so every transition is explained. */
+/**
+ * Changes an inbox item, writes the step to the event log and queues the jobs that carry on from
+ * it, all in one transaction: a crash leaves either the old state or the new one with its jobs.
+ * `onlyFrom` makes the change conditional: of two jobs racing to the same step, one moves the item.
+ */
 export async function setItem(
   ctx: ServerContext,
   item: { id: string; firm_id: number },
   change: ItemChange,
   event: { event: string; detail?: string; level?: EventLevel },
+  options: { next?: NextJob[]; onlyFrom?: InboxStatus } = {},
 ): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.database.db
+  await ctx.database.db.transaction().execute((trx) => changeItemIn(trx, now, item, change, event, options));
+}
+
+/** setItem inside a transaction the caller holds, for changes that commit with rows of their own. */
+export async function changeItemIn(
+  trx: Kysely<DB>,
+  now: number,
+  item: { id: string; firm_id: number },
+  change: ItemChange,
+  event: { event: string; detail?: string; level?: EventLevel },
+  options: { next?: NextJob[]; onlyFrom?: InboxStatus } = {},
+): Promise<void> {
+  let update = trx
     .updateTable("inbox_item")
     .set({ ...(change as Partial<InboxItemTable>), updated_at: now })
-    .where("id", "=", item.id)
-    .execute();
-  await logEvent(ctx.database.db, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
+    .where("id", "=", item.id);
+  if (options.onlyFrom) update = update.where("status", "=", options.onlyFrom);
+  const changed = await update.executeTakeFirst();
+  if (Number(changed.numUpdatedRows) === 0) return;
+  await logEvent(trx, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
+  await enqueueAll(trx, item.firm_id, options.next ?? [], now);
 }

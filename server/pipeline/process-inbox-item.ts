@@ -5,14 +5,14 @@ import { findFirm } from "../firm/firm-repository";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { type ParsedEmail, type ParsedNotice, parseNoticeEmail } from "../notices";
-import { afterItemProcessed } from "../jobs/after-processing";
+import { pauseAt } from "../lib/test-pause";
+import { jobsAfterProcessing } from "../jobs/after-processing";
 import { autoCreateCase, keepRuleAssignments } from "./auto-create-case";
 import { logEvent } from "../jobs/event-log";
 import { finishWhenAllFetched } from "./fetch-document";
 import { recordNotice } from "./record-notice";
-import { setItem } from "./item-state";
+import { changeItemIn, setItem } from "./item-state";
 import { matchDocket } from "./match-case";
-import { enqueue } from "../jobs/queue";
 import { reportCaseNotFound } from "./case-not-found-report";
 
 type Item = Selectable<InboxItemTable>;
@@ -104,17 +104,20 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
 /** A notice for several dockets becomes one linked child item per docket, each processed alone. */
 async function splitIntoLinkedItems(ctx: ServerContext, item: Item, notice: ParsedNotice): Promise<void> {
   const now = ctx.clock.now();
+  // The children, their jobs and the parent's new state commit together: a crash in between
+  // would otherwise split the notice a second time when the parent is processed again.
   await ctx.database.db.transaction().execute(async (trx) => {
-    for (let index = 0; index < notice.dockets.length; index++) {
-      const id = newId();
-      await trx
-        .insertInto("inbox_item")
-        .values({ ...item, id, created_at: now, updated_at: now, status: "New", parent_id: item.id, docket_index: index, snippet: "", attempts: 0 })
-        .execute();
-      await enqueue(trx, { kind: "process-inbox-item", firmId: item.firm_id, refId: id, runAt: now });
-    }
+    const children = notice.dockets.map((_, index) => ({ ...item, id: newId(), created_at: now, updated_at: now, status: "New", parent_id: item.id, docket_index: index, snippet: "", attempts: 0 }));
+    for (const child of children) await trx.insertInto("inbox_item").values(child).execute();
+    await changeItemIn(
+      trx,
+      now,
+      item,
+      { status: "Succeeded", disposition: "Split", disposition_text: `Split into ${notice.dockets.length} linked items, one per docket.` },
+      { event: "split", detail: String(notice.dockets.length) },
+      { next: children.map((c) => ({ kind: "process-inbox-item", refId: c.id })) },
+    );
   });
-  await setItem(ctx, item, { status: "Succeeded", disposition: "Split", disposition_text: `Split into ${notice.dockets.length} linked items, one per docket.` }, { event: "split", detail: String(notice.dockets.length) });
 }
 
 async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotice, index: number): Promise<void> {
@@ -146,13 +149,15 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
   if (recorded.duplicateOf) {
     return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", case_id: match.caseId, duplicate_of_id: recorded.duplicateOf, disposition_text: "The same court document was already received." }, { event: "duplicate document", detail: recorded.duplicateOf });
   }
+  await pauseAt("item-recorded");
   const pending = recorded.documentsToFetch;
   await setItem(
     ctx,
     item,
     { status: pending > 0 ? "Post Processing" : "Succeeded", disposition: "Processed", case_id: match.caseId, action_required: "NONE", reason: "" },
     { event: "matched", detail: `case ${match.caseId}, envelope ${recorded.envelopeId}, ${pending} document(s) to fetch` },
+    { next: pending > 0 ? [] : await jobsAfterProcessing(ctx, item) },
   );
-  if (pending === 0) await afterItemProcessed(ctx, item);
-  else await finishWhenAllFetched(ctx, item.id, item.firm_id);
+  // The fetches may all have finished before the item was marked; then nothing else moves it on.
+  if (pending > 0) await finishWhenAllFetched(ctx, item.id, item.firm_id);
 }

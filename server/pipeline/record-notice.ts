@@ -28,6 +28,7 @@ export async function recordNotice(
   const existing = await db.selectFrom("envelope").select("id").where("inbox_item_id", "=", item.id).executeTakeFirst();
   if (existing) {
     const pending = await db.selectFrom("document").select("id").where("envelope_id", "=", existing.id).where("fetch_status", "=", "pending").execute();
+    await requeueLostFetches(ctx, item.firm_id, pending.map((d) => d.id));
     return { envelopeId: existing.id, duplicateOf: null, documentsToFetch: pending.length };
   }
   const entry = docket.docket_entries[0];
@@ -106,4 +107,14 @@ export async function recordNotice(
     }
   });
   return { envelopeId, duplicateOf: null, documentsToFetch: toFetch };
+}
+
+/** A pending document whose fetch job is gone (lost in a crash) gets a new one, so the item can finish. */
+async function requeueLostFetches(ctx: ServerContext, firmId: number, documentIds: string[]): Promise<void> {
+  if (documentIds.length === 0) return;
+  const db = ctx.database.db;
+  const queued = await db.selectFrom("job").select("ref_id").where("kind", "=", "fetch-document").where("ref_id", "in", documentIds).execute();
+  const lost = documentIds.filter((id) => !queued.some((job) => job.ref_id === id));
+  const now = ctx.clock.now();
+  for (const id of lost) await enqueue(db, { kind: "fetch-document", firmId, refId: id, runAt: now });
 }

@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import { SYNC_RESOURCE } from "../../app/shared/import/format";
 import type { ImportConfirmation, ImportJobReport } from "../../app/shared/import/types";
 import type { Caller } from "../auth/caller";
 import { HttpError } from "../lib/errors";
@@ -57,7 +56,7 @@ export async function startImport(
   runner: ImportRunner,
 ): Promise<ImportStart> {
   requireResource(res, caller, "write");
-  if (options.sync && res.def.key !== SYNC_RESOURCE) throw refuse("syncOnlyCases");
+  if (options.sync && !res.def.importSync) throw refuse("syncOnlyCases");
   const file = await readImportFile(res, text);
   checkWritableFields(res, caller, Object.fromEntries(file.columns.filter((c) => c.field).map((c) => [c.name, true])));
   const firm = await findFirm(ctx.database, caller.firmId);

@@ -1,48 +1,25 @@
-import { REGISTRY } from "../../app/shared/resources";
+import { REGISTRY, type RegistryKey } from "../../app/shared/resources";
 import { normaliseCaseNumber } from "./case-number";
-import type { ColumnSpec, ServerResource } from "./types";
-import { NOTIFY_STORE_RESOURCES } from "./notify-store-resources";
+import { buildResources } from "./columns";
+import { NOTIFY_STORE_EXTENSIONS } from "./notify-store-resources";
+import type { ServerExtension, ServerResource, UniqueRule } from "./types";
 import { userHooks } from "./user-hooks";
 
-const text = (sortable = true): ColumnSpec => ({ type: "text", sortable, filterable: true });
-const date = (): ColumnSpec => ({ type: "date", sortable: true, filterable: true });
-const id = (): ColumnSpec => ({ type: "text", filterable: true });
-const base = {
-  id: { type: "text", filterable: true } as ColumnSpec,
-  created_at: { type: "millis", sortable: true, filterable: true } as ColumnSpec,
-  updated_at: { type: "millis", sortable: true } as ColumnSpec,
-  reference_id: text(),
-  unique_key: text(),
-};
-const count = (table: string, column: string): ColumnSpec => ({
-  expr: `(select count(*) from ${table} c where c.${column} = t.id)`,
-  type: "number",
-  sortable: true,
-});
-const keyUnique = [
+// The server-only facts of the firm's data entities, keyed by registry key. Fields are declared
+// once, in app/shared/resources/; this adds tables, counts, rules and hooks.
+
+const count = (table: string, column: string) => `(select count(*) from ${table} c where c.${column} = t.id)`;
+const keyUnique: UniqueRule[] = [
   { fields: ["unique_key"], messageKey: "errors:conflict" },
   { fields: ["reference_id"], messageKey: "errors:conflict" },
 ];
+const keyed = (...fields: string[]) => ({ indexed: [...fields] });
 
-/** The server half of every registry entry. */
-export const SERVER_RESOURCES: ServerResource[] = [
-  {
-    def: REGISTRY.clients,
+const DATA_EXTENSIONS: Partial<Record<RegistryKey, ServerExtension>> = {
+  clients: {
     table: "client",
-    firmOwned: true,
-    writable: true,
-    searchable: true,
-    columns: {
-      ...base,
-      name: text(),
-      status: text(),
-      open_date: date(),
-      originating_timekeeper_id: id(),
-      storage_policy_id: id(),
-      matter_count: count("matter", "client_id"),
-    },
-    references: { originating_timekeeper_id: "timekeeper", storage_policy_id: "storage_policy" },
-    searchFields: ["name", "unique_key", "reference_id"],
+    expressions: { matter_count: count("matter", "client_id") },
+    search: keyed("name", "unique_key", "reference_id"),
     uniques: keyUnique,
     dependents: [
       { table: "matter", column: "client_id", messageKey: "errors:clientHasMatters" },
@@ -50,37 +27,10 @@ export const SERVER_RESOURCES: ServerResource[] = [
     ],
     notMappedSql: "not exists (select 1 from matter m where m.client_id = t.id)",
   },
-  {
-    def: REGISTRY.matters,
+  matters: {
     table: "matter",
-    firmOwned: true,
-    writable: true,
-    searchable: true,
-    columns: {
-      ...base,
-      name: text(),
-      description: text(false),
-      status: text(),
-      client_id: id(),
-      location_id: id(),
-      practice_group_id: id(),
-      area_of_law_id: id(),
-      originating_timekeeper_id: id(),
-      billing_timekeeper_id: id(),
-      supervising_timekeeper_id: id(),
-      storage_policy_id: id(),
-      case_count: count("court_case", "matter_id"),
-    },
-    references: {
-      client_id: "client",
-      location_id: "location",
-      practice_group_id: "practice_group",
-      originating_timekeeper_id: "timekeeper",
-      billing_timekeeper_id: "timekeeper",
-      supervising_timekeeper_id: "timekeeper",
-      storage_policy_id: "storage_policy",
-    },
-    searchFields: ["name", "unique_key", "reference_id", "description"],
+    expressions: { case_count: count("court_case", "matter_id") },
+    search: keyed("name", "unique_key", "reference_id", "description"),
     uniques: keyUnique,
     dependents: [
       { table: "court_case", column: "matter_id", messageKey: "errors:matterHasCases" },
@@ -89,72 +39,18 @@ export const SERVER_RESOURCES: ServerResource[] = [
     ],
     notMappedSql: "not exists (select 1 from court_case c where c.matter_id = t.id)",
   },
-  {
-    def: REGISTRY.cases,
+  cases: {
     table: "court_case",
-    firmOwned: true,
-    writable: true,
-    searchable: true,
-    columns: {
-      ...base,
-      name: text(),
-      case_number: text(),
-      description: text(false),
-      caption: text(false),
-      status: text(),
-      matter_id: id(),
-      jurisdiction_id: id(),
-      judge_id: id(),
-      open_date: date(),
-      close_date: date(),
-      filed_date: date(),
-      storage_policy_id: id(),
-    },
-    links: {
-      assigned_timekeepers: {
-        table: "case_timekeeper",
-        ownerColumn: "case_id",
-        valueColumn: "timekeeper_id",
-        target: { table: "timekeeper", firmOwned: true },
-      },
-    },
-    references: { matter_id: "matter", jurisdiction_id: "jurisdiction", judge_id: "judge", storage_policy_id: "storage_policy" },
-    searchFields: ["name", "case_number", "caption", "reference_id", "unique_key"],
+    expressions: { envelope_count: count("envelope", "case_id") },
+    links: { assigned_timekeepers: { table: "case_timekeeper", ownerColumn: "case_id", valueColumn: "timekeeper_id" } },
+    search: keyed("name", "case_number", "caption", "reference_id", "unique_key"),
     uniques: keyUnique,
     derive: (v) => (typeof v.case_number === "string" ? { case_number_normalized: normaliseCaseNumber(v.case_number) } : {}),
-    notMappedSql:
-      "(t.matter_id is null or not exists (select 1 from case_timekeeper ct where ct.case_id = t.id))",
+    notMappedSql: "(t.matter_id is null or not exists (select 1 from case_timekeeper ct where ct.case_id = t.id))",
   },
-  {
-    def: REGISTRY.timekeepers,
+  timekeepers: {
     table: "timekeeper",
-    firmOwned: true,
-    writable: true,
-    searchable: true,
-    columns: {
-      ...base,
-      full_name: text(),
-      sort_name: text(),
-      email: text(),
-      title: text(),
-      status: text(),
-      is_attorney: { type: "boolean", filterable: true },
-      billable: { type: "boolean", filterable: true },
-      location_id: id(),
-      department_id: id(),
-      practice_group_id: id(),
-      timekeeper_group_id: id(),
-      storage_policy_id: id(),
-      additional_receipt_emails: { type: "json" },
-    },
-    references: {
-      location_id: "location",
-      department_id: "department",
-      practice_group_id: "practice_group",
-      timekeeper_group_id: "timekeeper_group",
-      storage_policy_id: "storage_policy",
-    },
-    searchFields: ["full_name", "email", "unique_key", "reference_id", "title"],
+    search: keyed("full_name", "email", "unique_key", "reference_id", "title"),
     uniques: keyUnique,
     dependents: [
       { table: "case_timekeeper", column: "timekeeper_id", messageKey: "errors:timekeeperOnCases" },
@@ -163,22 +59,10 @@ export const SERVER_RESOURCES: ServerResource[] = [
     ],
     notMappedSql: "t.timekeeper_group_id is null",
   },
-  {
-    def: REGISTRY.jurisdictions,
+  jurisdictions: {
     table: "jurisdiction",
-    firmOwned: true,
-    writable: true,
-    searchable: true,
-    columns: { ...base, name: text() },
-    links: {
-      ecfx_jurisdictions: {
-        table: "jurisdiction_ecfx",
-        ownerColumn: "jurisdiction_id",
-        valueColumn: "ecfx_jurisdiction_id",
-        target: { table: "ecfx_jurisdiction", firmOwned: false },
-      },
-    },
-    searchFields: ["name", "reference_id", "unique_key"],
+    links: { ecfx_jurisdictions: { table: "jurisdiction_ecfx", ownerColumn: "jurisdiction_id", valueColumn: "ecfx_jurisdiction_id" } },
+    search: keyed("name", "reference_id", "unique_key"),
     uniques: [{ fields: ["name"], messageKey: "errors:jurisdictionNameExists" }, ...keyUnique],
     dependents: [
       { table: "court_case", column: "jurisdiction_id", messageKey: "errors:jurisdictionHasCases" },
@@ -186,49 +70,30 @@ export const SERVER_RESOURCES: ServerResource[] = [
     ],
     notMappedSql: "not exists (select 1 from jurisdiction_ecfx j where j.jurisdiction_id = t.id)",
   },
-  {
-    def: REGISTRY["ecfx-jurisdictions"],
+  "ecfx-jurisdictions": {
     table: "ecfx_jurisdiction",
     firmOwned: false,
     writable: false,
-    searchable: false,
-    columns: { id: text(), name: text(), level: text(), state: text(), country: text() },
-    searchFields: [],
+    stamped: false,
+    search: { like: ["name", "id"] },
   },
-  {
-    def: REGISTRY.judges,
+  judges: {
     table: "judge",
-    firmOwned: true,
-    writable: true,
-    searchable: true,
-    columns: { ...base, name: text(), jurisdiction_id: id() },
-    references: { jurisdiction_id: "jurisdiction" },
-    searchFields: ["name", "reference_id", "unique_key"],
+    search: keyed("name", "reference_id", "unique_key"),
     uniques: keyUnique,
     dependents: [{ table: "court_case", column: "judge_id", messageKey: "errors:judgeOnCases" }],
     notMappedSql: "t.reference_id is null",
   },
-  {
-    def: REGISTRY.departments,
+  departments: {
     table: "department",
-    firmOwned: true,
-    writable: true,
-    searchable: true,
-    columns: { ...base, name: text(), long_description: text(false) },
-    searchFields: ["name", "unique_key", "reference_id", "long_description"],
+    search: keyed("name", "unique_key", "reference_id", "long_description"),
     uniques: keyUnique,
     dependents: [{ table: "timekeeper", column: "department_id", messageKey: "errors:inUseByTimekeepers" }],
     notMappedSql: "t.reference_id is null",
   },
-  {
-    def: REGISTRY.locations,
+  locations: {
     table: "location",
-    firmOwned: true,
-    writable: true,
-    searchable: true,
-    columns: { ...base, name: text(), storage_policy_id: id() },
-    references: { storage_policy_id: "storage_policy" },
-    searchFields: ["name", "unique_key", "reference_id"],
+    search: keyed("name", "unique_key", "reference_id"),
     uniques: keyUnique,
     dependents: [
       { table: "timekeeper", column: "location_id", messageKey: "errors:inUseByTimekeepers" },
@@ -236,15 +101,9 @@ export const SERVER_RESOURCES: ServerResource[] = [
     ],
     notMappedSql: "t.reference_id is null",
   },
-  {
-    def: REGISTRY["practice-groups"],
+  "practice-groups": {
     table: "practice_group",
-    firmOwned: true,
-    writable: true,
-    searchable: true,
-    columns: { ...base, name: text(), storage_policy_id: id() },
-    references: { storage_policy_id: "storage_policy" },
-    searchFields: ["name", "unique_key", "reference_id"],
+    search: keyed("name", "unique_key", "reference_id"),
     uniques: keyUnique,
     dependents: [
       { table: "timekeeper", column: "practice_group_id", messageKey: "errors:inUseByTimekeepers" },
@@ -252,113 +111,54 @@ export const SERVER_RESOURCES: ServerResource[] = [
     ],
     notMappedSql: "t.reference_id is null",
   },
-  {
-    def: REGISTRY["ignored-cases"],
+  "ignored-cases": {
     table: "ignored_case",
-    firmOwned: true,
-    writable: true,
-    searchable: true,
-    columns: { ...base, name: text(), ecfx_jurisdiction_id: { type: "text", sortable: true, filterable: true } },
-    references: { ecfx_jurisdiction_id: "ecfx_jurisdiction" },
-    searchFields: ["name"],
+    search: keyed("name"),
     uniques: [{ fields: ["ecfx_jurisdiction_id", "name_normalized"], messageKey: "errors:caseAlreadyInList" }],
     derive: (v) => (typeof v.name === "string" ? { name_normalized: normaliseCaseNumber(v.name) } : {}),
   },
-  {
-    def: REGISTRY.users,
+  users: {
     table: "app_user",
-    firmOwned: true,
-    writable: true,
-    searchable: false,
-    columns: {
-      id: base.id,
-      created_at: base.created_at,
-      updated_at: base.updated_at,
-      email: text(),
-      full_name: text(),
-      display_name: text(),
-      security_role_id: id(),
-      timekeeper_id: id(),
-    },
-    references: { security_role_id: "security_role", timekeeper_id: "timekeeper" },
-    searchFields: [],
-    uniques: [{ fields: ["email"], messageKey: "errors:userExists" }],
+    search: { like: ["email", "full_name", "display_name", "id"] },
+    uniques: [{ fields: ["email"], messageKey: "errors:userExists", acrossFirms: true }],
     notMappedSql: "t.timekeeper_id is null",
     hooks: userHooks,
   },
-  {
-    def: REGISTRY.abbreviations,
+  abbreviations: {
     table: "abbreviation",
-    firmOwned: true,
-    writable: true,
-    searchable: true,
-    columns: { ...base, name: text(), value: text() },
-    searchFields: ["name", "value"],
+    search: keyed("name", "value"),
     uniques: [{ fields: ["name"], messageKey: "errors:conflict" }],
   },
-];
-
-// The inbox and its envelopes are written by the pipeline only; the generic module serves their
-// table, search and export, and dedicated routes carry the inbox operations.
-SERVER_RESOURCES.push(
-  {
-    def: REGISTRY["inbox-items"],
+  // The inbox and its envelopes are written by the pipeline only; the generic module serves their
+  // table, search and export, and dedicated routes carry the inbox operations.
+  "inbox-items": {
     table: "inbox_item",
-    firmOwned: true,
     writable: false,
-    searchable: false,
-    columns: {
-      id: base.id,
-      created_at: base.created_at,
-      updated_at: base.updated_at,
-      status: text(),
-      action_required: text(),
-      disposition: text(),
-      disposition_text: text(false),
-      reason: text(false),
-      source: text(),
-      source_type: text(),
-      subject: text(),
-      snippet: text(false),
-      sender: text(),
-      case_id: id(),
-      parent_id: id(),
-      duplicate_of_id: id(),
-      dms_status: text(),
-      hidden: { type: "boolean", filterable: true },
-    },
-    searchFields: [],
-    likeFields: ["subject", "snippet", "sender"],
+    search: { like: ["subject", "snippet", "sender"] },
     defaultFilter: { field: "hidden", sql: "t.hidden = 0" },
     notMappedSql: "t.case_id is null and t.disposition <> 'Split'",
   },
-  {
-    def: REGISTRY["ecfx-notification"],
+  "ecfx-notification": {
     table: "envelope",
-    firmOwned: true,
     writable: false,
-    searchable: false,
-    columns: {
-      id: base.id,
-      created_at: base.created_at,
-      updated_at: base.updated_at,
-      date: date(),
-      name: text(),
-      case_id: id(),
-      ecfx_jurisdiction_id: { type: "text", sortable: true, filterable: true },
-      filed_by: text(),
-      court_envelope_id: text(),
-      docket_text: text(false),
-      inbox_item_id: id(),
-      service_contacts: { type: "json" },
-    },
-    searchFields: [],
-    likeFields: ["name", "docket_text", "filed_by"],
+    search: { like: ["name", "docket_text", "filed_by"] },
   },
-);
+};
 
-SERVER_RESOURCES.push(...NOTIFY_STORE_RESOURCES);
+/** Every entity as the generic API serves it, in the registry's order. */
+export const SERVER_RESOURCES: ServerResource[] = buildResources(
+  Object.values(REGISTRY).map((def) => {
+    const ext = DATA_EXTENSIONS[def.key as RegistryKey] ?? NOTIFY_STORE_EXTENSIONS[def.key as RegistryKey];
+    if (!ext) throw new Error(`${def.key} has no server extension`);
+    return [def, ext];
+  }),
+);
 
 export function serverResourceByPath(apiSegment: string): ServerResource | undefined {
   return SERVER_RESOURCES.find((r) => r.def.apiPath === `/api/v1/${apiSegment}`);
+}
+
+/** The served form of one entity, by registry key. */
+export function serverResource(key: RegistryKey): ServerResource {
+  return SERVER_RESOURCES.find((r) => r.def.key === key)!;
 }

@@ -102,7 +102,7 @@ function filterSql(
       else where.push(sql`${col} >= ${f.range.from} and ${col} <= ${f.range.to}`);
     } else if (spec.type === "boolean") {
       where.push(sql`${col} = ${f.values[0] === "true" ? 1 : 0}`);
-    } else if (f.field.endsWith("_id") || f.field === "id" || f.field === "status" || f.field === "level") {
+    } else if (spec.match === "exact") {
       where.push(sql`${col} in (${sql.join(f.values)})`);
     } else {
       const like = `%${(f.values.join(" ") || "").toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
@@ -125,7 +125,7 @@ function filterSql(
     // Small tables without an index (users), or a role that may not see every indexed field:
     // a plain case-insensitive match on the fields this caller can see.
     const like = `%${q.freeText.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-    const candidates = res.searchable ? res.searchFields : (res.likeFields ?? ["email", "full_name", "display_name", "name", "id"]);
+    const candidates = res.searchable ? res.searchFields : (res.likeFields ?? []);
     const fields = candidates.filter((f) => res.columns[f] && fieldLevel(caller, res.def.resource, f) !== "DENY");
     if (fields.length === 0) return [...where, sql`1 = 0`];
     where.push(sql`(${sql.join(fields.map((f) => sql`lower(${columnSql(res, f)}) like ${like} escape '\\'`), sql` or `)})`);
@@ -274,8 +274,7 @@ async function checkUniques(ctx: ServerContext, caller: Caller, res: ServerResou
   for (const unique of res.uniques ?? []) {
     if (unique.fields.some((f) => row[f] === undefined || row[f] === null || row[f] === "")) continue;
     let query = anyDb(ctx).selectFrom(res.table).select("id");
-    // E-mail addresses sign in without a firm, so they are unique across firms.
-    if (res.firmOwned && !(res.table === "app_user" && unique.fields[0] === "email")) query = query.where("firm_id", "=", caller.firmId);
+    if (res.firmOwned && !unique.acrossFirms) query = query.where("firm_id", "=", caller.firmId);
     for (const f of unique.fields) query = query.where(f, "=", row[f]);
     if (exceptId) query = query.where("id", "!=", exceptId);
     if (await query.executeTakeFirst()) {
@@ -345,18 +344,26 @@ export async function reindex(db: AnyDb, ctx: ServerContext, res: ServerResource
   }
 }
 
-export async function create(ctx: ServerContext, caller: Caller, res: ServerResource, input: unknown): Promise<Row> {
+/** What the product itself adds when it creates a record (the pipeline creating a case). */
+export interface ProductWrite {
+  /** Columns only the product sets, never a client: the rule that created a case. */
+  stored?: Row;
+  /** A record made for a person to complete later may lack required fields (a case without its matter). */
+  incomplete?: boolean;
+}
+
+export async function create(ctx: ServerContext, caller: Caller, res: ServerResource, input: unknown, product?: ProductWrite): Promise<Row> {
   requireResource(res, caller, "write");
   await res.hooks?.guardWrite?.(ctx, caller);
   const body = withoutControlCharacters(input);
-  const values = res.def.schema.parse(body) as Row;
+  const values = (product?.incomplete ? res.def.schema.partial() : res.def.schema).parse(body) as Row;
   // Only what the caller sent: a default the schema fills in is the product's, not a write.
   checkWritableFields(res, caller, sentFields(values, body));
   applyCrossCheck(res, values);
   await checkReferences(ctx, caller, res, values);
   await res.hooks?.validate?.(ctx, caller, values);
   const now = ctx.clock.now();
-  let row: Row = { ...toStored(res, values), id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
+  let row: Row = { ...toStored(res, values), ...product?.stored, id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
   await checkUniques(ctx, caller, res, row);
   if (res.hooks?.beforeInsert) row = await res.hooks.beforeInsert(ctx, caller, row);
   await anyDb(ctx)

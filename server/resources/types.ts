@@ -2,22 +2,25 @@ import type { ResourceDef } from "../../app/shared/resources/types";
 import type { Caller } from "../auth/caller";
 import type { ServerContext } from "../context";
 
-/** How an API field maps to SQL: a plain column, or an expression over the row (counts). */
+/**
+ * How an API field maps to SQL: a plain column, or an expression over the row (counts). Built from
+ * the field's declaration (server/resources/columns.ts); never written by hand.
+ */
 export interface ColumnSpec {
   /** SQL expression; `t` is the table's alias. Defaults to the column of the same name. */
   expr?: string;
   type: "text" | "number" | "boolean" | "date" | "millis" | "json";
   sortable?: boolean;
   filterable?: boolean;
+  /** How a filter value matches: the whole value (ids, choices) or a part of it. */
+  match?: "exact" | "contains";
 }
 
-/** A list field stored in a link table (a case's timekeepers, a jurisdiction's courts). */
-export interface LinkSpec {
+/** Where a list field (kind "references") is stored: a link table, or the target's own rows. */
+export interface LinkStorage {
   table: string;
   ownerColumn: string;
   valueColumn: string;
-  /** Table the values must exist in, and whether it is the caller's firm's. */
-  target: { table: string; firmOwned: boolean };
   /**
    * The list is the rows of `table` (the target itself) whose `ownerColumn` points at the owner:
    * a preference group's timekeepers are the timekeepers whose group it is. Writing the list
@@ -26,7 +29,64 @@ export interface LinkSpec {
   inverse?: boolean;
 }
 
-/** The server-only half of a registry entry: where it lives and the rules the API enforces. */
+/** A list field stored in a link table (a case's timekeepers, a jurisdiction's courts). */
+export interface LinkSpec extends LinkStorage {
+  /** Table the values must exist in, and whether it is the caller's firm's. */
+  target: { table: string; firmOwned: boolean };
+}
+
+export interface UniqueRule {
+  fields: string[];
+  /** Catalogue key of the message a clash gets. */
+  messageKey: string;
+  /** Unique among all firms' rows, not only the caller's (e-mail addresses sign in without a firm). */
+  acrossFirms?: boolean;
+}
+
+/**
+ * The server-only facts of an entity, keyed by its registry key: where it is stored and the rules
+ * the API enforces. The fields themselves (names, kinds, references, sort and filter flags) come
+ * from the entity's declaration in app/shared/resources/ and are never repeated here.
+ */
+export interface ServerExtension {
+  table: string;
+  /** Rows belong to a firm and are only ever read and written within it (default true). */
+  firmOwned?: boolean;
+  /** The generic API writes it (default true); the pipeline's own tables are read-only here. */
+  writable?: boolean;
+  /** Rows carry created_at and updated_at (default true). */
+  stamped?: boolean;
+  /** SQL of the declared computed fields that are not columns (counts); `t` is the row. */
+  expressions?: Record<string, string>;
+  /** Where each declared list field is stored. */
+  links?: Record<string, LinkStorage>;
+  /** Free text: fields of the full-text index, or fields matched with LIKE where there is none. */
+  search: { indexed: string[] } | { like: string[] };
+  uniques?: UniqueRule[];
+  /** Rows that must not be left dangling: deleting is refused while any exists. */
+  dependents?: { table: string; column: string; messageKey: string }[];
+  /** Extra column values derived from the validated input (normalised numbers, ...). */
+  derive?: (values: Record<string, unknown>) => Record<string, unknown>;
+  /** Rows left out unless the query filters on `field` itself (archived inbox items). */
+  defaultFilter?: { field: string; sql: string };
+  /** Condition of the Not Mapped quick filter, as SQL over alias `t`. */
+  notMappedSql?: string;
+  hooks?: ServerHooks;
+}
+
+/** Resource-specific work around writes (the user resource invites new users). */
+export interface ServerHooks {
+  /** Refuses a write the role allows but the entity does not (walls managed by timekeepers). */
+  guardWrite?(ctx: ServerContext, caller: Caller): Promise<void>;
+  /** Checks of the whole row that need the database (a template that compiles). */
+  validate?(ctx: ServerContext, caller: Caller, values: Record<string, unknown>): Promise<void>;
+  /** Work after any create, update or delete commits (walls recomputed). */
+  afterWrite?(ctx: ServerContext, caller: Caller, id: string): Promise<void>;
+  beforeInsert?(ctx: ServerContext, caller: Caller, row: Record<string, unknown>): Promise<Record<string, unknown>>;
+  afterInsert?(ctx: ServerContext, caller: Caller, row: Record<string, unknown>): Promise<void>;
+}
+
+/** An entity as the generic API serves it: its declaration and its extension, put together once. */
 export interface ServerResource {
   def: ResourceDef;
   table: string;
@@ -39,27 +99,12 @@ export interface ServerResource {
   references?: Record<string, string>;
   /** Fields whose text feeds the free-text index. */
   searchFields: string[];
-  /** Uniqueness checked before writing, with the message a clash gets (a catalogue key). */
-  uniques?: { fields: string[]; messageKey: string; normalise?: (v: string) => string }[];
-  /** Rows that must not be left dangling: deleting is refused while any exists. */
-  dependents?: { table: string; column: string; messageKey: string }[];
-  /** Extra column values derived from the validated input (normalised numbers, ...). */
-  derive?: (values: Record<string, unknown>) => Record<string, unknown>;
   /** Fields a free-text query matches with LIKE when the entity has no free-text index. */
   likeFields?: string[];
-  /** Rows left out unless the query filters on `field` itself (archived inbox items). */
-  defaultFilter?: { field: string; sql: string };
-  /** Condition of the Not Mapped quick filter, as SQL over alias `t`. */
+  uniques?: UniqueRule[];
+  dependents?: ServerExtension["dependents"];
+  derive?: ServerExtension["derive"];
+  defaultFilter?: ServerExtension["defaultFilter"];
   notMappedSql?: string;
-  /** Resource-specific work around writes (the user resource invites new users). */
-  hooks?: {
-    /** Refuses a write the role allows but the entity does not (walls managed by timekeepers). */
-    guardWrite?(ctx: ServerContext, caller: Caller): Promise<void>;
-    /** Checks of the whole row that need the database (a template that compiles). */
-    validate?(ctx: ServerContext, caller: Caller, values: Record<string, unknown>): Promise<void>;
-    /** Work after any create, update or delete commits (walls recomputed). */
-    afterWrite?(ctx: ServerContext, caller: Caller, id: string): Promise<void>;
-    beforeInsert?(ctx: ServerContext, caller: Caller, row: Record<string, unknown>): Promise<Record<string, unknown>>;
-    afterInsert?(ctx: ServerContext, caller: Caller, row: Record<string, unknown>): Promise<void>;
-  };
+  hooks?: ServerHooks;
 }

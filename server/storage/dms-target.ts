@@ -1,6 +1,11 @@
 /**
  * What every document-management target (file system, iManage, NetDocuments, …) offers the
- * storage step: put one file into a folder and say where it went.
+ * storage step: put one file into a folder and say where it went, in a way a retry after a crash
+ * can recognise. The storage step records where a file is meant to go (`intend`) before it
+ * writes; a retry first asks `findExisting` whether its earlier attempt got there, and adopts
+ * that copy instead of filing a second one. A vendor DMS does the same with its own terms: the
+ * intended location names the workspace folder and file name, the idempotency key goes into the
+ * document's metadata, and `findExisting` searches by it and returns the external document id.
  */
 
 export interface DmsStoreRequest {
@@ -21,10 +26,25 @@ export interface DmsStoreResult {
   location: string;
 }
 
+/** Where a write is meant to go, recorded before it. */
+export interface DmsIntended {
+  /** In the target's own terms: for the file system the exact relative path the file will have. */
+  location: string;
+  /** SHA-256 (hex) of the bytes: what tells this filing's copy from another document there. */
+  contentHash: string;
+  /** Stable across attempts of one filing (its DMS record id), for targets that can tag documents. */
+  idempotencyKey: string;
+}
+
 export interface DmsTarget {
   /** The credential type this target serves, e.g. "file-system". */
   kind: string;
-  store(request: DmsStoreRequest): Promise<DmsStoreResult>;
+  /** Where `request` would go now (the file system: the first free name). Writes nothing. */
+  intend(request: DmsStoreRequest, idempotencyKey: string): Promise<DmsIntended>;
+  /** The copy an earlier attempt stored for `intended` (same content), or null when there is none. */
+  findExisting(intended: DmsIntended): Promise<DmsStoreResult | null>;
+  /** Writes to `intended` and nowhere else, never over another document: DmsLocationTaken when it is taken. */
+  write(request: DmsStoreRequest, intended: DmsIntended): Promise<DmsStoreResult>;
 }
 
 /**
@@ -40,5 +60,37 @@ export class DmsTargetError extends Error {
   ) {
     super(message, options);
     this.name = "DmsTargetError";
+  }
+}
+
+/** The intended location was taken by another document between `intend` and `write`: intend again. */
+export class DmsLocationTaken extends DmsTargetError {
+  constructor(kind: string, location: string) {
+    super(kind, `${location} was taken by another document`, true);
+    this.name = "DmsLocationTaken";
+  }
+}
+
+/** How many times a filing picks a new location because another document took the one it chose. */
+const MAX_LOCATION_RACES = 20;
+
+/**
+ * Intends, lets the caller record the intended location (`record`, before anything is written),
+ * then writes; chooses again when a concurrent write takes the location first.
+ */
+export async function intendAndWrite(
+  target: DmsTarget,
+  request: DmsStoreRequest,
+  idempotencyKey: string,
+  record: (intended: DmsIntended) => Promise<void> = async () => undefined,
+): Promise<DmsStoreResult> {
+  for (let race = 1; ; race++) {
+    const intended = await target.intend(request, idempotencyKey);
+    await record(intended);
+    try {
+      return await target.write(request, intended);
+    } catch (error) {
+      if (!(error instanceof DmsLocationTaken) || race >= MAX_LOCATION_RACES) throw error;
+    }
   }
 }

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DmsTargetError, type DmsTarget } from "./dms-target";
+import { DmsLocationTaken, DmsTargetError, type DmsTarget, intendAndWrite } from "./dms-target";
 import { createFileSystemTarget } from "./file-system-target";
 import { renderStorageLocation, type StorageTemplateData } from "./path-template";
 
@@ -80,22 +80,65 @@ describe.each([
 
   it("writes properties as a sidecar only when there are some, and numbers the pair together", async () => {
     const target: DmsTarget = createFileSystemTarget(root, { hardLinks });
-    const plain = await target.store(request(["Case"], "Plain", "a"));
+    const plain = await intendAndWrite(target, request(["Case"], "Plain", "a"), "key");
     expect(await filesUnder(root)).toEqual([plain.location]);
 
-    const withProperties = await target.store(request(["Case"], "Notice", "b", { Client: "Acme", "Case number": "1:23-cv-4" }));
+    const withProperties = await intendAndWrite(target, request(["Case"], "Notice", "b", { Client: "Acme", "Case number": "1:23-cv-4" }), "key");
     expect(withProperties.location).toBe("Case/Notice.pdf");
     expect(JSON.parse(await fs.readFile(path.join(root, "Case", "Notice.pdf.properties.json"), "utf8"))).toEqual({ Client: "Acme", "Case number": "1:23-cv-4" });
 
     // A name whose document is free but whose sidecar is taken is skipped, and the other way round.
     await fs.writeFile(path.join(root, "Case", "Notice (2).pdf.properties.json"), "{}");
     await fs.writeFile(path.join(root, "Case", "Notice (3).pdf"), "other");
-    const next = await target.store(request(["Case"], "Notice", "c", { Client: "Acme" }));
+    const next = await intendAndWrite(target, request(["Case"], "Notice", "c", { Client: "Acme" }), "key");
     expect(next.location).toBe("Case/Notice (4).pdf");
     expect(await fs.readFile(path.join(root, "Case", "Notice (2).pdf.properties.json"), "utf8")).toBe("{}");
     expect(await fs.readFile(path.join(root, "Case", "Notice (3).pdf"), "utf8")).toBe("other");
     await expect(fs.access(path.join(root, "Case", "Notice (3).pdf.properties.json"))).rejects.toThrow();
     expect(await fs.readFile(path.join(root, "Case", "Notice (4).pdf.properties.json"), "utf8")).toContain('"Client": "Acme"');
+  });
+
+  it("names the file before writing it, writes exactly there, and finds its own copy again by content", async () => {
+    const target = createFileSystemTarget(root, { hardLinks });
+    const filing = request(["Case"], "Notice", "mine", { Client: "Acme" });
+    const intended = await target.intend(filing, "record-1");
+    expect(intended.location).toBe("Case/Notice.pdf");
+    // Intending writes nothing, and finds nothing of ours yet.
+    expect(await filesUnder(root)).toEqual([]);
+    expect(await target.findExisting(intended)).toBeNull();
+
+    expect((await target.write(filing, intended)).location).toBe("Case/Notice.pdf");
+    expect(await target.findExisting(intended)).toEqual({ location: "Case/Notice.pdf" });
+    // Another document under the name is not ours: same place, other content.
+    expect(await target.findExisting({ ...intended, contentHash: "0".repeat(64) })).toBeNull();
+    expect(await filesUnder(root)).toEqual(["Case/Notice.pdf", "Case/Notice.pdf.properties.json"]);
+  });
+
+  it("refuses to write where another document took the intended name, leaving it alone", async () => {
+    const target = createFileSystemTarget(root, { hardLinks });
+    const intended = await target.intend(request(["Case"], "Notice", "mine", { Client: "Acme" }), "record-1");
+    await fs.writeFile(path.join(root, "Case", "Notice.pdf"), "theirs");
+    await expect(target.write(request(["Case"], "Notice", "mine", { Client: "Acme" }), intended)).rejects.toBeInstanceOf(DmsLocationTaken);
+    expect(await fs.readFile(path.join(root, "Case", "Notice.pdf"), "utf8")).toBe("theirs");
+    expect(await filesUnder(root)).toEqual(["Case/Notice.pdf"]);
+  });
+
+  it("finishes a write that stopped between the sidecar and the document", async () => {
+    const target = createFileSystemTarget(root, { hardLinks });
+    const filing = request(["Case"], "Notice", "mine", { Client: "Acme" });
+    const intended = await target.intend(filing, "record-1");
+    await fs.writeFile(path.join(root, "Case", "Notice.pdf.properties.json"), `${JSON.stringify({ Client: "Acme" }, null, 2)}\n`);
+    expect((await target.write(filing, intended)).location).toBe("Case/Notice.pdf");
+    expect(await fs.readFile(path.join(root, "Case", "Notice.pdf"), "utf8")).toBe("mine");
+  });
+
+  it("never reads or writes outside the root through an intended location", async () => {
+    const target = createFileSystemTarget(root, { hardLinks });
+    await fs.writeFile(path.join(outside, "x.pdf"), "x");
+    const escape = { location: "../outside/x.pdf", contentHash: "0".repeat(64), idempotencyKey: "k" };
+    await expect(target.findExisting(escape)).rejects.toThrow(/outside the storage folder/);
+    await expect(target.write(request([], "x", "x"), escape)).rejects.toThrow(/outside the storage folder/);
+    expect(await fs.readFile(path.join(outside, "x.pdf"), "utf8")).toBe("x");
   });
 });
 

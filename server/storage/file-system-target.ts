@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { DmsTargetError, type DmsStoreRequest, type DmsTarget } from "./dms-target";
+import { DmsLocationTaken, DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "./dms-target";
 import { sanitizeFileName, sanitizeSegment } from "./path-template";
 
 /**
@@ -10,6 +10,8 @@ import { sanitizeFileName, sanitizeSegment } from "./path-template";
  * Never leaves a half-written file under its final name: the bytes go to a temporary file in
  * the same folder first and are then hard-linked to the final name, which fails when the name
  * exists. Folders are checked with realpath so a symlink inside the root cannot lead outside it.
+ * The name is chosen first (`intend`) and written second (`write`), so the storage step can record
+ * it in between; a retry finds its own file there by content (`findExisting`).
  */
 
 export const FILE_SYSTEM_KIND = "file-system";
@@ -30,6 +32,7 @@ export interface FileSystemTarget extends DmsTarget {
   readonly root: string;
   /** Creates the root when missing and checks it is a folder; returns its real path. */
   check(): Promise<string>;
+  /** Intends and writes in one go (a fresh name each time), for callers that need no retry protocol. */
   store(request: DmsStoreRequest): Promise<FileSystemStoreResult>;
   store(relativeFolder: string[], baseName: string, extension: string, bytes: Buffer): Promise<FileSystemStoreResult>;
 }
@@ -167,60 +170,139 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     return true;
   }
 
-  async function storeFile(folderSegments: string[], baseName: string, extension: string, bytes: Buffer, properties: Record<string, string>): Promise<FileSystemStoreResult> {
+  /** The request's folder (created when missing) and the names it would use, sanitised here again. */
+  async function placeOf(request: DmsStoreRequest) {
     // The segments are sanitised again here so that this target is safe whatever its caller passes.
-    const segments = folderSegments.map(sanitizeSegment).filter((segment) => segment !== "");
-    const name = sanitizeFileName(baseName);
-    const suffix = normaliseExtension(extension);
+    const segments = request.folder.map(sanitizeSegment).filter((segment) => segment !== "");
+    const name = sanitizeFileName(request.name);
+    const suffix = normaliseExtension(request.extension);
+    const properties = request.properties ?? {};
     const sidecar = Object.keys(properties).length > 0 ? Buffer.from(`${JSON.stringify(properties, null, 2)}\n`) : null;
+    const realRoot = await check();
+    const folder = await ensureFolder(realRoot, segments);
+    return { realRoot, folder, name, suffix, sidecar };
+  }
 
-    const temporaries: string[] = [];
+  /** The first copy number whose document name (and sidecar name, with properties) nobody holds. */
+  async function intend(request: DmsStoreRequest, idempotencyKey: string): Promise<DmsIntended> {
+    const { realRoot, folder, name, suffix, sidecar } = await guarded(request.name, () => placeOf(request));
+    for (let copy = 1; copy <= MAX_COPIES; copy++) {
+      const final = path.join(folder, `${copy === 1 ? name : `${name} (${copy})`}${suffix ? `.${suffix}` : ""}`);
+      if (path.dirname(final) !== folder || !isInside(realRoot, final)) {
+        throw new DmsTargetError(FILE_SYSTEM_KIND, `${path.basename(final)} leads outside the storage folder`, false);
+      }
+      // lstat: a link with the name counts as taken, so nothing is ever written through it.
+      if ((await exists(final)) || (sidecar && (await exists(`${final}${SIDECAR_SUFFIX}`)))) continue;
+      return { location: relativeTo(realRoot, final), contentHash: sha256(request.bytes), idempotencyKey };
+    }
+    throw new DmsTargetError(FILE_SYSTEM_KIND, `${MAX_COPIES} files named ${name} already exist in ${relativeTo(realRoot, folder) || "the storage folder"}`, false);
+  }
+
+  /** The intended file as an absolute path below the root, refusing anything that leads elsewhere. */
+  async function resolveIntended(intended: DmsIntended): Promise<{ realRoot: string; final: string }> {
+    const realRoot = await check();
+    const final = path.resolve(realRoot, `.${path.sep}${intended.location}`);
+    if (!isInside(realRoot, final) || final === realRoot) throw new DmsTargetError(FILE_SYSTEM_KIND, `${intended.location} leads outside the storage folder`, false);
+    return { realRoot, final };
+  }
+
+  async function findExisting(intended: DmsIntended): Promise<DmsStoreResult | null> {
+    const { realRoot, final } = await resolveIntended(intended);
     try {
-      const realRoot = await check();
-      const folder = await ensureFolder(realRoot, segments);
-      const documentTemporary = await writeTemporary(folder, bytes);
-      temporaries.push(documentTemporary);
-      const sidecarTemporary = sidecar ? await writeTemporary(folder, sidecar) : null;
-      if (sidecarTemporary) temporaries.push(sidecarTemporary);
+      const stat = await fs.lstat(final);
+      if (!stat.isFile()) return null;
+      if (sha256(await fs.readFile(final)) !== intended.contentHash) return null;
+      // The real folder must still be inside the root (a folder swapped for a link since).
+      if (!isInside(realRoot, await fs.realpath(final))) return null;
+      return { location: intended.location };
+    } catch (error) {
+      if (codeOf(error) === "ENOENT" || codeOf(error) === "ENOTDIR") return null;
+      throw failure(`${intended.location} cannot be read`, error);
+    }
+  }
 
-      for (let copy = 1; copy <= MAX_COPIES; copy++) {
-        const fileName = `${copy === 1 ? name : `${name} (${copy})`}${suffix ? `.${suffix}` : ""}`;
-        const final = path.join(folder, fileName);
-        if (path.dirname(final) !== folder || !isInside(realRoot, final)) {
-          throw new DmsTargetError(FILE_SYSTEM_KIND, `${fileName} leads outside the storage folder`, false);
-        }
+  async function write(request: DmsStoreRequest, intended: DmsIntended): Promise<FileSystemStoreResult> {
+    const temporaries: string[] = [];
+    return guarded(request.name, async () => {
+      const { realRoot, folder, suffix, sidecar } = await placeOf(request);
+      const { final } = await resolveIntended(intended);
+      if (path.dirname(final) !== folder || (suffix && !final.endsWith(`.${suffix}`))) {
+        throw new DmsTargetError(FILE_SYSTEM_KIND, `${intended.location} is not where this file belongs`, false);
+      }
+      try {
+        const documentTemporary = await writeTemporary(folder, request.bytes);
+        temporaries.push(documentTemporary);
         // The sidecar first: whoever picks the document up finds its properties already there.
-        if (sidecar && sidecarTemporary) {
-          if (!(await claim(sidecarTemporary, sidecar, `${final}${SIDECAR_SUFFIX}`))) continue;
+        let sidecarClaimed = false;
+        if (sidecar) {
+          const sidecarTemporary = await writeTemporary(folder, sidecar);
+          temporaries.push(sidecarTemporary);
+          sidecarClaimed = await claim(sidecarTemporary, sidecar, `${final}${SIDECAR_SUFFIX}`);
+          // A sidecar already there is ours when it says the same (an attempt stopped before the document).
+          if (!sidecarClaimed && !(await sameContent(`${final}${SIDECAR_SUFFIX}`, sidecar))) throw new DmsLocationTaken(FILE_SYSTEM_KIND, intended.location);
         }
         let claimed: boolean;
         try {
-          claimed = await claim(documentTemporary, bytes, final);
+          claimed = await claim(documentTemporary, request.bytes, final);
         } catch (error) {
-          if (sidecarTemporary) await fs.rm(`${final}${SIDECAR_SUFFIX}`, { force: true });
+          if (sidecarClaimed) await fs.rm(`${final}${SIDECAR_SUFFIX}`, { force: true });
           throw error;
         }
         if (claimed) return { path: relativeTo(realRoot, final), location: relativeTo(realRoot, final) };
         // The document name is taken although its sidecar was free: give the sidecar back.
-        if (sidecarTemporary) await fs.rm(`${final}${SIDECAR_SUFFIX}`, { force: true });
+        if (sidecarClaimed) await fs.rm(`${final}${SIDECAR_SUFFIX}`, { force: true });
+        throw new DmsLocationTaken(FILE_SYSTEM_KIND, intended.location);
+      } finally {
+        await Promise.all(temporaries.map((temporary) => fs.rm(temporary, { force: true })));
       }
-      throw new DmsTargetError(FILE_SYSTEM_KIND, `${MAX_COPIES} files named ${name} already exist in ${relativeTo(realRoot, folder) || "the storage folder"}`, false);
-    } catch (error) {
-      if (error instanceof DmsTargetError) throw error;
-      throw failure(`Storing ${name} failed`, error);
-    } finally {
-      await Promise.all(temporaries.map((temporary) => fs.rm(temporary, { force: true })));
-    }
+    });
   }
 
   function store(request: DmsStoreRequest): Promise<FileSystemStoreResult>;
   function store(relativeFolder: string[], baseName: string, extension: string, bytes: Buffer): Promise<FileSystemStoreResult>;
-  function store(first: DmsStoreRequest | string[], baseName?: string, extension?: string, bytes?: Buffer): Promise<FileSystemStoreResult> {
-    if (Array.isArray(first)) return storeFile(first, baseName ?? "", extension ?? "", bytes ?? Buffer.alloc(0), {});
-    return storeFile(first.folder, first.name, first.extension, first.bytes, first.properties ?? {});
+  async function store(first: DmsStoreRequest | string[], baseName?: string, extension?: string, bytes?: Buffer): Promise<FileSystemStoreResult> {
+    const request: DmsStoreRequest = Array.isArray(first)
+      ? { folder: first, name: baseName ?? "", extension: extension ?? "", bytes: bytes ?? Buffer.alloc(0), contentType: "application/octet-stream", properties: {} }
+      : first;
+    const { location } = await intendAndWrite(target, request, randomBytes(8).toString("hex"));
+    return { path: location, location };
   }
 
-  return { kind: FILE_SYSTEM_KIND, root, check, store };
+  const target: FileSystemTarget = { kind: FILE_SYSTEM_KIND, root, check, intend, findExisting, write, store };
+  return target;
+}
+
+/** Our own errors pass; anything else becomes a DmsTargetError naming the file. */
+async function guarded<T>(name: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof DmsTargetError) throw error;
+    throw failure(`Storing ${name} failed`, error);
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.lstat(file);
+    return true;
+  } catch (error) {
+    if (codeOf(error) === "ENOENT") return false;
+    throw error;
+  }
+}
+
+async function sameContent(file: string, bytes: Buffer): Promise<boolean> {
+  try {
+    const stat = await fs.lstat(file);
+    return stat.isFile() && (await fs.readFile(file)).equals(bytes);
+  } catch {
+    return false;
+  }
+}
+
+function sha256(bytes: Buffer): string {
+  return createHash("sha256").update(bytes).digest("hex");
 }
 
 function relativeTo(root: string, target: string): string {

@@ -3,9 +3,11 @@ import type { ServerContext } from "../context";
 import { escapeHtml } from "../lib/html";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
-import { afterStorageAttempt } from "../jobs/after-processing";
+import { pauseAt } from "../lib/test-pause";
+import { jobsAfterStorageAttempt } from "../jobs/after-processing";
 import { type EventLevel, logEvent } from "../jobs/event-log";
-import type { DmsTarget } from "./dms-target";
+import { type NextJob, enqueueAll } from "../jobs/queue";
+import { type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "./dms-target";
 import { targetForCredential } from "./dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
 import { renderDocumentProperties, renderStorageLocation } from "./path-template";
@@ -106,7 +108,11 @@ function filingsOf(policy: StoragePolicy, notice: FilingNotice): Filing[] {
   return filings;
 }
 
-/** Files one thing unless this policy already stored it; returns the error, or null. */
+/**
+ * Files one thing unless this policy already stored it; returns the error, or null. Where the
+ * file is meant to go and what it holds are committed ("writing") before the write, so an attempt
+ * after a crash adopts the copy its predecessor left instead of filing a second one.
+ */
 async function fileOne(
   ctx: ServerContext,
   notice: FilingNotice,
@@ -119,7 +125,7 @@ async function fileOne(
   const documentId = filing.document?.id ?? null;
   const existing = await db
     .selectFrom("dms_record")
-    .select(["id", "status", "attempts"])
+    .select(["id", "status", "attempts", "intended_location", "content_hash"])
     .where("inbox_item_id", "=", item.id)
     .where("storage_policy_id", "=", filing.policy.id)
     .where("what", "=", filing.what)
@@ -143,6 +149,8 @@ async function fileOne(
         what: filing.what,
         status: "started",
         location: null,
+        intended_location: null,
+        content_hash: null,
         error: null,
         attempts: 1,
         created_at: now,
@@ -154,20 +162,14 @@ async function fileOne(
   let label = filing.document?.name ?? filing.what;
   try {
     if (typeof target === "string") throw new Error(target);
+    const earlier = existing?.intended_location && existing.content_hash ? { location: existing.intended_location, contentHash: existing.content_hash, idempotencyKey: recordId } : null;
+    const adopted = earlier ? await target.findExisting(earlier) : null;
     const file = filing.document ? await documentFile(ctx, filing.document) : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml");
     label = file.label;
-    const data = templateDataFor(notice, filing.document);
-    const { folder, name } = renderStorageLocation(filing.policy, data);
-    const stored = await target.store({
-      folder,
-      name,
-      extension: file.extension,
-      bytes: file.bytes,
-      contentType: file.contentType,
-      properties: renderDocumentProperties(documentProperties(filing.policy), data),
-    });
+    const stored = adopted ?? (await writeOnce(ctx, target, recordId, filing, notice, file));
     await db.updateTable("dms_record").set({ status: "succeeded", location: stored.location, error: null, updated_at: ctx.clock.now() }).where("id", "=", recordId).execute();
-    await logEvent(db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "stored", detail: message("storage:events.stored", { what: label, policy: filing.policy.name, location: stored.location }) });
+    const event = adopted ? "storage:events.adopted" : "storage:events.stored";
+    await logEvent(db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "stored", detail: message(event, { what: label, policy: filing.policy.name, location: stored.location }) });
     return null;
   } catch (error) {
     const text = errorText(error);
@@ -178,6 +180,37 @@ async function fileOne(
       .execute();
     return `${label}: ${text}`;
   }
+}
+
+/** Records where the file goes and what it holds, then writes it there. */
+async function writeOnce(
+  ctx: ServerContext,
+  target: DmsTarget,
+  recordId: string,
+  filing: Filing,
+  notice: FilingNotice,
+  file: { bytes: Buffer; extension: string; contentType: string },
+): Promise<DmsStoreResult> {
+  const data = templateDataFor(notice, filing.document);
+  const { folder, name } = renderStorageLocation(filing.policy, data);
+  const request: DmsStoreRequest = {
+    folder,
+    name,
+    extension: file.extension,
+    bytes: file.bytes,
+    contentType: file.contentType,
+    properties: renderDocumentProperties(documentProperties(filing.policy), data),
+  };
+  const stored = await intendAndWrite(target, request, recordId, async (intended) => {
+    await ctx.database.db
+      .updateTable("dms_record")
+      .set({ status: "writing", intended_location: intended.location, content_hash: intended.contentHash, updated_at: ctx.clock.now() })
+      .where("id", "=", recordId)
+      .execute();
+    await pauseAt("file-intended");
+  });
+  await pauseAt("file-written");
+  return stored;
 }
 
 /** The policy's document properties as text pairs (stored as a JSON map). */
@@ -209,19 +242,22 @@ async function setDmsStatus(
   item: { id: string; firm_id: number },
   status: DmsStatus,
   event: { event: string; detail?: string; level?: EventLevel },
+  next: NextJob[] = [],
 ): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.database.db.updateTable("inbox_item").set({ dms_status: status, updated_at: now }).where("id", "=", item.id).execute();
-  await logEvent(ctx.database.db, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
+  await ctx.database.db.transaction().execute(async (trx) => {
+    await trx.updateTable("inbox_item").set({ dms_status: status, updated_at: now }).where("id", "=", item.id).execute();
+    await logEvent(trx, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
+    await enqueueAll(trx, item.firm_id, next, now);
+  });
 }
 
-/** The attempt is over for good: record it, and let a firm that waits for the DMS send its mail. */
+/** The attempt is over for good: record it, with the mail of a firm that waits for the DMS. */
 async function finish(ctx: ServerContext, item: FilingItem, status: DmsStatus, event: { event: string; detail?: string; level?: EventLevel }): Promise<void> {
   if (status === "canceled") {
     await ctx.database.db.updateTable("document").set({ dms_status: "canceled" }).where("processed_from_id", "=", item.id).where("dms_status", "in", ["new", "started"]).execute();
   }
-  await setDmsStatus(ctx, item, status, event);
-  await afterStorageAttempt(ctx, item);
+  await setDmsStatus(ctx, item, status, event, await jobsAfterStorageAttempt(ctx, item));
 }
 
 /** Mails the firm's DMS failure report recipients what could not be stored and why. */

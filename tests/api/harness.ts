@@ -65,7 +65,7 @@ async function withAdminClient<T>(run: (client: pg.Client) => Promise<T>): Promi
   }
 }
 
-async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   if (!PG_URL) throw new Error("ECFX_TEST_PG_URL is not set");
   const name = `ecfx_t_${randomBytes(6).toString("hex")}`;
   await withAdminClient((c) => c.query(`CREATE DATABASE ${name}`));

@@ -6,7 +6,7 @@ import { FieldValue, type ReferenceTitles } from "./FieldValue";
 /** Every field of the record the API let this user see, labelled from the catalogue. */
 export function RecordDetails({ def, record, titles }: { def: ResourceDef; record: Record<string, unknown>; titles: ReferenceTitles }) {
   const { t } = useTranslation();
-  const visible = def.fields.filter((f) => f.name in record);
+  const visible = def.fields.filter((f) => f.name in record && !f.internal);
   return (
     <Table variant="vertical" layout="fixed" withTableBorder data-testid="record-details">
       <Table.Tbody>

@@ -5,7 +5,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { ResourceDef } from "../../shared/resources/types";
 import { useHydrated } from "../../utils/use-hydrated";
-import { MAX_IMPORT_SIZE_LABEL, SYNC_RESOURCE } from "../../shared/import/format";
+import { MAX_IMPORT_SIZE_LABEL } from "../../shared/import/format";
 import { importFormSchema } from "./import-form";
 import type { ImportActionData } from "./import.server";
 import { importErrors } from "./messages";
@@ -55,7 +55,7 @@ export function ImportForm({ def, posted }: { def: ResourceDef; posted: ImportAc
             style={{ display: "block", marginTop: 4 }}
           />
         </Input.Wrapper>
-        {def.key === SYNC_RESOURCE ? (
+        {def.importSync ? (
           <Checkbox
             name={fields.sync.name}
             id={fields.sync.id}

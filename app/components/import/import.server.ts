@@ -5,7 +5,7 @@ import { findResource } from "../../shared/resources";
 import type { ResourceDef } from "../../shared/resources/types";
 import type { ApiClient } from "../../utils/auth.server";
 import { requireUser } from "../../utils/auth.server";
-import { LINES_PER_PAGE, MAX_IMPORT_BYTES, SYNC_RESOURCE, isImportable } from "../../shared/import/format";
+import { LINES_PER_PAGE, MAX_IMPORT_BYTES, isImportable } from "../../shared/import/format";
 import { importFormSchema } from "./import-form";
 import type { ImportConfirmation, ImportJobReport, ImportLineReport } from "../../shared/import/types";
 
@@ -70,7 +70,7 @@ export async function submitImport(request: Request, api: ApiClient, def: Resour
   const { file, sync, confirm } = submission.value;
   const query = new URLSearchParams();
   if (confirm) query.set("confirm", "true");
-  if (sync && def.key === SYNC_RESOURCE) query.set("sync", "true");
+  if (sync && def.importSync) query.set("sync", "true");
   const response = await api.raw(`${def.apiPath}/import?${query}`, {
     method: "POST",
     body: await file.text(),

@@ -6,7 +6,7 @@ import {
   IconBuilding,
   IconBuildingBank,
   IconCode,
-    IconGavel,
+  IconGavel,
   IconInbox,
   IconLayoutDashboard,
   IconMail,
@@ -23,27 +23,29 @@ import {
 } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { type UserRoleMap, canOpen } from "../../shared/access";
+import type { DrawerIcon } from "../../shared/resources/types";
 import { type DrawerGroup, ROUTES } from "../../utils/route-table";
 
-const ICONS: Record<string, Icon> = {
-  "/dashboard": IconLayoutDashboard,
-  "/profile": IconUserCircle,
-  "/dev": IconCode,
-  "/inbox-items": IconInbox,
-  "/ecfx-notification": IconMail,
-  "/cases": IconScale,
-  "/matters": IconBriefcase,
-  "/clients": IconBuildingBank,
-  "/timekeepers": IconUserStar,
-  "/jurisdictions": IconWorld,
-  "/ecfx-jurisdictions": IconBuilding,
-  "/judges": IconGavel,
-  "/ignored-cases": IconUserOff,
-  "/users": IconUsers,
-  "/departments": IconSitemap,
-  "/locations": IconMapPin,
-  "/practice-groups": IconUsersGroup,
-  "/abbreviations": IconAlphabetLatin,
+// The drawer's vocabulary of icons; the route table names one for each page it shows.
+const ICONS: Record<DrawerIcon, Icon> = {
+  dashboard: IconLayoutDashboard,
+  userCircle: IconUserCircle,
+  code: IconCode,
+  inbox: IconInbox,
+  mail: IconMail,
+  scale: IconScale,
+  briefcase: IconBriefcase,
+  buildingBank: IconBuildingBank,
+  userStar: IconUserStar,
+  world: IconWorld,
+  building: IconBuilding,
+  gavel: IconGavel,
+  userOff: IconUserOff,
+  users: IconUsers,
+  sitemap: IconSitemap,
+  mapPin: IconMapPin,
+  usersGroup: IconUsersGroup,
+  alphabet: IconAlphabetLatin,
 };
 
 const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "developer"];
@@ -65,7 +67,7 @@ export function DrawerNav({ role }: { role: UserRoleMap }) {
               {t(`drawerGroups.${group}`)}
             </Text>
             {items.map((r) => {
-              const Icon = ICONS[r.path];
+              const Icon = r.icon ? ICONS[r.icon] : null;
               return (
                 <NavLink
                   key={r.path}

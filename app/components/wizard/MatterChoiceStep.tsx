@@ -1,7 +1,6 @@
 import { Box, Fieldset, Group, Radio, Stack } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { cases } from "../../shared/resources/cases";
 import { clients } from "../../shared/resources/clients";
 import { matters } from "../../shared/resources/matters";
 import type { FieldDef, ResourceDef } from "../../shared/resources/types";
@@ -28,7 +27,7 @@ function ModeChoice(props: { name: string; label: string; value: string; onChang
  * existing or new. Without JavaScript every part is on screen and the radio buttons decide;
  * with it, only the chosen parts show.
  */
-export function MatterChoiceStep({ fields, pickers }: { fields: Record<string, InputState>; pickers: Record<string, PickerData> }) {
+export function MatterChoiceStep({ def, fields, pickers }: { def: ResourceDef; fields: Record<string, InputState>; pickers: Record<string, PickerData> }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const [matterMode, setMatterMode] = useState<string>(asText(fields.matter_mode!.initialValue) ?? "existing");
@@ -46,7 +45,7 @@ export function MatterChoiceStep({ fields, pickers }: { fields: Record<string, I
         created={t("wizard:matterChoice.newMatter")}
       />
       <Box style={shown(matterMode === "existing")}>
-        <FieldInput resourceKey="cases" field={fieldOf(cases, "matter_id")} input={fields.matter_id!} picker={pickers.matter_id} />
+        <FieldInput resourceKey={def.key} field={fieldOf(def, "matter_id")} input={fields.matter_id!} picker={pickers.matter_id} />
       </Box>
       <Fieldset legend={t("wizard:matterChoice.newMatterLegend")} style={shown(matterMode === "new")}>
         <Stack>

@@ -51,7 +51,7 @@ function StepForm({ def, plan, view }: { def: ResourceDef; plan: PlanStep[]; vie
       <Stack>
         <FormErrorAlert error={formError} />
         {step.kind === "matterChoice" ? (
-          <MatterChoiceStep fields={inputs} pickers={view.pickers} />
+          <MatterChoiceStep def={def} fields={inputs} pickers={view.pickers} />
         ) : (
           step.fields.map((field) => (
             <FieldInput key={field.name} resourceKey={def.key} field={field} input={inputs[field.name]!} picker={view.pickers[field.name]} />

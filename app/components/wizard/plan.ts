@@ -60,7 +60,7 @@ function matterChoiceStep(def: ResourceDef, key: string): PlanStep {
 
 export function wizardPlan(def: ResourceDef): PlanStep[] {
   return def.wizard.map((step) =>
-    def.key === "cases" && step.fields.includes("matter_id") ? matterChoiceStep(def, step.key) : fieldsStep(def, step.key, step.fields),
+    step.kind === "matterChoice" ? matterChoiceStep(def, step.key) : fieldsStep(def, step.key, step.fields),
   );
 }
 

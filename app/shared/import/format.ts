@@ -11,8 +11,6 @@ export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 export const MAX_IMPORT_SIZE_LABEL = "20 MB";
 /** Lines of a job's report per page. */
 export const LINES_PER_PAGE = 50;
-/** Only cases may be synchronised: cases of the firm absent from the file are deleted. */
-export const SYNC_RESOURCE = "cases";
 
 /** The columns an import may write: the entity's declared fields that the server does not compute. */
 export function importFields(def: ResourceDef): FieldDef[] {

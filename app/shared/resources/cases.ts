@@ -10,6 +10,7 @@ export const cases = defineResource({
   resource: "case",
   accessKey: "caseAccess",
   apiPath: "/api/v1/case",
+  page: { titleKey: "pages.cases", drawer: "data", icon: "scale" },
   titleField: "name",
   schema: z.object({
     name: name(300),
@@ -38,7 +39,7 @@ export const cases = defineResource({
     { name: "status", kind: "select", options: CASE_STATUSES },
     { name: "description", kind: "textarea" },
     { name: "caption", kind: "textarea" },
-    { name: "reference_id", kind: "text" },
+    { name: "reference_id", kind: "text", match: "exact" },
     { name: "unique_key", kind: "text" },
     { name: "open_date", kind: "date" },
     { name: "close_date", kind: "date" },
@@ -57,11 +58,12 @@ export const cases = defineResource({
     { field: "created_at", sortable: true, filter: "dateRange" },
   ],
   defaultSort: "-created_at",
+  importSync: true,
   quickFilters: { notMapped: { field: "matter_id", labelKey: "resources:cases.notMapped" } },
   // The case creation wizard: matters and clients, jurisdiction, timekeepers, judge, storage policy.
   wizard: [
     { key: "case", fields: ["name", "case_number", "status", "description", "caption", "filed_date"] },
-    { key: "matter", fields: ["matter_id"] },
+    { key: "matter", fields: ["matter_id"], kind: "matterChoice" },
     { key: "jurisdiction", fields: ["jurisdiction_id", "judge_id"] },
     { key: "timekeepers", fields: ["assigned_timekeepers"] },
     { key: "storage", fields: ["storage_policy_id", "reference_id", "unique_key"] },

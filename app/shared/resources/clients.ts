@@ -10,6 +10,7 @@ export const clients = defineResource({
   resource: "client",
   accessKey: "clientAccess",
   apiPath: "/api/v1/client",
+  page: { titleKey: "pages.clients", drawer: "data", icon: "buildingBank" },
   titleField: "name",
   schema: z.object({
     name: name(),
@@ -24,12 +25,13 @@ export const clients = defineResource({
   fields: [
     { name: "name", kind: "text", required: true },
     { name: "unique_key", kind: "text", required: true },
-    { name: "reference_id", kind: "text" },
+    { name: "reference_id", kind: "text", match: "exact" },
     { name: "status", kind: "select", options: CLIENT_STATUSES },
     { name: "open_date", kind: "date" },
     { name: "originating_timekeeper_id", kind: "reference", reference: "timekeepers" },
     { name: "storage_policy_id", kind: "reference", reference: "storage-policies" },
     { name: "created_at", kind: "date", computed: true },
+    { name: "matter_count", kind: "number", computed: true },
   ],
   columns: [
     { field: "unique_key", sortable: true, filter: "text" },

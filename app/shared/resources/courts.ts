@@ -14,11 +14,12 @@ export const ecfxJurisdictions = defineResource({
   resource: "ecfx_jurisdiction",
   accessKey: "jurisdictionAccess",
   apiPath: "/api/v1/ecfx-jurisdiction",
+  page: { titleKey: "pages.ecfxJurisdictions", drawer: "data", icon: "building" },
   titleField: "name",
   // The court list is ECFX's reference data: firms read it, never write it.
   schema: z.object({}),
   fields: [
-    { name: "id", kind: "text", computed: true },
+    { name: "id", kind: "text", computed: true, sortable: true },
     { name: "name", kind: "text", computed: true },
     { name: "level", kind: "select", options: COURT_LEVELS, computed: true },
     { name: "state", kind: "text", computed: true },
@@ -40,6 +41,7 @@ export const jurisdictions = defineResource({
   resource: "jurisdiction",
   accessKey: "jurisdictionAccess",
   apiPath: "/api/v1/jurisdiction",
+  page: { titleKey: "pages.jurisdictions", drawer: "data", icon: "world" },
   titleField: "name",
   schema: z.object({
     name: name(),
@@ -50,7 +52,7 @@ export const jurisdictions = defineResource({
   fields: [
     { name: "name", kind: "text", required: true },
     { name: "ecfx_jurisdictions", kind: "references", reference: "ecfx-jurisdictions" },
-    { name: "reference_id", kind: "text" },
+    { name: "reference_id", kind: "text", match: "exact" },
     { name: "unique_key", kind: "text" },
     created,
   ],
@@ -73,6 +75,7 @@ export const judges = defineResource({
   resource: "judge",
   accessKey: "judgeAccess",
   apiPath: "/api/v1/judge",
+  page: { titleKey: "pages.judges", drawer: "data", icon: "gavel" },
   titleField: "name",
   schema: z.object({
     name: name(),
@@ -83,7 +86,7 @@ export const judges = defineResource({
   fields: [
     { name: "name", kind: "text", required: true },
     { name: "jurisdiction_id", kind: "reference", reference: "jurisdictions", required: true },
-    { name: "reference_id", kind: "text" },
+    { name: "reference_id", kind: "text", match: "exact" },
     { name: "unique_key", kind: "text" },
     created,
   ],
@@ -103,12 +106,13 @@ export const ignoredCases = defineResource({
   resource: "ignored_case",
   accessKey: "ignoredCaseAccess",
   apiPath: "/api/v1/ignored-case",
+  page: { titleKey: "pages.ignoredCases", drawer: "data", icon: "userOff" },
   titleField: "name",
   // "name" is the case number, as the spec's IgnoredCase names it.
   schema: z.object({ name: requiredText(100), ecfx_jurisdiction_id: requiredText(20) }),
   fields: [
     { name: "name", kind: "text", required: true },
-    { name: "ecfx_jurisdiction_id", kind: "reference", reference: "ecfx-jurisdictions", required: true },
+    { name: "ecfx_jurisdiction_id", kind: "reference", reference: "ecfx-jurisdictions", required: true, sortable: true },
     created,
   ],
   columns: [

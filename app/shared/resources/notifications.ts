@@ -42,6 +42,7 @@ export const preferenceGroups = defineResource({
   resource: "timekeeper_group",
   accessKey: "timekeeperGroupAccess",
   apiPath: "/api/v1/timekeeper-group",
+  page: { titleKey: "pages.preferenceGroups", drawer: "notices" },
   titleField: "name",
   schema: z.object({
     name: name(),
@@ -86,11 +87,12 @@ export const templates = defineResource({
   resource: "email_template",
   accessKey: "emailTemplateAccess",
   apiPath: "/api/v1/email-template",
+  page: { titleKey: "pages.templates", drawer: "notices" },
   titleField: "name",
   schema: z.object({ name: name(), template: requiredText(100_000) }),
   fields: [
     { name: "name", kind: "text", required: true },
-    { name: "template", kind: "textarea", required: true },
+    { name: "template", kind: "textarea", required: true, filterable: false },
     created,
   ],
   columns: [
@@ -108,6 +110,7 @@ export const notificationRules = defineResource({
   resource: "notification_rule",
   accessKey: "notificationRuleAccess",
   apiPath: "/api/v1/notification-rule",
+  page: { titleKey: "pages.notificationRules", drawer: "notices" },
   titleField: "name",
   schema: z.object({
     name: name(),
@@ -145,6 +148,7 @@ export const autoCaseCreation = defineResource({
   resource: "auto_case_creation",
   accessKey: "firmAccess",
   apiPath: "/api/v1/auto-case-creation",
+  page: { titleKey: "pages.autoCaseCreation", drawer: "firm" },
   titleField: "name",
   schema: z.object({
     name: name(),

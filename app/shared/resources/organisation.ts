@@ -13,6 +13,7 @@ export const locations = defineResource({
   resource: "location",
   accessKey: "locationAccess",
   apiPath: "/api/v1/location",
+  page: { titleKey: "pages.locations", drawer: "firm", icon: "mapPin" },
   titleField: "name",
   schema: z.object({
     name: name(),
@@ -23,7 +24,7 @@ export const locations = defineResource({
   fields: [
     { name: "name", kind: "text", required: true },
     { name: "unique_key", kind: "text", required: true },
-    { name: "reference_id", kind: "text" },
+    { name: "reference_id", kind: "text", match: "exact" },
     { name: "storage_policy_id", kind: "reference", reference: "storage-policies" },
     created,
   ],
@@ -43,6 +44,7 @@ export const departments = defineResource({
   resource: "department",
   accessKey: "departmentAccess",
   apiPath: "/api/v1/department",
+  page: { titleKey: "pages.departments", drawer: "firm", icon: "sitemap" },
   titleField: "name",
   schema: z.object({
     name: name(),
@@ -54,7 +56,7 @@ export const departments = defineResource({
     { name: "name", kind: "text", required: true },
     { name: "unique_key", kind: "text", required: true },
     { name: "long_description", kind: "textarea" },
-    { name: "reference_id", kind: "text" },
+    { name: "reference_id", kind: "text", match: "exact" },
     created,
   ],
   columns: [
@@ -74,12 +76,13 @@ export const practiceGroups = defineResource({
   // The spec guards practice groups with the location key.
   accessKey: "locationAccess",
   apiPath: "/api/v1/practice-group",
+  page: { titleKey: "pages.practiceGroups", drawer: "firm", icon: "usersGroup" },
   titleField: "name",
   schema: z.object({ name: name(), unique_key: requiredText(100), reference_id: externalKeys.reference_id, storage_policy_id: optionalId() }),
   fields: [
     { name: "name", kind: "text", required: true },
     { name: "unique_key", kind: "text", required: true },
-    { name: "reference_id", kind: "text" },
+    { name: "reference_id", kind: "text", match: "exact" },
     { name: "storage_policy_id", kind: "reference", reference: "storage-policies" },
     created,
   ],

@@ -8,6 +8,7 @@ export const users = defineResource({
   resource: "user",
   accessKey: "userAccess",
   apiPath: "/api/v1/user",
+  page: { titleKey: "pages.users", drawer: "firm", icon: "users" },
   titleField: "full_name",
   schema: z.object({
     email: emailField(),
@@ -46,12 +47,13 @@ export const abbreviations = defineResource({
   resource: "firm",
   accessKey: "firmAccess",
   apiPath: "/api/v1/abbreviation",
+  page: { titleKey: "pages.abbreviations", drawer: "firm", icon: "alphabet" },
   titleField: "name",
   schema: z.object({ name: requiredText(50), value: requiredText(300), reference_id: externalKeys.reference_id }),
   fields: [
     { name: "name", kind: "text", required: true },
     { name: "value", kind: "text", required: true },
-    { name: "reference_id", kind: "text" },
+    { name: "reference_id", kind: "text", match: "exact" },
     { name: "created_at", kind: "date", computed: true },
   ],
   columns: [

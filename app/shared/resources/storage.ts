@@ -36,6 +36,7 @@ export const storagePolicies = defineResource({
   resource: "storage_policy",
   accessKey: "storagePolicyAccess",
   apiPath: "/api/v1/storage-policy",
+  page: { titleKey: "pages.storagePolicies", drawer: "firm" },
   titleField: "name",
   schema: z.object({
     name: name(),
@@ -50,10 +51,10 @@ export const storagePolicies = defineResource({
   fields: [
     { name: "name", kind: "text", required: true },
     { name: "dms_credential_id", kind: "reference", reference: "dms", required: true },
-    { name: "store_documents", kind: "boolean" },
+    { name: "store_documents", kind: "boolean", sortable: true },
     { name: "store_email", kind: "select", options: STORE_EMAIL },
-    { name: "document_path", kind: "text" },
-    { name: "document_name", kind: "text" },
+    { name: "document_path", kind: "text", sortable: false },
+    { name: "document_name", kind: "text", sortable: false },
     { name: "document_properties", kind: "properties" },
     { name: "additional_storage_policy_id", kind: "reference", reference: "storage-policies" },
     created,
@@ -87,6 +88,7 @@ export const dmsCredentials = defineResource({
   resource: "generic_credential",
   accessKey: "firmAccess",
   apiPath: "/api/v1/generic-credential",
+  page: { titleKey: "pages.dms", drawer: "firm" },
   titleField: "name",
   schema: z.object({
     name: name(),

@@ -10,6 +10,7 @@ export const timekeepers = defineResource({
   resource: "timekeeper",
   accessKey: "timekeeperAccess",
   apiPath: "/api/v1/timekeeper",
+  page: { titleKey: "pages.timekeepers", drawer: "data", icon: "userStar" },
   titleField: "full_name",
   schema: z.object({
     full_name: name(),
@@ -32,7 +33,7 @@ export const timekeepers = defineResource({
     { name: "full_name", kind: "text", required: true },
     { name: "email", kind: "email", required: true },
     { name: "unique_key", kind: "text" },
-    { name: "reference_id", kind: "text" },
+    { name: "reference_id", kind: "text", match: "exact" },
     { name: "sort_name", kind: "text" },
     { name: "title", kind: "text" },
     { name: "status", kind: "select", options: TIMEKEEPER_STATUSES },

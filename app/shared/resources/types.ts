@@ -31,6 +31,14 @@ export interface FieldDef {
   computed?: boolean;
   /** Catalogue key of the hint under the input, where the kind's own hint would mislead. */
   hintKey?: string;
+  /** The API sorts by it; by default what its kind allows (see server/resources/columns.ts). */
+  sortable?: boolean;
+  /** The API filters by it; by default what its kind allows. */
+  filterable?: boolean;
+  /** How a filter value matches: the whole value, or a part of it. By default exact for references and choices. */
+  match?: "exact" | "contains";
+  /** Served for the console's own screens and exports; the generic record page leaves it out. */
+  internal?: boolean;
 }
 
 export interface ColumnDef {
@@ -49,6 +57,40 @@ export interface QuickFilters {
 export interface WizardStep {
   key: string;
   fields: string[];
+  /** How the step asks: its fields one by one, or an existing matter or a new one with its client. */
+  kind?: "fields" | "matterChoice";
+}
+
+/** Where the drawer shows an entity's list page; the icon is named, the drawer draws it. */
+export type DrawerGroup = "main" | "data" | "notices" | "firm" | "developer";
+export type DrawerIcon =
+  | "scale"
+  | "briefcase"
+  | "buildingBank"
+  | "userStar"
+  | "world"
+  | "building"
+  | "gavel"
+  | "userOff"
+  | "users"
+  | "sitemap"
+  | "mapPin"
+  | "usersGroup"
+  | "alphabet"
+  | "inbox"
+  | "mail"
+  | "dashboard"
+  | "userCircle"
+  | "code";
+
+export interface PageEntry {
+  /** Catalogue key of the page title (`pages.*`). */
+  titleKey: string;
+  /** Shown in the drawer once the page works; pages still to come stay out of it. */
+  drawer?: DrawerGroup;
+  icon?: DrawerIcon;
+  /** The role key the page asks for, where it is not the entity's own. */
+  accessKey?: AccessKey;
 }
 
 export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<z.ZodRawShape>> {
@@ -74,6 +116,12 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
   crossCheck?: CrossCheck;
   /** A bespoke editor that takes over from the generic edit form: the path that edits one record. */
   editPath?: (id: string) => string;
+  /** The console page of the entity's list (route table and drawer); absent for entities without one. */
+  page?: PageEntry;
+  /** An import may synchronise: the firm's records absent from the file are deleted. */
+  importSync?: boolean;
+  /** Another way in beside "New" on the list page: a path and the catalogue key of its label (the inbox's upload). */
+  extraAction?: { path: string; labelKey: string };
 }
 
 export interface CrossCheck {

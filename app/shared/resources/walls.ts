@@ -11,6 +11,7 @@ export const ethicalWalls = defineResource({
   resource: "firm",
   accessKey: "firmAccess",
   apiPath: "/api/v1/ethical-wall",
+  page: { titleKey: "pages.ethicalWalls", drawer: "firm" },
   titleField: "name",
   schema: z.object({
     name: name(),

@@ -5,6 +5,7 @@ import * as m003 from "./003-import-jobs";
 import * as m004 from "./004-search-indexes";
 import * as m010 from "./010-inbox";
 import * as m011 from "./011-notify-and-store";
+import * as m012 from "./012-crash-safety";
 import * as m013 from "./013-dashboard";
 
 // Listed statically so a bundled build carries them; names sort in the order they run.
@@ -18,5 +19,6 @@ export const migrations: Record<string, MigrationModule> = {
   "004-search-indexes": m004,
   "010-inbox": m010,
   "011-notify-and-store": m011,
+  "012-crash-safety": m012,
   "013-dashboard": m013,
 };

@@ -1,0 +1,112 @@
+import fs from "node:fs";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
+import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
+import { startWorker } from "../../server/jobs/worker";
+import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { requeueStalledWork } from "../../server/pipeline/requeue-stalled";
+import { DEMO_INBOX } from "../../server/seed/demo";
+import { demoNotices } from "../../server/seed/demo-notices";
+import { type RunningApi, backends, startApi } from "./harness";
+
+// What a crash leaves behind, written straight into the database, and what the worker's sweep
+// and the jobs make of it: an item whose job is gone, a file written but not recorded, a mail
+// recorded but not marked.
+
+const SOURCE = demoNotices()[0]!;
+const RECOVERY = "requeued after an interruption";
+
+describe.each(backends)("work a crash left half done (%s)", (backend) => {
+  let running: RunningApi;
+  let simulator: CourtSimulator;
+  let smtpPort = 0;
+  let closeSmtp: () => Promise<void>;
+  let itemId = "";
+  const db = () => running.ctx.database.db;
+  const eventsOf = async (id: string) => (await db().selectFrom("event_log").select(["event", "detail"]).where("inbox_item_id", "=", id).orderBy("created_at").execute());
+  /** Runs the jobs until none is due, as a worker of the product does (sweep included). */
+  const work = async () => {
+    const worker = startWorker(running.ctx, PIPELINE_JOBS, 2, { requeueStalled: requeueStalledWork });
+    await worker.drain();
+    await worker.stop();
+  };
+  const storeRoot = () => path.join(running.ctx.config.fileStoreRoot, "demo-firm");
+  const filesInStore = () =>
+    fs
+      .readdirSync(storeRoot(), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && !entry.name.endsWith(".properties.json"))
+      .map((entry) => path.relative(storeRoot(), path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+      .sort();
+
+  beforeAll(async () => {
+    simulator = await startCourtSimulator();
+    running = await startApi({ backend, env: { ECFX_COURT_BASE_URL: simulator.url, ECFX_DEMO_DATA: "true" } });
+    const smtp = createSmtpListener(running.ctx, { port: 0, host: "127.0.0.1" });
+    smtpPort = await listen(smtp, 0, "127.0.0.1");
+    closeSmtp = () => new Promise((resolve) => smtp.close(() => resolve()));
+  });
+
+  afterAll(async () => {
+    await closeSmtp?.();
+    await running?.close();
+    await simulator?.close();
+  });
+
+  it("queues an item whose job was lost again, says so in its history, and finishes it", async () => {
+    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, ignoreTLS: true });
+    await transport.sendMail({ envelope: { from: SOURCE.from, to: [DEMO_INBOX] }, raw: SOURCE.raw });
+    transport.close();
+    const item = await db().selectFrom("inbox_item").select(["id", "status"]).where("parent_id", "is", null).executeTakeFirstOrThrow();
+    itemId = item.id;
+    expect(item.status).toBe("New");
+    await db().deleteFrom("job").where("ref_id", "=", itemId).execute();
+
+    expect(await requeueStalledWork(running.ctx)).toBe(1);
+    expect(await db().selectFrom("job").select("kind").where("ref_id", "=", itemId).execute()).toEqual([{ kind: "process-inbox-item" }]);
+    expect((await eventsOf(itemId)).map((e) => e.event)).toContain(RECOVERY);
+    // Once queued, the item is no longer stalled.
+    expect(await requeueStalledWork(running.ctx)).toBe(0);
+
+    await work();
+    const done = await db().selectFrom("inbox_item").select(["status", "dms_status"]).where("id", "=", itemId).executeTakeFirstOrThrow();
+    expect(done).toEqual({ status: "Succeeded", dms_status: "succeeded" });
+    expect(await db().selectFrom("job").select("id").execute()).toEqual([]);
+    expect(await requeueStalledWork(running.ctx)).toBe(0);
+  });
+
+  it("adopts the file an interrupted write left instead of storing it again, and sends no mail twice", async () => {
+    const filesBefore = filesInStore();
+    const [record] = await db().selectFrom("dms_record").select(["id", "location"]).where("inbox_item_id", "=", itemId).where("what", "=", "document").execute();
+    expect(record?.location).toBeTruthy();
+    // The file is in place, but the crash came before its record was marked.
+    await db().updateTable("dms_record").set({ status: "writing", intended_location: record!.location, location: null }).where("id", "=", record!.id).execute();
+    await db().updateTable("inbox_item").set({ dms_status: "started" }).where("id", "=", itemId).execute();
+
+    // One mail went out before the crash but its row was not marked; the other was recorded and never sent.
+    const rows = await db().selectFrom("notification").select(["id", "outbound_mail_id"]).where("inbox_item_id", "=", itemId).where("status", "=", "sent").orderBy("email").execute();
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    const [sentBefore, notSent] = rows as [(typeof rows)[number], (typeof rows)[number]];
+    await db().updateTable("notification").set({ status: "sending" }).where("id", "in", [sentBefore.id, notSent.id]).execute();
+    await db().updateTable("outbound_mail").set({ status: "sending" }).where("id", "=", notSent.outbound_mail_id).execute();
+    const mailsBefore = await db().selectFrom("outbound_mail").select(["id", "message_id"]).where("inbox_item_id", "=", itemId).orderBy("id").execute();
+
+    expect(await requeueStalledWork(running.ctx)).toBe(2);
+    await work();
+
+    const adopted = await db().selectFrom("dms_record").select(["status", "location"]).where("id", "=", record!.id).executeTakeFirstOrThrow();
+    expect(adopted).toEqual({ status: "succeeded", location: record!.location });
+    expect(filesInStore()).toEqual(filesBefore);
+    expect((await eventsOf(itemId)).some((e) => e.event === "stored" && e.detail.includes("interrupted attempt"))).toBe(true);
+
+    const after = await db().selectFrom("notification").select(["id", "status", "outbound_mail_id"]).where("id", "in", [sentBefore.id, notSent.id]).orderBy("id").execute();
+    expect(after.every((row) => row.status === "sent")).toBe(true);
+    expect(after.map((row) => row.outbound_mail_id).sort()).toEqual([sentBefore.outbound_mail_id, notSent.outbound_mail_id].sort());
+    // No new message: the unsent one went as recorded, with its Message-ID.
+    expect(await db().selectFrom("outbound_mail").select(["id", "message_id"]).where("inbox_item_id", "=", itemId).orderBy("id").execute()).toEqual(mailsBefore);
+    const resent = await db().selectFrom("outbound_mail").select("status").where("id", "=", notSent.outbound_mail_id).executeTakeFirstOrThrow();
+    expect(resent.status).toBe("captured");
+    expect((await eventsOf(itemId)).filter((e) => e.event === "notification sent again")).toHaveLength(1);
+  });
+});
