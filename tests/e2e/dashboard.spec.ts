@@ -46,6 +46,12 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByTestId("time-saved-how")).toContainText("minutes per notice");
       await expect(page.getByTestId("documents-received")).toBeVisible();
       await expect(page.getByTestId("top-clients")).toContainText("None in this period.");
+      if (javaScriptEnabled) {
+        // Once the page is interactive a bar tells its count.
+        await expect(page.locator("[data-testid=period-form][data-hydrated]")).toBeAttached();
+        await page.getByTestId("by-state").locator(".recharts-bar-rectangle path").first().hover();
+        await expect(page.getByTestId("by-state").locator(".recharts-default-tooltip")).toContainText(/Notices : [1-9]/);
+      }
     });
 
     test("keeps the period in the URL, so a bookmark opens on it", async ({ page }) => {

@@ -13,8 +13,8 @@ interface Props {
   label?: (key: string) => string;
 }
 
-const WIDTH = 560;
-const HEIGHT = 240;
+const WIDTH = 440;
+const HEIGHT = 220;
 
 /**
  * A bar chart drawn as SVG on the server (readable without JavaScript; tooltips once it runs),
