@@ -56,10 +56,11 @@ export interface OffsetSegment {
 }
 
 const DAY = 86_400_000;
+const MINUTE = 60_000;
 
 /**
  * The offsets the zone uses between two instants: one segment per daylight-saving change.
- * Checked a day at a time, and each change found to the minute by halving.
+ * Checked a day at a time, and each change found to its minute by halving.
  */
 export function offsetSegments(from: number, to: number, zone: string): OffsetSegment[] {
   const segments: OffsetSegment[] = [{ start: from, offset: offsetAt(from, zone) }];
@@ -67,14 +68,15 @@ export function offsetSegments(from: number, to: number, zone: string): OffsetSe
     const next = Math.min(day + DAY, to);
     const current = segments[segments.length - 1]!.offset;
     if (offsetAt(next, zone) === current) continue;
-    let low = day;
-    let high = next;
-    while (high - low > 60_000) {
+    // Zones change on whole minutes: halve over minutes, so the start found is the change itself.
+    let low = Math.floor(day / MINUTE);
+    let high = Math.ceil(next / MINUTE);
+    while (high - low > 1) {
       const mid = low + Math.floor((high - low) / 2);
-      if (offsetAt(mid, zone) === current) low = mid;
+      if (offsetAt(mid * MINUTE, zone) === current) low = mid;
       else high = mid;
     }
-    segments.push({ start: high, offset: offsetAt(high, zone) });
+    segments.push({ start: high * MINUTE, offset: offsetAt(high * MINUTE, zone) });
   }
   return segments;
 }
