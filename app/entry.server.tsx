@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { type EntryContext, createReadableStreamFromReadable } from "@remix-run/node";
+import { type AppLoadContext, type EntryContext, createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { type i18n as I18n, createInstance } from "i18next";
 import { isbot } from "isbot";
@@ -7,6 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { i18nConfig, resources } from "./utils/i18n";
 import { remixI18n } from "./utils/i18n.server";
+import { NonceContext } from "./utils/nonce";
 
 const ABORT_DELAY = 5_000;
 
@@ -32,7 +33,10 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ) {
+  // The console server puts a fresh nonce in the load context and names it in the CSP header.
+  const nonce = typeof loadContext?.cspNonce === "string" ? loadContext.cspNonce : "";
   const i18n = await i18nFor(await remixI18n.getLocale(request));
 
   // Bots and no-JS clients get the whole document at once; browsers get it streamed.
@@ -40,10 +44,13 @@ export default async function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <I18nextProvider i18n={i18n}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
-      </I18nextProvider>,
+      <NonceContext.Provider value={nonce}>
+        <I18nextProvider i18n={i18n}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce || undefined} />
+        </I18nextProvider>
+      </NonceContext.Provider>,
       {
+        nonce: nonce || undefined,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();

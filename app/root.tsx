@@ -10,6 +10,7 @@ import { useTranslation } from "react-i18next";
 import { Toaster } from "./components/Toaster";
 import appStyles from "./styles/app.css";
 import { firmBranding } from "./utils/branding.server";
+import { useNonce } from "./utils/nonce";
 import { usePageTitle } from "./utils/page-title";
 import { readSession } from "./utils/session.server";
 import { readTheme } from "./utils/theme.server";
@@ -47,6 +48,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const theme = loaderData?.theme;
   const scheme = theme?.darkMode ? "dark" : "light";
   const title = useDocumentTitle();
+  const nonce = useNonce() || undefined;
   return (
     <html lang={loaderData?.lang ?? "en"} {...mantineHtmlProps} data-mantine-color-scheme={scheme}>
       <head>
@@ -55,15 +57,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <title>{title}</title>
         <Meta />
         <Links />
-        <ColorSchemeScript forceColorScheme={scheme} />
+        <ColorSchemeScript forceColorScheme={scheme} nonce={nonce} />
       </head>
       <body>
         <MantineProvider theme={buildTheme(loaderData?.branding ?? null, Boolean(theme?.accessibleColors))} forceColorScheme={scheme}>
           <Notifications position="top-center" autoClose={5000} limit={5} />
           {children}
         </MantineProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -15,6 +15,12 @@ describe("configuration", () => {
     expect(() => loadConfig({ ECFX_API_PORT: "eighty" })).toThrow(/ECFX_API_PORT/);
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ ECFX_ROLES: "api,teapot" })).toThrow(/ECFX_ROLES/);
+    expect(() => loadConfig({ ECFX_OUTBOUND_ALLOW: "10.0.0.0/8,intranet" })).toThrow(/ECFX_OUTBOUND_ALLOW/);
+  });
+
+  it("reads the private ranges outbound calls may reach", () => {
+    expect(loadConfig({}).ECFX_OUTBOUND_ALLOW).toEqual([]);
+    expect(loadConfig({ ECFX_OUTBOUND_ALLOW: " 10.20.0.0/16, 192.0.2.7,fd12::/64" }).ECFX_OUTBOUND_ALLOW).toEqual(["10.20.0.0/16", "192.0.2.7", "fd12::/64"]);
   });
 
   it("switches to PostgreSQL with DATABASE_URL", () => {

@@ -63,6 +63,9 @@ const schema = z.object({
     .regex(/^([^:;]+:[^;]+)(;[^:;]+:[^;]+)*$/, "must be user:password pairs separated by ;")
     .optional(),
   ECFX_SMTP_ALLOW: z.string().default(""),
+  ECFX_SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(100),
+  ECFX_SMTP_IDLE_SECONDS: z.coerce.number().int().min(1).default(60),
+  ECFX_SMTP_SESSION_SECONDS: z.coerce.number().int().min(1).default(600),
   ECFX_COURT_BASE_URL: z.string().url().optional(),
   /** Private address ranges outbound calls may reach (on-premises DMS, webhooks): "10.0.0.0/8,fd00::/8". */
   ECFX_OUTBOUND_ALLOW: z

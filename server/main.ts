@@ -42,7 +42,9 @@ function buildConsoleIfNeeded(): void {
 
 function startConsole(config: Config): ChildProcess {
   const secrets = loadOrCreateSecrets(config.dataDir);
-  const child = spawn(process.execPath, [bin("remix-serve"), path.join(root, "build", "index.js")], {
+  // Our own server around the build (request checks, headers, a redacted access log); tsx runs it.
+  const serve = path.join(root, "server", "console", "serve.ts");
+  const child = spawn(process.execPath, ["--import", "tsx", serve, path.join(root, "build", "index.js")], {
     cwd: root,
     stdio: "inherit",
     env: {
@@ -51,6 +53,7 @@ function startConsole(config: Config): ChildProcess {
       PORT: String(config.PORT),
       HOST: config.ECFX_HOST,
       ECFX_API_URL: config.apiUrl,
+      ECFX_PUBLIC_URL: config.publicUrl,
       ECFX_SESSION_SECRET: secrets.sessionSecret,
     },
   });
@@ -66,6 +69,9 @@ function startConsole(config: Config): ChildProcess {
 let shuttingDown = false;
 
 async function main(): Promise<void> {
+  // Everything this process creates (database, secrets, blobs, filed documents) is readable by
+  // its own user only: files 0600, folders 0700.
+  process.umask(0o077);
   const config = loadConfig();
   const stops: Array<() => Promise<void>> = [];
   // Built before anything else runs: the build blocks this process while it lasts.
@@ -94,6 +100,9 @@ async function main(): Promise<void> {
         tls: config.ECFX_SMTP_TLS_KEY && config.ECFX_SMTP_TLS_CERT ? { key: config.ECFX_SMTP_TLS_KEY, cert: config.ECFX_SMTP_TLS_CERT } : undefined,
         users: config.ECFX_SMTP_USERS ? new Map(config.ECFX_SMTP_USERS.split(";").map((pair) => pair.split(":", 2) as [string, string])) : undefined,
         allow: config.ECFX_SMTP_ALLOW.split(",").map((s) => s.trim()).filter(Boolean),
+        maxConnections: config.ECFX_SMTP_MAX_CONNECTIONS,
+        idleTimeoutMs: config.ECFX_SMTP_IDLE_SECONDS * 1000,
+        sessionTimeoutMs: config.ECFX_SMTP_SESSION_SECONDS * 1000,
       });
       const port = await listen(smtp, config.ECFX_SMTP_PORT, config.ECFX_SMTP_HOST);
       stops.unshift(() => new Promise<void>((resolve) => smtp.close(() => resolve())));

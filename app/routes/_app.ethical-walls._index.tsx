@@ -11,6 +11,7 @@ import { resourceTitleKey } from "../shared/resources/types";
 import { allows } from "../shared/access";
 import { requireUser } from "../utils/auth.server";
 import { redirectWithToast } from "../utils/toast.server";
+import { readForm } from "../utils/request-body.server";
 
 // The ethical walls: the shared table of walls, and above it whether the firm's walls hold.
 
@@ -24,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.clone().formData();
+  const form = await readForm(request.clone());
   if (form.get("intent") !== "walls") return tableAction(request, def);
   const { api, headers } = await requireUser(request, def.accessKey);
   const response = await api.raw(API_PATH, { method: "PUT", json: { enabled: form.get("enabled") === "on" } });

@@ -9,6 +9,7 @@ import { ApiError } from "../utils/api.server";
 import { requireUser } from "../utils/auth.server";
 import { redirectWithToast } from "../utils/toast.server";
 import { useHydrated } from "../utils/use-hydrated";
+import { readForm } from "../utils/request-body.server";
 
 // The storage policy hierarchy: the order in which levels are asked for a policy, most general
 // first, and the firm-level policy. Every button submits the whole form and saves at once, so
@@ -45,7 +46,7 @@ function moved(order: HierarchyLevel[], intent: string): HierarchyLevel[] {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { api } = await requireUser(request, "firmAccess");
-  const form = await request.formData();
+  const form = await readForm(request);
   const order = form.getAll("hierarchy").filter(isLevel);
   const hierarchy = moved(order, String(form.get("intent") ?? "save"));
   const policy = String(form.get("storage_policy_id") ?? "");

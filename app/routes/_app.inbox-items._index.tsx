@@ -17,6 +17,7 @@ import { remixI18n } from "../utils/i18n.server";
 import { runBulkForm } from "../utils/inbox-actions.server";
 import { BULK_FIELDS, SCOPE } from "../utils/inbox-bulk";
 import { redirectWithToast } from "../utils/toast.server";
+import { readForm } from "../utils/request-body.server";
 
 // The inbox list: the shared resource table with row selection and the bulk actions on top.
 
@@ -29,9 +30,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   // The table's own posts (layout, columns, striping) carry an intent; the bulk form does not.
-  if ((await request.clone().formData()).has("intent")) return tableAction(request, def);
+  if ((await readForm(request.clone())).has("intent")) return tableAction(request, def);
   const { api, headers } = await requireUser(request, def.accessKey);
-  const toast = await runBulkForm(api, await request.formData(), new URL(request.url), await remixI18n.getFixedT(request));
+  const toast = await runBulkForm(api, await readForm(request), new URL(request.url), await remixI18n.getFixedT(request));
   return redirectWithToast(request, listUrl(request), toast, { headers });
 }
 

@@ -14,6 +14,7 @@ import { loadInboxCard, loadRawMessage } from "../utils/inbox.server";
 import { originalEmail } from "../utils/original-email.server";
 import { sandboxedHtml } from "../utils/sandboxed-html";
 import { redirectWithToast } from "../utils/toast.server";
+import { readForm } from "../utils/request-body.server";
 
 export const handle = { titleKey: "pages.inboxItems" };
 
@@ -37,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { api } = await requireUser(request, "inboxItemAccess");
-  const form = await request.formData();
+  const form = await readForm(request);
   form.set("item", params.id ?? "");
   if (!form.getAll("id").length) form.append("id", params.id ?? "");
   const toast = await runInboxIntent(api, form);

@@ -1,10 +1,11 @@
 import { Alert, Button, Input, Stack } from "@mantine/core";
-import { type ActionFunctionArgs, type LoaderFunctionArgs, data, unstable_parseMultipartFormData, unstable_createMemoryUploadHandler } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, MaxPartSizeExceededError, data, unstable_createMemoryUploadHandler } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CardSection } from "../components/inbox/CardSection";
 import { ApiError } from "../utils/api.server";
 import { requireUser } from "../utils/auth.server";
+import { readMultipartForm } from "../utils/request-body.server";
 import { redirectWithToast } from "../utils/toast.server";
 
 export const handle = { titleKey: "pages.inboxItems" };
@@ -20,7 +21,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** An .eml file goes through the same path as mail received by the SMTP inbox. */
 export async function action({ request }: ActionFunctionArgs) {
   const { api } = await requireUser(request, "inboxItemAccess");
-  const form = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_UPLOAD }));
+  let form: FormData;
+  try {
+    form = await readMultipartForm(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_UPLOAD }), (e) => e instanceof MaxPartSizeExceededError);
+  } catch (error) {
+    if (error instanceof MaxPartSizeExceededError) return data({ error: "inbox:upload.tooLarge" }, { status: 413 });
+    throw error;
+  }
   const file = form.get("file");
   if (!(file instanceof File) || file.size === 0) return { error: "errors:emptyUpload" };
   if (!/\.eml$/i.test(file.name)) return { error: "inbox:upload.wrongType" };

@@ -14,6 +14,7 @@ import { decodeMessage, encodeMessage } from "../shared/proto.server";
 import { roleRows } from "../utils/role-rows";
 import { writeSession } from "../utils/session.server";
 import { redirectWithToast } from "../utils/toast.server";
+import { readForm } from "../utils/request-body.server";
 
 export const handle = { titleKey: "pages.profile" };
 
@@ -30,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { auth, me, api, headers: refreshed } = await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   if (formData.get("intent") === ANALYTICS_INTENT) {
     await api.json("/api/v1/preferences/analytics", { method: "PUT", json: { value: { optOut: formData.get("optOut") === "on" } } });
     return redirectWithToast(request, "/profile", { type: "success", key: "profile.analytics.saved" }, { headers: refreshed });

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Alert, Anchor, Button, Divider, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
-import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "../components/AuthCard";
@@ -12,6 +12,7 @@ import { translateErrors } from "../utils/forms";
 import { useRootData } from "../utils/root-data";
 import { safeRedirect } from "../utils/safe-redirect";
 import { readSession } from "../utils/session.server";
+import { oversizedFields, readForm } from "../utils/request-body.server";
 
 export const handle = { titleKey: "pages.login" };
 
@@ -21,8 +22,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.clone().formData(), { schema: loginSchema });
-  if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });
+  const form = await readForm(request.clone());
+  const submission = parseWithZod(form, { schema: loginSchema });
+  if (submission.status !== "success") {
+    // A huge value is refused, not shown back: the page stays small whatever was sent.
+    const oversized = oversizedFields(form);
+    const reply = submission.reply({ hideFields: ["password", ...oversized] });
+    return oversized.length ? data(reply, { status: 400 }) : reply;
+  }
   try {
     return await authenticatorFor(request).authenticate("form", request, {
       successRedirect: safeRedirect(submission.value.from),

@@ -10,11 +10,12 @@ import { forwardedFor } from "../utils/auth.server";
 import { forgotSchema } from "../utils/auth-schemas";
 import { translateErrors } from "../utils/forms";
 import { useRootData } from "../utils/root-data";
+import { readForm } from "../utils/request-body.server";
 
 export const handle = { titleKey: "pages.passwordForgot" };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: forgotSchema });
+  const submission = parseWithZod(await readForm(request), { schema: forgotSchema });
   if (submission.status !== "success") return { result: submission.reply(), sent: false };
   const response = await apiRequest("/auth/password-forgot", {
     method: "POST",

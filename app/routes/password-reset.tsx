@@ -10,11 +10,12 @@ import { resetSchema } from "../utils/auth-schemas";
 import { translateErrors } from "../utils/forms";
 import { useRootData } from "../utils/root-data";
 import { redirectWithToast } from "../utils/toast.server";
+import { readForm } from "../utils/request-body.server";
 
 export const handle = { titleKey: "pages.passwordReset" };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: resetSchema });
+  const submission = parseWithZod(await readForm(request), { schema: resetSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["newPassword", "confirmPassword"] });
   const response = await apiRequest("/auth/password-reset", {
     method: "POST",

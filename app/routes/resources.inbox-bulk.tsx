@@ -3,6 +3,7 @@ import { requireUser } from "../utils/auth.server";
 import { fetchMatchingIds, postBulk } from "../utils/inbox-actions.server";
 import { isInboxBulkAction } from "../shared/inbox-bulk";
 import { BULK_BATCH, BULK_FIELDS, type Refusal, isRefusal } from "../utils/inbox-bulk";
+import { readForm } from "../utils/request-body.server";
 
 // The inbox list's bulk actions with JavaScript, batch by batch so the page can show progress:
 // GET /resources/inbox-bulk?<the table's query> answers the ids of "all items matching the
@@ -24,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { api, headers } = await requireUser(request, "inboxItemAccess");
-  const form = await request.formData();
+  const form = await readForm(request);
   const action = form.get(BULK_FIELDS.action);
   const ids = [...new Set(form.getAll(BULK_FIELDS.ids).map(String).filter(Boolean))];
   if (!isInboxBulkAction(action) || ids.length === 0 || ids.length > BULK_BATCH) return json(refusal("errors:somethingWrong", 400), 400, headers);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_IMPORT_BYTES } from "./import/format";
 import { domainList, emailList, requiredText } from "./validation";
 
 export const DELIVERY_METHODS = ["PDF", "WEB_LINK", "DMS_LINK", "PDF_AND_DMS_LINK", "INHERIT_METHOD", "PDF_NO_EMAIL", "PDF_AND_DMS_LINK_NO_EMAIL"] as const;
@@ -66,14 +67,27 @@ export const firmUpdateSchema = z.object({
   default_time_zone: z.string().min(1),
   dms_failure_report_emails: emailList(),
   import_warning_threshold: count(),
+  // Optional so that a save from before the setting existed keeps the stored value.
+  max_import_size: count().min(1024, "errors:importSizeRange").max(MAX_IMPORT_BYTES, "errors:importSizeRange").optional(),
   entitled_features: z.array(z.string()),
   accepted_email_domains: domainList(),
   ignored_email_domains: domainList(),
   extract_document_web_links: z.boolean(),
-  host_names: z.array(z.string().trim().toLowerCase().min(1)),
+  host_names: z
+    .array(z.string().transform(normaliseHostName).pipe(z.string().min(1)))
+    .transform((hosts) => [...new Set(hosts)]),
   // Optional so that a client which does not know the field yet keeps the stored value.
   minutes_saved_per_notice: count().max(1440, "errors:minutesSavedRange").optional(),
 });
+
+/** "Chair.Example.TEST:8443" and "chair.example.test." are the host "chair.example.test". */
+export function normaliseHostName(host: string): string {
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/:\d+$/, "")
+    .replace(/\.$/, "");
+}
 
 export type FirmUpdate = z.infer<typeof firmUpdateSchema>;
 

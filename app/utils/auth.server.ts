@@ -132,7 +132,8 @@ function clientFor(request: Request, auth: AuthSession): ApiClient {
         if (error.status === 401) throw await sessionExpired(request);
         // The API refusing a resource is the same as the role denying the page.
         if (error.status === 403) throw redirect("/success");
-        if (error.status === 404) throw data({ key: "errors:notFound" }, { status: 404 });
+        // An id too long for the API's routes (414) names nothing that exists either.
+        if (error.status === 404 || error.status === 414) throw data({ key: "errors:notFound" }, { status: 404 });
       }
       throw error;
     }

@@ -1,9 +1,20 @@
 import { z } from "zod";
 
+/** ECFX_SESSION_SECRET lists one or more secrets separated by commas. */
+export function sessionSecrets(value: string): string[] {
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 // The console's own settings, validated once. It never touches the database: only the API.
 const schema = z.object({
   ECFX_API_URL: z.string().url().default("http://127.0.0.1:8080"),
-  ECFX_SESSION_SECRET: z.string().min(16, "must be at least 16 characters"),
+  // Several secrets separated by commas: the first seals the session cookie, all of them open it.
+  ECFX_SESSION_SECRET: z
+    .string()
+    .refine((v) => sessionSecrets(v).length > 0 && sessionSecrets(v).every((s) => s.length >= 16), "each secret must be at least 16 characters"),
   ECFX_COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
   ECFX_API_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
 });

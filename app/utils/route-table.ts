@@ -1,6 +1,6 @@
 import type { AccessKey } from "../shared/access";
 import { REGISTRY } from "../shared/resources";
-import type { DrawerGroup, DrawerIcon, ResourceDef } from "../shared/resources/types";
+import { type DrawerGroup, type DrawerIcon, type ResourceDef, resourceTitleKey } from "../shared/resources/types";
 
 export type { DrawerGroup };
 
@@ -16,7 +16,7 @@ export interface RouteEntry {
 
 /** Each entity's list page, as its declaration says. */
 const ENTITY_ROUTES: RouteEntry[] = Object.values(REGISTRY as Record<string, ResourceDef>).flatMap((def) =>
-  def.page ? [{ path: `/${def.key}`, accessKey: def.page.accessKey ?? def.accessKey, titleKey: def.page.titleKey, drawer: def.page.drawer, icon: def.page.icon }] : [],
+  def.page ? [{ path: `/${def.key}`, accessKey: def.page.accessKey ?? def.accessKey, titleKey: def.page.titleKey ?? resourceTitleKey(def.key), drawer: def.page.drawer, icon: def.page.icon }] : [],
 );
 
 /** The pages that are not an entity's list. */

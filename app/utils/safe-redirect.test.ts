@@ -13,6 +13,11 @@ describe("safeRedirect", () => {
     },
   );
 
+  it("percent-encodes characters a Location header cannot carry", () => {
+    expect(safeRedirect("/cases?q=Peña €")).toBe("/cases?q=Pe%C3%B1a %E2%82%AC");
+    expect(safeRedirect("/cases?q=\ud800", "/dashboard")).toBe("/dashboard");
+  });
+
   it("never sends a signed-in user back to the sign-in page", () => {
     expect(safeRedirect("/login?from=/x")).toBe("/dashboard");
   });

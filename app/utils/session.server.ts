@@ -20,7 +20,7 @@ const SESSION_DAYS = 30;
 const cookie = createCookie("ecfx_session", { httpOnly: true, sameSite: "lax", path: "/", maxAge: SESSION_DAYS * 24 * 3600 });
 
 /**
- * A Remix SessionStorage whose whole content is sealed into the cookie (AES-GCM). It is made per
+ * A Remix SessionStorage whose whole content is sealed into the cookie (JWE). It is made per
  * request because whether the cookie is Secure depends on how the console is reached.
  */
 export function sessionStorageFor(request: Request): SessionStorage {
@@ -28,11 +28,11 @@ export function sessionStorageFor(request: Request): SessionStorage {
   return {
     async getSession(cookieHeader) {
       const sealed = (await cookie.parse(cookieHeader ?? null)) as string | null;
-      const data = sealed ? decrypt<Record<string, unknown>>(sealed) : null;
+      const data = sealed ? await decrypt<Record<string, unknown>>(sealed) : null;
       return createSession(data ?? {}, "");
     },
     async commitSession(session) {
-      return cookie.serialize(encrypt(session.data), { secure });
+      return cookie.serialize(await encrypt(session.data), { secure });
     },
     async destroySession() {
       return cookie.serialize("", { secure, maxAge: 0, expires: new Date(0) });

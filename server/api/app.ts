@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import { redactUrl } from "../lib/redact";
 import type { ServerContext } from "../context";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { errorHandler } from "../lib/errors";
@@ -24,7 +25,16 @@ import { resourceRoutes } from "./routes/resources";
 /** The ECFX API: JSON everywhere, protobuf where the spec says binary. */
 export function buildApi(ctx: ServerContext): FastifyInstance {
   const app = Fastify({
-    logger: ctx.config.LOG_LEVEL === "silent" ? false : { level: ctx.config.LOG_LEVEL },
+    logger:
+      ctx.config.LOG_LEVEL === "silent"
+        ? false
+        : {
+            level: ctx.config.LOG_LEVEL,
+            // Document links and reset links carry their token in the URL: never in the log.
+            serializers: {
+              req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
+            },
+          },
     trustProxy: ctx.config.trustedProxies,
     bodyLimit: 2 * 1024 * 1024,
   });
@@ -44,6 +54,8 @@ export function buildApi(ctx: ServerContext): FastifyInstance {
   });
   app.addHook("onSend", async (_request, reply) => {
     void reply.header("cache-control", reply.getHeader("cache-control") ?? "no-store");
+    // A document or JSON answer is never to be sniffed into something a browser would run.
+    void reply.header("x-content-type-options", "nosniff");
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: "Not found." }));

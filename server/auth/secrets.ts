@@ -22,7 +22,7 @@ export function loadOrCreateSecrets(dataDir: string, env: Record<string, string 
       sessionSecret: stored.sessionSecret ?? randomBytes(32).toString("base64url"),
       tokenSigningKey: stored.tokenSigningKey ?? randomBytes(32).toString("base64url"),
     };
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     fs.writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
     fs.chmodSync(file, 0o600);
   }

@@ -121,13 +121,14 @@ export async function revokeFamily(ctx: ServerContext, familyId: string): Promis
     .execute();
 }
 
-export async function revokeByToken(ctx: ServerContext, presented: string): Promise<void> {
+/** The user a refresh token was issued to, whether or not it is still valid. */
+export async function userOfRefreshToken(ctx: ServerContext, presented: string): Promise<string | undefined> {
   const row = await ctx.database.db
     .selectFrom("refresh_token")
-    .select("family_id")
+    .select("user_id")
     .where("token_hash", "=", sha256(presented))
     .executeTakeFirst();
-  if (row) await revokeFamily(ctx, row.family_id);
+  return row?.user_id;
 }
 
 /** Signs the user out everywhere: old access tokens stop working and refresh families end. */

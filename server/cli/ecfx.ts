@@ -8,6 +8,8 @@ const commands: Record<string, () => Promise<Command>> = {
 };
 
 async function main(argv: string[]): Promise<number> {
+  // As the server: what the commands create is for this user only (files 0600, folders 0700).
+  process.umask(0o077);
   const [name, ...rest] = argv;
   const load = name ? commands[name] : undefined;
   if (!load) {

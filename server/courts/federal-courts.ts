@@ -3,11 +3,12 @@
 // court ids (the subdomain of the court's CM/ECF server), which is also what
 // court notices carry in their links.
 //
-// The shape carries `system` and `level` so that state courts can be added
-// later next to the federal ones without changing callers.
+// State courts are ECFX jurisdictions too, one per state ("state-tx": the
+// courts of Texas), for the e-filing providers' notices; see
+// docs/decisions/033-state-e-filing-notices.md.
 
-export type CourtLevel = "DISTRICT" | "BANKRUPTCY" | "APPEALS" | "NONE";
-export type CourtSystem = "federal";
+export type CourtLevel = "DISTRICT" | "BANKRUPTCY" | "APPEALS" | "NONE" | "STATE";
+export type CourtSystem = "federal" | "state";
 
 export interface Court {
   id: string;
@@ -166,6 +167,24 @@ export const FEDERAL_COURTS: readonly Court[] = Object.freeze([...trialCourts(),
 
 const BY_ID = new Map<string, Court>(FEDERAL_COURTS.map((c) => [c.id, c]));
 
+/** The courts of each state and territory as one ECFX jurisdiction, "state-" and the state code. */
+export const STATE_COURTS: readonly Court[] = Object.freeze(
+  STATES.map(([, state, stateName]) => {
+    const region = state === "DC" ? "District of Columbia" : stateName;
+    return { id: `state-${state.toLowerCase()}`, name: `${region} state courts`, level: "STATE" as const, system: "state" as const, state, country: "US" as const, region, appeals_court: null };
+  }),
+);
+
+/** ECFX jurisdiction id of a state's courts from its two-letter code or its name; undefined otherwise. */
+export function stateCourtId(codeOrName: string | null | undefined): string | undefined {
+  if (typeof codeOrName !== "string") return undefined;
+  const key = codeOrName.trim().toLowerCase();
+  return STATE_COURTS.find((c) => c.state?.toLowerCase() === key || c.region?.toLowerCase() === key)?.id;
+}
+
+for (const court of STATE_COURTS) BY_ID.set(court.id, court);
+
+/** A federal court or a state's courts, by ECFX jurisdiction id. */
 export function findCourt(id: string | null | undefined): Court | undefined {
   if (typeof id !== "string") return undefined;
   return BY_ID.get(id.trim().toLowerCase());
@@ -187,6 +206,18 @@ const COURT_SUFFIXES = [".uscourts.gov", ".fedcourts.us"];
  */
 export function courtIdFromHost(hostname: string | null | undefined): string | undefined {
   if (typeof hostname !== "string") return undefined;
+  // Notices repeat the same few hosts in every link; the answer is kept (bounded).
+  const cached = hostCache.get(hostname);
+  if (cached !== undefined) return cached ?? undefined;
+  const id = lookUpHost(hostname);
+  if (hostCache.size >= 5000) hostCache.clear();
+  hostCache.set(hostname, id ?? null);
+  return id;
+}
+
+const hostCache = new Map<string, string | null>();
+
+function lookUpHost(hostname: string): string | undefined {
   let host = hostname.trim().toLowerCase().slice(0, 512);
   if (host.startsWith("mailto:")) host = host.slice(7);
   const scheme = host.indexOf("://");
@@ -211,6 +242,17 @@ export function courtIdFromHost(hostname: string | null | undefined): string | u
     if (id) return id;
   }
   return undefined;
+}
+
+/**
+ * District court of a code printed beside a member case's number in
+ * multidistrict litigation notices: "CAN" (Northern District of California)
+ * is "cand", "DC" is "dcd". Undefined for codes that name no district court.
+ */
+export function courtIdFromDistrictCode(code: string | null | undefined): string | undefined {
+  if (typeof code !== "string" || !/^[A-Za-z]{2,4}$/.test(code)) return undefined;
+  const court = findCourt(`${code.toLowerCase()}d`);
+  return court?.level === "DISTRICT" ? court.id : undefined;
 }
 
 const ORDINAL_WORDS: Record<string, number> = Object.fromEntries(ORDINALS.map((o, i) => [o.toLowerCase(), i + 1]));

@@ -4,7 +4,7 @@ import type { DB } from "../db/schema";
 import { type OffsetSegment, type Range, localHourParts, monthsBetween, offsetSegments } from "./period-range";
 
 // The dashboard's counts, each one SQL aggregate over the firm's rows in the period (indexes in
-// migration 013). Hours and months are the firm's local ones: the instant plus the zone's offset
+// migration 014). Hours and months are the firm's local ones: the instant plus the zone's offset
 // at that instant, the offset written into the query as one CASE branch per daylight-saving change.
 
 /** Whose rows are counted: the firm's, less the matters an ethical wall keeps the caller out of. */

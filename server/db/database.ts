@@ -21,8 +21,10 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export function openDatabase(url: string): Database {
   if (url.startsWith("sqlite:")) {
     const file = url.slice("sqlite:".length);
-    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
     const sqlite = new SQLite(file);
+    // The firm's data is for this process's user alone; SQLite gives its WAL files the same mode.
+    if (file !== ":memory:") fs.chmodSync(file, 0o600);
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("foreign_keys = ON");

@@ -42,6 +42,8 @@ export interface FirmTable {
   default_time_zone: string;
   dms_failure_report_emails: Json;
   import_warning_threshold: number;
+  /** Largest import file, bytes. */
+  max_import_size: Generated<number>;
   entitled_features: Json;
   accepted_email_domains: Json;
   ignored_email_domains: Json;

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { FirmRecord, FirmUpdate } from "../../app/shared/firm-schema";
+import { type FirmRecord, type FirmUpdate, normaliseHostName } from "../../app/shared/firm-schema";
 import type { Database } from "../db/database";
 import { firmRecord, firmRowUpdate } from "./firm-record";
 
@@ -22,22 +22,29 @@ export async function findFirm(database: Database, id: number): Promise<FirmReco
   return firmRecord(rest);
 }
 
+/**
+ * Host names the default firm answers to without listing them: the console's own host (the
+ * public URL's) and localhost. No other firm may claim them.
+ */
+export function implicitHostNames(publicUrl: string): string[] {
+  return [...new Set([normaliseHostName(new URL(publicUrl).host), "localhost"])];
+}
+
 /** The firm whose configured host names include this host, else the default firm. */
-export async function findFirmForHost(database: Database, host: string | undefined): Promise<FirmRecord | undefined> {
+export async function findFirmForHost(database: Database, host: string | undefined, implicitHosts: string[] = []): Promise<FirmRecord | undefined> {
   const rows = await database.db.selectFrom("firm").select(["id", "host_names", "is_default"]).execute();
-  const bare = host?.toLowerCase().replace(/:\d+$/, "");
-  const match =
-    (bare && rows.find((r) => (JSON.parse(r.host_names) as string[]).includes(bare))) ||
-    rows.find((r) => r.is_default) ||
-    rows.sort((a, b) => a.id - b.id)[0];
+  const bare = host ? normaliseHostName(host) : undefined;
+  const fallback = rows.find((r) => r.is_default) || rows.sort((a, b) => a.id - b.id)[0];
+  const claimed = bare && !implicitHosts.includes(bare) ? rows.find((r) => (JSON.parse(r.host_names) as string[]).includes(bare)) : undefined;
+  const match = claimed || fallback;
   return match ? findFirm(database, match.id) : undefined;
 }
 
-/** Which of these host names another firm already answers to: a host must lead to one firm. */
-export async function hostNamesOfOtherFirms(database: Database, id: number, hosts: string[]): Promise<string[]> {
+/** Which of these host names another firm already answers to, implicitly included: a host leads to one firm. */
+export async function hostNamesOfOtherFirms(database: Database, id: number, hosts: string[], implicitHosts: string[] = []): Promise<string[]> {
   if (hosts.length === 0) return [];
-  const rows = await database.db.selectFrom("firm").select("host_names").where("id", "!=", id).execute();
-  const taken = new Set(rows.flatMap((r) => JSON.parse(r.host_names) as string[]));
+  const rows = await database.db.selectFrom("firm").select(["host_names", "is_default"]).where("id", "!=", id).execute();
+  const taken = new Set(rows.flatMap((r) => [...(JSON.parse(r.host_names) as string[]), ...(r.is_default ? implicitHosts : [])]));
   return hosts.filter((h) => taken.has(h));
 }
 

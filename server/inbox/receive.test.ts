@@ -22,4 +22,24 @@ describe("receiveMessage", () => {
     expect(jobs).toMatchObject([{ kind: "process-inbox-item", ref_id: id }]);
     await database.close();
   });
+
+  it("reads raw 8-bit UTF-8 and windows-1252 subjects as mail clients do", async () => {
+    const database = openDatabase("sqlite::memory:");
+    await migrateToLatest(database);
+    const firm = await database.db
+      .insertInto("firm")
+      .values({ name: "F", created_at: 0, updated_at: 0, host_names: "[]" } as never)
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const ctx = { database, clock: { now: () => 1000 } } as unknown as ServerContext;
+    const utf8 = Buffer.concat([Buffer.from("Subject: "), Buffer.from("Peña v. Martínez", "utf8"), Buffer.from("\r\n\r\nbody\xff", "latin1")]);
+    const legacy = Buffer.concat([Buffer.from("Subject: "), Buffer.from("Peña \u00a7 1447", "latin1"), Buffer.from("\r\n\r\nbody")]);
+    const subjects = [];
+    for (const raw of [utf8, legacy]) {
+      const id = await receiveMessage(ctx, { firmId: firm.id, raw, source: "CLI" });
+      subjects.push((await database.db.selectFrom("inbox_item").select("subject").where("id", "=", id).executeTakeFirstOrThrow()).subject);
+    }
+    expect(subjects).toEqual(["Peña v. Martínez", "Peña § 1447"]);
+    await database.close();
+  });
 });

@@ -4,6 +4,7 @@ import { stripControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { logEvent } from "../jobs/event-log";
 import { enqueue } from "../jobs/queue";
+import { decodeUtf8OrLegacy } from "../notices/charset";
 
 export type InboxSource = "SMTP" | "UPLOAD" | "CLI";
 
@@ -19,7 +20,10 @@ const HEADER_END = /\r?\n\r?\n/;
 
 /** The few headers shown before parsing: enough for the inbox list, read without a MIME parser. */
 function quickHeaders(raw: Buffer): { messageId: string | null; subject: string } {
-  const head = raw.subarray(0, 64 * 1024).toString("latin1").split(HEADER_END)[0] ?? "";
+  const start = raw.subarray(0, 64 * 1024);
+  const end = start.toString("latin1").search(HEADER_END);
+  // Raw 8-bit headers are UTF-8 when they decode as such, else windows-1252, as mail clients read them.
+  const head = decodeUtf8OrLegacy(end < 0 ? start : start.subarray(0, end));
   const unfolded = head.replace(/\r?\n[ \t]+/g, " ");
   const header = (name: string) => unfolded.match(new RegExp(`^${name}:[ \\t]*(.*)$`, "im"))?.[1]?.trim() ?? null;
   const messageId = header("Message-ID");

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { BlockList, isIP } from "node:net";
+import { BlockList, type Socket, isIP } from "node:net";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import type { ServerContext } from "../context";
 import { findFirm } from "../firm/firm-repository";
@@ -14,7 +14,17 @@ export interface SmtpOptions {
   users?: Map<string, string>;
   /** Addresses or CIDR ranges allowed to connect; empty means everyone. */
   allow?: string[];
+  /** Connections served at once; more are told to come back later (421). */
+  maxConnections?: number;
+  /** A client silent this long is disconnected. */
+  idleTimeoutMs?: number;
+  /** No connection lasts longer, however slowly it keeps sending (a trickling client). */
+  sessionTimeoutMs?: number;
 }
+
+const DEFAULT_MAX_CONNECTIONS = 100;
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+const DEFAULT_SESSION_TIMEOUT_MS = 10 * 60_000;
 
 class SmtpError extends Error {
   constructor(
@@ -42,18 +52,36 @@ function clientAddress(remote: string): { address: string; family: "ipv4" | "ipv
   return isIP(v4) === 4 ? { address: v4, family: "ipv4" } : { address: remote, family: "ipv6" };
 }
 
+/** The largest maximum e-mail size of any firm, 0 when some firm sets none (no limit). */
+async function largestFirmMaximum(ctx: ServerContext): Promise<number> {
+  const rows = await ctx.database.db.selectFrom("firm").select("max_email_attachment_size").execute();
+  const limits = rows.map((r) => Number(r.max_email_attachment_size ?? 0));
+  return limits.length === 0 || limits.some((n) => n <= 0) ? 0 : Math.max(...limits);
+}
+
+/** The firms of this transaction's recipients: RSET and a new MAIL FROM start a new envelope. */
+async function firmsOfRecipients(ctx: ServerContext, recipients: string[]): Promise<number[]> {
+  const firms = new Set<number>();
+  for (const address of recipients) {
+    const firmId = await firmForAddress(ctx, address);
+    if (firmId) firms.add(firmId);
+  }
+  return [...firms];
+}
+
 /**
  * The SMTP inbox: mail to a firm's inbox address becomes an inbox item, committed before the
  * 250 reply. Unknown recipients are refused at RCPT; a message over the firm's size limit gets 552.
  */
 export function createSmtpListener(ctx: ServerContext, options: SmtpOptions): SMTPServer {
   const allowed = allowList(options.allow ?? []);
-  const firmsBySession = new Map<string, Set<number>>();
 
   const config: SMTPServerOptions = {
     name: "ecfx",
     banner: "ECFX court notice inbox",
     logger: false,
+    maxClients: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    socketTimeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     disabledCommands: options.tls ? [] : ["STARTTLS"],
     authOptional: !options.users,
     allowInsecureAuth: !options.tls,
@@ -63,29 +91,31 @@ export function createSmtpListener(ctx: ServerContext, options: SmtpOptions): SM
         const { address, family } = clientAddress(session.remoteAddress);
         if (!allowed.check(address, family)) return callback(new SmtpError("Connections from this address are not accepted", 554));
       }
-      callback();
+      // SIZE in the EHLO answer tells senders the largest message any firm takes; each firm's
+      // own maximum is still checked at DATA (552). Firm settings change, so it is read per connection.
+      largestFirmMaximum(ctx).then(
+        (size) => {
+          server.options.size = size || undefined;
+          callback();
+        },
+        (error: unknown) => callback(new SmtpError(`Temporary failure: ${String(error)}`, 421)),
+      );
     },
     onAuth(auth, _session, callback) {
       const expected = options.users?.get(auth.username ?? "");
       if (!expected || expected !== auth.password) return callback(new SmtpError("Authentication failed", 535));
       callback(null, { user: auth.username });
     },
-    onRcptTo(address, session, callback) {
+    onRcptTo(address, _session, callback) {
       firmForAddress(ctx, address.address).then(
-        (firmId) => {
-          if (!firmId) return callback(new SmtpError(`No inbox at ${address.address}`, 550));
-          const firms = firmsBySession.get(session.id) ?? new Set<number>();
-          firms.add(firmId);
-          firmsBySession.set(session.id, firms);
-          callback();
-        },
+        (firmId) => (firmId ? callback() : callback(new SmtpError(`No inbox at ${address.address}`, 550))),
         (error: unknown) => callback(new SmtpError(`Temporary failure: ${String(error)}`, 451)),
       );
     },
     onData(stream, session, callback) {
-      const firms = [...(firmsBySession.get(session.id) ?? [])];
-      firmsBySession.delete(session.id);
       void (async () => {
+        const recipients = session.envelope.rcptTo.map((r) => r.address);
+        const firms = await firmsOfRecipients(ctx, recipients);
         const limits = await Promise.all(firms.map(async (id) => (await findFirm(ctx.database, id))?.max_email_attachment_size ?? 0));
         const max = Math.min(...limits.filter((n) => n > 0), Number.MAX_SAFE_INTEGER);
         const chunks: Buffer[] = [];
@@ -97,7 +127,6 @@ export function createSmtpListener(ctx: ServerContext, options: SmtpOptions): SM
         if (size > max) throw new SmtpError("Message exceeds fixed maximum message size", 552);
         const raw = Buffer.concat(chunks);
         const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-        const recipients = session.envelope.rcptTo.map((r) => r.address);
         for (const firmId of firms) await receiveMessage(ctx, { firmId, raw, source: "SMTP", sender, recipients });
       })().then(
         () => callback(),
@@ -105,11 +134,15 @@ export function createSmtpListener(ctx: ServerContext, options: SmtpOptions): SM
           callback(error instanceof SmtpError ? error : new SmtpError(`Temporary failure, try again later: ${String(error)}`, 451)),
       );
     },
-    onClose(session) {
-      firmsBySession.delete(session.id);
-    },
   };
-  return new SMTPServer(config);
+  const server = new SMTPServer(config);
+  const sessionTimeoutMs = options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
+  server.server.on("connection", (socket: Socket) => {
+    const timer = setTimeout(() => socket.destroy(), sessionTimeoutMs);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+  });
+  return server;
 }
 
 export function listen(server: SMTPServer, port: number, host: string): Promise<number> {

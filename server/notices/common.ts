@@ -1,4 +1,5 @@
 // Pieces shared by the NEF, NDA and ACMS parsers.
+import { courtIdFromDistrictCode } from "../courts/federal-courts";
 import { cleanCaseName } from "./case-name";
 import type { DocketNumberParts } from "./docket-number";
 import { MAX_DESCRIPTION_CHARS } from "./limits";
@@ -112,5 +113,6 @@ export function docketNumberFields(parts: DocketNumberParts) {
     federal_dn_judge_initials_referred: parts.federal_dn_judge_initials_referred,
     federal_defendant_number: parts.federal_defendant_number,
     docket_number_full: parts.full,
+    docket_court_id: courtIdFromDistrictCode(parts.court_code) ?? null,
   };
 }

@@ -11,6 +11,8 @@ import { trimChars } from "./text-utils";
 //   1-23-42603-nhl        E.D.N.Y. bankruptcy form, kept whole as the court prints it
 //   22-11299              appellate
 //   MDL No. 2741          JPML
+//   CAN/3:20-cv-01234     member case of a multidistrict litigation, with the
+//   3:20-cv-01234/CAN     district's code before or after it (or "(CAN)" after)
 
 export interface DocketNumberParts {
   /** Docket number without judge / defendant / chapter suffixes. */
@@ -22,6 +24,8 @@ export interface DocketNumberParts {
   federal_defendant_number: string | null;
   /** As printed. */
   full: string;
+  /** District code printed with the number ("CAN" of "CAN/3:20-cv-01234"), upper case. */
+  court_code: string | null;
 }
 
 const FULL_FORM = /^(\d{1,2}):(\d{2,4})-([A-Za-z]{1,4})-(\d{1,7})((?:-[A-Za-z0-9]{1,10}){0,6})$/;
@@ -40,6 +44,7 @@ function emptyParts(docketNumber: string, full: string): DocketNumberParts {
     federal_dn_judge_initials_referred: null,
     federal_defendant_number: null,
     full,
+    court_code: null,
   };
 }
 
@@ -69,13 +74,28 @@ function readSuffixes(suffix: string, allowOffice: boolean): Suffixes {
   return { judges, office, trailingNumber };
 }
 
+const COURT_PREFIX = /^([A-Za-z]{2,5})\/(?=\d|MDL)/;
+const COURT_SUFFIX = /(?:\/([A-Za-z]{2,5})|\s{0,3}\(([A-Z]{2,5})\))$/;
+
 /** Split a printed docket number; null when the text is not a docket number. */
 export function parseDocketNumber(raw: string | null | undefined): DocketNumberParts | null {
   if (typeof raw !== "string") return null;
-  const full = trimChars(raw.slice(0, 200).trim(), ".,;:)]", "end").slice(0, 80);
+  const printed = raw.slice(0, 200).trim();
+  // A closing parenthesis is punctuation after the number, except around a court code.
+  const full = (/\([A-Z]{2,5}\)$/.test(printed) ? printed : trimChars(printed, ".,;:)]", "end")).slice(0, 80);
   if (!full) return null;
+  const prefix = COURT_PREFIX.exec(full);
+  const suffix = COURT_SUFFIX.exec(full);
+  const code = prefix?.[1] ?? suffix?.[1] ?? suffix?.[2] ?? null;
+  const core = full.slice(prefix ? prefix[0].length : 0, suffix ? full.length - suffix[0].length : full.length);
+  const parts = parseCore(core, full);
+  return parts ? { ...parts, court_code: code ? code.toUpperCase() : null } : null;
+}
 
-  let m = FULL_FORM.exec(full);
+function parseCore(core: string, full: string): DocketNumberParts | null {
+  if (!core) return null;
+
+  let m = FULL_FORM.exec(core);
   if (m) {
     const [, office = "", year = "", type = "", num = "", suffix = ""] = m;
     const s = readSuffixes(suffix, false);
@@ -88,14 +108,15 @@ export function parseDocketNumber(raw: string | null | undefined): DocketNumberP
       federal_dn_judge_initials_referred: s.judges[1] ?? null,
       federal_defendant_number: criminal ? s.trailingNumber : null,
       full,
+      court_code: null,
     };
   }
-  m = NY_BANKRUPTCY_FORM.exec(full);
+  m = NY_BANKRUPTCY_FORM.exec(core);
   if (m) {
     const s = readSuffixes(m[2] ?? "", false);
     return { ...emptyParts(m[1] ?? full, full), federal_dn_judge_initials_assigned: s.judges[0] ?? null, federal_dn_judge_initials_referred: s.judges[1] ?? null };
   }
-  m = SHORT_FORM.exec(full);
+  m = SHORT_FORM.exec(core);
   if (m) {
     const s = readSuffixes(m[2] ?? "", true);
     return {
@@ -105,7 +126,7 @@ export function parseDocketNumber(raw: string | null | undefined): DocketNumberP
       federal_dn_judge_initials_referred: s.judges[1] ?? null,
     };
   }
-  m = MDL_FORM.exec(full);
+  m = MDL_FORM.exec(core);
   if (m) return emptyParts(`MDL No. ${m[1]}`, full);
   return null;
 }
@@ -115,10 +136,10 @@ export function parseAppellateDocketNumber(raw: string | null | undefined): Dock
   const parts = parseDocketNumber(raw);
   if (!parts) return null;
   const core = /^(\d{2,4}-\d{1,7})/.exec(parts.docket_number);
-  return emptyParts(core?.[1] ?? parts.docket_number, parts.full);
+  return { ...emptyParts(core?.[1] ?? parts.docket_number, parts.full), court_code: parts.court_code };
 }
 
-const TOKEN = /(?:MDL\s+No\.?\s*\d{1,6}|\d{1,2}:\d{2,4}-[A-Za-z]{1,4}-\d{1,7}(?:-[A-Za-z0-9]{1,10}){0,6}|\d-\d{2}-\d{3,7}(?:-[A-Za-z0-9]{1,10}){0,6}|\d{2,4}-\d{1,7}(?:-[A-Za-z0-9]{1,10}){0,6})/g;
+const TOKEN = /(?:[A-Za-z]{2,5}\/)?(?:MDL\s+No\.?\s*\d{1,6}|\d{1,2}:\d{2,4}-[A-Za-z]{1,4}-\d{1,7}(?:-[A-Za-z0-9]{1,10}){0,6}|\d-\d{2}-\d{3,7}(?:-[A-Za-z0-9]{1,10}){0,6}|\d{2,4}-\d{1,7}(?:-[A-Za-z0-9]{1,10}){0,6})(?:\/[A-Za-z]{2,5}(?![A-Za-z0-9])|\s{0,3}\([A-Z]{2,5}\))?/g;
 
 /** First docket number in a piece of text (e.g. the "Case Number:" cell). */
 export function firstDocketNumber(text: string): string | null {

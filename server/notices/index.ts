@@ -1,12 +1,13 @@
 // Court notice e-mail parser: raw RFC 822 message in, ParsedEmail out.
 // Never throws; every input yields one of the ParsedEmail kinds.
 import { parseAcms, looksLikeAcms } from "./acms";
-import { hasNoticeMarkers, isCourtMail, nonNoticeReason } from "./classify";
+import { autoReplyReason, hasNoticeMarkers, isCourtMail, isReply, nonNoticeReason, ordinaryMailReason } from "./classify";
 import type { NoticeContext } from "./common";
 import { MAX_ATTACHED_MESSAGE_DEPTH, MAX_RAW_BYTES } from "./limits";
 import { readMail, type MailContent } from "./mime";
 import { parseNda } from "./nda";
 import { parseNef } from "./nef";
+import { parseStateEfiling, stateProvider } from "./state-efiling";
 import { forwardedSubject, stripSubjectPrefixes } from "./subject";
 import { htmlToTextDoc, plainToTextDoc, type TextDoc } from "./text-doc";
 import type { ParsedEmail, ParsedNotice } from "./types";
@@ -54,12 +55,20 @@ function parseDoc(doc: TextDoc, mail: MailContent | null): DocResult {
   const ctx: NoticeContext = { mail, subject: effectiveSubject(doc, mail) };
   const reason = nonNoticeReason(ctx.subject, doc.text);
   if (reason) return { nonNotice: reason };
+  // State e-filing providers' mail has "Case Number:" lines too; it is told apart first.
+  const provider = stateProvider(doc, mail?.senderAddresses ?? []);
+  if (provider) {
+    const notice = parseStateEfiling(doc, ctx, provider);
+    return notice ? { notice } : null;
+  }
   const acms = looksLikeAcms(doc, mail?.senderAddresses ?? []);
   const nda = /Notice of Docket Activity/i.test(doc.text);
   const order = acms ? [parseAcms, parseNda, parseNef] : nda ? [parseNda, parseAcms, parseNef] : [parseNef, parseNda, parseAcms];
   for (const parse of order) {
     const notice = parse(doc, ctx);
-    if (notice) return { notice };
+    // A notice with no court and no court link is not a federal notice, whatever
+    // its layout (e-filing providers' mail also says "Case Number:").
+    if (notice?.court_id) return { notice };
   }
   return null;
 }
@@ -91,13 +100,21 @@ async function parseMessage(buf: Buffer, depth: number): Promise<ParsedEmail> {
     return { kind: "malformed", reason: "no RFC 822 header block" };
   }
 
+  const autoReply = autoReplyReason(mail);
+  if (autoReply) return { kind: "not_a_notice", reason: autoReply };
+
   const docs: TextDoc[] = [];
   let nonNotice: string | null = null;
   for (const doc of textDocs(mail.html, mail.text)) {
     docs.push(doc);
     const result = parseDoc(doc, mail);
     if (!result) continue;
-    if ("notice" in result) return { kind: "notice", notice: result.notice };
+    if ("notice" in result) {
+      // A person answering a notice quotes it: the notice was (or will be) received
+      // on its own, so the reply is linked to it and never processed again.
+      if (isReply(mail)) return { kind: "not_a_notice", reason: "reply quoting a court notice", related_message_ids: mail.inReplyTo };
+      return { kind: "notice", notice: result.notice };
+    }
     nonNotice ??= result.nonNotice;
   }
   if (nonNotice) return { kind: "not_a_notice", reason: nonNotice };
@@ -109,12 +126,12 @@ async function parseMessage(buf: Buffer, depth: number): Promise<ParsedEmail> {
     }
   }
 
+  // Newsletters and invitations often talk about cases; their headers say what they are.
+  const ordinary = ordinaryMailReason(mail);
+  if (ordinary) return { kind: "not_a_notice", reason: ordinary };
   const subject = mail.subject ?? null;
   if (docs.some((d) => hasNoticeMarkers(subject, d.text)) || (docs.length === 0 && hasNoticeMarkers(subject, ""))) {
     return { kind: "unrecognised", reason: "court notice markers found but no docket could be read" };
-  }
-  if (mail.attachmentTypes.some((t) => t === "text/calendar" || t === "application/ics")) {
-    return { kind: "not_a_notice", reason: "calendar invitation" };
   }
   if (isCourtMail(mail)) return { kind: "not_a_notice", reason: "court mail without a docket notice" };
   if (docs.length === 0) return { kind: "not_a_notice", reason: "message has no text body" };

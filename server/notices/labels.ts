@@ -65,8 +65,9 @@ export function scanLabels(text: string, names: readonly string[]): LabelHit[] {
 const SECTION_PHRASE =
   /Notice (?:has been|will be|will not be|was|will) (?:electronically mailed|delivered|sent|stored|served|mailed)|Notice sent via|The following document\(s\) (?:are|is) associated|These participants in a related case/gi;
 
-// What may precede a heading on its line: nothing, or a docket number.
-const HEADING_PREFIX = /^(?:[\w:.-]{1,40}\s{0,3}){0,2}$/;
+// What may precede a heading on its line: nothing, or a docket number (with
+// its district code in multidistrict notices: "CAN/3:20-cv-01234").
+const HEADING_PREFIX = /^(?:[\w:./()-]{1,40}\s{0,3}){0,3}$/;
 
 export interface SectionHeading {
   start: number;

@@ -81,7 +81,7 @@ function markCases(subject: string, allCases: readonly SubjectCase[]): string {
   let s = subject;
   for (const c of cases) {
     if (!c.docketNumber) continue;
-    const re = new RegExp(`(?<![\\w:-])${escapeRegExp(c.docketNumber)}(?:-[A-Za-z0-9]{1,10}){0,6}(?![\\w:])`, "gi");
+    const re = new RegExp(`(?<![\\w:/-])(?:[A-Za-z]{2,5}/)?${escapeRegExp(c.docketNumber)}(?:-[A-Za-z0-9]{1,10}){0,6}(?:/[A-Za-z]{2,5})?(?![\\w:/])`, "gi");
     s = s.replace(re, DN_MARK);
   }
   for (const c of cases) {
@@ -121,12 +121,20 @@ function pickRemainder(marked: string): string | null {
   return last ? last.replace(/^"(.*)"$/, "$1") : null;
 }
 
+const LEADING_DOCKET_NUMBER = /^(?:[A-Za-z]{2,5}\/)?(?:\d{1,2}:)?\d{2,4}-(?:[A-Za-z]{1,4}-)?\d{1,7}(?:-[A-Za-z0-9]{1,10}){0,4}\s*/;
+
 /** District and bankruptcy notices: the subject with case numbers, names and chapter markers removed. */
 export function nefShortDescription(subject: string | null, cases: readonly SubjectCase[]): string | null {
   if (!subject) return null;
   const s = stripSubjectPrefixes(subject);
   const multiple = /^Multiple Cases\b[^"]{0,40}"([^"]{1,500})"/i.exec(s);
-  if (multiple?.[1]) return collapse(multiple[1]);
+  if (multiple?.[1]) {
+    // Either the label alone ("Close Adversary Case") or "<number> <name cut short> <label>".
+    const quoted = collapse(multiple[1]);
+    const numbered = LEADING_DOCKET_NUMBER.exec(quoted);
+    if (!numbered) return quoted;
+    return pickRemainder(markCases(`${DN_MARK}${quoted.slice(numbered[0].length)}`, cases)) ?? quoted;
+  }
   const body = s.replace(/^Activity in (?:[A-Za-z]{2,8} )?case\s+/i, "");
   return pickRemainder(markCases(body, cases));
 }

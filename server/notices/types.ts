@@ -4,7 +4,8 @@
 // tests/fixtures/pacer-email/README.md); `toGoldShape` keeps exactly those. The fields
 // marked "product" are ECFX's own additions and are dropped by `toGoldShape`.
 
-export type NoticeType = "NEF" | "NDA" | "ACMS";
+/** NEF, NDA, ACMS: federal CM/ECF; TYLER_EFILE, FILE_AND_SERVEXPRESS: state e-filing providers. */
+export type NoticeType = "NEF" | "NDA" | "ACMS" | "TYLER_EFILE" | "FILE_AND_SERVEXPRESS";
 
 export interface EmailRecipient {
   name: string;
@@ -43,6 +44,10 @@ export interface ParsedDocketEntry {
   sealed: boolean;
   /** Product: main document and attachments listed with the entry. */
   documents: NoticeDocument[];
+  /** Product (state e-filing): the provider's envelope or transaction number. */
+  envelope_number?: string | null;
+  /** Product (state e-filing): what the message reports about the envelope. */
+  filing_status?: "served" | "accepted" | "rejected" | "submitted";
 }
 
 export interface ParsedDocket {
@@ -59,6 +64,12 @@ export interface ParsedDocket {
   docket_entries: ParsedDocketEntry[];
   /** Product: the docket number as printed, with judge initials. */
   docket_number_full: string;
+  /**
+   * Product: the court of this docket when the notice prints a district code with
+   * the number ("CAN/3:20-cv-01234" in multidistrict litigation notices); null when
+   * the docket belongs to the notice's own court.
+   */
+  docket_court_id: string | null;
 }
 
 export interface ParsedNotice {
@@ -78,12 +89,18 @@ export interface ParsedNotice {
   court_host: string | null;
   /** Product: which notice layout was recognised. */
   notice_type: NoticeType;
+  /** Product (state e-filing): the court as the notice names it ("Bexar County - 285th District Court"). */
+  court_name?: string | null;
 }
 
 export type ParsedEmail =
   | { kind: "notice"; notice: ParsedNotice }
-  /** Court mail or other mail that is not a docket notice (announcement, claims register, edit notice, invitation…). */
-  | { kind: "not_a_notice"; reason: string }
+  /**
+   * Court mail or other mail that is not a docket notice (announcement, claims register, edit
+   * notice, newsletter, out-of-office reply, invitation…). A reply quoting a notice names the
+   * messages it answers, so that it can be linked to the notice received before.
+   */
+  | { kind: "not_a_notice"; reason: string; related_message_ids?: string[] }
   /** Looks like a court notice but the layout was not understood. */
   | { kind: "unrecognised"; reason: string }
   /** Not a readable e-mail message at all. */

@@ -51,13 +51,16 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   const db = ctx.database.db;
   const item = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
   if (!item || ["Succeeded", "Canceled", "Manual"].includes(item.status)) return;
+  // Run again after a crash once its fetches had ended the item: what they decided stands.
+  if (item.status === "Action Required" && item.disposition === "Processed") return;
   await setItem(ctx, item, { status: "Started" }, { event: "started" });
 
   // What the parser read is recorded in many places (case names, descriptions, docket text).
   const parsed = withoutControlCharacters(item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : await parseBounded(item.raw_content));
   if (parsed.kind !== "notice") {
     if (parsed.kind === "not_a_notice") {
-      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "not a notice", detail: parsed.reason });
+      const original = await answeredItem(ctx, item, parsed.related_message_ids ?? []);
+      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, parsed: JSON.stringify(parsed), duplicate_of_id: original }, { event: "not a notice", detail: original ? `${parsed.reason}, linked to ${original}` : parsed.reason });
     }
     if (parsed.kind === "unrecognised") {
       return setItem(ctx, item, { status: "Action Required", action_required: "USER", reason: parsed.reason, parsed: JSON.stringify(parsed) }, { event: "unrecognised", detail: parsed.reason, level: "WARNING" });
@@ -101,6 +104,22 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   await processDocket(ctx, item, notice, item.docket_index ?? 0);
 }
 
+/** The firm's earlier item a reply answers (by the Message-IDs it names), or null. */
+async function answeredItem(ctx: ServerContext, item: Item, messageIds: readonly string[]): Promise<string | null> {
+  if (messageIds.length === 0) return null;
+  const found = await ctx.database.db
+    .selectFrom("inbox_item")
+    .select("id")
+    .where("firm_id", "=", item.firm_id)
+    .where("message_id", "in", messageIds.slice(0, 20).map((id) => `<${id}>`))
+    .where("parent_id", "is", null)
+    .where("id", "!=", item.id)
+    .orderBy("created_at")
+    .orderBy("id")
+    .executeTakeFirst();
+  return found?.id ?? null;
+}
+
 /** A notice for several dockets becomes one linked child item per docket, each processed alone. */
 async function splitIntoLinkedItems(ctx: ServerContext, item: Item, notice: ParsedNotice): Promise<void> {
   const now = ctx.clock.now();
@@ -126,7 +145,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
     return setItem(ctx, item, { status: "Failed", reason: `The notice has no docket ${index + 1}.` }, { event: "no docket", level: "ERROR" });
   }
   // A case picked by a person on the inbox card wins over matching.
-  let match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, notice.court_id, docket.docket_number);
+  let match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, docket.docket_court_id ?? notice.court_id, docket.docket_number);
   if (match.kind === "not-found") {
     const created = await autoCreateCase(ctx, item.firm_id, notice, docket);
     if (created) {

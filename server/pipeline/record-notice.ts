@@ -61,7 +61,7 @@ export async function recordNotice(
         ecfx_jurisdiction_id: notice.court_id,
         name: entry?.short_description || docket.case_name,
         date: entry?.date_filed ?? null,
-        court_envelope_id: entry?.pacer_seq_no ?? entry?.document_number ?? null,
+        court_envelope_id: entry?.envelope_number ?? entry?.pacer_seq_no ?? entry?.document_number ?? null,
         filed_by: entry?.filed_by ?? "",
         service_contacts: JSON.stringify(notice.email_recipients),
         docket_text: entry?.description ?? "",

@@ -1,4 +1,6 @@
+import { type Kysely, sql } from "kysely";
 import type { ServerContext } from "../context";
+import type { DB } from "../db/schema";
 import { message } from "../lib/messages";
 import { logEvent } from "../jobs/event-log";
 import { OPEN_STATUSES } from "./item-state";
@@ -11,7 +13,20 @@ import { type JobKind, enqueue } from "../jobs/queue";
  * whatever else leaves an item behind (a job given up on with its item half way).
  */
 export async function requeueStalledWork(ctx: ServerContext): Promise<number> {
-  const db = ctx.database.db;
+  return ctx.database.db.transaction().execute(async (db) => {
+    // Workers on several machines sweep one at a time, so none queues what another just did.
+    if (ctx.database.dialect === "postgres") {
+      const lock = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${SWEEP_LOCK}) as locked`.execute(db);
+      if (!lock.rows[0]?.locked) return 0;
+    }
+    return requeueIn(ctx, db);
+  });
+}
+
+/** Arbitrary, fixed: the advisory lock key of the sweep. */
+const SWEEP_LOCK = 7_260_025;
+
+async function requeueIn(ctx: ServerContext, db: Kysely<DB>): Promise<number> {
   // Each query is one statement, so the item and the jobs are read at the same moment.
   const open = await db
     .selectFrom("inbox_item")
@@ -60,18 +75,16 @@ export async function requeueStalledWork(ctx: ServerContext): Promise<number> {
     ...unfiled.map((item) => ({ item, kind: "store-inbox-item" as const })),
     ...untold.map((item) => ({ item, kind: "notify-inbox-item" as const })),
   ];
+  const now = ctx.clock.now();
   for (const { item, kind } of stalled) {
-    const now = ctx.clock.now();
-    await db.transaction().execute(async (trx) => {
-      await enqueue(trx, { kind, firmId: item.firm_id, refId: item.id, runAt: now });
-      await logEvent(trx, {
-        firmId: item.firm_id,
-        inboxItemId: item.id,
-        at: now,
-        level: "WARNING",
-        event: message("inbox:recovery.event"),
-        detail: message(`inbox:recovery.${kind}`, { status: item.status }),
-      });
+    await enqueue(db, { kind, firmId: item.firm_id, refId: item.id, runAt: now });
+    await logEvent(db, {
+      firmId: item.firm_id,
+      inboxItemId: item.id,
+      at: now,
+      level: "WARNING",
+      event: message("inbox:recovery.event"),
+      detail: message(`inbox:recovery.${kind}`, { status: item.status }),
     });
   }
   return stalled.length;

@@ -1,4 +1,7 @@
-import { finished } from "node:stream/promises";
+import fs from "node:fs";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { StringDecoder } from "node:string_decoder";
 import { CsvError, type InfoRecord, parse } from "csv-parse";
 import { importFields } from "../../app/shared/import/format";
 import type { FieldDef } from "../../app/shared/resources/types";
@@ -7,8 +10,10 @@ import { HttpError } from "../lib/errors";
 import { message } from "../lib/messages";
 import type { ServerResource } from "./types";
 
-// Reads an import file: a header row of field names, then one record per line. Anything that
-// makes the whole file unusable is a 400 here, before a job exists.
+// Reads an import file: a header row of field names, then one record per line. The file is read
+// as a stream from where the upload was kept, never whole into memory: once to check it (anything
+// that makes it unusable is a 400 here, before a job exists), then again by the job, a batch at
+// a time.
 
 /** One data line: its line number in the file and its cells, in header order. */
 export interface ImportLine {
@@ -24,10 +29,15 @@ export interface ImportColumn {
 }
 
 export interface ImportFile {
+  /** Where the uploaded file waits while it is imported. */
+  path: string;
   width: number;
   /** The columns that count: writable fields and id. Columns the server keeps are dropped. */
   columns: ImportColumn[];
-  lines: ImportLine[];
+  /** Non-blank lines after the header. */
+  count: number;
+  /** Values each asked-for key column holds (a synchronising import's names of records). */
+  keys: Record<string, Set<string>>;
 }
 
 const bad = (key: string, values?: Record<string, unknown>) => new HttpError(400, message(`transfer:import.${key}`, values));
@@ -40,36 +50,51 @@ const cellValue = (text: string) => {
   return NEUTRALISED.test(cell) ? cell.slice(1) : cell;
 };
 
-const CHUNK = 64 * 1024;
 const newlines = (cells: string[]) => cells.reduce((n, cell) => n + (cell.match(/\n/g)?.length ?? 0), 0);
 
 /**
- * The records of the file with the line each starts on. The text is fed in chunks with a turn
- * of the event loop between them, so a large file does not hold up other requests.
+ * CRLF and CR line ends as LF, so that csv-parse counts lines right in every file (it counts
+ * the CR of a CRLF inside a quoted value as a line of its own). A CR that ends a chunk waits for
+ * the next one, which may begin with its LF.
  */
-async function records(text: string): Promise<ImportLine[]> {
-  const out: ImportLine[] = [];
-  const parser = parse({ bom: true, trim: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: true, info: true });
-  parser.on("data", ({ record, info }: { record: string[]; info: InfoRecord }) => {
-    // csv-parse counts the line a record ends on; a quoted value may span several.
-    out.push({ line: info.lines - newlines(record), cells: record });
+function normaliseLineEnds(): Transform {
+  let pendingCr = false;
+  const decoder = new StringDecoder("utf8");
+  return new Transform({
+    decodeStrings: false,
+    transform(chunk: Buffer | string, _encoding, callback) {
+      let text = (pendingCr ? "\r" : "") + (typeof chunk === "string" ? chunk : decoder.write(chunk));
+      pendingCr = text.endsWith("\r");
+      if (pendingCr) text = text.slice(0, -1);
+      callback(null, text.replace(/\r\n?/g, "\n"));
+    },
+    flush(callback) {
+      callback(null, (pendingCr ? "\n" : "") + decoder.end());
+    },
   });
-  const done = finished(parser);
-  done.catch(() => undefined);
-  // Line ends are normalised first so that line numbers count CRLF files right.
-  const normalised = text.replace(/\r\n?/g, "\n");
-  for (let i = 0; i < normalised.length && !parser.destroyed; i += CHUNK) {
-    parser.write(normalised.slice(i, i + CHUNK));
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  parser.end();
+}
+
+/** Records longer than this are refused, so that one endless quoted value cannot fill memory. */
+const MAX_RECORD_CHARS = 1024 * 1024;
+
+/** The records of a file, one at a time, with the line each starts on. */
+async function* records(path: string): AsyncGenerator<ImportLine> {
+  const parser = parse({ bom: true, trim: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: true, info: true, max_record_size: MAX_RECORD_CHARS });
+  const source = fs.createReadStream(path);
+  const flowing = pipeline(source, normaliseLineEnds(), parser);
+  flowing.catch(() => undefined);
   try {
-    await done;
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: InfoRecord }>) {
+      // csv-parse counts the line a record ends on; a quoted value may span several.
+      yield { line: info.lines - newlines(record), cells: record };
+    }
+    await flowing;
   } catch (error) {
     if (error instanceof CsvError) throw bad("unreadable", { reason: error.message });
     throw error;
+  } finally {
+    source.destroy();
   }
-  return out;
 }
 
 function checkHeader(res: ServerResource, header: string[]): ImportColumn[] {
@@ -92,15 +117,52 @@ function checkHeader(res: ServerResource, header: string[]): ImportColumn[] {
   });
 }
 
-/** The header and the non-blank lines of a file, or a 400 saying why the file cannot be imported. */
-export async function readImportFile(res: ServerResource, text: string | undefined): Promise<ImportFile> {
-  if (text === undefined) throw bad("noFile");
-  if (text.replace(/^\uFEFF/, "").trim() === "") throw bad("emptyFile");
-  const [head, ...rest] = await records(text);
-  const columns = checkHeader(res, head!.cells);
-  const lines = rest
-    .filter((r) => r.cells.some((cell) => cell !== ""))
-    .map((r) => ({ line: r.line, cells: r.cells.map(cellValue) }));
-  if (lines.length === 0) throw bad("noRows");
-  return { width: head!.cells.length, columns, lines };
+const isBlank = (cells: string[]) => cells.every((cell) => cell === "");
+
+/**
+ * Reads a file through once: its header checked, its non-blank lines counted, and for a
+ * synchronising import the keys its lines name. The lines themselves stay in the file; a 400
+ * says why a file cannot be imported.
+ */
+export async function readImportFile(res: ServerResource, path: string, options: { keys?: readonly string[] } = {}): Promise<ImportFile> {
+  let header: string[] | undefined;
+  let columns: ImportColumn[] = [];
+  let count = 0;
+  const keys: Record<string, Set<string>> = {};
+  const keyColumns: [string, number][] = [];
+  for await (const record of records(path)) {
+    if (!header) {
+      if (isBlank(record.cells)) continue;
+      header = record.cells;
+      columns = checkHeader(res, header);
+      for (const key of options.keys ?? []) {
+        const column = columns.find((c) => c.name === key);
+        keys[key] = new Set();
+        if (column) keyColumns.push([key, column.index]);
+      }
+      continue;
+    }
+    if (isBlank(record.cells)) continue;
+    count++;
+    for (const [key, index] of keyColumns) {
+      const value = cellValue(record.cells[index] ?? "");
+      if (value) keys[key]!.add(value);
+    }
+  }
+  if (!header) throw bad("emptyFile");
+  if (count === 0) throw bad("noRows");
+  return { path, width: header.length, columns, count, keys };
+}
+
+/** The non-blank lines after the header, in order, read again from the file. */
+export async function* importLines(file: ImportFile): AsyncGenerator<ImportLine> {
+  let headerSeen = false;
+  for await (const record of records(file.path)) {
+    if (isBlank(record.cells)) continue;
+    if (!headerSeen) {
+      headerSeen = true;
+      continue;
+    }
+    yield { line: record.line, cells: record.cells.map(cellValue) };
+  }
 }

@@ -9,7 +9,7 @@ import type { ServerResource } from "./types";
 // A synchronising cases import: the file is the firm's whole list, so cases it does not name
 // are deleted, within the firm's max_case_deletions_on_import.
 
-const KEYS = ["id", "unique_key", "reference_id"] as const;
+export const SYNC_KEYS = ["id", "unique_key", "reference_id"] as const;
 
 /** Ids of the firm's records that no line of the file names and this import did not write. */
 export async function absentFromFile(
@@ -19,21 +19,16 @@ export async function absentFromFile(
   file: ImportFile,
   written: ReadonlySet<string>,
 ): Promise<string[]> {
-  const named = Object.fromEntries(
-    KEYS.map((key) => {
-      const column = file.columns.find((c) => c.name === key);
-      return [key, new Set(column ? file.lines.map((l) => l.cells[column.index] ?? "").filter(Boolean) : [])];
-    }),
-  ) as Record<(typeof KEYS)[number], Set<string>>;
+  const named = Object.fromEntries(SYNC_KEYS.map((key) => [key, file.keys[key] ?? new Set<string>()]));
   // The table is named by the registry at run time, hence the untyped query.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const db = ctx.database.db as unknown as Kysely<any>;
-  const rows = (await db.selectFrom(res.table).select([...KEYS]).where("firm_id", "=", caller.firmId).execute()) as Record<
-    (typeof KEYS)[number],
+  const rows = (await db.selectFrom(res.table).select([...SYNC_KEYS]).where("firm_id", "=", caller.firmId).execute()) as Record<
+    (typeof SYNC_KEYS)[number],
     string | null
   >[];
   return rows
-    .filter((row) => !written.has(row.id!) && KEYS.every((key) => row[key] === null || !named[key].has(row[key])))
+    .filter((row) => !written.has(row.id!) && SYNC_KEYS.every((key) => row[key] === null || !named[key]!.has(row[key])))
     .map((row) => row.id!);
 }
 

@@ -5,11 +5,12 @@ import { HttpError } from "../lib/errors";
 import type { ServerContext } from "../context";
 import { findFirm } from "../firm/firm-repository";
 import { message } from "../lib/messages";
-import { type ImportFile, readImportFile } from "./import-file";
+import { type ImportFile, type ImportLine, importLines, readImportFile } from "./import-file";
 import { createJob, findJob, finishJob, recordBatch } from "./import-jobs";
 import { parseLine } from "./import-line";
 import { resolveReferences } from "./import-references";
-import { absentFromFile, deleteRecords } from "./import-sync";
+import { SYNC_KEYS, absentFromFile, deleteRecords } from "./import-sync";
+import { discardUpload } from "./import-upload";
 import { type WrittenLine, importLine } from "./import-write";
 import { checkWritableFields, requireResource } from "./repository";
 import type { ServerResource } from "./types";
@@ -47,17 +48,32 @@ export class ImportRunner {
 
 const refuse = (key: string, values?: Record<string, unknown>) => new HttpError(400, message(`transfer:import.${key}`, values));
 
+/**
+ * Checks the uploaded file and starts its job. The upload is the job's from then on (it deletes
+ * the file when done); when no job starts, the file is deleted here.
+ */
 export async function startImport(
   ctx: ServerContext,
   caller: Caller,
   res: ServerResource,
-  text: string | undefined,
+  upload: string,
   options: ImportOptions,
   runner: ImportRunner,
 ): Promise<ImportStart> {
+  let started = false;
+  try {
+    const outcome = await checkAndStart(ctx, caller, res, upload, options, runner);
+    started = !outcome.confirmationRequired;
+    return outcome;
+  } finally {
+    if (!started) discardUpload(upload);
+  }
+}
+
+async function checkAndStart(ctx: ServerContext, caller: Caller, res: ServerResource, upload: string, options: ImportOptions, runner: ImportRunner): Promise<ImportStart> {
   requireResource(res, caller, "write");
   if (options.sync && !res.def.importSync) throw refuse("syncOnlyCases");
-  const file = await readImportFile(res, text);
+  const file = await readImportFile(res, upload, { keys: options.sync ? SYNC_KEYS : [] });
   checkWritableFields(res, caller, Object.fromEntries(file.columns.filter((c) => c.field).map((c) => [c.name, true])));
   const firm = await findFirm(ctx.database, caller.firmId);
   if (!firm) throw new HttpError(404, message("errors:notFound"));
@@ -67,18 +83,18 @@ export async function startImport(
     if (absent.length > max) throw refuse("syncTooMany", { count: absent.length, max });
   }
   const threshold = firm.import_warning_threshold;
-  if (!options.confirm && file.lines.length > threshold) {
-    const rows = file.lines.length;
+  if (!options.confirm && file.count > threshold) {
+    const rows = file.count;
     return { confirmationRequired: true, rows, threshold, message: message("transfer:import.confirmNeeded", { rows, threshold }) };
   }
-  const id = await createJob(ctx, { firmId: caller.firmId, userId: caller.userId, resource: res.def.key, total: file.lines.length, sync: options.sync });
+  const id = await createJob(ctx, { firmId: caller.firmId, userId: caller.userId, resource: res.def.key, total: file.count, sync: options.sync });
   const job = (await findJob(ctx, caller.firmId, id))!;
   runner.start((signal) => runImport(ctx, caller, res, file, { id, sync: options.sync, max }, signal));
   return { confirmationRequired: false, job };
 }
 
-async function importBatch(ctx: ServerContext, caller: Caller, res: ServerResource, file: ImportFile, jobId: string, start: number): Promise<WrittenLine[]> {
-  const lines = file.lines.slice(start, start + BATCH_SIZE).map((l) => parseLine(res, file, l));
+async function importBatch(ctx: ServerContext, caller: Caller, res: ServerResource, file: ImportFile, jobId: string, batch: ImportLine[]): Promise<WrittenLine[]> {
+  const lines = batch.map((l) => parseLine(res, file, l));
   // Tables are named by the registry at run time, as in the generic repository.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const db = ctx.database.db as unknown as Kysely<any>;
@@ -113,25 +129,36 @@ async function runImport(
   job: { id: string; sync: boolean; max: number },
   signal: AbortSignal,
 ): Promise<void> {
+  // Ids are kept only where a synchronising import needs them afterwards.
   const written = new Set<string>();
+  const writeBatch = async (batch: ImportLine[]) => {
+    const lines = await importBatch(ctx, caller, res, file, job.id, batch);
+    for (const line of lines) {
+      if (line.id && job.sync) written.add(line.id);
+      if (line.inserted && res.hooks?.afterInsert) await res.hooks.afterInsert(ctx, caller, line.inserted);
+    }
+    // Other requests get the database between batches.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
   try {
-    for (let start = 0; start < file.lines.length; start += BATCH_SIZE) {
+    let batch: ImportLine[] = [];
+    for await (const line of importLines(file)) {
       if (signal.aborted) {
         await finishJob(ctx, job.id, { status: "failed", message: message("transfer:import.interrupted") });
         return;
       }
-      const lines = await importBatch(ctx, caller, res, file, job.id, start);
-      for (const line of lines) {
-        if (line.id) written.add(line.id);
-        if (line.inserted && res.hooks?.afterInsert) await res.hooks.afterInsert(ctx, caller, line.inserted);
-      }
-      // Other requests get the database between batches.
-      await new Promise((resolve) => setImmediate(resolve));
+      batch.push(line);
+      if (batch.length < BATCH_SIZE) continue;
+      await writeBatch(batch);
+      batch = [];
     }
+    if (batch.length) await writeBatch(batch);
     const end = job.sync ? await syncDeletions(ctx, caller, res, file, written, job.max) : { deleted: 0, message: null };
     await finishJob(ctx, job.id, { status: "done", ...end });
   } catch (error) {
     console.error(`Import job ${job.id} failed`, error);
     await finishJob(ctx, job.id, { status: "failed", message: message("errors:internal") }).catch(() => undefined);
+  } finally {
+    discardUpload(file.path);
   }
 }

@@ -14,6 +14,14 @@ const keyUnique: UniqueRule[] = [
   { fields: ["reference_id"], messageKey: "errors:conflict" },
 ];
 const keyed = (...fields: string[]) => ({ indexed: [...fields] });
+/** The firm's organisation: found by name and keys, not mapped until it has a reference id. */
+const referenceKeyed = (table: string, dependents: ServerExtension["dependents"], ...searched: string[]): ServerExtension => ({
+  table,
+  search: keyed("name", "unique_key", "reference_id", ...searched),
+  uniques: keyUnique,
+  dependents,
+  notMappedSql: "t.reference_id is null",
+});
 
 const DATA_EXTENSIONS: Partial<Record<RegistryKey, ServerExtension>> = {
   clients: {
@@ -84,33 +92,15 @@ const DATA_EXTENSIONS: Partial<Record<RegistryKey, ServerExtension>> = {
     dependents: [{ table: "court_case", column: "judge_id", messageKey: "errors:judgeOnCases" }],
     notMappedSql: "t.reference_id is null",
   },
-  departments: {
-    table: "department",
-    search: keyed("name", "unique_key", "reference_id", "long_description"),
-    uniques: keyUnique,
-    dependents: [{ table: "timekeeper", column: "department_id", messageKey: "errors:inUseByTimekeepers" }],
-    notMappedSql: "t.reference_id is null",
-  },
-  locations: {
-    table: "location",
-    search: keyed("name", "unique_key", "reference_id"),
-    uniques: keyUnique,
-    dependents: [
-      { table: "timekeeper", column: "location_id", messageKey: "errors:inUseByTimekeepers" },
-      { table: "matter", column: "location_id", messageKey: "errors:inUseByMatters" },
-    ],
-    notMappedSql: "t.reference_id is null",
-  },
-  "practice-groups": {
-    table: "practice_group",
-    search: keyed("name", "unique_key", "reference_id"),
-    uniques: keyUnique,
-    dependents: [
-      { table: "timekeeper", column: "practice_group_id", messageKey: "errors:inUseByTimekeepers" },
-      { table: "matter", column: "practice_group_id", messageKey: "errors:inUseByMatters" },
-    ],
-    notMappedSql: "t.reference_id is null",
-  },
+  departments: referenceKeyed("department", [{ table: "timekeeper", column: "department_id", messageKey: "errors:inUseByTimekeepers" }], "long_description"),
+  locations: referenceKeyed("location", [
+    { table: "timekeeper", column: "location_id", messageKey: "errors:inUseByTimekeepers" },
+    { table: "matter", column: "location_id", messageKey: "errors:inUseByMatters" },
+  ]),
+  "practice-groups": referenceKeyed("practice_group", [
+    { table: "timekeeper", column: "practice_group_id", messageKey: "errors:inUseByTimekeepers" },
+    { table: "matter", column: "practice_group_id", messageKey: "errors:inUseByMatters" },
+  ]),
   "ignored-cases": {
     table: "ignored_case",
     search: keyed("name"),

@@ -396,6 +396,7 @@ export async function update(ctx: ServerContext, caller: Caller, res: ServerReso
       await writeLinks(trx, res, caller, id, values);
       await reindex(trx, ctx, res, caller, id);
     });
+  await res.hooks?.afterUpdate?.(ctx, caller, stored, values);
   await res.hooks?.afterWrite?.(ctx, caller, id);
   return read(ctx, caller, res, id);
 }

@@ -84,6 +84,8 @@ export interface ServerHooks {
   afterWrite?(ctx: ServerContext, caller: Caller, id: string): Promise<void>;
   beforeInsert?(ctx: ServerContext, caller: Caller, row: Record<string, unknown>): Promise<Record<string, unknown>>;
   afterInsert?(ctx: ServerContext, caller: Caller, row: Record<string, unknown>): Promise<void>;
+  /** Work after an update commits, knowing the row before and the values written. */
+  afterUpdate?(ctx: ServerContext, caller: Caller, before: Record<string, unknown>, values: Record<string, unknown>): Promise<void>;
 }
 
 /** An entity as the generic API serves it: its declaration and its extension, put together once. */

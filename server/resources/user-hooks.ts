@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../auth/password";
 import { sendInvitationMail } from "../notify/password-reset-mail";
+import { revokeAllSessions } from "../auth/tokens";
 import type { ServerResource } from "./types";
 
 /** A new user gets no usable password: an invitation mail lets them choose one. */
@@ -10,5 +11,11 @@ export const userHooks: NonNullable<ServerResource["hooks"]> = {
   },
   async afterInsert(ctx, _caller, row) {
     await sendInvitationMail(ctx, String(row.id));
+  },
+  // A new role takes effect at once: the user's sessions end and the next sign-in carries it.
+  async afterUpdate(ctx, _caller, before, values) {
+    if (values.security_role_id !== undefined && values.security_role_id !== before.security_role_id) {
+      await revokeAllSessions(ctx, String(before.id));
+    }
   },
 };

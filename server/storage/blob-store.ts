@@ -21,9 +21,9 @@ export class BlobStore {
     const sha256 = createHash("sha256").update(bytes).digest("hex");
     const target = this.pathOf(sha256);
     if (!fs.existsSync(target)) {
-      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      await fs.promises.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
       const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
-      await fs.promises.writeFile(temp, bytes);
+      await fs.promises.writeFile(temp, bytes, { mode: 0o600 });
       await fs.promises.rename(temp, target);
     }
     await this.database.db

@@ -49,6 +49,20 @@ interface Product {
   waitFor(text: string, ms: number): Promise<void>;
 }
 
+/** Every process group started here, so none outlives the test, whatever fails. */
+const groups = new Set<number>();
+const killAllGroups = () => {
+  for (const pid of groups) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  groups.clear();
+};
+process.once("exit", killAllGroups);
+
 /** `server/main.ts` in a process group of its own, so a kill takes everything it started. */
 function startProduct(env: Record<string, string>): Promise<Product> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
@@ -57,6 +71,7 @@ function startProduct(env: Record<string, string>): Promise<Product> {
     env: { ...process.env, ...env, NODE_ENV: "test" },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  if (child.pid) groups.add(child.pid);
   let output = "";
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {
@@ -99,6 +114,7 @@ async function killGroup(product: Product | undefined): Promise<void> {
     // already gone
   }
   await exited;
+  groups.delete(child.pid);
 }
 
 /** What the relay received: the Message-ID of every message, repeats included. */
@@ -152,6 +168,7 @@ describe.each(backends)("crash at every stage boundary (%s)", (backend: Backend)
 
   afterAll(async () => {
     await killGroup(product);
+    killAllGroups();
     await database?.close();
     await relay?.close();
     await simulator?.close();

@@ -338,7 +338,7 @@ describe.each(backends)("PUT /api/v1/firm/:id (%s)", (backend) => {
     const { client, firm } = await asAdmin();
     const res = await client.put(`/api/v1/firm/${firm.id}`, { ...firm, host_names: ["demo.localhost", "Second.Localhost"] });
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe("Error code: 409. Entity already exists. Make sure fields are unique.");
+    expect(res.body.message).toBe("Another firm already answers to second.localhost.");
     expect((await api(server().url).get("/api/v1/firm/public?host=second.localhost")).body.name).toBe("Second Chair & Co");
     expect(((await client.get("/api/v1/firm")).body as FirmJson).host_names).toEqual(firm.host_names);
   });

@@ -4,7 +4,8 @@
 // data folder with `ecfx seed --size large` (timed), starts the product with the console and
 // API roles on free ports, and measures sequential request latency (p50/p95) of case searches
 // through the API and of the console's case list page. Then runs the notice parser benchmark and
-// the delivery benchmark (notices at a steady rate, in → filed and mailed).
+// the comparison with juriscraper on one core and the delivery benchmark (notices at a steady
+// rate, in → filed and mailed).
 // Prints a table with the machine it ran on and rewrites the generated part of
 // docs/benchmarks.md.
 import { type BackendResult, type ScriptResult, machine, machineLine, terminalTable, writeDocs } from "./report";
@@ -96,6 +97,7 @@ async function main(): Promise<number> {
 /** The benchmarks that run as scripts of their own, after the search benchmarks. */
 const SCRIPTS: [title: string, script: string, args: string[]][] = [
   ["Notice parser", "parse.bench.ts", []],
+  ["Notice parser against juriscraper, one core", "parse-vs-juriscraper.bench.ts", ["5", "3"]],
   ["A burst of 400 notices: pipeline throughput", "pipeline.bench.ts", ["400"]],
   ["Notices at 20/s: in → filed and mailed", "delivery.bench.ts", ["20", "15"]],
   ["The dashboard for last year, 1,000,000 notices over two years", "dashboard.bench.ts", ["1000000", "100"]],

@@ -7,8 +7,8 @@ test("tokens near expiry are refreshed server-side and the user stays signed in"
   const first = await sessionCookie();
   expect(first?.httpOnly).toBe(true);
   expect(first?.sameSite).toBe("Lax");
-  // The cookie is sealed: no token can be read out of it.
-  expect(Buffer.from(decodeURIComponent(first!.value), "base64").toString("latin1")).not.toContain("eyJ");
+  // The cookie is sealed (a JWE): no access token (an HS256 JWT) can be read out of it.
+  expect(Buffer.from(decodeURIComponent(first!.value), "base64").toString("latin1")).not.toContain("eyJhbGciOiJIUzI1NiJ9");
 
   for (const path of ["/profile", "/dashboard", "/profile"]) {
     await page.goto(path);

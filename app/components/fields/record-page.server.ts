@@ -9,6 +9,7 @@ import { redirectWithToast } from "../../utils/toast.server";
 import { INTENT_FIELD, inputOf } from "../../utils/wizard-state";
 import { changed, editFields, isReferenceKind, schemaFor } from "./form-values";
 import { type Row, apiMessage, deleteRecord, pickerData, readRecord, referenceTitles, updateRecord } from "./record-api.server";
+import { readForm } from "../../utils/request-body.server";
 
 // The detail page of any registry entry: the record with its references named, an edit form
 // for roles with full access, and delete with a confirmation step.
@@ -112,7 +113,7 @@ async function removeRecord(request: Request, opened: Awaited<ReturnType<typeof 
 export async function recordPageAction(request: Request, key: string | undefined, id: string | undefined) {
   const opened = await openRecordPage(request, key, id);
   if (!opened.canWrite) throw redirect("/success", { headers: opened.headers });
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get(INTENT_FIELD);
   if (intent === "delete") return data({ confirmDelete: true as const }, { headers: opened.headers });
   if (intent === "confirm-delete") return removeRecord(request, opened);

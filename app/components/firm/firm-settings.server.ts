@@ -8,6 +8,7 @@ import { redirectWithToast } from "../../utils/toast.server";
 import { inputOf } from "../../utils/wizard-state";
 import { FIRM_FIELDS, firmUpdateOf, parseFirmForm } from "./firm-fields";
 import { LOGO_INTENT, MAX_LOGO_BYTES, isPng } from "./logo";
+import { readForm } from "../../utils/request-body.server";
 
 // The firm settings page: the firm, the choices of its selects, saving the settings and the logo.
 
@@ -76,7 +77,7 @@ export async function firmSettingsAction(request: Request) {
   if (!allows(signedIn.me.userRole.firmAccess, "write")) throw redirect("/success", { headers: signedIn.headers });
   // An oversized upload is refused before it is read into memory.
   if (Number(request.headers.get("content-length") ?? 0) > MAX_LOGO_BYTES + 64 * 1024) return failed(request, "errors:imageUpload", signedIn.headers);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   if (formData.get("intent") === LOGO_INTENT) return uploadLogo(request, formData, signedIn);
   return saveSettings(request, formData, signedIn);
 }

@@ -5,7 +5,6 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { ResourceDef } from "../../shared/resources/types";
 import { useHydrated } from "../../utils/use-hydrated";
-import { MAX_IMPORT_SIZE_LABEL } from "../../shared/import/format";
 import { importFormSchema } from "./import-form";
 import type { ImportActionData } from "./import.server";
 import { importErrors } from "./messages";
@@ -39,7 +38,7 @@ export function ImportForm({ def, posted }: { def: ResourceDef; posted: ImportAc
         <Input.Wrapper
           id={fields.file.id}
           label={t("transfer:import.file")}
-          description={t("transfer:import.fileHint", { size: MAX_IMPORT_SIZE_LABEL })}
+          description={t("transfer:import.fileHint")}
           error={fileError}
           errorProps={{ id: fields.file.errorId, role: "alert" }}
           withAsterisk

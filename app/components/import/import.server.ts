@@ -1,6 +1,17 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { MaxPartSizeExceededError, data, redirect, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  MaxPartSizeExceededError,
+  data,
+  redirect,
+  unstable_composeUploadHandlers,
+  unstable_createFileUploadHandler,
+  unstable_createMemoryUploadHandler,
+  unstable_parseMultipartFormData,
+} from "@remix-run/node";
 import { findResource } from "../../shared/resources";
 import type { ResourceDef } from "../../shared/resources/types";
 import type { ApiClient } from "../../utils/auth.server";
@@ -56,28 +67,57 @@ function refusal(body: { message?: string; fieldErrors?: Record<string, string[]
   return fields.length ? `${text} (${fields.join("; ")})` : text;
 }
 
+/** Where uploaded files wait until they are passed on: this process's user only. */
+function uploadFolder(): string {
+  const folder = path.join(os.tmpdir(), "ecfx-console-imports");
+  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  return folder;
+}
+
+/**
+ * The form with its file kept on disk, never whole in memory: the file goes on to the API as a
+ * stream (the API applies the firm's own maximum); the other fields are small.
+ */
+async function readForm(request: Request): Promise<FormData> {
+  const files = unstable_createFileUploadHandler({ directory: uploadFolder(), maxPartSize: MAX_IMPORT_BYTES });
+  const fields = unstable_createMemoryUploadHandler({ maxPartSize: 1024 });
+  return unstable_parseMultipartFormData(request, unstable_composeUploadHandlers(files, fields));
+}
+
 /** Sends the uploaded file to the API: a started job redirects to its progress. */
 export async function submitImport(request: Request, api: ApiClient, def: ResourceDef, headers: Headers): Promise<Response | ImportActionData> {
   let form: FormData;
   try {
-    form = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_IMPORT_BYTES }));
+    form = await readForm(request);
   } catch (error) {
     if (error instanceof MaxPartSizeExceededError) return { lastResult: fileError("transfer:import.tooLarge") };
     throw error;
   }
+  const kept = form.get("file");
+  try {
+    return await passOn(form, api, def, headers);
+  } finally {
+    if (kept && typeof kept === "object" && "remove" in kept && typeof kept.remove === "function") await (kept.remove as () => Promise<void>)().catch(() => undefined);
+  }
+}
+
+async function passOn(form: FormData, api: ApiClient, def: ResourceDef, headers: Headers): Promise<Response | ImportActionData> {
   const submission = parseWithZod(form, { schema: importFormSchema });
-  if (submission.status !== "success") return { lastResult: submission.reply() };
+  // The reply never carries the file back: it is a handle on a file about to be deleted.
+  const hideFields = ["file"];
+  if (submission.status !== "success") return { lastResult: submission.reply({ hideFields }) };
   const { file, sync, confirm } = submission.value;
   const query = new URLSearchParams();
   if (confirm) query.set("confirm", "true");
   if (sync && def.importSync) query.set("sync", "true");
   const response = await api.raw(`${def.apiPath}/import?${query}`, {
     method: "POST",
-    body: await file.text(),
+    // A Blob body is streamed from the file it stands for.
+    body: file,
     contentType: "text/plain; charset=utf-8",
   });
   const body = (await response.json().catch(() => ({}))) as Partial<ImportJobReport & ImportConfirmation> & { fieldErrors?: Record<string, string[]> };
   if (response.status === 202 && body.id) return redirect(`/${def.key}/import?job=${encodeURIComponent(body.id)}`, { headers });
-  if (response.ok && body.confirmationRequired) return { lastResult: submission.reply(), confirmation: body.message };
-  return { lastResult: submission.reply({ fieldErrors: { file: [refusal(body)] } }) };
+  if (response.ok && body.confirmationRequired) return { lastResult: submission.reply({ hideFields }), confirmation: body.message };
+  return { lastResult: submission.reply({ hideFields, fieldErrors: { file: [refusal(body)] } }) };
 }

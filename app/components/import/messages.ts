@@ -1,9 +1,9 @@
 import type { TFunction } from "i18next";
 import { translateErrors } from "../../utils/forms";
-import { MAX_IMPORT_SIZE_LABEL } from "../../shared/import/format";
+import { MAX_IMPORT_BYTES, formatBytes } from "../../shared/import/format";
 
 /** Form errors are transfer or errors catalogue keys, or the API's own sentences. */
 export function importErrors(t: TFunction, errors: string[] | undefined): string | undefined {
   if (!errors?.length) return undefined;
-  return errors.map((e) => (e.startsWith("transfer:") ? t(e, { size: MAX_IMPORT_SIZE_LABEL }) : translateErrors(t, [e]))).join(" ");
+  return errors.map((e) => (e.startsWith("transfer:") ? t(e, { size: formatBytes(MAX_IMPORT_BYTES) }) : translateErrors(t, [e]))).join(" ");
 }

@@ -6,6 +6,7 @@ import { tableColumns } from "./columns";
 import { TABLE_INTENTS } from "./intents";
 import { tableLayoutSchema, withVisible } from "./layout";
 import { readLayout, readWebPreferences, resetLayout, saveLayout, saveWebPreferences } from "./preferences.server";
+import { readForm } from "../../utils/request-body.server";
 
 
 /** Back to the list as it was: the same URL without the `index` marker of a form post. */
@@ -31,7 +32,7 @@ function parseJson(text: FormDataEntryValue | null): unknown {
  */
 export async function tableAction(request: Request, def: ResourceDef) {
   const { me, api, headers } = await requireUser(request, def.accessKey);
-  const form = await request.formData();
+  const form = await readForm(request);
   const back = listUrl(request);
   const failed = () => redirectWithToast(request, back, { type: "error", key: "errors:settingsUpdate" }, { headers });
 

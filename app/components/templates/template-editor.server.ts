@@ -7,6 +7,7 @@ import { redirectWithToast } from "../../utils/toast.server";
 import { INTENT_FIELD } from "../../utils/wizard-state";
 import { apiMessage, call, readRecord, updateRecord } from "../fields/record-api.server";
 import type { NoticeChoice, PreviewOutcome, RenderedPreview } from "../../shared/template-preview";
+import { readForm } from "../../utils/request-body.server";
 
 // The template editor page (/templates/edit/{id}): the template with a preview rendered by the
 // API from a real notice; Preview renders what is in the form, Save writes it.
@@ -53,7 +54,7 @@ export async function templateEditorData(request: Request, id: string | undefine
 export async function templateEditorAction(request: Request, id: string | undefined) {
   if (!id) throw redirect("/templates");
   const { api, headers } = await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const values: EditorValues = { name: String(formData.get("name") ?? ""), template: String(formData.get("template") ?? "") };
   const answer = (extra: { result?: SubmissionResult<string[]>; preview?: PreviewOutcome }) => data({ values, ...extra }, { headers });
 

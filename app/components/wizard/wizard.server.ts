@@ -24,6 +24,7 @@ import type { PickerData } from "../fields/reference-sources";
 import { type CreateOutcome, createCase, createRecordOf } from "./create.server";
 import type { MatterChoice } from "./matter-choice";
 import { type PlanStep, wizardPlan } from "./plan";
+import { readForm } from "../../utils/request-body.server";
 
 /** What the wizard page renders: where it stands, the last step's result, the pickers' options. */
 export interface WizardView {
@@ -92,7 +93,7 @@ async function failedView(request: Request, api: ApiClient, plan: PlanStep[], st
  * narrows its options; Next validates the step; Create validates every step, then calls the API.
  */
 export async function wizardAction(request: Request, api: ApiClient, def: ResourceDef, headers: Headers): Promise<WizardView | Response> {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const plan = wizardPlan(def);
   const posted = decodeState(formData.get(WIZARD_STATE_FIELD), plan.length);
   const step = plan[posted.step]!;

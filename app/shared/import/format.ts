@@ -7,8 +7,15 @@ import type { FieldDef, ResourceDef } from "../resources/types";
 export const LIST_SEPARATOR = ";";
 export const TRUE_WORDS = ["true", "yes"] as const;
 export const FALSE_WORDS = ["false", "no"] as const;
-export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
-export const MAX_IMPORT_SIZE_LABEL = "20 MB";
+const MB = 1024 * 1024;
+/** The most any firm may allow (a firm's max_import_size is 20 MB unless set); the console takes no larger upload. */
+export const MAX_IMPORT_BYTES = 100 * MB;
+
+/** A file size as the import speaks of it: "20 MB", "1.5 MB", "512 KB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= MB) return `${Number((bytes / MB).toFixed(1))} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
 /** Lines of a job's report per page. */
 export const LINES_PER_PAGE = 50;
 

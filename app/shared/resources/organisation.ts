@@ -8,6 +8,26 @@ import { type FieldDef, defineResource } from "./types";
 const created: FieldDef = { name: "created_at", kind: "date", computed: true };
 const notMapped = (key: string) => ({ notMapped: { field: "reference_id", labelKey: `resources:${key}.notMapped` } });
 
+// Locations and practice groups are alike: levels of the storage policy hierarchy, each of which
+// may name the policy of its level.
+const storageLevel = {
+  schema: z.object({ name: name(), unique_key: requiredText(100), reference_id: externalKeys.reference_id, storage_policy_id: optionalId() }),
+  fields: [
+    { name: "name", kind: "text", required: true },
+    { name: "unique_key", kind: "text", required: true },
+    { name: "reference_id", kind: "text", match: "exact" },
+    { name: "storage_policy_id", kind: "reference", reference: "storage-policies" },
+    created,
+  ] satisfies FieldDef[],
+  columns: [
+    { field: "name", sortable: true, filter: "text" as const },
+    { field: "unique_key", sortable: true, filter: "text" as const },
+    { field: "reference_id", sortable: true, filter: "text" as const },
+    { field: "created_at", sortable: true, filter: "dateRange" as const },
+  ],
+  defaultSort: "name",
+};
+
 export const locations = defineResource({
   key: "locations",
   resource: "location",
@@ -15,26 +35,7 @@ export const locations = defineResource({
   apiPath: "/api/v1/location",
   page: { titleKey: "pages.locations", drawer: "firm", icon: "mapPin" },
   titleField: "name",
-  schema: z.object({
-    name: name(),
-    unique_key: requiredText(100),
-    reference_id: externalKeys.reference_id,
-    storage_policy_id: optionalId(),
-  }),
-  fields: [
-    { name: "name", kind: "text", required: true },
-    { name: "unique_key", kind: "text", required: true },
-    { name: "reference_id", kind: "text", match: "exact" },
-    { name: "storage_policy_id", kind: "reference", reference: "storage-policies" },
-    created,
-  ],
-  columns: [
-    { field: "name", sortable: true, filter: "text" },
-    { field: "unique_key", sortable: true, filter: "text" },
-    { field: "reference_id", sortable: true, filter: "text" },
-    { field: "created_at", sortable: true, filter: "dateRange" },
-  ],
-  defaultSort: "name",
+  ...storageLevel,
   quickFilters: notMapped("locations"),
   wizard: [{ key: "location", fields: ["name", "unique_key", "reference_id", "storage_policy_id"] }],
 });
@@ -78,21 +79,7 @@ export const practiceGroups = defineResource({
   apiPath: "/api/v1/practice-group",
   page: { titleKey: "pages.practiceGroups", drawer: "firm", icon: "usersGroup" },
   titleField: "name",
-  schema: z.object({ name: name(), unique_key: requiredText(100), reference_id: externalKeys.reference_id, storage_policy_id: optionalId() }),
-  fields: [
-    { name: "name", kind: "text", required: true },
-    { name: "unique_key", kind: "text", required: true },
-    { name: "reference_id", kind: "text", match: "exact" },
-    { name: "storage_policy_id", kind: "reference", reference: "storage-policies" },
-    created,
-  ],
-  columns: [
-    { field: "name", sortable: true, filter: "text" },
-    { field: "unique_key", sortable: true, filter: "text" },
-    { field: "reference_id", sortable: true, filter: "text" },
-    { field: "created_at", sortable: true, filter: "dateRange" },
-  ],
-  defaultSort: "name",
+  ...storageLevel,
   quickFilters: notMapped("practice-groups"),
   wizard: [{ key: "practiceGroup", fields: ["name", "unique_key", "reference_id", "storage_policy_id"] }],
 });

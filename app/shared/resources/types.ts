@@ -84,8 +84,8 @@ export type DrawerIcon =
   | "code";
 
 export interface PageEntry {
-  /** Catalogue key of the page title (`pages.*`). */
-  titleKey: string;
+  /** Catalogue key of the page title; by default the entity's title (`resources:<key>.title`). */
+  titleKey?: string;
   /** Shown in the drawer once the page works; pages still to come stay out of it. */
   drawer?: DrawerGroup;
   icon?: DrawerIcon;

@@ -4,12 +4,12 @@ import { emailField, passwordField, requiredText } from "../../../app/shared/val
 import { dummyHash, hashPassword, verifyPassword } from "../../auth/password";
 import { sendPasswordResetMail } from "../../notify/password-reset-mail";
 import { clearFailures, lockedFor, recordFailure, type ThrottleKey } from "../../auth/throttle";
-import { issueTokens, revokeAllSessions, revokeByToken, rotateRefreshToken } from "../../auth/tokens";
+import { issueTokens, revokeAllSessions, rotateRefreshToken, userOfRefreshToken, verifyAccessToken } from "../../auth/tokens";
 import { userRoleMap } from "../../auth/permissions";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { newSecretToken, sha256 } from "../../lib/ids";
-import { authenticate } from "../../auth/caller";
+import { authenticate, bearerToken } from "../../auth/caller";
 import { HttpError, forbidden, invalid } from "../../lib/errors";
 import { readBody, sendProtobuf, wantsProtobuf } from "../protobuf-body";
 
@@ -60,9 +60,15 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     return reply.send({ ...outcome.tokens, token_type: "Bearer" });
   });
 
+  // Signing out ends every session of the user at once: a copied cookie or a token taken from
+  // another machine stops working too, access tokens included (their version is bumped).
   app.post("/auth/logout", async (request, reply) => {
     const token = (request.body as { refresh_token?: unknown } | undefined)?.refresh_token;
-    if (typeof token === "string" && token) await revokeByToken(ctx, token);
+    const bearer = bearerToken(request);
+    const userId =
+      (typeof token === "string" && token ? await userOfRefreshToken(ctx, token) : undefined) ??
+      (bearer ? (await verifyAccessToken(ctx, bearer))?.userId : undefined);
+    if (userId) await revokeAllSessions(ctx, userId);
     return reply.status(204).send();
   });
 

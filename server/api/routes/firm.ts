@@ -3,7 +3,7 @@ import { firmUpdateSchema } from "../../../app/shared/firm-schema";
 import type { ServerContext } from "../../context";
 import { firmBranding } from "../../firm/firm-record";
 import { scheduleWallsRecomputation } from "../../walls/apply-walls";
-import { findFirm, findFirmForHost, firmLogo, hostNamesOfOtherFirms, saveFirmLogo, updateFirm } from "../../firm/firm-repository";
+import { findFirm, findFirmForHost, firmLogo, hostNamesOfOtherFirms, implicitHostNames, saveFirmLogo, updateFirm } from "../../firm/firm-repository";
 import { message } from "../../lib/messages";
 import { authenticate, levelOf, requireAccess } from "../../auth/caller";
 import { HttpError, conflict, errorHandler, notFound } from "../../lib/errors";
@@ -29,7 +29,8 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
     requireAccess(caller, "firm", "write");
     const update = firmUpdateSchema.parse(readBody(request, "Firm", "snake"));
     // Otherwise one firm could put its branding on another firm's sign-in page.
-    if ((await hostNamesOfOtherFirms(ctx.database, caller.firmId, update.host_names)).length > 0) throw conflict();
+    const taken = await hostNamesOfOtherFirms(ctx.database, caller.firmId, update.host_names, implicitHostNames(ctx.config.publicUrl));
+    if (taken.length > 0) throw conflict(message("errors:hostNameTaken", { hosts: taken.join(", ") }));
     const before = await findFirm(ctx.database, caller.firmId);
     await updateFirm(ctx.database, caller.firmId, update, ctx.clock.now());
     // Turning walls on or off changes who may hear of what: the state follows the recomputation.
@@ -44,7 +45,7 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
   // Branding for the sign-in page, before anyone is signed in.
   app.get<{ Querystring: { host?: string; firm?: string } }>("/api/v1/firm/public", async (request) => {
     const byId = Number(request.query.firm);
-    const firm = Number.isInteger(byId) && byId > 0 ? await findFirm(ctx.database, byId) : await findFirmForHost(ctx.database, request.query.host);
+    const firm = Number.isInteger(byId) && byId > 0 ? await findFirm(ctx.database, byId) : await findFirmForHost(ctx.database, request.query.host, implicitHostNames(ctx.config.publicUrl));
     if (!firm) throw notFound();
     return firmBranding(firm);
   });

@@ -6,7 +6,8 @@ import * as m004 from "./004-search-indexes";
 import * as m010 from "./010-inbox";
 import * as m011 from "./011-notify-and-store";
 import * as m012 from "./012-crash-safety";
-import * as m013 from "./013-dashboard";
+import * as m013 from "./013-firm-max-import-size";
+import * as m014 from "./014-dashboard";
 
 // Listed statically so a bundled build carries them; names sort in the order they run.
 type Dialect = "sqlite" | "postgres";
@@ -20,5 +21,6 @@ export const migrations: Record<string, MigrationModule> = {
   "010-inbox": m010,
   "011-notify-and-store": m011,
   "012-crash-safety": m012,
-  "013-dashboard": m013,
+  "013-firm-max-import-size": m013,
+  "014-dashboard": m014,
 };

@@ -34,6 +34,7 @@ describe("docket numbers", () => {
       federal_dn_judge_initials_referred: referred,
       federal_defendant_number: defendant,
       full,
+      court_code: null,
     });
   });
 

@@ -1,0 +1,34 @@
+import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
+
+/**
+ * The Fetch Request Remix reads, made from Express's. The host and protocol are Express's, which
+ * believe X-Forwarded-Host/-Proto only from trusted proxies. A client that goes away aborts the
+ * loaders and actions still running for it.
+ */
+export function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request {
+  const port = req.get("host")?.match(/:(\d+)$/)?.[1];
+  const url = new URL(req.originalUrl, `${req.protocol}://${req.hostname}${port ? `:${port}` : ""}`);
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  // The address the client is believed to have, replacing whatever X-Forwarded-For it sent.
+  headers.set("X-Forwarded-For", req.ip ?? "");
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  return new Request(url.href, init);
+}
+
+export async function sendFetchResponse(res: ExpressResponse, response: Response): Promise<void> {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  else res.end();
+}

@@ -1,0 +1,253 @@
+// State e-filing providers' notices: Tyler Technologies' Odyssey eFileAndServe
+// (eFileTexas.gov and the other states' portals) "Notification of Service",
+// "Filing Accepted" and "Filing Rejected", and File & ServeXpress service
+// notifications. Each becomes one docket with one entry: the envelope (or
+// transaction), its documents' download links, who filed it and the service
+// contacts. These layouts were written from the providers' published user
+// guides, not from real messages; docs/parsers.md says what was verified.
+//
+//   Notification of Service                    Filing Accepted / Filing Rejected
+//   Case Number: 2024-CI-18817                  Court: Bexar County - 285th District Court
+//   Case Style: Avery vs. Pecan Valley          Date/Time Accepted: 10/9/2024 8:58 AM CST
+//   Envelope Number: 93125567                   Filing Code: Motion (No Fee)
+//   Filing Description: Motion to Compel        File Stamped Copy: Download Document (link)
+//   Filed By: Marisol Quintanilla               Rejection Reason: …
+//   Service Contacts: Name (address) …
+//   Served Document: Download Document (link)
+//
+//   File & ServeXpress: Transaction ID, Court, Case Number, Case Name, Document
+//   Type, Document Title, Authorized By, Sending Parties, Documents (links),
+//   Service List "Name, Firm (address)".
+import { stateCourtId } from "../courts/federal-courts";
+import type { NoticeContext } from "./common";
+import { cleanDescription } from "./common";
+import { MAX_RECIPIENTS } from "./limits";
+import { stripSubjectPrefixes } from "./subject";
+import type { TextDoc, TextLink } from "./text-doc";
+import { collapse, findEmails, trimChars, usDateToIso } from "./text-utils";
+import type { EmailRecipient, NoticeDocument, ParsedNotice } from "./types";
+
+type Provider = "tyler" | "fsx";
+
+// Portal domains of Tyler's state e-filing systems and the state each serves.
+const TYLER_DOMAINS: readonly (readonly [RegExp, string | null])[] = [
+  [/(?:^|\.)efiletexas\.gov$|(?:^|\.)efile\.txcourts\.gov$/, "TX"],
+  [/(?:^|\.)efileil\.com$|(?:^|\.)illinoiscourts\.gov$/, "IL"],
+  [/(?:^|\.)efile\.incourts\.gov$/, "IN"],
+  [/(?:^|\.)efilega\.com$/, "GA"],
+  [/(?:^|\.)efilemn\.com$|(?:^|\.)mncourts\.gov$/, "MN"],
+  [/(?:^|\.)efilema\.com$/, "MA"],
+  [/(?:^|\.)tylertech\.cloud$|(?:^|\.)tylerhost\.net$|(?:^|\.)tylertech\.com$/, null],
+];
+const FSX_DOMAIN = /(?:^|\.)fileandservexpress\.com$/;
+
+const TYLER_TEXT = /\b(?:eFileTexas|eFileAndServe|Odyssey eFile|eFile(?:IL|CA|GA|MN|MA)|Envelope Number)\b/i;
+const ENVELOPE_OR_TRANSACTION = /Envelope Number|Transaction (?:ID|Number)/i;
+const FSX_TEXT = /File (?:&|&amp;|and) ?ServeXpress/i;
+
+function domainOf(address: string): string {
+  return address.replace(/^.*@/, "").toLowerCase();
+}
+
+/** Which provider sent the message, by its sender's domain or its wording; null for anything else. */
+export function stateProvider(doc: TextDoc, senders: readonly string[]): { provider: Provider; state: string | null } | null {
+  for (const sender of senders) {
+    const domain = domainOf(sender);
+    if (FSX_DOMAIN.test(domain)) return { provider: "fsx", state: null };
+    for (const [re, state] of TYLER_DOMAINS) if (re.test(domain)) return { provider: "tyler", state };
+  }
+  const head = doc.text.slice(0, 20_000);
+  // Both providers number what they send; without that there is nothing to look for.
+  if (!ENVELOPE_OR_TRANSACTION.test(head)) return null;
+  if (FSX_TEXT.test(head) && /Transaction (?:ID|Number)/i.test(head)) return { provider: "fsx", state: null };
+  if (TYLER_TEXT.test(head) && /Envelope Number/i.test(head)) return { provider: "tyler", state: null };
+  return null;
+}
+
+const LABELS = [
+  "Case Number", "Case Style", "Case Name", "Court", "Location", "Envelope Number", "Transaction ID", "Transaction Number",
+  "Date/Time Submitted", "Submitted", "Date/Time Accepted", "Date/Time Rejected", "Accepted Comments", "Rejection Reason",
+  "Rejection Comment", "Filing Type", "Filing Code", "Filing Description", "Document Type", "Document Title",
+  "Filed By", "Authorized By", "Sending Parties", "Sending Firm", "Client Reference Number", "Service Contacts",
+  "Served Document", "Lead Document", "Lead Document Page Count", "File Stamped Copy", "Attachment", "Documents",
+  "Service List", "Transaction Option",
+] as const;
+type Label = (typeof LABELS)[number];
+
+// Labels start a line; in HTML tables the value follows in the next cell
+// (a space after conversion), in plain text after a colon.
+const LABEL_LINE = new RegExp(
+  `(^|\\n)[ \\t]{0,8}(${[...LABELS].sort((a, b) => b.length - a.length).map((l) => l.replace(/[/]/g, "\\/")).join("|")})[ \\t]{0,4}(?::[ \\t]{0,20}|[ \\t]{1,20}|(?=\\n))`,
+  "gi",
+);
+const CANONICAL = new Map<string, Label>(LABELS.map((l) => [l.toLowerCase(), l]));
+
+interface Field {
+  label: Label;
+  start: number;
+  valueStart: number;
+  valueEnd: number;
+}
+
+/** The first occurrence of each label (the summary above "Filing Details" repeats a few). */
+function scanFields(text: string): Map<Label, Field> {
+  const hits: Field[] = [];
+  for (const m of text.matchAll(LABEL_LINE)) {
+    const label = CANONICAL.get((m[2] ?? "").toLowerCase());
+    if (!label) continue;
+    const start = (m.index ?? 0) + (m[1] ?? "").length;
+    hits.push({ label, start, valueStart: (m.index ?? 0) + m[0].length, valueEnd: text.length });
+    if (hits.length > 500) break;
+  }
+  const fields = new Map<Label, Field>();
+  hits.forEach((hit, i) => {
+    hit.valueEnd = hits[i + 1]?.start ?? text.length;
+    if (!fields.has(hit.label)) fields.set(hit.label, hit);
+  });
+  return fields;
+}
+
+// Section titles and boilerplate that end a multi-line value.
+const SECTION_END = /\n(?:Filing Details|Document Details|Documents|Service List|This link is active|If the link does not work|Please click)\b/i;
+
+function fieldText(text: string, field: Field | undefined, multiline = false): string | null {
+  if (!field) return null;
+  let value = text.slice(field.valueStart, field.valueEnd);
+  const end = value.search(SECTION_END);
+  if (end >= 0) value = value.slice(0, end);
+  const result = multiline ? value.trim() : collapse(value.split("\n", 1)[0] ?? "");
+  return result || null;
+}
+
+function linksOf(doc: TextDoc, field: Field | undefined): TextLink[] {
+  if (!field) return [];
+  return doc.links.filter((l) => l.start >= field.valueStart && l.start < field.valueEnd && /^https?:\/\//i.test(l.href));
+}
+
+/** "Name (address)" or "Name, Firm (address)" lines; party headings ("Acme LLC:") are skipped. */
+function serviceContacts(value: string | null): EmailRecipient[] {
+  const out: EmailRecipient[] = [];
+  for (const line of (value ?? "").split("\n")) {
+    const emails = findEmails(line);
+    const first = emails[0];
+    if (!first) continue;
+    // "Name, Firm (address)": the person's name is what comes before the firm.
+    const name = trimChars(collapse(line.slice(0, first.start)), " ,;:-(<[").split(",")[0] ?? "";
+    out.push({ name: collapse(name), email_addresses: emails.map((e) => e.email) });
+    if (out.length >= MAX_RECIPIENTS) break;
+  }
+  return out;
+}
+
+function isoDate(value: string | null): string | null {
+  return usDateToIso(value);
+}
+
+function documentsFrom(doc: TextDoc, fields: Map<Label, Field>, names: readonly Label[]): NoticeDocument[] {
+  const documents: NoticeDocument[] = [];
+  for (const label of names) {
+    const field = fields.get(label);
+    const links = label === "Documents" ? doc.links.filter((l) => field && l.start >= field.valueStart && l.start < (fields.get("Service List")?.start ?? field.valueEnd) && /^https?:\/\//i.test(l.href)) : linksOf(doc, field);
+    for (const link of links) {
+      const shown = collapse(link.text);
+      const description = /^download(?: document)?$/i.test(shown) || shown === link.href ? (label === "File Stamped Copy" ? "File Stamped Copy" : label === "Served Document" ? fieldText(doc.text, fields.get("Filing Description")) : null) : shown;
+      documents.push({ number: documents.length, description: description ?? null, url: link.href, pacer_doc_id: null });
+    }
+  }
+  return documents;
+}
+
+/** Status of the envelope the message reports. */
+function statusOf(subject: string, fields: Map<Label, Field>): "served" | "accepted" | "rejected" | "submitted" {
+  if (/^Filing Rejected\b/i.test(subject) || fields.has("Rejection Reason") || fields.has("Date/Time Rejected")) return "rejected";
+  if (/^Filing Accepted\b/i.test(subject) || fields.has("Date/Time Accepted")) return "accepted";
+  if (/Notification of Service|Service Notification/i.test(subject) || fields.has("Served Document") || fields.has("Service List")) return "served";
+  return "submitted";
+}
+
+/** State named by a court line ("CA Superior Court County of San Francisco", "Superior Court of California"). */
+function stateFromCourt(court: string | null): string | null {
+  if (!court) return null;
+  const code = /^([A-Z]{2})\s/.exec(court)?.[1];
+  if (code && stateCourtId(code)) return code;
+  const named = /\b(?:of|for)\s+(?:the\s+)?(?:State\s+of\s+)?([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\b/.exec(court)?.[1];
+  return named && stateCourtId(named) ? named : null;
+}
+
+/** Parse a state e-filing notice; null when the message holds no case number. */
+export function parseStateEfiling(doc: TextDoc, ctx: NoticeContext, provider: { provider: Provider; state: string | null }): ParsedNotice | null {
+  const text = doc.text;
+  const fields = scanFields(text);
+  const caseNumber = fieldText(text, fields.get("Case Number"));
+  if (!caseNumber) return null;
+  const subject = ctx.subject ? stripSubjectPrefixes(ctx.subject) : "";
+  const status = statusOf(subject, fields);
+
+  const court = fieldText(text, fields.get("Court")) ?? fieldText(text, fields.get("Location"));
+  const state = provider.state ?? stateFromCourt(court);
+  const envelope = fieldText(text, fields.get("Envelope Number")) ?? fieldText(text, fields.get("Transaction ID")) ?? fieldText(text, fields.get("Transaction Number"));
+  const filingCode = fieldText(text, fields.get("Filing Code")) ?? fieldText(text, fields.get("Document Type"));
+  const filingDescription = fieldText(text, fields.get("Filing Description")) ?? fieldText(text, fields.get("Document Title"));
+  const reason = fieldText(text, fields.get("Rejection Reason")) ?? fieldText(text, fields.get("Rejection Comment"));
+  const comments = fieldText(text, fields.get("Accepted Comments"));
+  const statusWord = status === "served" ? "Served" : status === "accepted" ? "Accepted" : status === "rejected" ? "Rejected" : "Submitted";
+  const description = cleanDescription(
+    [filingCode && filingDescription && filingCode !== filingDescription ? `${filingCode}: ${filingDescription}` : (filingDescription ?? filingCode), `(${statusWord})`, reason ? `Rejection reason: ${reason}` : null, comments ? `Comments: ${comments}` : null]
+      .filter(Boolean)
+      .join(" "),
+  );
+  const documents = status === "rejected" ? [] : documentsFrom(doc, fields, ["Served Document", "File Stamped Copy", "Attachment", "Documents"]);
+  const main = documents[0] ?? null;
+  const contacts = serviceContacts(fieldText(text, fields.get("Service Contacts"), true) ?? fieldText(text, fields.get("Service List"), true));
+  const submitted = isoDate(fieldText(text, fields.get("Date/Time Submitted")) ?? fieldText(text, fields.get("Submitted")));
+  const decided = isoDate(fieldText(text, fields.get("Date/Time Accepted")) ?? fieldText(text, fields.get("Date/Time Rejected")));
+  const filedBy = fieldText(text, fields.get("Filed By")) ?? fieldText(text, fields.get("Sending Parties")) ?? fieldText(text, fields.get("Authorized By"));
+  const caseName = collapse(fieldText(text, fields.get("Case Style")) ?? fieldText(text, fields.get("Case Name")) ?? "") || "Unknown Case Title";
+
+  return {
+    court_id: stateCourtId(state) ?? null,
+    appellate: false,
+    acms: false,
+    contains_attachments: documents.length > 1,
+    email_recipients: contacts,
+    dockets: [
+      {
+        docket_number: caseNumber,
+        federal_dn_office_code: null,
+        federal_dn_case_type: null,
+        federal_dn_judge_initials_assigned: null,
+        federal_dn_judge_initials_referred: null,
+        federal_defendant_number: null,
+        docket_number_full: caseNumber,
+        docket_court_id: null,
+        case_name: caseName,
+        date_filed: null,
+        docket_entries: [
+          {
+            date_filed: status === "accepted" ? (decided ?? submitted) : submitted,
+            description,
+            short_description: filingDescription ?? filingCode,
+            document_number: null,
+            document_url: main?.url ?? null,
+            pacer_doc_id: null,
+            pacer_case_id: null,
+            pacer_seq_no: null,
+            pacer_magic_num: null,
+            filed_by: filedBy,
+            entered_on: decided,
+            sealed: false,
+            documents,
+            envelope_number: envelope,
+            filing_status: status,
+          },
+        ],
+      },
+    ],
+    message_id: ctx.mail?.messageId ?? null,
+    subject: ctx.mail?.subject ?? ctx.subject,
+    sent_at: ctx.mail?.date ? ctx.mail.date.toISOString() : null,
+    court_host: null,
+    notice_type: provider.provider === "fsx" ? "FILE_AND_SERVEXPRESS" : "TYLER_EFILE",
+    court_name: court,
+  };
+}

@@ -1,0 +1,239 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO, DEMO_PASSWORD } from "./harness";
+
+// The console's edges, on the real product (console and API processes as `npm start` runs them):
+// what a browser, a proxy or an attacker sends before any route code runs. The console never
+// touches the database, so one SQLite run covers them.
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+interface Call {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** The address the request leaves from (any 127.x address reaches the loopback listener). */
+  from?: string;
+}
+
+function request(port: number, route: string, call: Call = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port, path: route, method: call.method ?? "GET", headers: call.headers, localAddress: call.from },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      },
+    );
+    req.on("error", reject);
+    req.end(call.body);
+  });
+}
+
+const form = (values: Record<string, string>) => new URLSearchParams(values).toString();
+const FORM = "application/x-www-form-urlencoded";
+
+describe("console edges", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-console-"));
+  let product: ChildProcess | undefined;
+  let output = "";
+  let port = 0;
+  let apiPort = 0;
+  let own: Record<string, string> = {};
+  let cookie = "";
+
+  const signIn = async (email: string = DEMO.admin, from?: string): Promise<Answer> =>
+    request(port, "/login", { method: "POST", from, headers: { ...own, "content-type": FORM }, body: form({ email, password: DEMO_PASSWORD }) });
+
+  beforeAll(async () => {
+    port = await freePort();
+    apiPort = await freePort();
+    own = { origin: `http://localhost:${port}`, host: `localhost:${port}` };
+    product = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+      cwd: root,
+      env: {
+        ...process.env,
+        ECFX_ROLES: "console,api",
+        ECFX_DATA_DIR: dataDir,
+        PORT: String(port),
+        ECFX_HOST: "0.0.0.0",
+        ECFX_API_PORT: String(apiPort),
+        ECFX_DEMO_DATA: "false",
+        ECFX_DEMO_PASSWORD: DEMO_PASSWORD,
+        // Only the IPv4 loopback (where the console calls the API from) is a trusted proxy, so a
+        // client on 127.0.0.2 is an outsider whose X-Forwarded-For must not be believed.
+        ECFX_TRUSTED_PROXIES: "127.0.0.1",
+        ECFX_LOGIN_MAX_FAILURES_PER_ADDRESS: "3",
+        ECFX_LOGIN_MAX_FAILURES: "100",
+        LOG_LEVEL: "info",
+        NODE_ENV: "production",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    product.stdout!.on("data", (c: Buffer) => (output += c.toString()));
+    product.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+    const exited = new Promise<never>((_, reject) => product!.once("exit", (code) => reject(new Error(`product exited (${code}): ${output}`))));
+    const ready = (async () => {
+      for (;;) {
+        const answer = await request(port, "/login").catch(() => null);
+        if (answer?.status === 200) return;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+    await Promise.race([ready, exited]);
+    const signedIn = await signIn();
+    expect(signedIn.status).toBe(302);
+    cookie = String(signedIn.headers["set-cookie"]?.find((c) => c.startsWith("ecfx_session="))?.split(";")[0]);
+  }, 240_000);
+
+  afterAll(() => {
+    if (process.env.ECFX_SHOW_CONSOLE_OUTPUT) console.log(output);
+    product?.kill("SIGTERM");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  describe("cross-site writes (CSRF)", () => {
+    it.each([
+      ["/logout", { origin: "https://evil.example" }],
+      ["/resources/inbox-bulk", { "sec-fetch-site": "cross-site" }],
+      ["/inbox-items?_data=routes%2F_app.inbox-items._index", { origin: "https://evil.example" }],
+      ["/cases.data?index", { "sec-fetch-site": "cross-site" }],
+      ["/preferences/theme", { origin: "null" }],
+      // Another firm's host is the same site but not the same origin.
+      ["/logout", { "sec-fetch-site": "same-site" }],
+    ])("refuses a cross-site POST to %s with 403", async (route, headers) => {
+      const answer = await request(port, route, { method: "POST", headers: { cookie, host: own.host!, "content-type": FORM, ...headers }, body: "intent=x" });
+      expect(answer.status).toBe(403);
+      expect(answer.body).toBe("This request came from another site and was refused. Open the console and try again there.");
+    });
+
+    it("keeps the session after a refused cross-site sign-out, and signs out a same-origin one", async () => {
+      // Signing out ends every session of the user: another user than the other tests'.
+      const session = String((await signIn(DEMO.manager)).headers["set-cookie"]?.find((c) => c.startsWith("ecfx_session="))?.split(";")[0]);
+      await request(port, "/logout", { method: "POST", headers: { cookie: session, host: own.host!, origin: "https://evil.example", "content-type": FORM } });
+      expect((await request(port, "/dashboard", { headers: { cookie: session, host: own.host! } })).status).toBe(200);
+      const out = await request(port, "/logout", { method: "POST", headers: { cookie: session, ...own, "sec-fetch-site": "same-origin", "content-type": FORM } });
+      expect(out.status).toBe(302);
+      expect(out.headers.location).toBe("/login");
+    });
+  });
+
+  it("counts failed sign-ins per real client address, whatever X-Forwarded-For the client sends", async () => {
+    const attempt = (n: number) =>
+      request(port, "/login", {
+        method: "POST",
+        from: "127.0.0.2",
+        headers: { ...own, "content-type": FORM, "x-forwarded-for": `198.51.100.${n}` },
+        body: form({ email: `nobody${n}@demo.ecfx.test`, password: "wrong-password" }),
+      });
+    for (let n = 1; n <= 3; n++) expect((await attempt(n)).body).toContain("does not match the records");
+    expect((await attempt(4)).body).toContain("Too many sign-in attempts. Try again in 15 minutes.");
+    // Another address is not held up by this one.
+    expect((await signIn(DEMO.viewOnly, "127.0.0.3")).status).toBe(302);
+  });
+
+  describe("bad input gets a 4xx, never a 500", () => {
+    it("a resource route posted JSON instead of a form", async () => {
+      const answer = await request(port, "/resources/inbox-bulk", { method: "POST", headers: { cookie, ...own, "content-type": "application/json" }, body: "{}" });
+      expect(answer.status).toBe(400);
+    });
+
+    it("a multipart body cut short", async () => {
+      const body = '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.eml"\r\n\r\nabc';
+      const answer = await request(port, "/inbox-items/upload", { method: "POST", headers: { cookie, ...own, "content-type": "multipart/form-data; boundary=xyz" }, body });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toContain("The form could not be read.");
+    });
+
+    it("an 8,000-character id", async () => {
+      const answer = await request(port, `/cases/${"a".repeat(8000)}`, { headers: { cookie, host: own.host! } });
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+    });
+
+    it("a malformed Referer", async () => {
+      const answer = await request(port, "/preferences/theme", { method: "POST", headers: { cookie, ...own, referer: "http://[bad", "content-type": FORM }, body: "darkMode=true" });
+      expect(answer.status).toBe(302);
+      expect(answer.headers.location).toBe("/dashboard");
+    });
+
+    it("a redirect target outside Latin-1", async () => {
+      const answer = await request(port, "/login?from=%2Fcases%3Fq%3D%E2%82%AC", { headers: { cookie, host: own.host! } });
+      expect(answer.status).toBe(302);
+      expect(answer.headers.location).toBe("/cases?q=%E2%82%AC");
+    });
+
+    it("a 10 MB e-mail address on the sign-in form is refused without being sent back", async () => {
+      const huge = `${"x".repeat(10 * 1024 * 1024)}@demo.ecfx.test`;
+      const answer = await request(port, "/login", { method: "POST", headers: { ...own, "content-type": FORM }, body: form({ email: huge, password: "whatever-it-is" }) });
+      expect(answer.status).toBe(400);
+      expect(answer.body.length).toBeLessThan(200_000);
+      expect(answer.body).not.toContain("xxxxxxxxxx");
+    });
+  });
+
+  describe("response headers", () => {
+    it("pages carry a CSP whose nonce is on every script of the page", async () => {
+      const page = await request(port, "/login");
+      const csp = String(page.headers["content-security-policy"]);
+      const nonce = csp.match(/script-src 'self' 'nonce-([^']+)'/)?.[1];
+      expect(nonce).toBeTruthy();
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toContain("frame-ancestors 'self'");
+      const scripts = page.body.match(/<script\b[^>]*>/g) ?? [];
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+      expect((await request(port, "/login")).headers["content-security-policy"]).not.toBe(csp);
+    });
+
+    it("signed-in pages are never stored; pages and JSON are never sniffed", async () => {
+      const page = await request(port, "/dashboard", { headers: { cookie, host: own.host! } });
+      expect(page.status).toBe(200);
+      expect(page.headers["cache-control"]).toBe("no-store");
+      expect(page.headers["x-content-type-options"]).toBe("nosniff");
+      const health = await request(port, "/healthcheck");
+      expect(health.headers["content-type"]).toContain("json");
+      expect(health.headers["x-content-type-options"]).toBe("nosniff");
+      const api = await request(apiPort, "/api/v1/health");
+      expect(api.headers["x-content-type-options"]).toBe("nosniff");
+    });
+  });
+
+  it("keeps tokens of document and reset links out of the access logs", async () => {
+    await request(port, "/public/document/SECRET-DOCUMENT-TOKEN-123");
+    await request(port, "/password-reset?token=SECRET-RESET-TOKEN-456");
+    await request(apiPort, "/api/v1/public/document/SECRET-API-TOKEN-789");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(output).toContain("/public/document/[redacted]");
+    expect(output).toContain("/password-reset?token=[redacted]");
+    for (const secret of ["SECRET-DOCUMENT-TOKEN-123", "SECRET-RESET-TOKEN-456", "SECRET-API-TOKEN-789"]) expect(output).not.toContain(secret);
+  });
+
+  it("creates the database and the secrets readable by their owner only", () => {
+    for (const file of ["ecfx.sqlite", "ecfx.sqlite-wal", "secrets.json"]) {
+      const mode = fs.statSync(path.join(dataDir, file)).mode & 0o777;
+      expect([file, mode.toString(8)]).toEqual([file, "600"]);
+    }
+  });
+});
