@@ -18,6 +18,8 @@ const SERVER_FLOORS = [
   "jobs",
   "inbox",
   "walls",
+  "dashboard",
+  "analytics",
   "storage",
   "notify",
   "resources",

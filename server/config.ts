@@ -76,6 +76,13 @@ const schema = z.object({
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   ECFX_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** How long the dashboard's counts are kept per firm, period and scope; 0 counts on every request. */
+  ECFX_DASHBOARD_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /** Analytics (Mixpanel-compatible HTTP): off unless a token applies to the console's host. */
+  ECFX_ANALYTICS_TOKEN: z.string().min(1).optional(),
+  ECFX_ANALYTICS_TOKEN_DEV: z.string().min(1).optional(),
+  ECFX_ANALYTICS_PRODUCTION_MARKER: z.string().min(1).default("ecfx"),
+  ECFX_ANALYTICS_URL: z.string().url().default("https://api.mixpanel.com"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -46,6 +46,9 @@ export default defineConfig({
       ECFX_DEMO_DATA: "false",
       // Five-minute tokens: under the ten-minute mark, so every page load exercises the refresh.
       ECFX_ACCESS_TOKEN_TTL: "300",
+      // Analytics go to a receiver the dashboard spec listens with (localhost is no production host).
+      ECFX_ANALYTICS_TOKEN_DEV: "e2e-dev-token",
+      ECFX_ANALYTICS_URL: `http://127.0.0.1:${PORT + 2000}`,
     },
   },
 });

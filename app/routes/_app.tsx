@@ -1,6 +1,7 @@
 import { type LoaderFunctionArgs, data } from "@remix-run/node";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, type ShouldRevalidateFunction, useLoaderData } from "@remix-run/react";
 import { AppShellLayout } from "../components/shell/AppShellLayout";
+import { reportPageView } from "../utils/analytics.server";
 import { requireUser } from "../utils/auth.server";
 import { usePageTitle } from "../utils/page-title";
 import { useRootData } from "../utils/root-data";
@@ -8,9 +9,14 @@ import { DEFAULT_THEME } from "../utils/versioned-store";
 
 // The dashboard layout: every page inside needs a signed-in user; each page checks its own key.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { me, headers } = await requireUser(request);
+  const { me, api, headers } = await requireUser(request);
+  reportPageView(request, api);
   return data({ me }, { headers });
 }
+
+// Every navigation to another page or query runs this loader, so each one is reported once.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
+  (!formMethod || formMethod === "GET") && currentUrl.href !== nextUrl.href ? true : defaultShouldRevalidate;
 
 export default function AppLayout() {
   const { me } = useLoaderData<typeof loader>();

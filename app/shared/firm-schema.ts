@@ -76,6 +76,8 @@ export const firmUpdateSchema = z.object({
   host_names: z
     .array(z.string().transform(normaliseHostName).pipe(z.string().min(1)))
     .transform((hosts) => [...new Set(hosts)]),
+  // Optional so that a client which does not know the field yet keeps the stored value.
+  minutes_saved_per_notice: count().max(1440, "errors:minutesSavedRange").optional(),
 });
 
 /** "Chair.Example.TEST:8443" and "chair.example.test." are the host "chair.example.test". */

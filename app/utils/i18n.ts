@@ -1,4 +1,5 @@
 import common from "../../locales/en/common.json";
+import dashboard from "../../locales/en/dashboard.json";
 import errors from "../../locales/en/errors.json";
 import firm from "../../locales/en/firm.json";
 import inbox from "../../locales/en/inbox.json";
@@ -13,12 +14,12 @@ import wizard from "../../locales/en/wizard.json";
 // The catalogue is bundled: no request for it, no network, and the same text on server and client.
 // One namespace per area: common (shell, pages), errors (the spec's catalogue), resources (entity
 // labels), table, wizard, transfer (import and export), mail.
-export const resources = { en: { common, errors, mail, resources: resources_, table, wizard, transfer, inbox, storage, walls, firm } } as const;
+export const resources = { en: { common, errors, mail, resources: resources_, table, wizard, transfer, inbox, storage, walls, firm, dashboard } } as const;
 
 export const i18nConfig = {
   supportedLngs: ["en"],
   fallbackLng: "en",
   defaultNS: "common",
-  ns: ["common", "errors", "mail", "resources", "table", "wizard", "transfer", "inbox", "storage", "walls", "firm"],
+  ns: ["common", "errors", "mail", "resources", "table", "wizard", "transfer", "inbox", "storage", "walls", "firm", "dashboard"],
   interpolation: { escapeValue: false },
 };

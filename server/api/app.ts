@@ -4,6 +4,7 @@ import type { ServerContext } from "../context";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { errorHandler } from "../lib/errors";
 import { PROTOBUF } from "./protobuf-body";
+import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { dashboardRoutes } from "./routes/dashboard";
 import { emailTemplateRoutes } from "./routes/email-templates";
@@ -65,6 +66,7 @@ export function buildApi(ctx: ServerContext): FastifyInstance {
   securityRoleRoutes(app, ctx);
   firmRoutes(app, ctx);
   dashboardRoutes(app, ctx);
+  analyticsRoutes(app, ctx);
   outboxRoutes(app, ctx);
   preferenceRoutes(app, ctx);
   publicDocumentRoutes(app, ctx);

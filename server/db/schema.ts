@@ -48,6 +48,7 @@ export interface FirmTable {
   accepted_email_domains: Json;
   ignored_email_domains: Json;
   extract_document_web_links: Bool;
+  minutes_saved_per_notice: number;
   is_default: Bool;
 }
 

@@ -100,6 +100,7 @@ const SCRIPTS: [title: string, script: string, args: string[]][] = [
   ["Notice parser against juriscraper, one core", "parse-vs-juriscraper.bench.ts", ["5", "3"]],
   ["A burst of 400 notices: pipeline throughput", "pipeline.bench.ts", ["400"]],
   ["Notices at 20/s: in → filed and mailed", "delivery.bench.ts", ["20", "15"]],
+  ["The dashboard for last year, 1,000,000 notices over two years", "dashboard.bench.ts", ["1000000", "100"]],
 ];
 
 // Exit once stdout has drained: output to a pipe is written asynchronously.

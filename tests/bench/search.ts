@@ -21,7 +21,7 @@ export function freeTextTerms(year = new Date().getUTCFullYear()): string[] {
   return terms;
 }
 
-async function apiToken(apiUrl: string): Promise<string> {
+export async function apiToken(apiUrl: string): Promise<string> {
   const res = await fetch(`${apiUrl}/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -53,6 +53,7 @@ export const FIRM_SECTIONS: FirmSection[] = [
       { name: "max_case_deletions_on_import", kind: "number" },
       { name: "import_warning_threshold", kind: "number" },
       { name: "max_import_size", kind: "number" },
+      { name: "minutes_saved_per_notice", kind: "number" },
       { name: "accepted_email_domains", kind: "emails", hintKey: "wizard:domainsHint" },
       { name: "ignored_email_domains", kind: "emails", hintKey: "wizard:domainsHint" },
     ],

@@ -8,6 +8,7 @@ import { roleRows } from "../../utils/role-rows";
 import { writeSession } from "../../utils/session.server";
 import { readForm } from "../../utils/request-body.server";
 import { redirectWithToast } from "../../utils/toast.server";
+import { ANALYTICS_INTENT } from "./AnalyticsForm";
 import type { RoleView } from "./RoleAccessCard";
 
 // The profile page's server side: the user's role as the binary UserSecurityRole message, and
@@ -46,4 +47,22 @@ export async function changePassword(request: Request) {
       hideFields: HIDE_FIELDS,
     });
   }
+}
+
+/** Whether the user has opted out of usage analytics (a preference of their own). */
+export async function loadAnalyticsOptOut(api: ApiClient): Promise<boolean> {
+  const analytics = await api.json<{ value: { optOut?: boolean } | null }>("/api/v1/preferences/analytics").catch(() => null);
+  return analytics?.data.value?.optOut === true;
+}
+
+/** The profile page posts two forms; the analytics one names its intent. */
+export async function isAnalyticsForm(request: Request): Promise<boolean> {
+  return (await readForm(request.clone())).get("intent") === ANALYTICS_INTENT;
+}
+
+export async function saveAnalyticsOptOut(request: Request) {
+  const { api, headers } = await requireUser(request);
+  const form = await readForm(request);
+  await api.json("/api/v1/preferences/analytics", { method: "PUT", json: { value: { optOut: form.get("optOut") === "on" } } });
+  return redirectWithToast(request, "/profile", { type: "success", key: "profile.analytics.saved" }, { headers });
 }

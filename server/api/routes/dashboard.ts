@@ -1,9 +1,24 @@
 import type { FastifyInstance } from "fastify";
+import { periodQuerySchema } from "../../../app/shared/dashboard-period";
 import type { ServerContext } from "../../context";
+import { dashboardFor } from "../../dashboard/dashboard";
 import { authenticate, requireAccess } from "../../auth/caller";
+import { HttpError, fieldErrorsOf } from "../../lib/errors";
 
 export function dashboardRoutes(app: FastifyInstance, ctx: ServerContext) {
   const db = ctx.database.db;
+
+  /** The dashboard's widgets for a period (`?period=last_7_days`, `?period=custom&from=…&to=…`). */
+  app.get("/api/v1/dashboard", async (request) => {
+    const caller = await authenticate(ctx, request);
+    requireAccess(caller, "dashboard", "read");
+    const parsed = periodQuerySchema.safeParse(request.query ?? {});
+    if (!parsed.success) {
+      const fieldErrors = fieldErrorsOf(parsed.error);
+      throw new HttpError(400, Object.values(fieldErrors)[0]![0]!, fieldErrors);
+    }
+    return dashboardFor(ctx, caller, parsed.data);
+  });
 
   /** Counts of what the firm has, each scoped to the caller's firm. */
   app.get("/api/v1/dashboard/summary", async (request) => {

@@ -9,6 +9,7 @@ import * as m012 from "./012-crash-safety";
 import * as m013 from "./013-firm-max-import-size";
 import * as m014 from "./014-parsed-message";
 import * as m015 from "./015-dms-record-root";
+import * as m016 from "./016-dashboard";
 
 // Listed statically so a bundled build carries them; names sort in the order they run.
 type Dialect = "sqlite" | "postgres";
@@ -25,4 +26,5 @@ export const migrations: Record<string, MigrationModule> = {
   "013-firm-max-import-size": m013,
   "014-parsed-message": m014,
   "015-dms-record-root": m015,
+  "016-dashboard": m016,
 };

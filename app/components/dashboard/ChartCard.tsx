@@ -1,0 +1,67 @@
+import { Card, Table, Text, Title } from "@mantine/core";
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
+import type { Count } from "./types";
+
+interface Props {
+  testId: string;
+  title: string;
+  keyLabel: string;
+  data: Count[];
+  /** How a key reads in the table and on the axis (a state's name, a month). */
+  label?: (key: string) => string;
+}
+
+const WIDTH = 440;
+const HEIGHT = 220;
+
+/**
+ * A bar chart drawn as SVG on the server (readable without JavaScript; tooltips once it runs),
+ * with the same numbers as a table behind "Show data" for screen readers and copying.
+ */
+export function ChartCard({ testId, title, keyLabel, data, label = (k) => k }: Props) {
+  const { t } = useTranslation("dashboard");
+  const titleId = useId();
+  const rows = data.map((d) => ({ name: label(d.key), count: d.count }));
+  return (
+    <Card withBorder data-testid={testId} component="section" aria-labelledby={titleId}>
+      <Title order={3} size="h5" id={titleId} mb="xs">
+        {title}
+      </Title>
+      {/* The chart is a picture of the table below; assistive technology reads the table. */}
+      <div className="dashboard-chart" aria-hidden="true">
+        <BarChart width={WIDTH} height={HEIGHT} data={rows} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="name" interval="preserveStartEnd" tick={{ fontSize: 11 }} />
+          <YAxis allowDecimals={false} width={40} tick={{ fontSize: 11 }} />
+          <Tooltip cursor={{ fillOpacity: 0.15 }} formatter={(value) => [String(value), t("count")]} />
+          <Bar dataKey="count" isAnimationActive={false} />
+        </BarChart>
+      </div>
+      <details className="dashboard-data">
+        <summary>
+          <Text span size="sm">
+            {t("showData")}
+          </Text>
+        </summary>
+        <Table striped withTableBorder mt="xs" data-testid={`${testId}-table`}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{keyLabel}</Table.Th>
+              <Table.Th scope="col">{t("count")}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r) => (
+              <Table.Tr key={r.name}>
+                <Table.Td>{r.name}</Table.Td>
+                <Table.Td>{r.count}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </details>
+    </Card>
+  );
+}

@@ -1,0 +1,80 @@
+import { allows } from "../../app/shared/access";
+import { type PeriodQuery, periodSearch } from "../../app/shared/dashboard-period";
+import { type Caller, fieldLevel } from "../auth/caller";
+import type { ServerContext } from "../context";
+import { mattersWalledOutFor } from "../walls/walls";
+import { type CountScope, type Count, type DocumentCounts, type Ranked, type TopKind, documentCounts, notificationCounts, topCounts } from "./aggregates";
+import { periodRange } from "./period-range";
+import { ShortCache } from "./short-cache";
+
+// What /dashboard shows for one caller and period: each widget the role's dashboard field levels
+// allow (spec §3 Dashboard: notifications, top_matter, top_client, top_timekeeper), counted over
+// what the caller's ethical walls leave them, in the firm's time zone.
+
+export interface Dashboard {
+  period: { name: PeriodQuery["period"]; from: number | null; to: number; time_zone: string };
+  documents: DocumentCounts;
+  notifications?: { total: number; by_state: Count[]; by_hour: Count[]; by_month: Count[] };
+  time_saved?: { notices: number; minutes_per_notice: number; minutes: number };
+  top_clients?: Ranked[];
+  top_matters?: Ranked[];
+  top_timekeepers?: Ranked[];
+}
+
+const TOP_FIELDS: Record<TopKind, "top_client" | "top_matter" | "top_timekeeper"> = {
+  client: "top_client",
+  matter: "top_matter",
+  timekeeper: "top_timekeeper",
+};
+
+const caches = new WeakMap<ServerContext, ShortCache<Dashboard>>();
+function cacheOf(ctx: ServerContext): ShortCache<Dashboard> {
+  let cache = caches.get(ctx);
+  if (!cache) {
+    cache = new ShortCache<Dashboard>(ctx.clock, ctx.config.ECFX_DASHBOARD_CACHE_SECONDS * 1000);
+    caches.set(ctx, cache);
+  }
+  return cache;
+}
+
+/** The caller's wall scope: the matters their timekeeper is kept out of (none for a user without one). */
+async function countScope(ctx: ServerContext, caller: Caller): Promise<CountScope> {
+  const db = ctx.database.db;
+  const user = await db.selectFrom("app_user").select("timekeeper_id").where("id", "=", caller.userId).executeTakeFirst();
+  const walledMatterIds = user?.timekeeper_id ? await mattersWalledOutFor(db, caller.firmId, user.timekeeper_id) : [];
+  return { firmId: caller.firmId, walledMatterIds };
+}
+
+export async function dashboardFor(ctx: ServerContext, caller: Caller, q: PeriodQuery): Promise<Dashboard> {
+  const sees = (field: string) => allows(fieldLevel(caller, "dashboard", field), "read");
+  const showNotifications = sees("notifications");
+  const kinds = (Object.keys(TOP_FIELDS) as TopKind[]).filter((k) => sees(TOP_FIELDS[k]));
+  const firm = await ctx.database.db
+    .selectFrom("firm")
+    .select(["default_time_zone", "minutes_saved_per_notice"])
+    .where("id", "=", caller.firmId)
+    .executeTakeFirstOrThrow();
+  const scope = await countScope(ctx, caller);
+  // Keyed by everything the answer depends on: firm, period, what the role shows, the walls and the zone.
+  const key = [caller.firmId, periodSearch(q), showNotifications, kinds.join(","), scope.walledMatterIds.join(","), firm.default_time_zone, firm.minutes_saved_per_notice].join("|");
+  return cacheOf(ctx).get(key, async () => {
+    const zone = firm.default_time_zone;
+    const range = periodRange(q, ctx.clock.now(), zone);
+    const db = ctx.database.db;
+    const [documents, notifications, tops] = await Promise.all([
+      documentCounts(db, scope, range),
+      showNotifications ? notificationCounts(db, scope, range, zone) : undefined,
+      topCounts(db, scope, range, kinds),
+    ]);
+    const answer: Dashboard = { period: { name: q.period, from: range.from, to: range.to, time_zone: zone }, documents };
+    if (notifications) {
+      answer.notifications = { total: notifications.total, by_state: notifications.byState, by_hour: notifications.byHour, by_month: notifications.byMonth };
+      const minutes = firm.minutes_saved_per_notice;
+      answer.time_saved = { notices: notifications.succeeded, minutes_per_notice: minutes, minutes: notifications.succeeded * minutes };
+    }
+    if (kinds.includes("client")) answer.top_clients = tops.client;
+    if (kinds.includes("matter")) answer.top_matters = tops.matter;
+    if (kinds.includes("timekeeper")) answer.top_timekeepers = tops.timekeeper;
+    return answer;
+  });
+}

@@ -1,0 +1,100 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DEMO, api, backends, sessionsOf, useApi } from "./harness";
+
+// Analytics go from the API to a Mixpanel-compatible endpoint, here a local receiver that keeps
+// what it was sent. Nothing leaves without a token, nor for a user who opted out.
+
+interface Received {
+  path: string;
+  body: Record<string, unknown>[];
+}
+
+const received: Received[] = [];
+let receiver: http.Server;
+let receiverUrl = "";
+
+beforeAll(async () => {
+  receiver = http.createServer((req, res) => {
+    let text = "";
+    req.on("data", (chunk: Buffer) => (text += chunk.toString()));
+    req.on("end", () => {
+      received.push({ path: new URL(req.url ?? "/", "http://x").pathname, body: JSON.parse(text) as Record<string, unknown>[] });
+      res.writeHead(200, { "content-type": "text/plain" }).end('{"status":1}');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+
+describe.each(backends)("analytics (%s)", (backend) => {
+  const server = useApi({
+    backend,
+    env: {
+      get ECFX_ANALYTICS_URL() {
+        return receiverUrl;
+      },
+      ECFX_ANALYTICS_TOKEN: "prod-token",
+      ECFX_ANALYTICS_TOKEN_DEV: "dev-token",
+      ECFX_ANALYTICS_PRODUCTION_MARKER: "ecfx",
+    },
+  });
+  const sessionOf = sessionsOf(server);
+  const pageView = async (email: string, host: string, title = "Dashboard", path = "/dashboard") =>
+    api(server().url, (await sessionOf(email)).access_token).post("/api/v1/analytics/page-view", { title, path, host });
+
+  beforeEach(() => {
+    received.length = 0;
+  });
+
+  it("identifies the user once, e-mail and name set once, and sends 'View Page' with the title and the firm", async () => {
+    expect((await pageView(DEMO.admin, "console.ecfx.com")).status).toBe(204);
+    expect((await pageView(DEMO.admin, "console.ecfx.com", "Inbox", "/inbox-items")).status).toBe(204);
+    const admin = await sessionOf(DEMO.admin);
+    expect(received.map((r) => r.path)).toEqual(["/engage", "/track", "/track"]);
+    expect(received[0]!.body).toEqual([{ $token: "prod-token", $distinct_id: admin.user.id, $set_once: { $email: DEMO.admin, $name: admin.user.fullName } }]);
+    expect(received[1]!.body[0]).toMatchObject({ event: "View Page", properties: { token: "prod-token", distinct_id: admin.user.id, title: "Dashboard", path: "/dashboard", firm: "Demo Law LLP" } });
+    expect(received[2]!.body[0]).toMatchObject({ event: "View Page", properties: { title: "Inbox", path: "/inbox-items" } });
+  });
+
+  it("uses the other project's token when the host's second-to-last label is not the production marker", async () => {
+    await pageView(DEMO.manager, "console.ecfx-staging.com:3000");
+    expect(received.map((r) => (r.body[0]!.$token ?? (r.body[0]!.properties as { token: string }).token))).toEqual(["dev-token", "dev-token"]);
+    received.length = 0;
+    // A host with no second-to-last label is no production host; the user is identified already.
+    await pageView(DEMO.manager, "localhost:3000");
+    expect(received.map((r) => r.path)).toEqual(["/track"]);
+    expect((received[0]!.body[0]!.properties as { token: string }).token).toBe("dev-token");
+  });
+
+  it("sends nothing for a user who opted out on their profile, and again once they opt back in", async () => {
+    const viewOnly = api(server().url, (await sessionOf(DEMO.viewOnly)).access_token);
+    expect((await viewOnly.put("/api/v1/preferences/analytics", { value: { optOut: true } })).status).toBe(200);
+    expect((await pageView(DEMO.viewOnly, "console.ecfx.com")).status).toBe(204);
+    expect(received).toEqual([]);
+    await viewOnly.put("/api/v1/preferences/analytics", { value: { optOut: false } });
+    await pageView(DEMO.viewOnly, "console.ecfx.com");
+    expect(received.map((r) => r.path)).toEqual(["/engage", "/track"]);
+  });
+
+  it("needs a signed-in user and a host", async () => {
+    expect((await api(server().url).post("/api/v1/analytics/page-view", { title: "x", path: "/", host: "a.ecfx.com" })).status).toBe(401);
+    const admin = api(server().url, (await sessionOf(DEMO.admin)).access_token);
+    expect((await admin.post("/api/v1/analytics/page-view", { title: "x", path: "/" })).status).toBe(400);
+    expect(received).toEqual([]);
+  });
+});
+
+describe("analytics without a token", () => {
+  const server = useApi({ backend: "sqlite", env: { ECFX_ANALYTICS_URL: "http://127.0.0.1:9" } });
+  const sessionOf = sessionsOf(server);
+
+  it("sends nothing anywhere: the sink is off by default", async () => {
+    received.length = 0;
+    const admin = api(server().url, (await sessionOf(DEMO.admin)).access_token);
+    expect((await admin.post("/api/v1/analytics/page-view", { title: "Dashboard", path: "/dashboard", host: "console.ecfx.com" })).status).toBe(204);
+    expect(received).toEqual([]);
+  });
+});

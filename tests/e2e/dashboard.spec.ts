@@ -1,0 +1,145 @@
+import http from "node:http";
+import AxeBuilder from "@axe-core/playwright";
+import { type Page, expect, test } from "@playwright/test";
+import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+
+// The dashboard with and without JavaScript: charts as server-drawn SVG, their tables behind
+// "Show data", the period in the URL through a GET form, and no serious accessibility fault.
+
+test.beforeAll(async () => {
+  const token = await apiToken();
+  for (const subject of ["Dashboard one", "Dashboard two"]) {
+    const raw = `From: clerk@court.test\r\nTo: notices@demo.ecfx.test\r\nSubject: ${subject}\r\n\r\nA notice for the dashboard.\r\n`;
+    const res = await fetch(`${API_URL}/api/v1/inbox/upload`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "message/rfc822" }, body: raw });
+    expect(res.status).toBe(201);
+  }
+});
+
+async function choosePeriod(page: Page, hydrates: boolean, period: string, dates?: { from: string; to: string }) {
+  // React sets the select to its rendered value when it takes the page over: choose after that.
+  if (hydrates) await expect(page.locator("[data-testid=period-form][data-hydrated]")).toBeAttached();
+  await page.getByLabel("Time period").selectOption(period);
+  if (dates) {
+    await page.getByLabel("From (custom period)").fill(dates.from);
+    await page.getByLabel("To (custom period)").fill(dates.to);
+  }
+  await page.getByRole("button", { name: "Show", exact: true }).click();
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`dashboard with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test("draws every chart as SVG on the server, with its numbers behind Show data", async ({ page }) => {
+      await signedIn(page, USERS.admin);
+      await page.goto("/dashboard?period=today");
+      for (const chart of ["by-state", "by-hour", "by-month"]) {
+        await expect(page.getByTestId(chart).locator("svg.recharts-surface")).toBeVisible();
+        await expect(page.getByTestId(chart).locator(".recharts-bar-rectangle").first()).toBeAttached();
+      }
+      const table = page.getByTestId("by-hour-table");
+      await expect(table).toBeHidden();
+      await page.getByTestId("by-hour").getByText("Show data").click();
+      await expect(table).toBeVisible();
+      await expect(table.getByRole("row")).toHaveCount(25);
+      await expect(page.getByTestId("period-shown")).toContainText(/[1-9]\d* notices in the period/);
+      await expect(page.getByTestId("time-saved-how")).toContainText("minutes per notice");
+      await expect(page.getByTestId("documents-received")).toBeVisible();
+      await expect(page.getByTestId("top-clients")).toContainText("None in this period.");
+      if (javaScriptEnabled) {
+        // Once the page is interactive a bar tells its count.
+        await expect(page.locator("[data-testid=period-form][data-hydrated]")).toBeAttached();
+        await page.getByTestId("by-state").locator(".recharts-bar-rectangle path").first().hover();
+        await expect(page.getByTestId("by-state").locator(".recharts-default-tooltip")).toContainText(/Notices : [1-9]/);
+      }
+    });
+
+    test("keeps the period in the URL, so a bookmark opens on it", async ({ page }) => {
+      await signedIn(page, USERS.admin);
+      await page.goto("/dashboard");
+      if (javaScriptEnabled) await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+      await choosePeriod(page, javaScriptEnabled, "last_7_days");
+      await expect(page).toHaveURL(/period=last_7_days/);
+      await expect(page.getByLabel("Time period")).toHaveValue("last_7_days");
+      await expect(page.getByTestId("period-shown")).toContainText(/[1-9]\d* notices in the period/);
+      // With JavaScript the new period comes without loading the page again.
+      if (javaScriptEnabled) expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+
+      await page.goto("/dashboard?period=custom&from=2020-01-01&to=2020-01-31");
+      await expect(page.getByLabel("Time period")).toHaveValue("custom");
+      await expect(page.getByTestId("period-shown")).toContainText("2020-01-01 to 2020-01-31 · 0 notices in the period");
+    });
+
+    test("asks for two dates when a custom period lacks one", async ({ page }) => {
+      await signedIn(page, USERS.admin);
+      await page.goto("/dashboard");
+      await choosePeriod(page, javaScriptEnabled, "custom", { from: "2026-01-01", to: "" });
+      await expect(page.getByTestId("period-error")).toHaveText("Select two dates");
+      await expect(page.getByTestId("by-state")).toHaveCount(0);
+    });
+  });
+}
+
+// With the accessible-colours option (spec §2), which the firm's lighter default shade of its
+// primary colour needs for 4.5:1 on white; everything else is the same page.
+test.describe("dashboard accessibility", () => {
+  for (const darkMode of [false, true]) {
+    test(`has no serious or critical axe violation in the ${darkMode ? "dark" : "light"} scheme`, async ({ page }) => {
+      await signedIn(page, USERS.admin);
+      await page.request.post("/preferences/theme", { form: { darkMode: String(darkMode), accessibleColors: "true" } });
+      await page.goto("/dashboard?period=today");
+      await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", darkMode ? "dark" : "light");
+      await expect(page.getByTestId("by-state").locator("svg.recharts-surface")).toBeVisible();
+      await page.getByTestId("by-state").getByText("Show data").click();
+      const results = await new AxeBuilder({ page }).analyze();
+      const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(serious.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}: ${n.any[0]?.message ?? ""}`))).toEqual([]);
+    });
+  }
+});
+
+// The console reports page views to the API, which sends them to the configured endpoint: here a
+// receiver on the port the test configuration names. Sign-in is never counted.
+test.describe("page views", () => {
+  const views: { title: string; path: string }[] = [];
+  let receiver: http.Server;
+  test.beforeAll(async () => {
+    receiver = http.createServer((req, res) => {
+      let text = "";
+      req.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      req.on("end", () => {
+        for (const e of JSON.parse(text) as { event?: string; properties?: { title: string; path: string } }[]) if (e.event === "View Page") views.push(e.properties!);
+        res.end("1");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(Number(process.env.E2E_PORT ?? 3100) + 2000, "127.0.0.1", resolve));
+  });
+  test.afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+
+  for (const javaScriptEnabled of [true, false]) {
+    test(`are sent for every page but sign-in, until the user opts out (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({ browser }) => {
+      const page = await browser.newPage({ javaScriptEnabled });
+      views.length = 0;
+      await signedIn(page, USERS.docketing);
+      await page.getByRole("link", { name: "Inbox" }).first().click();
+      await expect(page).toHaveURL(/\/inbox-items/);
+      await expect.poll(() => views.map((v) => v.title)).toEqual(["Dashboard", "Inbox"]);
+      expect(views.map((v) => v.path)).toEqual(["/dashboard", "/inbox-items"]);
+
+      await page.goto("/profile");
+      await expect.poll(() => views.map((v) => v.title)).toEqual(["Dashboard", "Inbox", "Profile"]);
+      await page.getByLabel("Do not count my page views").check();
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByText("Your analytics choice was saved.")).toBeVisible();
+      await page.goto("/dashboard");
+      await expect(page.getByTestId("documents")).toBeVisible();
+      await page.goto("/profile");
+      // Opted in again: the page after saving is the first one counted since the opt-out.
+      await page.getByLabel("Do not count my page views").uncheck();
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByText("Your analytics choice was saved.")).toBeVisible();
+      await expect.poll(() => views.slice(3).map((v) => v.title)).toEqual(["Profile"]);
+      await page.close();
+    });
+  }
+});
