@@ -3,7 +3,19 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/**", "public/build/**", "public/monaco/**", "node_modules/**", "tests/.tmp/**", "test-results/**", "data/**", ".cache/**", "tests/tools/**"] },
+  {
+    ignores: [
+      "build/**",
+      "public/build/**",
+      "public/monaco/**",
+      "node_modules/**",
+      "tests/.tmp/**",
+      "test-results/**",
+      "data/**",
+      ".cache/**",
+      "tests/tools/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -35,7 +35,12 @@ const schema = z.object({
   ECFX_ROLES: z
     .string()
     .default("console,api,worker,smtp")
-    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(roles)).min(1)),
   ECFX_DEMO: bool.default("true"),
   /** With the demo firm: its cases, and notices sent through the inbox on first start. */
@@ -47,7 +52,11 @@ const schema = z.object({
     .optional(),
   ECFX_MAIL_FROM: z.string().email().default("no-reply@ecfx.test"),
   ECFX_ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).default(3600),
-  ECFX_REFRESH_TOKEN_TTL: z.coerce.number().int().min(300).default(30 * 24 * 3600),
+  ECFX_REFRESH_TOKEN_TTL: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .default(30 * 24 * 3600),
   ECFX_REFRESH_REUSE_LEEWAY: z.coerce.number().int().min(0).max(120).default(10),
   ECFX_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   ECFX_LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
@@ -71,7 +80,12 @@ const schema = z.object({
   ECFX_OUTBOUND_ALLOW: z
     .string()
     .default("")
-    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .refine((entries) => entries.every(isRange), "must be addresses or CIDR ranges separated by commas"),
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
@@ -105,6 +119,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: c.DATABASE_URL ?? `sqlite:${path.join(dataDir, "ecfx.sqlite")}`,
     apiUrl: c.ECFX_API_URL ?? `http://127.0.0.1:${c.ECFX_API_PORT}`,
     publicUrl: (c.ECFX_PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
-    trustedProxies: c.ECFX_TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean),
+    trustedProxies: c.ECFX_TRUSTED_PROXIES.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
 }

@@ -99,7 +99,9 @@ async function main(): Promise<void> {
         host: config.ECFX_SMTP_HOST,
         tls: config.ECFX_SMTP_TLS_KEY && config.ECFX_SMTP_TLS_CERT ? { key: config.ECFX_SMTP_TLS_KEY, cert: config.ECFX_SMTP_TLS_CERT } : undefined,
         users: config.ECFX_SMTP_USERS ? new Map(config.ECFX_SMTP_USERS.split(";").map((pair) => pair.split(":", 2) as [string, string])) : undefined,
-        allow: config.ECFX_SMTP_ALLOW.split(",").map((s) => s.trim()).filter(Boolean),
+        allow: config.ECFX_SMTP_ALLOW.split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
         maxConnections: config.ECFX_SMTP_MAX_CONNECTIONS,
         idleTimeoutMs: config.ECFX_SMTP_IDLE_SECONDS * 1000,
         sessionTimeoutMs: config.ECFX_SMTP_SESSION_SECONDS * 1000,

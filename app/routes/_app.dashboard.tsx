@@ -17,7 +17,8 @@ export const handle = { titleKey: "pages.dashboard" };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 
 /** A date of the firm's calendar ("YYYY-MM-DD") at an instant. */
-const localDate = (ms: number, timeZone: string) => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(ms);
+const localDate = (ms: number, timeZone: string) =>
+  new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(ms);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { me, api, headers } = await requireUser(request, "dashboardAccess");
@@ -31,7 +32,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ me, form, error: null, dashboard, shown }, { headers });
 }
 
-const monthLabel = (key: string) => new Intl.DateTimeFormat("en-US", { month: "short", year: "numeric", timeZone: "UTC" }).format(Date.parse(`${key}-01T00:00:00Z`));
+const monthLabel = (key: string) =>
+  new Intl.DateTimeFormat("en-US", { month: "short", year: "numeric", timeZone: "UTC" }).format(Date.parse(`${key}-01T00:00:00Z`));
 
 export default function Dashboard() {
   const { me, form, error, dashboard, shown } = useLoaderData<typeof loader>();

@@ -23,13 +23,7 @@ export default function AppLayout() {
   const root = useRootData();
   const title = usePageTitle();
   return (
-    <AppShellLayout
-      title={title ?? ""}
-      theme={root?.theme ?? DEFAULT_THEME}
-      branding={root?.branding ?? null}
-      user={me}
-      role={me.userRole}
-    >
+    <AppShellLayout title={title ?? ""} theme={root?.theme ?? DEFAULT_THEME} branding={root?.branding ?? null} user={me} role={me.userRole}>
       <Outlet />
     </AppShellLayout>
   );

@@ -17,7 +17,14 @@ export function normaliseColor(value: string | null | undefined): string | null 
   const m = value?.trim().match(HEX);
   if (!m) return null;
   const hex = m[1]!.toLowerCase();
-  return `#${hex.length === 3 ? hex.split("").map((c) => c + c).join("") : hex}`;
+  return `#${
+    hex.length === 3
+      ? hex
+          .split("")
+          .map((c) => c + c)
+          .join("")
+      : hex
+  }`;
 }
 
 export const colorField = () =>
@@ -73,20 +80,14 @@ export const firmUpdateSchema = z.object({
   accepted_email_domains: domainList(),
   ignored_email_domains: domainList(),
   extract_document_web_links: z.boolean(),
-  host_names: z
-    .array(z.string().transform(normaliseHostName).pipe(z.string().min(1)))
-    .transform((hosts) => [...new Set(hosts)]),
+  host_names: z.array(z.string().transform(normaliseHostName).pipe(z.string().min(1))).transform((hosts) => [...new Set(hosts)]),
   // Optional so that a client which does not know the field yet keeps the stored value.
   minutes_saved_per_notice: count().max(1440, "errors:minutesSavedRange").optional(),
 });
 
 /** "Chair.Example.TEST:8443" and "chair.example.test." are the host "chair.example.test". */
 export function normaliseHostName(host: string): string {
-  return host
-    .trim()
-    .toLowerCase()
-    .replace(/:\d+$/, "")
-    .replace(/\.$/, "");
+  return host.trim().toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
 }
 
 export type FirmUpdate = z.infer<typeof firmUpdateSchema>;

@@ -10,7 +10,10 @@ export const requiredText = (max?: number) => {
   return max ? base.max(max, `errors:fieldLength|${max}`) : base;
 };
 
-export const emailField = () => requiredText(254).email("errors:invalidEmail").transform((v) => v.toLowerCase());
+export const emailField = () =>
+  requiredText(254)
+    .email("errors:invalidEmail")
+    .transform((v) => v.toLowerCase());
 
 export const passwordField = () =>
   z.string({ required_error: "errors:required" }).min(1, "errors:required").min(MIN_PASSWORD_LENGTH, `errors:passwordTooShort|${MIN_PASSWORD_LENGTH}`);
@@ -19,22 +22,18 @@ const DOMAIN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(
 
 /** A list of unique e-mail addresses ('Email added already' on a repeat). */
 export const emailList = () =>
-  z
-    .array(z.string().trim().toLowerCase().email("errors:invalidEmail"))
-    .superRefine((list, ctx) => {
-      list.forEach((v, i) => {
-        if (list.indexOf(v) !== i) ctx.addIssue({ code: "custom", path: [i], message: "errors:emailAddedAlready" });
-      });
+  z.array(z.string().trim().toLowerCase().email("errors:invalidEmail")).superRefine((list, ctx) => {
+    list.forEach((v, i) => {
+      if (list.indexOf(v) !== i) ctx.addIssue({ code: "custom", path: [i], message: "errors:emailAddedAlready" });
     });
+  });
 
 export const domainList = () =>
-  z
-    .array(z.string().trim().toLowerCase().regex(DOMAIN, "errors:invalidDomain"))
-    .superRefine((list, ctx) => {
-      list.forEach((v, i) => {
-        if (list.indexOf(v) !== i) ctx.addIssue({ code: "custom", path: [i], message: "errors:itemInList" });
-      });
+  z.array(z.string().trim().toLowerCase().regex(DOMAIN, "errors:invalidDomain")).superRefine((list, ctx) => {
+    list.forEach((v, i) => {
+      if (list.indexOf(v) !== i) ctx.addIssue({ code: "custom", path: [i], message: "errors:itemInList" });
     });
+  });
 
 /** "errors:fieldLength|60" → the key and its value, for translation. */
 export function splitMessageKey(key: string): { key: string; values: Record<string, string> } {

@@ -12,7 +12,9 @@ function formatterFor(timeZone: string, style: DateStyle): Intl.DateTimeFormat {
   let formatter = formatters.get(key);
   if (!formatter) {
     const time: Intl.DateTimeFormatOptions =
-      style === "date" ? {} : { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short", ...(style === "second" ? { second: "2-digit" } : {}) };
+      style === "date"
+        ? {}
+        : { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short", ...(style === "second" ? { second: "2-digit" } : {}) };
     formatter = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", ...time });
     formatters.set(key, formatter);
   }
@@ -36,7 +38,11 @@ export function formatMoment(value: number | string | Date, timeZone: string, st
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
   const zone = isTimeZone(timeZone) ? timeZone : "UTC";
-  const parts = Object.fromEntries(formatterFor(zone, style).formatToParts(date).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatterFor(zone, style)
+      .formatToParts(date)
+      .map((p) => [p.type, p.value]),
+  );
   const day = `${parts.year}-${parts.month}-${parts.day}`;
   if (style === "date") return day;
   const seconds = style === "second" ? `:${parts.second}` : "";

@@ -5,16 +5,7 @@ import { ApiError } from "./api.server";
 import { toastForApiError } from "./api-errors";
 import type { ApiClient } from "./auth.server";
 import { type BulkOutcome, type InboxBulkAction, type MatchingIds, isInboxBulkAction } from "../shared/inbox-bulk";
-import {
-  BULK_FIELDS,
-  type Refusal,
-  SCOPE,
-  addOutcome,
-  batches,
-  isRefusal,
-  newTally,
-  summaryToast,
-} from "./inbox-bulk";
+import { BULK_FIELDS, type Refusal, SCOPE, addOutcome, batches, isRefusal, newTally, summaryToast } from "./inbox-bulk";
 import { apiExportQuery, parseTableUrl } from "./table-url";
 import type { Toast } from "./toast";
 
@@ -46,7 +37,11 @@ export function postBulk(api: ApiClient, action: InboxBulkAction, ids: string[])
  */
 export function matchingQuery(url: URL): URLSearchParams {
   const def = REGISTRY["inbox-items"];
-  const spec = tableSpecOf(def, tableColumns(def, () => true), () => true);
+  const spec = tableSpecOf(
+    def,
+    tableColumns(def, () => true),
+    () => true,
+  );
   return apiExportQuery(parseTableUrl(url.searchParams, spec).state);
 }
 

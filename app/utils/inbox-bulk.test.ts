@@ -11,7 +11,13 @@ describe("the summary of a bulk action", () => {
   it("adds batches up and groups the reasons, most frequent first", () => {
     let tally = newTally(5);
     tally = addOutcome(tally, { done: ["a"], skipped: [{ id: "b", reason: "status Succeeded" }] });
-    tally = addOutcome(tally, { done: ["c"], skipped: [{ id: "d", reason: "older than 30 days" }, { id: "e", reason: "older than 30 days" }] });
+    tally = addOutcome(tally, {
+      done: ["c"],
+      skipped: [
+        { id: "d", reason: "older than 30 days" },
+        { id: "e", reason: "older than 30 days" },
+      ],
+    });
     expect(tally).toMatchObject({ total: 5, processed: 5, done: 2 });
     expect(summaryToast(t, "retry", tally)).toEqual({
       type: "warning",
@@ -20,7 +26,10 @@ describe("the summary of a bulk action", () => {
   });
 
   it("is a success when nothing was left, and names the cap when the filter matched more", () => {
-    expect(summaryToast(t, "archive", addOutcome(newTally(2), { done: ["a", "b"], skipped: [] }))).toEqual({ type: "success", text: "Archive: 2 done, 0 skipped." });
+    expect(summaryToast(t, "archive", addOutcome(newTally(2), { done: ["a", "b"], skipped: [] }))).toEqual({
+      type: "success",
+      text: "Archive: 2 done, 0 skipped.",
+    });
     const capped = newTally(2, { ids: ["a", "b"], total: 7000, max: 2 });
     expect(summaryToast(t, "manual", addOutcome(capped, { done: ["a", "b"], skipped: [] })).text).toBe(
       "Process manually: 2 done, 0 skipped. Only the first 2 of 7,000 matching items were included.",

@@ -25,10 +25,37 @@ export interface InboxCard {
   case: { id: string; name: string; case_number: string } | null;
   events: { created_at: number; level: string; event: string; detail: string }[];
   envelopes: { id: string; name: string; date: string | null; filed_by: string; docket_text: string; ecfx_jurisdiction_id: string | null }[];
-  documents: { id: string; envelope_id: string; number: number; name: string; sealed: boolean; fetch_status: string; fetch_error: string | null; stored: boolean }[];
-  linked: { id: string; status: string; disposition: string; subject: string; snippet: string; created_at: number; parent_id: string | null; duplicate_of_id: string | null }[];
+  documents: {
+    id: string;
+    envelope_id: string;
+    number: number;
+    name: string;
+    sealed: boolean;
+    fetch_status: string;
+    fetch_error: string | null;
+    stored: boolean;
+  }[];
+  linked: {
+    id: string;
+    status: string;
+    disposition: string;
+    subject: string;
+    snippet: string;
+    created_at: number;
+    parent_id: string | null;
+    duplicate_of_id: string | null;
+  }[];
   /** What was filed in the DMS for the item, one row per file. */
-  dms: { id: string; what: string; document_name: string | null; storage_policy_name: string | null; status: string; location: string | null; error: string | null; attempts: number }[];
+  dms: {
+    id: string;
+    what: string;
+    document_name: string | null;
+    storage_policy_name: string | null;
+    status: string;
+    location: string | null;
+    error: string | null;
+    attempts: number;
+  }[];
   /** Every message sent about the item. */
   mail: { id: string; purpose: string; to_addresses: string[]; subject: string; status: string; error: string | null; created_at: number }[];
 }
@@ -36,7 +63,11 @@ export interface InboxCard {
 export interface ParsedNoticeView {
   court_id: string | null;
   notice_type: string;
-  dockets: { docket_number_full: string; case_name: string; docket_entries: { date_filed: string | null; short_description: string | null; description: string | null; filed_by: string | null }[] }[];
+  dockets: {
+    docket_number_full: string;
+    case_name: string;
+    docket_entries: { date_filed: string | null; short_description: string | null; description: string | null; filed_by: string | null }[];
+  }[];
 }
 
 export async function loadInboxCard(api: ApiClient, id: string): Promise<InboxCard> {

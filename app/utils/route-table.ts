@@ -16,7 +16,17 @@ export interface RouteEntry {
 
 /** Each entity's list page, as its declaration says. */
 const ENTITY_ROUTES: RouteEntry[] = Object.values(REGISTRY as Record<string, ResourceDef>).flatMap((def) =>
-  def.page ? [{ path: `/${def.key}`, accessKey: def.page.accessKey ?? def.accessKey, titleKey: def.page.titleKey ?? resourceTitleKey(def.key), drawer: def.page.drawer, icon: def.page.icon }] : [],
+  def.page
+    ? [
+        {
+          path: `/${def.key}`,
+          accessKey: def.page.accessKey ?? def.accessKey,
+          titleKey: def.page.titleKey ?? resourceTitleKey(def.key),
+          drawer: def.page.drawer,
+          icon: def.page.icon,
+        },
+      ]
+    : [],
 );
 
 /** The pages that are not an entity's list. */

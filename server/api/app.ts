@@ -39,9 +39,7 @@ export function buildApi(ctx: ServerContext): FastifyInstance {
     bodyLimit: 2 * 1024 * 1024,
   });
 
-  app.addContentTypeParser([PROTOBUF, "image/png", "application/octet-stream"], { parseAs: "buffer" }, (_req, body, done) =>
-    done(null, body),
-  );
+  app.addContentTypeParser([PROTOBUF, "image/png", "application/octet-stream"], { parseAs: "buffer" }, (_req, body, done) => done(null, body));
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );

@@ -24,20 +24,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function renameKeys(value: Record<string, unknown>, rename: (key: string) => string): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [rename(k), isPlainObject(v) ? renameKeys(v, rename) : v]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), isPlainObject(v) ? renameKeys(v, rename) : v]));
 }
 
 /**
  * A body that may come as JSON or as the named protobuf message. A protobuf body comes back
  * with the key style of the route's JSON body; bytes that are not the message are a 400.
  */
-export function readBody(
-  request: FastifyRequest,
-  message: Parameters<typeof decodeMessage>[0],
-  keys: "camel" | "snake" = "camel",
-): unknown {
+export function readBody(request: FastifyRequest, message: Parameters<typeof decodeMessage>[0], keys: "camel" | "snake" = "camel"): unknown {
   if (isProtobufBody(request)) {
     if (!Buffer.isBuffer(request.body)) return {};
     let decoded: Record<string, unknown>;

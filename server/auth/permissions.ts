@@ -23,9 +23,7 @@ export function resourceTypes(): ResourceType[] {
     if (field.type !== "AccessType") continue;
     const name = field.name.replace(/Access$/, "");
     const detail = role.fields[`${name}FieldPermissions`];
-    const fields = detail
-      ? (detail.resolve().resolvedType as { fieldsArray: { name: string }[] }).fieldsArray.map((f) => f.name.replace(/Access$/, ""))
-      : [];
+    const fields = detail ? (detail.resolve().resolvedType as { fieldsArray: { name: string }[] }).fieldsArray.map((f) => f.name.replace(/Access$/, "")) : [];
     types.push({ name: snake(name), fields: fields.map(snake) });
   }
   cached = types;
@@ -126,9 +124,7 @@ export function roleMessage(
     const key = camel(type.name);
     msg[`${key}Access`] = resourceAccess(perms, type.name);
     if (type.fields.length) {
-      msg[`${key}FieldPermissions`] = Object.fromEntries(
-        type.fields.map((f) => [`${camel(f)}Access`, fieldAccess(perms, type.name, f)]),
-      );
+      msg[`${key}FieldPermissions`] = Object.fromEntries(type.fields.map((f) => [`${camel(f)}Access`, fieldAccess(perms, type.name, f)]));
     }
   }
   return msg;

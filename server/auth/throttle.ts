@@ -18,11 +18,7 @@ function limitOf(ctx: ServerContext, k: ThrottleKey): number {
 /** Milliseconds until the first locked key opens again, or 0 when none is locked. */
 export async function lockedFor(ctx: ServerContext, keys: ThrottleKey[]): Promise<number> {
   const now = ctx.clock.now();
-  const rows = await ctx.database.db
-    .selectFrom("login_throttle")
-    .select(["locked_until"])
-    .where("key", "in", keys.map(keyOf))
-    .execute();
+  const rows = await ctx.database.db.selectFrom("login_throttle").select(["locked_until"]).where("key", "in", keys.map(keyOf)).execute();
   return Math.max(0, ...rows.map((r) => (r.locked_until ?? 0) - now));
 }
 
@@ -47,7 +43,11 @@ export async function recordFailure(ctx: ServerContext, keys: ThrottleKey[]): Pr
       .returning("failures")
       .executeTakeFirstOrThrow();
     if (row.failures >= limitOf(ctx, k)) {
-      await ctx.database.db.updateTable("login_throttle").set({ locked_until: now + windowMs }).where("key", "=", key).execute();
+      await ctx.database.db
+        .updateTable("login_throttle")
+        .set({ locked_until: now + windowMs })
+        .where("key", "=", key)
+        .execute();
     }
   }
 }

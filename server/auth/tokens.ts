@@ -88,11 +88,7 @@ export async function rotateRefreshToken(ctx: ServerContext, presented: string):
   if (!row || row.revoked_at !== null) return { ok: false, reason: "invalid" };
   if (row.expires_at <= now) return { ok: false, reason: "expired" };
 
-  const user = await db
-    .selectFrom("app_user")
-    .select(["id", "firm_id", "token_version"])
-    .where("id", "=", row.user_id)
-    .executeTakeFirst();
+  const user = await db.selectFrom("app_user").select(["id", "firm_id", "token_version"]).where("id", "=", row.user_id).executeTakeFirst();
   if (!user) return { ok: false, reason: "invalid" };
 
   if (row.rotated_at !== null) {
@@ -123,11 +119,7 @@ export async function revokeFamily(ctx: ServerContext, familyId: string): Promis
 
 /** The user a refresh token was issued to, whether or not it is still valid. */
 export async function userOfRefreshToken(ctx: ServerContext, presented: string): Promise<string | undefined> {
-  const row = await ctx.database.db
-    .selectFrom("refresh_token")
-    .select("user_id")
-    .where("token_hash", "=", sha256(presented))
-    .executeTakeFirst();
+  const row = await ctx.database.db.selectFrom("refresh_token").select("user_id").where("token_hash", "=", sha256(presented)).executeTakeFirst();
   return row?.user_id;
 }
 
@@ -139,10 +131,5 @@ export async function revokeAllSessions(ctx: ServerContext, userId: string): Pro
     .set((eb) => ({ token_version: eb("token_version", "+", 1), updated_at: ctx.clock.now() }))
     .where("id", "=", userId)
     .execute();
-  await db
-    .updateTable("refresh_token")
-    .set({ revoked_at: ctx.clock.now() })
-    .where("user_id", "=", userId)
-    .where("revoked_at", "is", null)
-    .execute();
+  await db.updateTable("refresh_token").set({ revoked_at: ctx.clock.now() }).where("user_id", "=", userId).where("revoked_at", "is", null).execute();
 }

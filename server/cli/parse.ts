@@ -45,8 +45,7 @@ function parseArgs(argv: readonly string[]): Options | string {
     else if (arg === "--") {
       opts.files.push(...argv.slice(i + 1));
       break;
-    }
-    else if (arg.startsWith("-") && arg !== "-") return `unknown option ${arg}`;
+    } else if (arg.startsWith("-") && arg !== "-") return `unknown option ${arg}`;
     else opts.files.push(arg);
   }
   if (opts.files.length === 0) return "no input files";
@@ -93,7 +92,14 @@ export async function parseCommand(argv: string[]): Promise<number> {
       raw = await fs.readFile(file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : String((error as Error).message ?? error);
+      const why =
+        code === "ENOENT"
+          ? "no such file"
+          : code === "EISDIR"
+            ? "is a directory"
+            : code === "EACCES"
+              ? "permission denied"
+              : String((error as Error).message ?? error);
       process.stderr.write(`ecfx parse: cannot read ${file}: ${why}\n`);
       failures++;
       continue;

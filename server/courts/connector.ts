@@ -3,9 +3,7 @@ import { COURT_HOSTS } from "./court-hosts";
 import { courtIdFromHost } from "./federal-courts";
 import { message } from "../lib/messages";
 
-export type FetchOutcome =
-  | { kind: "document"; bytes: Buffer; contentType: string }
-  | { kind: "restricted"; reason: string };
+export type FetchOutcome = { kind: "document"; bytes: Buffer; contentType: string } | { kind: "restricted"; reason: string };
 
 /** A failure worth another try later (time-out, 5xx, connection refused). */
 export class RetryableFetchError extends Error {}
@@ -78,7 +76,8 @@ export class CourtConnector {
       if (error instanceof OutboundRefusedError) throw error;
       throw new RetryableFetchError(`${target.host}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (response.status === 401 || response.status === 403) return { kind: "restricted", reason: message("pipeline:courtRefused", { status: response.status }) };
+    if (response.status === 401 || response.status === 403)
+      return { kind: "restricted", reason: message("pipeline:courtRefused", { status: response.status }) };
     if (response.status >= 500 || response.status === 429) throw new RetryableFetchError(`${target.host} answered ${response.status}`);
     if (!response.ok) return { kind: "restricted", reason: message("pipeline:courtAnswered", { status: response.status }) };
     const contentType = response.headers.get("content-type") ?? "application/octet-stream";

@@ -171,7 +171,16 @@ const BY_ID = new Map<string, Court>(FEDERAL_COURTS.map((c) => [c.id, c]));
 export const STATE_COURTS: readonly Court[] = Object.freeze(
   STATES.map(([, state, stateName]) => {
     const region = state === "DC" ? "District of Columbia" : stateName;
-    return { id: `state-${state.toLowerCase()}`, name: `${region} state courts`, level: "STATE" as const, system: "state" as const, state, country: "US" as const, region, appeals_court: null };
+    return {
+      id: `state-${state.toLowerCase()}`,
+      name: `${region} state courts`,
+      level: "STATE" as const,
+      system: "state" as const,
+      state,
+      country: "US" as const,
+      region,
+      appeals_court: null,
+    };
   }),
 );
 
@@ -225,7 +234,10 @@ function lookUpHost(hostname: string): string | undefined {
   host = host.split(/[/?#]/, 1)[0] ?? "";
   const at = host.lastIndexOf("@");
   if (at >= 0) host = host.slice(at + 1);
-  host = host.replace(/[>\s]{1,512}$/, "").replace(/:\d{1,5}$/, "").replace(/\.$/, "");
+  host = host
+    .replace(/[>\s]{1,512}$/, "")
+    .replace(/:\d{1,5}$/, "")
+    .replace(/\.$/, "");
   if (!host) return undefined;
 
   const showdoc = /^([a-z0-9]+)-showdoc\.azurewebsites\.(?:us|net)$/.exec(host);

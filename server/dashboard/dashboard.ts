@@ -56,7 +56,15 @@ export async function dashboardFor(ctx: ServerContext, caller: Caller, q: Period
     .executeTakeFirstOrThrow();
   const scope = await countScope(ctx, caller);
   // Keyed by everything the answer depends on: firm, period, what the role shows, the walls and the zone.
-  const key = [caller.firmId, periodSearch(q), showNotifications, kinds.join(","), scope.walledMatterIds.join(","), firm.default_time_zone, firm.minutes_saved_per_notice].join("|");
+  const key = [
+    caller.firmId,
+    periodSearch(q),
+    showNotifications,
+    kinds.join(","),
+    scope.walledMatterIds.join(","),
+    firm.default_time_zone,
+    firm.minutes_saved_per_notice,
+  ].join("|");
   return cacheOf(ctx).get(key, async () => {
     const zone = firm.default_time_zone;
     const range = periodRange(q, ctx.clock.now(), zone);

@@ -91,7 +91,9 @@ export function localHourParts(localHour: number): { month: string; hour: number
 export function monthsBetween(from: number, to: number, zone: string): string[] {
   const months: string[] = [];
   let cursor = dayjs(from).tz(zone).startOf("month").format("YYYY-MM");
-  const last = dayjs(to - 1).tz(zone).format("YYYY-MM");
+  const last = dayjs(to - 1)
+    .tz(zone)
+    .format("YYYY-MM");
   while (cursor <= last) {
     months.push(cursor);
     cursor = dayjs.utc(`${cursor}-01`).add(1, "month").format("YYYY-MM");

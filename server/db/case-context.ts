@@ -30,9 +30,13 @@ export async function loadCaseContext(db: Kysely<DB>, firmId: number, caseId: st
   if (!kase) return null;
   const [matter, jurisdiction] = await Promise.all([
     kase.matter_id ? db.selectFrom("matter").selectAll().where("id", "=", kase.matter_id).where("firm_id", "=", firmId).executeTakeFirst() : undefined,
-    kase.jurisdiction_id ? db.selectFrom("jurisdiction").select("name").where("id", "=", kase.jurisdiction_id).where("firm_id", "=", firmId).executeTakeFirst() : undefined,
+    kase.jurisdiction_id
+      ? db.selectFrom("jurisdiction").select("name").where("id", "=", kase.jurisdiction_id).where("firm_id", "=", firmId).executeTakeFirst()
+      : undefined,
   ]);
-  const client = matter ? await db.selectFrom("client").selectAll().where("id", "=", matter.client_id).where("firm_id", "=", firmId).executeTakeFirst() : undefined;
+  const client = matter
+    ? await db.selectFrom("client").selectAll().where("id", "=", matter.client_id).where("firm_id", "=", firmId).executeTakeFirst()
+    : undefined;
   return { case: kase, matter: matter ?? null, client: client ?? null, jurisdiction: jurisdiction ?? null };
 }
 

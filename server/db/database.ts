@@ -43,12 +43,7 @@ export function openDatabase(url: string): Database {
 export async function migrateToLatest(database: Database): Promise<void> {
   const provider = {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return Object.fromEntries(
-        Object.entries(migrations).map(([name, m]) => [
-          name,
-          { up: (db: Kysely<unknown>) => m.up(db, database.dialect) },
-        ]),
-      );
+      return Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, database.dialect) }]));
     },
   };
   // Migrations are numbered by area; one added later with a lower number still runs.

@@ -27,7 +27,10 @@ function quickHeaders(raw: Buffer): { messageId: string | null; subject: string 
   const unfolded = head.replace(/\r?\n[ \t]+/g, " ");
   const header = (name: string) => unfolded.match(new RegExp(`^${name}:[ \\t]*(.*)$`, "im"))?.[1]?.trim() ?? null;
   const messageId = header("Message-ID");
-  return { messageId: messageId ? stripControlCharacters(messageId).slice(0, 500) : null, subject: stripControlCharacters(decodeWords(header("Subject") ?? "")).slice(0, 500) };
+  return {
+    messageId: messageId ? stripControlCharacters(messageId).slice(0, 500) : null,
+    subject: stripControlCharacters(decodeWords(header("Subject") ?? "")).slice(0, 500),
+  };
 }
 
 /** "=?UTF-8?Q?Pe=C3=B1a?=" → "Peña"; a header that does not decode stays as it came. */
@@ -88,10 +91,6 @@ export async function receiveMessage(ctx: ServerContext, message: IncomingMessag
 
 /** The firm an inbox address belongs to, if any. */
 export async function firmForAddress(ctx: ServerContext, address: string): Promise<number | undefined> {
-  const row = await ctx.database.db
-    .selectFrom("inbox_address")
-    .select("firm_id")
-    .where("address", "=", address.trim().toLowerCase())
-    .executeTakeFirst();
+  const row = await ctx.database.db.selectFrom("inbox_address").select("firm_id").where("address", "=", address.trim().toLowerCase()).executeTakeFirst();
   return row?.firm_id;
 }

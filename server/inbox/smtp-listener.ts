@@ -130,8 +130,7 @@ export function createSmtpListener(ctx: ServerContext, options: SmtpOptions): SM
         for (const firmId of firms) await receiveMessage(ctx, { firmId, raw, source: "SMTP", sender, recipients });
       })().then(
         () => callback(),
-        (error: unknown) =>
-          callback(error instanceof SmtpError ? error : new SmtpError(`Temporary failure, try again later: ${String(error)}`, 451)),
+        (error: unknown) => callback(error instanceof SmtpError ? error : new SmtpError(`Temporary failure, try again later: ${String(error)}`, 451)),
       );
     },
   };

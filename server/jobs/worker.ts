@@ -54,7 +54,15 @@ async function releaseLeasesOfDeadProcesses(ctx: ServerContext): Promise<void> {
     }
   });
   if (dead.length) {
-    await ctx.database.db.updateTable("job").set({ locked_until: null, locked_by: null }).where("id", "in", dead.map((j) => j.id)).execute();
+    await ctx.database.db
+      .updateTable("job")
+      .set({ locked_until: null, locked_by: null })
+      .where(
+        "id",
+        "in",
+        dead.map((j) => j.id),
+      )
+      .execute();
   }
 }
 

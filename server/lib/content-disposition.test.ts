@@ -12,7 +12,9 @@ describe("Content-Disposition of served files", () => {
 
   it("gives a name outside Latin-1 in UTF-8 with an ASCII fallback", () => {
     const header = dispositionOf("Заявление № 7.pdf");
-    expect(header).toBe(`attachment; filename="_________ _ 7.pdf"; filename*=UTF-8''%D0%97%D0%B0%D1%8F%D0%B2%D0%BB%D0%B5%D0%BD%D0%B8%D0%B5%20%E2%84%96%207.pdf`);
+    expect(header).toBe(
+      `attachment; filename="_________ _ 7.pdf"; filename*=UTF-8''%D0%97%D0%B0%D1%8F%D0%B2%D0%BB%D0%B5%D0%BD%D0%B8%D0%B5%20%E2%84%96%207.pdf`,
+    );
     expect(contentDisposition.parse(header).parameters.filename).toBe("Заявление № 7.pdf");
   });
 

@@ -8,6 +8,10 @@ describe("control characters", () => {
 
   it("cleans every string of a JSON value, keys included, and leaves the rest alone", () => {
     const date = new Date(0);
-    expect(withoutControlCharacters({ "k\u0000": ["x\u0000", 1, null, { y: "z\u0007" }], date, flag: true })).toEqual({ k: ["x", 1, null, { y: "z" }], date, flag: true });
+    expect(withoutControlCharacters({ "k\u0000": ["x\u0000", 1, null, { y: "z\u0007" }], date, flag: true })).toEqual({
+      k: ["x", 1, null, { y: "z" }],
+      date,
+      flag: true,
+    });
   });
 });

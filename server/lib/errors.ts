@@ -57,9 +57,7 @@ export function isInvalidValue(error: unknown): boolean {
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
     if (error.headers) void reply.headers(error.headers);
-    const fieldErrors = error.fieldErrors
-      ? Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k, v.map(resolve)]))
-      : undefined;
+    const fieldErrors = error.fieldErrors ? Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k, v.map(resolve)])) : undefined;
     return reply.status(error.status).send({ message: error.message, fieldErrors });
   }
   if (error instanceof ZodError) {

@@ -4,14 +4,7 @@
  * stdout ("ECFX paused at <point>") and waits there for good, so the test can kill the process
  * at exactly that moment. Anywhere else (production, development) the hook does nothing.
  */
-export const PAUSE_POINTS = [
-  "item-recorded",
-  "document-fetched",
-  "file-intended",
-  "file-written",
-  "mail-recorded",
-  "mail-sent",
-] as const;
+export const PAUSE_POINTS = ["item-recorded", "document-fetched", "file-intended", "file-written", "mail-recorded", "mail-sent"] as const;
 export type PausePoint = (typeof PAUSE_POINTS)[number];
 
 const requested = process.env.NODE_ENV === "test" ? process.env.ECFX_TEST_PAUSE_AT : undefined;

@@ -3,7 +3,16 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Database, migrateToLatest, openDatabase } from "../db/database";
 import { createFirm } from "../firm/create-firm";
-import { DEFAULT_TEMPLATE, DEFAULT_TEMPLATE_NAME, type NoticeTemplateData, TemplateRenderError, ensureDefaultTemplate, htmlToText, noticeSubject, renderNoticeMail } from "./notice-template";
+import {
+  DEFAULT_TEMPLATE,
+  DEFAULT_TEMPLATE_NAME,
+  type NoticeTemplateData,
+  TemplateRenderError,
+  ensureDefaultTemplate,
+  htmlToText,
+  noticeSubject,
+  renderNoticeMail,
+} from "./notice-template";
 import { TEMPLATE_FIELD_SNIPPETS } from "../../app/shared/template-preview";
 import { sampleTemplateData } from "./sample-notice";
 
@@ -36,10 +45,30 @@ describe("renderNoticeMail", () => {
     const d = data();
     const { text } = renderNoticeMail(source, d);
     for (const value of [
-      d.firm.name, "Avery Admin", "avery@demo.test", d.matter.name, d.matter.number, d.case.name, d.case.number, d.case.caption,
-      d.client.name, d.client.number, d.jurisdiction.name, d.jurisdiction.court, "March 5, 2024", "2024/03/05", d.description, d.filedBy,
-      d.serviceContacts.join(" ; "), "[0 Main Document false https://ecfx.test/d/1 true]", "[1 Sealed exhibit true ]",
-      "Adaeze Okafor aokafor@lawfirm.test", d.docketText, "SAMPLE NOTICE", d.weblinks[0]!, "|true",
+      d.firm.name,
+      "Avery Admin",
+      "avery@demo.test",
+      d.matter.name,
+      d.matter.number,
+      d.case.name,
+      d.case.number,
+      d.case.caption,
+      d.client.name,
+      d.client.number,
+      d.jurisdiction.name,
+      d.jurisdiction.court,
+      "March 5, 2024",
+      "2024/03/05",
+      d.description,
+      d.filedBy,
+      d.serviceContacts.join(" ; "),
+      "[0 Main Document false https://ecfx.test/d/1 true]",
+      "[1 Sealed exhibit true ]",
+      "Adaeze Okafor aokafor@lawfirm.test",
+      d.docketText,
+      "SAMPLE NOTICE",
+      d.weblinks[0]!,
+      "|true",
     ]) {
       expect(text).toContain(value);
     }
@@ -51,16 +80,42 @@ describe("renderNoticeMail", () => {
     expect(DEFAULT_TEMPLATE).toMatch(/^<!DOCTYPE html>/);
     // The image copies the whole tree (COPY . .) and runs the sources: nothing may leave the template out.
     const root = fileURLToPath(new URL("../..", import.meta.url));
-    const ignored = fs.readFileSync(`${root}/.dockerignore`, "utf8").split("\n").map((l) => l.trim()).filter(Boolean);
+    const ignored = fs
+      .readFileSync(`${root}/.dockerignore`, "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
     expect(ignored.filter((pattern) => /hbs|server|mail|templates|\*/.test(pattern))).toEqual([]);
     expect(fs.readFileSync(`${root}/Dockerfile`, "utf8")).toMatch(/COPY --from=build [^\n]*\/app \/app/);
   });
 
   it("has a default template that uses every field", () => {
     for (const field of [
-      "firm.name", "recipient.name", "recipient.email", "matter.name", "matter.number", "case.name", "case.number", "case.caption",
-      "client.name", "client.number", "jurisdiction.name", "jurisdiction.court", "date", "description", "filedBy", "serviceContacts",
-      "documents", "url", "sealed", "attached", "assignedTimekeepers", "docketText", "originalNotice", "weblinks", "stampedByCourt",
+      "firm.name",
+      "recipient.name",
+      "recipient.email",
+      "matter.name",
+      "matter.number",
+      "case.name",
+      "case.number",
+      "case.caption",
+      "client.name",
+      "client.number",
+      "jurisdiction.name",
+      "jurisdiction.court",
+      "date",
+      "description",
+      "filedBy",
+      "serviceContacts",
+      "documents",
+      "url",
+      "sealed",
+      "attached",
+      "assignedTimekeepers",
+      "docketText",
+      "originalNotice",
+      "weblinks",
+      "stampedByCourt",
     ]) {
       expect(DEFAULT_TEMPLATE).toContain(field);
     }
@@ -82,7 +137,9 @@ describe("renderNoticeMail", () => {
   });
 
   it("builds the subject from case number, case name and description", () => {
-    expect(renderNoticeMail("x", data()).subject).toBe("[2:24-cv-00123-JRG-RSP] Peña Industries, LLC v. Bluebonnet Widgets Inc. — Motion to Dismiss (sample notice)");
+    expect(renderNoticeMail("x", data()).subject).toBe(
+      "[2:24-cv-00123-JRG-RSP] Peña Industries, LLC v. Bluebonnet Widgets Inc. — Motion to Dismiss (sample notice)",
+    );
     expect(noticeSubject({ ...data(), case: { name: "  Doe\nv. Roe ", number: "", caption: "" }, description: "" })).toBe("Doe v. Roe");
     expect(noticeSubject({ ...data(), case: { name: "", number: "", caption: "" }, description: "" })).toBe("Court notice");
     expect(noticeSubject({ ...data(), description: "x".repeat(500) }).length).toBeLessThanOrEqual(200);
@@ -101,7 +158,9 @@ describe("renderNoticeMail", () => {
 
 describe("htmlToText", () => {
   it("drops head, styles and comments and keeps links readable", () => {
-    const text = htmlToText(`<html><head><title>T</title><style>p{}</style></head><body><!-- c --><p>A &amp; B</p><a href="https://x.test/?a=1&amp;b=2">here</a><br>line</body></html>`);
+    const text = htmlToText(
+      `<html><head><title>T</title><style>p{}</style></head><body><!-- c --><p>A &amp; B</p><a href="https://x.test/?a=1&amp;b=2">here</a><br>line</body></html>`,
+    );
     expect(text).toBe("A & B\nhere (https://x.test/?a=1&b=2)\nline");
   });
 });
@@ -141,7 +200,16 @@ describe("ensureDefaultTemplate", () => {
     const { ctx, firmId } = await firm();
     await ctx.database.db
       .insertInto("email_template")
-      .values({ id: "chosen", firm_id: firmId, name: "Ours", template: "<p>{{case.name}}</p>", created_at: 1, updated_at: 1, reference_id: null, unique_key: null })
+      .values({
+        id: "chosen",
+        firm_id: firmId,
+        name: "Ours",
+        template: "<p>{{case.name}}</p>",
+        created_at: 1,
+        updated_at: 1,
+        reference_id: null,
+        unique_key: null,
+      })
       .execute();
     await ctx.database.db.updateTable("firm").set({ default_email_template_id: "chosen" }).where("id", "=", firmId).execute();
     expect(await ensureDefaultTemplate(ctx, firmId)).toBe("chosen");

@@ -196,7 +196,16 @@ export async function ensureDefaultTemplate(ctx: Pick<ServerContext, "database" 
   const now = ctx.clock.now();
   await db
     .insertInto("email_template")
-    .values({ id, firm_id: firmId, name: DEFAULT_TEMPLATE_NAME, template: DEFAULT_TEMPLATE, created_at: now, updated_at: now, reference_id: null, unique_key: null })
+    .values({
+      id,
+      firm_id: firmId,
+      name: DEFAULT_TEMPLATE_NAME,
+      template: DEFAULT_TEMPLATE,
+      created_at: now,
+      updated_at: now,
+      reference_id: null,
+      unique_key: null,
+    })
     .onConflict((oc) => oc.column("id").doNothing())
     .execute();
   // Only where nobody has set a default meanwhile (or it still names a template that is gone).

@@ -87,7 +87,10 @@ export function parseAcms(doc: TextDoc, ctx: NoticeContext): ParsedNotice | null
             pacer_magic_num: main?.pacer_magic_num ?? null,
             filed_by: filedByFromDescription(description),
             entered_on: dates.entered,
-            sealed: looksSealed(description, documents.map((d) => d.description ?? "")),
+            sealed: looksSealed(
+              description,
+              documents.map((d) => d.description ?? ""),
+            ),
             documents,
           },
         ],

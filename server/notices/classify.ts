@@ -54,7 +54,10 @@ export function autoReplyReason(mail: MailContent): string | null {
 
 /** Newsletters, mailing lists and calendar invitations, by their headers; null otherwise. */
 export function ordinaryMailReason(mail: MailContent): string | null {
-  if (mail.attachmentTypes.some((t) => t === "text/calendar" || t === "application/ics") || /^(?:invitation|updated invitation|accepted|declined|tentative)(?: \([^)]{0,40}\))?:/i.test(stripTags(mail.subject ?? ""))) {
+  if (
+    mail.attachmentTypes.some((t) => t === "text/calendar" || t === "application/ics") ||
+    /^(?:invitation|updated invitation|accepted|declined|tentative)(?: \([^)]{0,40}\))?:/i.test(stripTags(mail.subject ?? ""))
+  ) {
     return "calendar invitation";
   }
   const precedence = (mail.headers.get("precedence") ?? "").toLowerCase();

@@ -114,7 +114,11 @@ function parseCore(core: string, full: string): DocketNumberParts | null {
   m = NY_BANKRUPTCY_FORM.exec(core);
   if (m) {
     const s = readSuffixes(m[2] ?? "", false);
-    return { ...emptyParts(m[1] ?? full, full), federal_dn_judge_initials_assigned: s.judges[0] ?? null, federal_dn_judge_initials_referred: s.judges[1] ?? null };
+    return {
+      ...emptyParts(m[1] ?? full, full),
+      federal_dn_judge_initials_assigned: s.judges[0] ?? null,
+      federal_dn_judge_initials_referred: s.judges[1] ?? null,
+    };
   }
   m = SHORT_FORM.exec(core);
   if (m) {
@@ -139,7 +143,8 @@ export function parseAppellateDocketNumber(raw: string | null | undefined): Dock
   return { ...emptyParts(core?.[1] ?? parts.docket_number, parts.full), court_code: parts.court_code };
 }
 
-const TOKEN = /(?:[A-Za-z]{2,5}\/)?(?:MDL\s+No\.?\s*\d{1,6}|\d{1,2}:\d{2,4}-[A-Za-z]{1,4}-\d{1,7}(?:-[A-Za-z0-9]{1,10}){0,6}|\d-\d{2}-\d{3,7}(?:-[A-Za-z0-9]{1,10}){0,6}|\d{2,4}-\d{1,7}(?:-[A-Za-z0-9]{1,10}){0,6})(?:\/[A-Za-z]{2,5}(?![A-Za-z0-9])|\s{0,3}\([A-Z]{2,5}\))?/g;
+const TOKEN =
+  /(?:[A-Za-z]{2,5}\/)?(?:MDL\s+No\.?\s*\d{1,6}|\d{1,2}:\d{2,4}-[A-Za-z]{1,4}-\d{1,7}(?:-[A-Za-z0-9]{1,10}){0,6}|\d-\d{2}-\d{3,7}(?:-[A-Za-z0-9]{1,10}){0,6}|\d{2,4}-\d{1,7}(?:-[A-Za-z0-9]{1,10}){0,6})(?:\/[A-Za-z]{2,5}(?![A-Za-z0-9])|\s{0,3}\([A-Z]{2,5}\))?/g;
 
 /** First docket number in a piece of text (e.g. the "Case Number:" cell). */
 export function firstDocketNumber(text: string): string | null {

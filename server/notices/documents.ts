@@ -24,10 +24,7 @@ export function associatedDocumentGroups(text: string, from: number): string[][]
 }
 
 /** Documents of one entry: the main document gets the entry's link, attachments are numbered in order. */
-export function documentsFromGroup(
-  group: readonly string[] | undefined,
-  main: { url: string | null; pacer_doc_id: string | null },
-): NoticeDocument[] {
+export function documentsFromGroup(group: readonly string[] | undefined, main: { url: string | null; pacer_doc_id: string | null }): NoticeDocument[] {
   if (!group || group.length === 0) {
     return main.url ? [{ number: 0, description: null, url: main.url, pacer_doc_id: main.pacer_doc_id }] : [];
   }

@@ -84,7 +84,8 @@ export function sectionHeadings(text: string, from = 0): SectionHeading[] {
     const lineStart = text.lastIndexOf("\n", at - 1) + 1;
     let lineEnd = text.indexOf("\n", at);
     if (lineEnd < 0) lineEnd = text.length;
-    if (at - lineStart <= 80 && HEADING_PREFIX.test(text.slice(lineStart, at))) out.push({ start: lineStart, end: lineEnd, line: text.slice(lineStart, lineEnd) });
+    if (at - lineStart <= 80 && HEADING_PREFIX.test(text.slice(lineStart, at)))
+      out.push({ start: lineStart, end: lineEnd, line: text.slice(lineStart, lineEnd) });
     SECTION_PHRASE.lastIndex = Math.max(lineEnd, at + 1);
   }
   return out;

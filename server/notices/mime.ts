@@ -84,7 +84,9 @@ function rawHeader(raw: Buffer, name: string): string | null {
   }
   const bytes = head.subarray(start, stop);
   if (!hasEightBit(bytes)) return null;
-  const text = decodeUtf8OrLegacy(bytes).replace(/\r?\n[ \t]+/g, " ").trim();
+  const text = decodeUtf8OrLegacy(bytes)
+    .replace(/\r?\n[ \t]+/g, " ")
+    .trim();
   try {
     return libmime.decodeWords(text);
   } catch {
@@ -99,10 +101,7 @@ function rawHeader(raw: Buffer, name: string): string | null {
  */
 function withLegacyTextCharset(raw: Buffer): Buffer {
   const source = raw.toString("latin1");
-  let out = source.replace(
-    /(^|\n)(Content-Type[ \t]*:[ \t]*text\/(?:plain|html))[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*/gi,
-    "$1$2; charset=windows-1252",
-  );
+  let out = source.replace(/(^|\n)(Content-Type[ \t]*:[ \t]*text\/(?:plain|html))[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*/gi, "$1$2; charset=windows-1252");
   const end = out.search(/\r?\n\r?\n/);
   const head = end < 0 ? out : out.slice(0, end);
   if (!/(^|\n)Content-Type[ \t]*:/i.test(head)) out = `Content-Type: text/plain; charset=windows-1252\r\n${out}`;

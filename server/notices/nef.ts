@@ -12,7 +12,16 @@
 //   Docket Text: NOTICE of Settlement …
 //   1:20-cv-00572-WS-MU Notice has been electronically mailed to: …
 //   The following document(s) are associated with this transaction: …
-import { caseNameFrom, cleanDescription, docketNumberFields, filedByFromDescription, filerRow, type NoticeContext, transactionDates, valueText } from "./common";
+import {
+  caseNameFrom,
+  cleanDescription,
+  docketNumberFields,
+  filedByFromDescription,
+  filerRow,
+  type NoticeContext,
+  transactionDates,
+  valueText,
+} from "./common";
 import { resolveCourt } from "./court";
 import { firstDocketNumber, parseDocketNumber, type DocketNumberParts } from "./docket-number";
 import { associatedDocumentGroups, documentsFromGroup, looksSealed } from "./documents";
@@ -26,9 +35,21 @@ import type { ParsedDocket, ParsedNotice } from "./types";
 
 // Rows such as "WARNING: CASE CLOSED" or "Chapter: 11" only end the value before them.
 const LABELS = [
-  "Case Name", "Case Number", "Filer", "Document Number", "Docket Text",
-  "WARNING", "Chapter", "Judge", "Case Judge", "Presiding Judge", "Case Type", "Nature of Suit", "Office",
-  "Creditor Name", "Claim Number",
+  "Case Name",
+  "Case Number",
+  "Filer",
+  "Document Number",
+  "Docket Text",
+  "WARNING",
+  "Chapter",
+  "Judge",
+  "Case Judge",
+  "Presiding Judge",
+  "Case Type",
+  "Nature of Suit",
+  "Office",
+  "Creditor Name",
+  "Claim Number",
 ] as const;
 
 interface Block {
@@ -59,12 +80,17 @@ function groupBlocks(labels: readonly LabelHit[]): Block[] {
   let current: Block | null = null;
   for (const hit of labels) {
     const key =
-      hit.label === "Case Name" ? "caseName"
-      : hit.label === "Case Number" ? "caseNumber"
-      : hit.label === "Filer" ? "filer"
-      : hit.label === "Document Number" ? "documentNumber"
-      : hit.label === "Docket Text" ? "docketText"
-      : null;
+      hit.label === "Case Name"
+        ? "caseName"
+        : hit.label === "Case Number"
+          ? "caseNumber"
+          : hit.label === "Filer"
+            ? "filer"
+            : hit.label === "Document Number"
+              ? "documentNumber"
+              : hit.label === "Docket Text"
+                ? "docketText"
+                : null;
     if (!key) continue;
     const startsBlock = key === "caseName" || (key === "caseNumber" && (!current || current.caseNumber));
     if (startsBlock || !current) {

@@ -92,7 +92,10 @@ export function parseRecipients(text: string, headings: readonly SectionHeading[
   });
   const seen = new Map<string, EmailRecipient>();
   for (const r of all) {
-    const key = `${r.name.toLowerCase()}\u0000${[...r.email_addresses].map((a) => a.toLowerCase()).sort().join(",")}`;
+    const key = `${r.name.toLowerCase()}\u0000${[...r.email_addresses]
+      .map((a) => a.toLowerCase())
+      .sort()
+      .join(",")}`;
     if (!seen.has(key)) seen.set(key, r);
     if (seen.size >= MAX_RECIPIENTS) break;
   }

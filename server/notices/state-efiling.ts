@@ -65,19 +65,50 @@ export function stateProvider(doc: TextDoc, senders: readonly string[]): { provi
 }
 
 const LABELS = [
-  "Case Number", "Case Style", "Case Name", "Court", "Location", "Envelope Number", "Transaction ID", "Transaction Number",
-  "Date/Time Submitted", "Submitted", "Date/Time Accepted", "Date/Time Rejected", "Accepted Comments", "Rejection Reason",
-  "Rejection Comment", "Filing Type", "Filing Code", "Filing Description", "Document Type", "Document Title",
-  "Filed By", "Authorized By", "Sending Parties", "Sending Firm", "Client Reference Number", "Service Contacts",
-  "Served Document", "Lead Document", "Lead Document Page Count", "File Stamped Copy", "Attachment", "Documents",
-  "Service List", "Transaction Option",
+  "Case Number",
+  "Case Style",
+  "Case Name",
+  "Court",
+  "Location",
+  "Envelope Number",
+  "Transaction ID",
+  "Transaction Number",
+  "Date/Time Submitted",
+  "Submitted",
+  "Date/Time Accepted",
+  "Date/Time Rejected",
+  "Accepted Comments",
+  "Rejection Reason",
+  "Rejection Comment",
+  "Filing Type",
+  "Filing Code",
+  "Filing Description",
+  "Document Type",
+  "Document Title",
+  "Filed By",
+  "Authorized By",
+  "Sending Parties",
+  "Sending Firm",
+  "Client Reference Number",
+  "Service Contacts",
+  "Served Document",
+  "Lead Document",
+  "Lead Document Page Count",
+  "File Stamped Copy",
+  "Attachment",
+  "Documents",
+  "Service List",
+  "Transaction Option",
 ] as const;
 type Label = (typeof LABELS)[number];
 
 // Labels start a line; in HTML tables the value follows in the next cell
 // (a space after conversion), in plain text after a colon.
 const LABEL_LINE = new RegExp(
-  `(^|\\n)[ \\t]{0,8}(${[...LABELS].sort((a, b) => b.length - a.length).map((l) => l.replace(/[/]/g, "\\/")).join("|")})[ \\t]{0,4}(?::[ \\t]{0,20}|[ \\t]{1,20}|(?=\\n))`,
+  `(^|\\n)[ \\t]{0,8}(${[...LABELS]
+    .sort((a, b) => b.length - a.length)
+    .map((l) => l.replace(/[/]/g, "\\/"))
+    .join("|")})[ \\t]{0,4}(?::[ \\t]{0,20}|[ \\t]{1,20}|(?=\\n))`,
   "gi",
 );
 const CANONICAL = new Map<string, Label>(LABELS.map((l) => [l.toLowerCase(), l]));
@@ -147,10 +178,22 @@ function documentsFrom(doc: TextDoc, fields: Map<Label, Field>, names: readonly 
   const documents: NoticeDocument[] = [];
   for (const label of names) {
     const field = fields.get(label);
-    const links = label === "Documents" ? doc.links.filter((l) => field && l.start >= field.valueStart && l.start < (fields.get("Service List")?.start ?? field.valueEnd) && /^https?:\/\//i.test(l.href)) : linksOf(doc, field);
+    const links =
+      label === "Documents"
+        ? doc.links.filter(
+            (l) => field && l.start >= field.valueStart && l.start < (fields.get("Service List")?.start ?? field.valueEnd) && /^https?:\/\//i.test(l.href),
+          )
+        : linksOf(doc, field);
     for (const link of links) {
       const shown = collapse(link.text);
-      const description = /^download(?: document)?$/i.test(shown) || shown === link.href ? (label === "File Stamped Copy" ? "File Stamped Copy" : label === "Served Document" ? fieldText(doc.text, fields.get("Filing Description")) : null) : shown;
+      const description =
+        /^download(?: document)?$/i.test(shown) || shown === link.href
+          ? label === "File Stamped Copy"
+            ? "File Stamped Copy"
+            : label === "Served Document"
+              ? fieldText(doc.text, fields.get("Filing Description"))
+              : null
+          : shown;
       documents.push({ number: documents.length, description: description ?? null, url: link.href, pacer_doc_id: null });
     }
   }
@@ -185,14 +228,20 @@ export function parseStateEfiling(doc: TextDoc, ctx: NoticeContext, provider: { 
 
   const court = fieldText(text, fields.get("Court")) ?? fieldText(text, fields.get("Location"));
   const state = provider.state ?? stateFromCourt(court);
-  const envelope = fieldText(text, fields.get("Envelope Number")) ?? fieldText(text, fields.get("Transaction ID")) ?? fieldText(text, fields.get("Transaction Number"));
+  const envelope =
+    fieldText(text, fields.get("Envelope Number")) ?? fieldText(text, fields.get("Transaction ID")) ?? fieldText(text, fields.get("Transaction Number"));
   const filingCode = fieldText(text, fields.get("Filing Code")) ?? fieldText(text, fields.get("Document Type"));
   const filingDescription = fieldText(text, fields.get("Filing Description")) ?? fieldText(text, fields.get("Document Title"));
   const reason = fieldText(text, fields.get("Rejection Reason")) ?? fieldText(text, fields.get("Rejection Comment"));
   const comments = fieldText(text, fields.get("Accepted Comments"));
   const statusWord = status === "served" ? "Served" : status === "accepted" ? "Accepted" : status === "rejected" ? "Rejected" : "Submitted";
   const description = cleanDescription(
-    [filingCode && filingDescription && filingCode !== filingDescription ? `${filingCode}: ${filingDescription}` : (filingDescription ?? filingCode), `(${statusWord})`, reason ? `Rejection reason: ${reason}` : null, comments ? `Comments: ${comments}` : null]
+    [
+      filingCode && filingDescription && filingCode !== filingDescription ? `${filingCode}: ${filingDescription}` : (filingDescription ?? filingCode),
+      `(${statusWord})`,
+      reason ? `Rejection reason: ${reason}` : null,
+      comments ? `Comments: ${comments}` : null,
+    ]
       .filter(Boolean)
       .join(" "),
   );

@@ -52,6 +52,10 @@ export async function loadMessageBody(db: Kysely<DB>, firmId: number, itemId: st
   if (kept) return kept;
   const raw = await db.selectFrom("inbox_item").select("raw_content").where("id", "=", itemId).executeTakeFirstOrThrow();
   const body = withoutControlCharacters((await parseNoticeMessage(raw.raw_content)).body);
-  await db.updateTable("inbox_item").set({ message_body: JSON.stringify(body) }).where("id", "=", itemId).execute();
+  await db
+    .updateTable("inbox_item")
+    .set({ message_body: JSON.stringify(body) })
+    .where("id", "=", itemId)
+    .execute();
   return body;
 }

@@ -35,7 +35,13 @@ export async function sendActivityReport(ctx: ServerContext, schedule: DigestSch
     told.add(email);
     const visible: NoticeSummary[] = [];
     for (const item of items) if (!(await walledOut(item.caseId, member.id))) visible.push(item);
-    await ctx.mailer.send({ firmId: firm.id, purpose: "activity-report", to: [email], replyTo: firm.reply_to_email || undefined, ...composeReport(ctx, firm.name, day.date, visible) });
+    await ctx.mailer.send({
+      firmId: firm.id,
+      purpose: "activity-report",
+      to: [email],
+      replyTo: firm.reply_to_email || undefined,
+      ...composeReport(ctx, firm.name, day.date, visible),
+    });
   }
 }
 
@@ -61,7 +67,10 @@ function composeReport(ctx: ServerContext, firmName: string, date: string, items
     intro: message("mail:activityIntro", { firm: firmName, date, count: items.length }),
     sections: items.length
       ? [
-          { title: message("mail:activityByStatus"), lines: [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([status, n]) => ({ text: `${status}: ${n}` })) },
+          {
+            title: message("mail:activityByStatus"),
+            lines: [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([status, n]) => ({ text: `${status}: ${n}` })),
+          },
           {
             title: message("mail:activityNotices"),
             lines: items.map((item) => ({ text: summaryTitle(item), href: `${ctx.config.publicUrl}/inbox-items/id/${item.id}`, note: `(${item.status})` })),

@@ -113,7 +113,8 @@ export async function buildDelivery(
   const taken = options.takenNames ?? new Set<string>();
   const delivery: MailDelivery = { attachments: [], links: [], attachedIds: new Set(), bytes: 0 };
   const linkTo = async (document: DeliveryDocument, kind: "web" | "dms") => {
-    const url = kind === "dms" ? `${ctx.config.publicUrl}/load-dms/${document.dmsRecordId}` : await webLink(ctx, options.firm, document.id, options.timekeeperId);
+    const url =
+      kind === "dms" ? `${ctx.config.publicUrl}/load-dms/${document.dmsRecordId}` : await webLink(ctx, options.firm, document.id, options.timekeeperId);
     delivery.links.push({ documentId: document.id, url });
   };
   for (const document of chosen.attached) {

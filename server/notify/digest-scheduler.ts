@@ -65,7 +65,12 @@ async function runOnce(ctx: ServerContext, schedule: DigestSchedule, localDate: 
     }
   } else {
     if (existing.status !== "failed" || (retryAfter?.get(existing.id) ?? 0) > now) return false;
-    const claimed = await db.updateTable("digest_run").set({ status: "running" }).where("id", "=", existing.id).where("status", "=", "failed").executeTakeFirst();
+    const claimed = await db
+      .updateTable("digest_run")
+      .set({ status: "running" })
+      .where("id", "=", existing.id)
+      .where("status", "=", "failed")
+      .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) return false;
     run = { id: existing.id, createdAt: existing.created_at };
   }
@@ -78,7 +83,13 @@ async function runOnce(ctx: ServerContext, schedule: DigestSchedule, localDate: 
     const reason = error instanceof Error ? error.message : String(error);
     await db.updateTable("digest_run").set({ status: "failed" }).where("id", "=", run.id).execute();
     retryAfter?.set(run.id, ctx.clock.now() + FAILED_RUN_RETRY_MS);
-    await logEvent(db, { firmId: schedule.firmId, event: kind === "digest" ? "digest failed" : "activity report failed", detail: reason.slice(0, 1000), level: "ERROR", at: ctx.clock.now() });
+    await logEvent(db, {
+      firmId: schedule.firmId,
+      event: kind === "digest" ? "digest failed" : "activity report failed",
+      detail: reason.slice(0, 1000),
+      level: "ERROR",
+      at: ctx.clock.now(),
+    });
   }
   return true;
 }

@@ -61,7 +61,12 @@ function renderWithFallback(source: string, data: NoticeTemplateData): { mail: R
 }
 
 /** The item's template data for one recipient: their name and address, their links, what is attached. */
-function personalise(base: NoticeTemplateData, documents: DeliveryDocument[], delivery: MailDelivery, recipient: { email: string; name?: string }): NoticeTemplateData {
+function personalise(
+  base: NoticeTemplateData,
+  documents: DeliveryDocument[],
+  delivery: MailDelivery,
+  recipient: { email: string; name?: string },
+): NoticeTemplateData {
   const urlByNumber = new Map(delivery.links.map((l) => [documents.find((d) => d.id === l.documentId)?.number, l.url]));
   const attachedNumbers = new Set(documents.filter((d) => delivery.attachedIds.has(d.id)).map((d) => d.number));
   return {

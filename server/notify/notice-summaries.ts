@@ -20,7 +20,10 @@ export function summaryTitle(summary: NoticeSummary): string {
 }
 
 /** The items with their case and envelope, in the order they arrived. */
-export async function loadNoticeSummaries(ctx: ServerContext, query: { ids: string[] } | { firmId: number; from: number; to: number }): Promise<NoticeSummary[]> {
+export async function loadNoticeSummaries(
+  ctx: ServerContext,
+  query: { ids: string[] } | { firmId: number; from: number; to: number },
+): Promise<NoticeSummary[]> {
   let select = ctx.database.db
     .selectFrom("inbox_item")
     .leftJoin("envelope", "envelope.inbox_item_id", "inbox_item.id")

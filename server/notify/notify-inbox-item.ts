@@ -82,7 +82,11 @@ async function sendPendingRealtime(
   for (const row of rows) {
     // A wall put up since the rows were recorded still holds.
     if (row.timekeeper_id && walls.isWalledOut(row.timekeeper_id)) {
-      await db.updateTable("notification").set({ status: "withheld", reason: message("mail:notifyReasonWall") }).where("id", "=", row.id).execute();
+      await db
+        .updateTable("notification")
+        .set({ status: "withheld", reason: message("mail:notifyReasonWall") })
+        .where("id", "=", row.id)
+        .execute();
       continue;
     }
     // Recorded by an attempt that stopped before it knew the outcome: finish that mail, never a second one.
@@ -98,7 +102,12 @@ async function sendPendingRealtime(
     if (composed.templateProblem) await log("template failed", composed.templateProblem, "WARNING");
     // The mail is recorded, and the row claimed for it, before anything leaves: at most one mail per row.
     const recorded = await db.transaction().execute(async (trx) => {
-      const claimed = await trx.updateTable("notification").set({ status: "sending" }).where("id", "=", row.id).where("status", "=", row.status).executeTakeFirst();
+      const claimed = await trx
+        .updateTable("notification")
+        .set({ status: "sending" })
+        .where("id", "=", row.id)
+        .where("status", "=", row.status)
+        .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) === 0) return null;
       const mail = await ctx.mailer.record(trx, {
         firmId: firm.id,
@@ -125,7 +134,11 @@ const UNSENT = ["pending", "sending"];
 
 async function markSent(ctx: ServerContext, rowId: string, mail: OutboundMailRow): Promise<void> {
   await pauseAt("mail-sent");
-  await ctx.database.db.updateTable("notification").set({ status: "sent", sent_at: ctx.clock.now(), outbound_mail_id: mail.id }).where("id", "=", rowId).execute();
+  await ctx.database.db
+    .updateTable("notification")
+    .set({ status: "sent", sent_at: ctx.clock.now(), outbound_mail_id: mail.id })
+    .where("id", "=", rowId)
+    .execute();
 }
 
 /**
@@ -133,8 +146,14 @@ async function markSent(ctx: ServerContext, rowId: string, mail: OutboundMailRow
  * otherwise the very same message is sent again, with its Message-ID, so a receiving server that
  * already has it can drop the copy. False when there is no recorded mail to finish.
  */
-async function finishInterrupted(ctx: ServerContext, row: NotificationRow, log: (event: string, detail: string, level?: "WARNING") => Promise<void>): Promise<boolean> {
-  const mail = row.outbound_mail_id ? await ctx.database.db.selectFrom("outbound_mail").selectAll().where("id", "=", row.outbound_mail_id).executeTakeFirst() : undefined;
+async function finishInterrupted(
+  ctx: ServerContext,
+  row: NotificationRow,
+  log: (event: string, detail: string, level?: "WARNING") => Promise<void>,
+): Promise<boolean> {
+  const mail = row.outbound_mail_id
+    ? await ctx.database.db.selectFrom("outbound_mail").selectAll().where("id", "=", row.outbound_mail_id).executeTakeFirst()
+    : undefined;
   if (!mail) return false;
   if (mail.status === "sent" || mail.status === "captured") {
     await markSent(ctx, row.id, mail);

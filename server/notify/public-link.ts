@@ -45,7 +45,8 @@ export async function verifyPublicLink(ctx: Pick<ServerContext, "secrets" | "clo
       currentDate: new Date(ctx.clock.now()),
     });
     const tk = payload.tk;
-    if (typeof payload.sub !== "string" || typeof payload.firm !== "number" || (tk !== null && typeof tk !== "string")) return { ok: false, problem: "invalid" };
+    if (typeof payload.sub !== "string" || typeof payload.firm !== "number" || (tk !== null && typeof tk !== "string"))
+      return { ok: false, problem: "invalid" };
     return { ok: true, claims: { documentId: payload.sub, firmId: payload.firm, timekeeperId: tk } };
   } catch (error) {
     if (error instanceof errors.JWTExpired) return { ok: false, problem: "expired" };

@@ -96,6 +96,8 @@ describe("notification rows", () => {
   it("records why nothing is sent: never, filed only, ethical wall", () => {
     expect(planNotifications(recipient("NEVER")).map((p) => [p.status, p.reasonKey])).toEqual([["skipped", "mail:notifyReasonNever"]]);
     expect(planNotifications(recipient("REALTIME", "PDF_NO_EMAIL")).map((p) => [p.status, p.reasonKey])).toEqual([["skipped", "mail:notifyReasonNoEmail"]]);
-    expect(planNotifications(recipient("DAILY_AND_REALTIME", "PDF", true)).map((p) => [p.status, p.reasonKey])).toEqual([["withheld", "mail:notifyReasonWall"]]);
+    expect(planNotifications(recipient("DAILY_AND_REALTIME", "PDF", true)).map((p) => [p.status, p.reasonKey])).toEqual([
+      ["withheld", "mail:notifyReasonWall"],
+    ]);
   });
 });

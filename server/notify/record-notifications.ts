@@ -16,7 +16,11 @@ export async function recordNotifications(ctx: ServerContext, firm: FirmRecord, 
   const planned = planNotifications(resolveRecipients(await loadRecipientInput(ctx, firm, item.case_id, item.id)));
   const now = ctx.clock.now();
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("inbox_item").set((eb) => ({ updated_at: eb.ref("updated_at") })).where("id", "=", item.id).execute();
+    await trx
+      .updateTable("inbox_item")
+      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .where("id", "=", item.id)
+      .execute();
     if (await trx.selectFrom("notification").select("id").where("inbox_item_id", "=", item.id).executeTakeFirst()) return;
     if (planned.length === 0) return;
     await trx

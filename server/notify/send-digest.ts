@@ -26,7 +26,11 @@ function pendingFor(ctx: ServerContext, schedule: DigestSchedule) {
         ? eb("timekeeper_group_id", "=", schedule.groupId)
         : eb.or([
             eb("timekeeper_group_id", "is", null),
-            eb.not(eb.exists(eb.selectFrom("timekeeper_group").select("timekeeper_group.id").whereRef("timekeeper_group.id", "=", "notification.timekeeper_group_id"))),
+            eb.not(
+              eb.exists(
+                eb.selectFrom("timekeeper_group").select("timekeeper_group.id").whereRef("timekeeper_group.id", "=", "notification.timekeeper_group_id"),
+              ),
+            ),
           ]),
     )
     .orderBy("created_at")
@@ -52,7 +56,11 @@ export async function sendDigest(ctx: ServerContext, schedule: DigestSchedule, r
     const told: NotificationRow[] = [];
     for (const row of own) {
       if (await walledOut(summaries.get(row.inbox_item_id)?.caseId ?? null, row.timekeeper_id)) {
-        await ctx.database.db.updateTable("notification").set({ status: "withheld", reason: message("mail:notifyReasonWall") }).where("id", "=", row.id).execute();
+        await ctx.database.db
+          .updateTable("notification")
+          .set({ status: "withheld", reason: message("mail:notifyReasonWall") })
+          .where("id", "=", row.id)
+          .execute();
       } else told.push(row);
     }
     if (told.length === 0) continue;
@@ -62,7 +70,11 @@ export async function sendDigest(ctx: ServerContext, schedule: DigestSchedule, r
     await ctx.database.db
       .updateTable("notification")
       .set({ status: "sent", sent_at: now, outbound_mail_id: sent.id, digest_run_id: runId })
-      .where("id", "in", told.map((r) => r.id))
+      .where(
+        "id",
+        "in",
+        told.map((r) => r.id),
+      )
       .execute();
     for (const itemId of new Set(told.map((r) => r.inbox_item_id))) {
       await logEvent(ctx.database.db, { firmId: firm.id, inboxItemId: itemId, event: "notified", detail: message("mail:digestEvent", { email }), at: now });
@@ -88,7 +100,11 @@ async function composeDigest(ctx: ServerContext, firm: FirmRecord, rows: Notific
         ...(summary?.docketText ? [{ text: summary.docketText }] : []),
         ...documents
           .filter((d) => urlOf.has(d.id) || delivery.attachedIds.has(d.id))
-          .map((d) => ({ text: d.name || message("mail:digestDocument", { number: d.number }), href: urlOf.get(d.id), note: delivery.attachedIds.has(d.id) ? message("mail:digestAttached") : undefined })),
+          .map((d) => ({
+            text: d.name || message("mail:digestDocument", { number: d.number }),
+            href: urlOf.get(d.id),
+            note: delivery.attachedIds.has(d.id) ? message("mail:digestAttached") : undefined,
+          })),
       ],
     });
   }

@@ -37,7 +37,11 @@ const systemResolve: Resolve = (host) => dns.promises.lookup(host, { all: true, 
 const refused = (key: string, values: Record<string, unknown>) => new OutboundRefusedError(message(`errors:outbound.${key}`, values));
 
 /** Host names compare without brackets, case or a trailing dot. */
-const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+const bareHost = (url: URL) =>
+  url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
 
 /** Parses an ECFX_OUTBOUND_ALLOW entry ("10.0.0.0/8", "192.0.2.7", "fd00::/8"); throws when it is not one. */
 export function parseRange(entry: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
@@ -118,11 +122,7 @@ export class OutboundGuard {
   }
 
   // Node's lookup contract: one address, or every address when `all` is asked for.
-  private lookup(
-    host: string,
-    options: { all?: boolean },
-    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
-  ): void {
+  private lookup(host: string, options: { all?: boolean }, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void): void {
     this.resolve(host).then(
       (addresses) => {
         const operator = this.operatorHosts.has(host.toLowerCase());

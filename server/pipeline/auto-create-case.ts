@@ -26,7 +26,12 @@ interface Rule {
 const domainOf = (address: string) => address.split("@").pop()?.trim().toLowerCase() ?? "";
 
 export function recipientDomains(notice: ParsedNotice): Set<string> {
-  return new Set(notice.email_recipients.flatMap((r) => r.email_addresses).map(domainOf).filter(Boolean));
+  return new Set(
+    notice.email_recipients
+      .flatMap((r) => r.email_addresses)
+      .map(domainOf)
+      .filter(Boolean),
+  );
 }
 
 /** The rule that claims a notice: a domain match first, then a rule without domains. */
@@ -34,15 +39,16 @@ export function pickRule<R extends { domains: string[] }>(rules: R[], domains: S
   return rules.find((r) => r.domains.some((d) => domains.has(d))) ?? rules.find((r) => r.domains.length === 0);
 }
 
-export async function autoCreateCase(
-  ctx: ServerContext,
-  firmId: number,
-  notice: ParsedNotice,
-  docket: ParsedDocket,
-): Promise<AutoCreatedCase | null> {
+export async function autoCreateCase(ctx: ServerContext, firmId: number, notice: ParsedNotice, docket: ParsedDocket): Promise<AutoCreatedCase | null> {
   const db = ctx.database.db;
   if (!notice.court_id) return null;
-  const rows = await db.selectFrom("auto_case_creation").select(["id", "name", "party_email_domains", "matter_id"]).where("firm_id", "=", firmId).orderBy("name").orderBy("id").execute();
+  const rows = await db
+    .selectFrom("auto_case_creation")
+    .select(["id", "name", "party_email_domains", "matter_id"])
+    .where("firm_id", "=", firmId)
+    .orderBy("name")
+    .orderBy("id")
+    .execute();
   const rules: Rule[] = rows.map((r) => ({ id: r.id, name: r.name, matter_id: r.matter_id, domains: JSON.parse(r.party_email_domains) as string[] }));
   const rule = pickRule(rules, recipientDomains(notice));
   if (!rule) return null;

@@ -15,7 +15,14 @@ export async function fetchDocument(ctx: ServerContext, documentId: string, atte
   const doc = await db
     .selectFrom("document")
     .innerJoin("envelope", "envelope.id", "document.envelope_id")
-    .select(["document.id", "document.url", "document.fetch_status", "document.processed_from_id", "document.firm_id", "envelope.ecfx_jurisdiction_id as court"])
+    .select([
+      "document.id",
+      "document.url",
+      "document.fetch_status",
+      "document.processed_from_id",
+      "document.firm_id",
+      "envelope.ecfx_jurisdiction_id as court",
+    ])
     .where("document.id", "=", documentId)
     .executeTakeFirst();
   if (!doc) return;
@@ -37,7 +44,11 @@ async function fetchPending(ctx: ServerContext, doc: { id: string; url: string; 
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (error instanceof RetryableFetchError && attempt < MAX_FETCH_ATTEMPTS) throw error;
-    await db.updateTable("document").set({ fetch_status: "failed", fetch_error: reason.slice(0, 1000) }).where("id", "=", doc.id).execute();
+    await db
+      .updateTable("document")
+      .set({ fetch_status: "failed", fetch_error: reason.slice(0, 1000) })
+      .where("id", "=", doc.id)
+      .execute();
   }
   await pauseAt("document-fetched");
 }
@@ -57,7 +68,16 @@ export async function finishWhenAllFetched(ctx: ServerContext, itemId: string, f
   await setItem(
     ctx,
     item,
-    failed.length ? { status: "Action Required", action_required: "ECFX", reason: failed.map((d) => d.fetch_error).join("; ").slice(0, 1000) } : { status: "Succeeded" },
+    failed.length
+      ? {
+          status: "Action Required",
+          action_required: "ECFX",
+          reason: failed
+            .map((d) => d.fetch_error)
+            .join("; ")
+            .slice(0, 1000),
+        }
+      : { status: "Succeeded" },
     { event: "documents fetched", detail: counts, level: failed.length ? "WARNING" : "INFO" },
     { onlyFrom: "Post Processing", next: await jobsAfterProcessing(ctx, item) },
   );

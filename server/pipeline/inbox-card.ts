@@ -7,9 +7,29 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
   const item = await db
     .selectFrom("inbox_item")
     .select([
-      "id", "created_at", "updated_at", "status", "action_required", "disposition", "disposition_text", "reason", "source",
-      "source_type", "message_id", "sender", "recipients", "subject", "snippet", "parsed", "docket_index", "parent_id",
-      "duplicate_of_id", "case_id", "dms_status", "hidden", "raw_size",
+      "id",
+      "created_at",
+      "updated_at",
+      "status",
+      "action_required",
+      "disposition",
+      "disposition_text",
+      "reason",
+      "source",
+      "source_type",
+      "message_id",
+      "sender",
+      "recipients",
+      "subject",
+      "snippet",
+      "parsed",
+      "docket_index",
+      "parent_id",
+      "duplicate_of_id",
+      "case_id",
+      "dms_status",
+      "hidden",
+      "raw_size",
     ])
     .where("id", "=", id)
     .where("firm_id", "=", firmId)
@@ -49,12 +69,21 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
     ? await db
         .selectFrom("document")
         .select(["id", "envelope_id", "number", "name", "sealed", "court_document_id", "fetch_status", "fetch_error", "dms_status", "file_id"])
-        .where("envelope_id", "in", envelopes.map((e) => e.id))
+        .where(
+          "envelope_id",
+          "in",
+          envelopes.map((e) => e.id),
+        )
         .orderBy("number")
         .execute()
     : [];
   return {
-    item: { ...item, hidden: Boolean(item.hidden), recipients: JSON.parse(item.recipients) as string[], parsed: item.parsed ? (JSON.parse(item.parsed) as unknown) : null },
+    item: {
+      ...item,
+      hidden: Boolean(item.hidden),
+      recipients: JSON.parse(item.recipients) as string[],
+      parsed: item.parsed ? (JSON.parse(item.parsed) as unknown) : null,
+    },
     case: kase ?? null,
     events,
     envelopes: envelopes.map((e) => ({ ...e, service_contacts: JSON.parse(e.service_contacts) as unknown })),

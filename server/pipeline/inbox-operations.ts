@@ -20,7 +20,12 @@ const RETRYABLE = ["Failed", "Action Required", "Retry", "Manual"];
 /** Applies one action to many items of the firm; what cannot be done is reported per item. */
 export async function applyBulkAction(ctx: ServerContext, firmId: number, action: BulkAction, ids: string[]): Promise<BulkOutcome> {
   const db = ctx.database.db;
-  const items = await db.selectFrom("inbox_item").select(["id", "firm_id", "status", "created_at"]).where("firm_id", "=", firmId).where("id", "in", ids).execute();
+  const items = await db
+    .selectFrom("inbox_item")
+    .select(["id", "firm_id", "status", "created_at"])
+    .where("firm_id", "=", firmId)
+    .where("id", "in", ids)
+    .execute();
   const notFound = message("inbox:bulk.reasons.notFound");
   const outcome: BulkOutcome = { done: [], skipped: ids.filter((id) => !items.some((i) => i.id === id)).map((id) => ({ id, reason: notFound })) };
   const now = ctx.clock.now();
@@ -49,7 +54,13 @@ export async function applyBulkAction(ctx: ServerContext, firmId: number, action
           outcome.skipped.push({ id: item.id, reason: message("inbox:bulk.reasons.status", { status: item.status }) });
           continue;
         }
-        await setItem(ctx, item, { status: "New", action_required: "NONE", reason: "" }, { event: "retry requested" }, { next: [{ kind: "process-inbox-item", refId: item.id }] });
+        await setItem(
+          ctx,
+          item,
+          { status: "New", action_required: "NONE", reason: "" },
+          { event: "retry requested" },
+          { next: [{ kind: "process-inbox-item", refId: item.id }] },
+        );
         break;
       default: {
         // A new action in the shared list needs its case here.
@@ -79,6 +90,12 @@ export async function reprocessWithCase(ctx: ServerContext, firmId: number, item
   const item = await db.selectFrom("inbox_item").select(["id", "firm_id"]).where("id", "=", itemId).where("firm_id", "=", firmId).executeTakeFirst();
   const found = await db.selectFrom("court_case").select("id").where("id", "=", caseId).where("firm_id", "=", firmId).executeTakeFirst();
   if (!item || !found) return false;
-  await setItem(ctx, item, { status: "New", action_required: "NONE", reason: "", case_id: caseId }, { event: "case picked", detail: caseId }, { next: [{ kind: "process-inbox-item", refId: item.id }] });
+  await setItem(
+    ctx,
+    item,
+    { status: "New", action_required: "NONE", reason: "", case_id: caseId },
+    { event: "case picked", detail: caseId },
+    { next: [{ kind: "process-inbox-item", refId: item.id }] },
+  );
   return true;
 }

@@ -4,16 +4,7 @@ import type { DB, InboxItemTable } from "../db/schema";
 import { type EventLevel, logEvent } from "../jobs/event-log";
 import { type NextJob, enqueueAll } from "../jobs/queue";
 
-export type InboxStatus =
-  | "New"
-  | "Started"
-  | "Retry"
-  | "Failed"
-  | "Manual"
-  | "Action Required"
-  | "Canceled"
-  | "Succeeded"
-  | "Post Processing";
+export type InboxStatus = "New" | "Started" | "Retry" | "Failed" | "Manual" | "Action Required" | "Canceled" | "Succeeded" | "Post Processing";
 export type ActionRequired = "NONE" | "ECFX" | "USER";
 export type Disposition = "No Disposition" | "Processed" | "Split" | "Ignored";
 

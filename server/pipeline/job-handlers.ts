@@ -12,7 +12,12 @@ const processItem: JobHandler = {
   onRetry: (ctx, job, reason) =>
     setItem(ctx, { id: job.ref_id, firm_id: job.firm_id }, { status: "Retry", reason }, { event: "retry", detail: reason, level: "WARNING" }),
   onGiveUp: (ctx, job, reason) =>
-    setItem(ctx, { id: job.ref_id, firm_id: job.firm_id }, { status: "Failed", action_required: "ECFX", reason }, { event: "failed", detail: reason, level: "ERROR" }),
+    setItem(
+      ctx,
+      { id: job.ref_id, firm_id: job.firm_id },
+      { status: "Failed", action_required: "ECFX", reason },
+      { event: "failed", detail: reason, level: "ERROR" },
+    ),
 };
 
 /** What each kind of job of the notice pipeline does, for the worker. */

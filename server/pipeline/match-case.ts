@@ -2,11 +2,7 @@ import type { ServerContext } from "../context";
 import { normaliseCaseNumber } from "../resources/case-number";
 import { message } from "../lib/messages";
 
-export type DocketMatch =
-  | { kind: "case"; caseId: string }
-  | { kind: "ignored"; ignoredCaseId: string }
-  | { kind: "not-found"; reason: string };
-
+export type DocketMatch = { kind: "case"; caseId: string } | { kind: "ignored"; ignoredCaseId: string } | { kind: "not-found"; reason: string };
 
 /**
  * Court → ECFX jurisdiction → the firm's jurisdictions mapped to it → the case whose normalised

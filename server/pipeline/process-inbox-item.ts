@@ -26,7 +26,11 @@ async function parseBounded(raw: Buffer): Promise<ParsedMessage> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ParsedMessage>((resolve) => {
     timer = setTimeout(
-      () => resolve({ parsed: { kind: "malformed", reason: message("pipeline:parseTimeLimit", { seconds: PARSE_TIME_LIMIT_MS / 1000 }) }, body: { text: "", html: null, weblinks: [] } }),
+      () =>
+        resolve({
+          parsed: { kind: "malformed", reason: message("pipeline:parseTimeLimit", { seconds: PARSE_TIME_LIMIT_MS / 1000 }) },
+          body: { text: "", html: null, weblinks: [] },
+        }),
       PARSE_TIME_LIMIT_MS,
     );
   });
@@ -69,24 +73,54 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   if (parsed.kind !== "notice") {
     if (parsed.kind === "not_a_notice") {
       const original = await answeredItem(ctx, item, parsed.related_message_ids ?? []);
-      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, duplicate_of_id: original }, { event: "not a notice", detail: original ? `${parsed.reason}, linked to ${original}` : parsed.reason });
+      return setItem(
+        ctx,
+        item,
+        { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, duplicate_of_id: original },
+        { event: "not a notice", detail: original ? `${parsed.reason}, linked to ${original}` : parsed.reason },
+      );
     }
     if (parsed.kind === "unrecognised") {
-      return setItem(ctx, item, { status: "Action Required", action_required: "USER", reason: parsed.reason }, { event: "unrecognised", detail: parsed.reason, level: "WARNING" });
+      return setItem(
+        ctx,
+        item,
+        { status: "Action Required", action_required: "USER", reason: parsed.reason },
+        { event: "unrecognised", detail: parsed.reason, level: "WARNING" },
+      );
     }
-    return setItem(ctx, item, { status: "Failed", action_required: "USER", reason: parsed.reason }, { event: "malformed", detail: parsed.reason, level: "ERROR" });
+    return setItem(
+      ctx,
+      item,
+      { status: "Failed", action_required: "USER", reason: parsed.reason },
+      { event: "malformed", detail: parsed.reason, level: "ERROR" },
+    );
   }
   const notice = parsed.notice;
-  await setItem(ctx, item, { snippet: snippetOf(notice) }, { event: "parsed", detail: `${notice.notice_type}, court ${notice.court_id ?? "unknown"}, ${notice.dockets.length} docket(s)` });
+  await setItem(
+    ctx,
+    item,
+    { snippet: snippetOf(notice) },
+    { event: "parsed", detail: `${notice.notice_type}, court ${notice.court_id ?? "unknown"}, ${notice.dockets.length} docket(s)` },
+  );
 
   if (item.docket_index === null) {
     const firm = await findFirm(ctx.database, item.firm_id);
     const senderDomain = domainOf(item.sender);
     if (firm && senderDomain && firm.ignored_email_domains.includes(senderDomain)) {
-      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderIgnored", { domain: senderDomain }) }, { event: "ignored sender", detail: senderDomain });
+      return setItem(
+        ctx,
+        item,
+        { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderIgnored", { domain: senderDomain }) },
+        { event: "ignored sender", detail: senderDomain },
+      );
     }
     if (firm && senderDomain && firm.accepted_email_domains.length > 0 && !firm.accepted_email_domains.includes(senderDomain)) {
-      return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderNotAccepted", { domain: senderDomain }) }, { event: "sender not accepted", detail: senderDomain });
+      return setItem(
+        ctx,
+        item,
+        { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderNotAccepted", { domain: senderDomain }) },
+        { event: "sender not accepted", detail: senderDomain },
+      );
     }
     if (item.message_id) {
       const first = await db
@@ -101,7 +135,12 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
         .orderBy("id")
         .executeTakeFirst();
       if (first) {
-        return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first.id, disposition_text: message("pipeline:duplicateMessage") }, { event: "duplicate message", detail: first.id });
+        return setItem(
+          ctx,
+          item,
+          { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first.id, disposition_text: message("pipeline:duplicateMessage") },
+          { event: "duplicate message", detail: first.id },
+        );
       }
     }
     const manualSender = firm?.manual_process_emails.includes(item.sender.toLowerCase());
@@ -120,7 +159,11 @@ async function answeredItem(ctx: ServerContext, item: Item, messageIds: readonly
     .selectFrom("inbox_item")
     .select("id")
     .where("firm_id", "=", item.firm_id)
-    .where("message_id", "in", messageIds.slice(0, 20).map((id) => `<${id}>`))
+    .where(
+      "message_id",
+      "in",
+      messageIds.slice(0, 20).map((id) => `<${id}>`),
+    )
     .where("parent_id", "is", null)
     .where("id", "!=", item.id)
     .orderBy("created_at")
@@ -135,7 +178,17 @@ async function splitIntoLinkedItems(ctx: ServerContext, item: Item, notice: Pars
   // The children, their jobs and the parent's new state commit together: a crash in between
   // would otherwise split the notice a second time when the parent is processed again.
   await ctx.database.db.transaction().execute(async (trx) => {
-    const children = notice.dockets.map((_, index) => ({ ...item, id: newId(), created_at: now, updated_at: now, status: "New", parent_id: item.id, docket_index: index, snippet: "", attempts: 0 }));
+    const children = notice.dockets.map((_, index) => ({
+      ...item,
+      id: newId(),
+      created_at: now,
+      updated_at: now,
+      status: "New",
+      parent_id: item.id,
+      docket_index: index,
+      snippet: "",
+      attempts: 0,
+    }));
     for (const child of children) await trx.insertInto("inbox_item").values(child).execute();
     await changeItemIn(
       trx,
@@ -154,28 +207,64 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
     return setItem(ctx, item, { status: "Failed", reason: message("pipeline:noDocket", { number: index + 1 }) }, { event: "no docket", level: "ERROR" });
   }
   // A case picked by a person on the inbox card wins over matching.
-  let match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, docket.docket_court_id ?? notice.court_id, docket.docket_number);
+  let match = item.case_id
+    ? ({ kind: "case", caseId: item.case_id } as const)
+    : await matchDocket(ctx, item.firm_id, docket.docket_court_id ?? notice.court_id, docket.docket_number);
   if (match.kind === "not-found") {
     const created = await autoCreateCase(ctx, item.firm_id, notice, docket);
     if (created) {
-      await logEvent(ctx.database.db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "case created automatically", detail: `rule ${created.ruleName}, case ${created.caseId}` });
+      await logEvent(ctx.database.db, {
+        firmId: item.firm_id,
+        inboxItemId: item.id,
+        at: ctx.clock.now(),
+        event: "case created automatically",
+        detail: `rule ${created.ruleName}, case ${created.caseId}`,
+      });
       match = { kind: "case", caseId: created.caseId };
     }
   } else if (match.kind === "case") {
     const added = await keepRuleAssignments(ctx, item.firm_id, match.caseId);
-    if (added) await logEvent(ctx.database.db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "rule timekeepers assigned", detail: String(added) });
+    if (added)
+      await logEvent(ctx.database.db, {
+        firmId: item.firm_id,
+        inboxItemId: item.id,
+        at: ctx.clock.now(),
+        event: "rule timekeepers assigned",
+        detail: String(added),
+      });
   }
   if (match.kind === "ignored") {
-    return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:ignoredCase", { docket: docket.docket_number }) }, { event: "ignored case", detail: match.ignoredCaseId });
+    return setItem(
+      ctx,
+      item,
+      { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:ignoredCase", { docket: docket.docket_number }) },
+      { event: "ignored case", detail: match.ignoredCaseId },
+    );
   }
   if (match.kind === "not-found") {
-    await setItem(ctx, item, { status: "Action Required", action_required: "USER", reason: match.reason }, { event: "case not found", detail: match.reason, level: "WARNING" });
+    await setItem(
+      ctx,
+      item,
+      { status: "Action Required", action_required: "USER", reason: match.reason },
+      { event: "case not found", detail: match.reason, level: "WARNING" },
+    );
     await reportCaseNotFound(ctx, item, docket.docket_number_full || docket.docket_number, notice.court_id, match.reason);
     return;
   }
   const recorded = await recordNotice(ctx, item, notice, docket, match.caseId);
   if (recorded.duplicateOf) {
-    return setItem(ctx, item, { status: "Succeeded", disposition: "Ignored", case_id: match.caseId, duplicate_of_id: recorded.duplicateOf, disposition_text: message("pipeline:duplicateDocument") }, { event: "duplicate document", detail: recorded.duplicateOf });
+    return setItem(
+      ctx,
+      item,
+      {
+        status: "Succeeded",
+        disposition: "Ignored",
+        case_id: match.caseId,
+        duplicate_of_id: recorded.duplicateOf,
+        disposition_text: message("pipeline:duplicateDocument"),
+      },
+      { event: "duplicate document", detail: recorded.duplicateOf },
+    );
   }
   await pauseAt("item-recorded");
   const pending = recorded.documentsToFetch;

@@ -29,7 +29,11 @@ export async function recordNotice(
   const existing = await db.selectFrom("envelope").select("id").where("inbox_item_id", "=", item.id).executeTakeFirst();
   if (existing) {
     const pending = await db.selectFrom("document").select("id").where("envelope_id", "=", existing.id).where("fetch_status", "=", "pending").execute();
-    await requeueLostFetches(ctx, item.firm_id, pending.map((d) => d.id));
+    await requeueLostFetches(
+      ctx,
+      item.firm_id,
+      pending.map((d) => d.id),
+    );
     return { envelopeId: existing.id, duplicateOf: null, documentsToFetch: pending.length };
   }
   const entry = docket.docket_entries[0];

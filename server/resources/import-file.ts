@@ -79,7 +79,15 @@ const MAX_RECORD_CHARS = 1024 * 1024;
 
 /** The records of a file, one at a time, with the line each starts on. */
 async function* records(path: string): AsyncGenerator<ImportLine> {
-  const parser = parse({ bom: true, trim: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: true, info: true, max_record_size: MAX_RECORD_CHARS });
+  const parser = parse({
+    bom: true,
+    trim: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    info: true,
+    max_record_size: MAX_RECORD_CHARS,
+  });
   const source = fs.createReadStream(path);
   const flowing = pipeline(source, normaliseLineEnds(), parser);
   flowing.catch(() => undefined);

@@ -55,7 +55,11 @@ export async function createJob(
   const now = ctx.clock.now();
   const id = newId();
   // Reports are kept for a month; older ones go when the firm starts a new import.
-  await db.deleteFrom("import_job").where("firm_id", "=", input.firmId).where("created_at", "<", now - KEEP_MS).execute();
+  await db
+    .deleteFrom("import_job")
+    .where("firm_id", "=", input.firmId)
+    .where("created_at", "<", now - KEEP_MS)
+    .execute();
   await db
     .insertInto("import_job")
     .values({
@@ -133,12 +137,7 @@ function present(row: Selectable<ImportJobTable>, now: number): ImportJobReport 
 
 /** A job of the firm, or undefined: another firm's job is never found. */
 export async function findJob(ctx: ServerContext, firmId: number, id: string): Promise<ImportJobReport | undefined> {
-  const row = await jobsDb(ctx.database.db)
-    .selectFrom("import_job")
-    .selectAll()
-    .where("id", "=", id)
-    .where("firm_id", "=", firmId)
-    .executeTakeFirst();
+  const row = await jobsDb(ctx.database.db).selectFrom("import_job").selectAll().where("id", "=", id).where("firm_id", "=", firmId).executeTakeFirst();
   return row ? present(row, ctx.clock.now()) : undefined;
 }
 

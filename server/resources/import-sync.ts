@@ -23,13 +23,12 @@ export async function absentFromFile(
   // The table is named by the registry at run time, hence the untyped query.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const db = ctx.database.db as unknown as Kysely<any>;
-  const rows = (await db.selectFrom(res.table).select([...SYNC_KEYS]).where("firm_id", "=", caller.firmId).execute()) as Record<
-    (typeof SYNC_KEYS)[number],
-    string | null
-  >[];
-  return rows
-    .filter((row) => !written.has(row.id!) && SYNC_KEYS.every((key) => row[key] === null || !named[key]!.has(row[key])))
-    .map((row) => row.id!);
+  const rows = (await db
+    .selectFrom(res.table)
+    .select([...SYNC_KEYS])
+    .where("firm_id", "=", caller.firmId)
+    .execute()) as Record<(typeof SYNC_KEYS)[number], string | null>[];
+  return rows.filter((row) => !written.has(row.id!) && SYNC_KEYS.every((key) => row[key] === null || !named[key]!.has(row[key]))).map((row) => row.id!);
 }
 
 /** Deletes through the generic repository, so its checks (dependent rows) still hold. */

@@ -43,7 +43,13 @@ function keysOf(res: ServerResource, line: ParsedLine, stored: Row): Key[] {
 }
 
 /** The firm's record this line names, or why the line cannot name one. */
-async function existing(db: AnyDb, caller: Caller, res: ServerResource, line: ParsedLine, stored: Row): Promise<{ id?: string; errors?: Record<string, string[]> }> {
+async function existing(
+  db: AnyDb,
+  caller: Caller,
+  res: ServerResource,
+  line: ParsedLine,
+  stored: Row,
+): Promise<{ id?: string; errors?: Record<string, string[]> }> {
   const keys = keysOf(res, line, stored);
   if (keys.length === 0) return {};
   const columns = [...new Set(["id", ...keys.flatMap((k) => k.values.map(([f]) => f))])];

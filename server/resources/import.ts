@@ -70,7 +70,14 @@ export async function startImport(
   }
 }
 
-async function checkAndStart(ctx: ServerContext, caller: Caller, res: ServerResource, upload: string, options: ImportOptions, runner: ImportRunner): Promise<ImportStart> {
+async function checkAndStart(
+  ctx: ServerContext,
+  caller: Caller,
+  res: ServerResource,
+  upload: string,
+  options: ImportOptions,
+  runner: ImportRunner,
+): Promise<ImportStart> {
   requireResource(res, caller, "write");
   if (options.sync && !res.def.importSync) throw refuse("syncOnlyCases");
   const file = await readImportFile(res, upload, { keys: options.sync ? SYNC_KEYS : [] });
@@ -93,7 +100,14 @@ async function checkAndStart(ctx: ServerContext, caller: Caller, res: ServerReso
   return { confirmationRequired: false, job };
 }
 
-async function importBatch(ctx: ServerContext, caller: Caller, res: ServerResource, file: ImportFile, jobId: string, batch: ImportLine[]): Promise<WrittenLine[]> {
+async function importBatch(
+  ctx: ServerContext,
+  caller: Caller,
+  res: ServerResource,
+  file: ImportFile,
+  jobId: string,
+  batch: ImportLine[],
+): Promise<WrittenLine[]> {
   const lines = batch.map((l) => parseLine(res, file, l));
   // Tables are named by the registry at run time, as in the generic repository.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -37,9 +37,7 @@ function columnSql(res: ServerResource, field: string): RawBuilder<unknown> {
 
 /** The fields this caller may see: declared columns and links, less the DENY ones. */
 export function visibleFields(res: ServerResource, caller: Caller): string[] {
-  return [...Object.keys(res.columns), ...Object.keys(res.links ?? {})].filter(
-    (f) => fieldLevel(caller, res.def.resource, f) !== "DENY",
-  );
+  return [...Object.keys(res.columns), ...Object.keys(res.links ?? {})].filter((f) => fieldLevel(caller, res.def.resource, f) !== "DENY");
 }
 
 export function requireResource(res: ServerResource, caller: Caller, needed: "read" | "write"): void {
@@ -133,15 +131,18 @@ function filterSql(
     const candidates = res.searchable ? res.searchFields : (res.likeFields ?? []);
     const fields = candidates.filter((f) => res.columns[f] && fieldLevel(caller, res.def.resource, f) !== "DENY");
     if (fields.length === 0) return [...where, sql`1 = 0`];
-    where.push(sql`(${sql.join(fields.map((f) => sql`lower(${columnSql(res, f)}) like ${like} escape '\\'`), sql` or `)})`);
+    where.push(
+      sql`(${sql.join(
+        fields.map((f) => sql`lower(${columnSql(res, f)}) like ${like} escape '\\'`),
+        sql` or `,
+      )})`,
+    );
   }
   return where;
 }
 
 function selectList(res: ServerResource, fields: string[]): RawBuilder<unknown> {
-  return sql.join(
-    fields.filter((f) => res.columns[f]).map((f) => sql`${columnSql(res, f)} as ${sql.ref(f)}`),
-  );
+  return sql.join(fields.filter((f) => res.columns[f]).map((f) => sql`${columnSql(res, f)} as ${sql.ref(f)}`));
 }
 
 /** Converts stored values to the API's: 0/1 to booleans, JSON text to lists, counts to numbers. */
@@ -207,7 +208,11 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
   const fts = sql.table(`${res.table}_fts`);
   const count = () =>
     match && q.filters.length === 0 && !q.quick && !res.defaultFilter && !wallApplies(res.table, rs)
-      ? sql<{ n: number }>`select count(*) as n from ${fts} inner join ${table} on t.rowid = ${fts}.rowid where ${fts} match ${match} and ${scope(res, rs, false)}`.execute(anyDb(ctx))
+      ? sql<{
+          n: number;
+        }>`select count(*) as n from ${fts} inner join ${table} on t.rowid = ${fts}.rowid where ${fts} match ${match} and ${scope(res, rs, false)}`.execute(
+          anyDb(ctx),
+        )
       : sql<{ n: number }>`select count(*) as n from ${table} where ${countWhere}`.execute(anyDb(ctx));
   let rows;
   let total;
@@ -233,9 +238,10 @@ export async function read(ctx: ServerContext, caller: Caller, res: ServerResour
   requireResource(res, caller, "read");
   const fields = visibleFields(res, caller);
   const rs = await readScopeOf(ctx.database.db, caller);
-  const found = await sql<Row>`select ${selectList(res, ["id", ...fields])} from ${sql`${sql.table(res.table)} as t`} where ${scope(res, rs)} and t.id = ${id}`.execute(
-    anyDb(ctx),
-  );
+  const found =
+    await sql<Row>`select ${selectList(res, ["id", ...fields])} from ${sql`${sql.table(res.table)} as t`} where ${scope(res, rs)} and t.id = ${id}`.execute(
+      anyDb(ctx),
+    );
   const row = found.rows[0];
   if (!row) throw notFound();
   const out = present(res, row);
@@ -311,7 +317,12 @@ export async function writeLinks(db: AnyDb, res: ServerResource, caller: Caller,
     if (link.inverse) {
       await releaseInverse(db, link, caller, id);
       if (unique.length) {
-        await db.updateTable(link.table).set({ [link.ownerColumn]: id }).where("firm_id", "=", caller.firmId).where(link.valueColumn, "in", unique).execute();
+        await db
+          .updateTable(link.table)
+          .set({ [link.ownerColumn]: id })
+          .where("firm_id", "=", caller.firmId)
+          .where(link.valueColumn, "in", unique)
+          .execute();
       }
       continue;
     }
@@ -326,7 +337,12 @@ export async function writeLinks(db: AnyDb, res: ServerResource, caller: Caller,
 }
 
 async function releaseInverse(db: AnyDb, link: LinkSpec, caller: Caller, id: string): Promise<void> {
-  await db.updateTable(link.table).set({ [link.ownerColumn]: null }).where("firm_id", "=", caller.firmId).where(link.ownerColumn, "=", id).execute();
+  await db
+    .updateTable(link.table)
+    .set({ [link.ownerColumn]: null })
+    .where("firm_id", "=", caller.firmId)
+    .where(link.ownerColumn, "=", id)
+    .execute();
 }
 
 /** The entity's rule over several fields, on the row as it will be after the write. */
@@ -342,7 +358,10 @@ export async function reindex(db: AnyDb, ctx: ServerContext, res: ServerResource
   const fields = res.searchFields;
   const row = await db.selectFrom(res.table).select(fields).where("id", "=", id).executeTakeFirst();
   if (!row) return;
-  const body = documentBody(caller.firmId, fields.map((f) => row[f]));
+  const body = documentBody(
+    caller.firmId,
+    fields.map((f) => row[f]),
+  );
   if (ctx.database.dialect === "sqlite") {
     const fts = sql.table(`${res.table}_fts`);
     await sql`delete from ${fts} where rowid = (select rowid from ${sql.table(res.table)} where id = ${id})`.execute(db);

@@ -54,7 +54,14 @@ export function parseSearchQuery(params: Record<string, string | string[] | unde
       if (!from || !to || !DATE.test(from) || !DATE.test(to)) throw new QueryError("errors:selectTwoDates", field);
       filters.push({ field, values: [], range: from <= to ? { from, to } : { from: to, to: from } });
     } else {
-      filters.push({ field, values: raw.split(",").map((v) => v.trim()).filter(Boolean).slice(0, 50) });
+      filters.push({
+        field,
+        values: raw
+          .split(",")
+          .map((v) => v.trim())
+          .filter(Boolean)
+          .slice(0, 50),
+      });
     }
   }
   return {

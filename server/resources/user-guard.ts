@@ -37,7 +37,11 @@ async function storedUser(db: Kysely<DB>, firmId: number, id: string): Promise<S
 const refuse = (key: string) => new HttpError(403, message(key));
 
 function sameEmail(a: unknown, b: string): boolean {
-  return String(a ?? "").trim().toLowerCase() === b.trim().toLowerCase();
+  return (
+    String(a ?? "")
+      .trim()
+      .toLowerCase() === b.trim().toLowerCase()
+  );
 }
 
 export async function authorizeUserWrite(ctx: ServerContext, caller: Caller, write: RowWrite, db: Kysely<DB> = ctx.database.db) {

@@ -35,7 +35,12 @@ const CLIENTS = ["Harbor Point Capital LLC", "Meridian Trust Co.", "Pacific Coas
 
 /** Fills the demo firm through the same rules as the API (validation, search index, links). */
 export async function seedDemoFirmData(ctx: ServerContext, firmId: number): Promise<void> {
-  const admin = await ctx.database.db.selectFrom("app_user").select(["id", "email", "full_name", "security_role_id"]).where("firm_id", "=", firmId).where("email", "=", "admin@demo.ecfx.test").executeTakeFirstOrThrow();
+  const admin = await ctx.database.db
+    .selectFrom("app_user")
+    .select(["id", "email", "full_name", "security_role_id"])
+    .where("firm_id", "=", firmId)
+    .where("email", "=", "admin@demo.ecfx.test")
+    .executeTakeFirstOrThrow();
   const caller: Caller = {
     userId: admin.id,
     firmId,

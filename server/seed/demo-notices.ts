@@ -7,7 +7,10 @@ import { DEMO_CASES } from "./demo-firm-data";
 
 const ENTRIES = [
   { short: "Motion to Dismiss", text: "MOTION to Dismiss for Failure to State a Claim by {party}. (Attachments: # 1 Memorandum of Law, # 2 Proposed Order)" },
-  { short: "Order on Motion for Extension of Time", text: "ORDER granting Motion for Extension of Time to Answer. Answer due by {due}. Signed by Judge {judge} on {date}." },
+  {
+    short: "Order on Motion for Extension of Time",
+    text: "ORDER granting Motion for Extension of Time to Answer. Answer due by {due}. Signed by Judge {judge} on {date}.",
+  },
   { short: "Notice of Appearance", text: "NOTICE of Appearance by {attorney} on behalf of {party}" },
   { short: "Scheduling Order", text: "SCHEDULING ORDER: Discovery due by {due}. Signed by Judge {judge} on {date}." },
   { short: "Stipulation", text: "STIPULATION and [Proposed] Order extending time by {party}" },

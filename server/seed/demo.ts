@@ -18,7 +18,11 @@ export async function seedDemo(database: Database, password: string, now: number
   if (existing) return false;
   const demo = await createFirm(database, { name: "Demo Law LLP", isDefault: true }, now);
   for (const u of DEMO_USERS) {
-    await createUser(database, { firmId: demo.firmId, email: u.email, fullName: u.fullName, displayName: u.displayName, roleId: demo.roles[u.role], password }, now);
+    await createUser(
+      database,
+      { firmId: demo.firmId, email: u.email, fullName: u.fullName, displayName: u.displayName, roleId: demo.roles[u.role], password },
+      now,
+    );
   }
   await database.db.insertInto("inbox_address").values({ address: DEMO_INBOX, firm_id: demo.firmId, created_at: now }).execute();
   const second = await createFirm(

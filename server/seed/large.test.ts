@@ -52,24 +52,43 @@ describe.each(backends)("ecfx seed (%s)", (backend) => {
     const admin = api(url, (await login(url, DEMO.admin)).access_token);
     const all = await admin.get("/api/v1/case/search?max=1");
     expect(all.headers.get("x-total-count")).toBe("200");
-    const sample = (await db().selectFrom("court_case").selectAll().where("firm_id", "=", firmId).orderBy("id").limit(1).executeTakeFirstOrThrow()) as Record<string, string>;
+    const sample = (await db().selectFrom("court_case").selectAll().where("firm_id", "=", firmId).orderBy("id").limit(1).executeTakeFirstOrThrow()) as Record<
+      string,
+      string
+    >;
     const docket = sample.case_number!.replace(/^\d:/, "").slice(0, -2);
     for (const text of [sample.name!, docket]) {
       const found = await admin.get(`/api/v1/case/search?max=100&freeText=${encodeURIComponent(text)}`);
-      expect(found.body.map((r: { id: string }) => r.id), text).toContain(sample.id);
+      expect(
+        found.body.map((r: { id: string }) => r.id),
+        text,
+      ).toContain(sample.id);
     }
 
     // The index holds exactly what the repository would write for each row.
     for (const res of SERVER_RESOURCES.filter((r) => r.searchable)) {
-      const row = (await db().selectFrom(res.table).selectAll().where("firm_id", "=", firmId).where("id", "like", `${SEED_ID_PREFIX}%`).limit(1).executeTakeFirst()) as
-        | Record<string, unknown>
-        | undefined;
+      const row = (await db()
+        .selectFrom(res.table)
+        .selectAll()
+        .where("firm_id", "=", firmId)
+        .where("id", "like", `${SEED_ID_PREFIX}%`)
+        .limit(1)
+        .executeTakeFirst()) as Record<string, unknown> | undefined;
       if (!row) continue;
-      const body = documentBody(firmId, res.searchFields.map((f) => row[f]));
+      const body = documentBody(
+        firmId,
+        res.searchFields.map((f) => row[f]),
+      );
       const same =
         backend === "sqlite"
-          ? await sql<{ ok: number }>`select count(*) as ok from ${sql.table(`${res.table}_fts`)} where rowid = (select rowid from ${sql.table(res.table)} where id = ${row.id}) and body = ${body}`.execute(db())
-          : await sql<{ ok: number }>`select count(*) as ok from ${sql.table(res.table)} where id = ${row.id} and search_vector = to_tsvector('simple', ${body})`.execute(db());
+          ? await sql<{
+              ok: number;
+            }>`select count(*) as ok from ${sql.table(`${res.table}_fts`)} where rowid = (select rowid from ${sql.table(res.table)} where id = ${row.id}) and body = ${body}`.execute(
+              db(),
+            )
+          : await sql<{
+              ok: number;
+            }>`select count(*) as ok from ${sql.table(res.table)} where id = ${row.id} and search_vector = to_tsvector('simple', ${body})`.execute(db());
       expect(Number(same.rows[0]?.ok), res.table).toBe(1);
     }
   });
@@ -77,7 +96,8 @@ describe.each(backends)("ecfx seed (%s)", (backend) => {
   it("refuses a firm that has cases, and --force replaces only the earlier seed", async () => {
     const { ctx, url } = server();
     const firmId = (await defaultFirmId(ctx.database))!;
-    const seededIds = async () => (await db().selectFrom("court_case").select("id").where("id", "like", `${SEED_ID_PREFIX}%`).orderBy("id").execute()).map((r) => r.id);
+    const seededIds = async () =>
+      (await db().selectFrom("court_case").select("id").where("id", "like", `${SEED_ID_PREFIX}%`).orderBy("id").execute()).map((r) => r.id);
     const before = await seededIds();
     await expect(seedLarge(ctx.database, { firmId, size: "small" })).rejects.toBeInstanceOf(SeedRefused);
 
@@ -108,7 +128,13 @@ describe.each(backends)("ecfx seed (%s)", (backend) => {
 
     // A row entered on top of the seed keeps it from being replaced, with a reason, not a crash.
     const seededMatter = await db().selectFrom("matter").select("id").where("id", "like", `${SEED_ID_PREFIX}%`).limit(1).executeTakeFirstOrThrow();
-    await add("/api/v1/case", { name: "On v. Seed", case_number: "1:19-cv-88888", matter_id: seededMatter.id, jurisdiction_id: jurisdiction, assigned_timekeepers: [timekeeper] });
+    await add("/api/v1/case", {
+      name: "On v. Seed",
+      case_number: "1:19-cv-88888",
+      matter_id: seededMatter.id,
+      jurisdiction_id: jurisdiction,
+      assigned_timekeepers: [timekeeper],
+    });
     await expect(seedLarge(ctx.database, { firmId, size: "small", force: true })).rejects.toThrow(/refer to its matter rows/);
     if (backend === "sqlite") expect(await seededIds()).toEqual(before);
   });

@@ -28,11 +28,33 @@ export type SeedSize = "small" | "large";
 
 export const SEED_SIZES: Record<SeedSize, Record<string, number>> = {
   small: { locations: 3, departments: 4, practiceGroups: 5, timekeepers: 30, clients: 20, matters: 60, jurisdictions: 8, judgesPer: 2, cases: 200 },
-  large: { locations: 16, departments: 15, practiceGroups: 20, timekeepers: 2_000, clients: 5_000, matters: 20_000, jurisdictions: 42, judgesPer: 6, cases: 100_000 },
+  large: {
+    locations: 16,
+    departments: 15,
+    practiceGroups: 20,
+    timekeepers: 2_000,
+    clients: 5_000,
+    matters: 20_000,
+    jurisdictions: 42,
+    judgesPer: 6,
+    cases: 100_000,
+  },
 };
 
 /** Tables the seed fills, parents first; deleting goes the other way. */
-const TABLES = ["location", "department", "practice_group", "timekeeper", "client", "jurisdiction", "jurisdiction_ecfx", "judge", "matter", "court_case", "case_timekeeper"] as const;
+const TABLES = [
+  "location",
+  "department",
+  "practice_group",
+  "timekeeper",
+  "client",
+  "jurisdiction",
+  "jurisdiction_ecfx",
+  "judge",
+  "matter",
+  "court_case",
+  "case_timekeeper",
+] as const;
 type Table = (typeof TABLES)[number];
 type Row = Record<string, unknown>;
 
@@ -70,16 +92,25 @@ const ownerColumn = (table: Table) => (table === "case_timekeeper" ? "case_id" :
 const searchFieldsOf = (table: string) => SERVER_RESOURCES.find((r) => r.table === table && r.searchable)?.searchFields;
 
 async function countWhere(db: AnyDb, table: Table, firmId: number, onlySeeded: boolean): Promise<number> {
-  let query = db.selectFrom(table).select(sql<number>`count(*)`.as("n")).where("firm_id", "=", firmId);
+  let query = db
+    .selectFrom(table)
+    .select(sql<number>`count(*)`.as("n"))
+    .where("firm_id", "=", firmId);
   if (onlySeeded) query = query.where(seeded(ownerColumn(table)));
   return Number((await query.executeTakeFirst())?.n ?? 0);
 }
 
 async function deleteSeeded(db: AnyDb, dialect: Database["dialect"], firmId: number, table: Table): Promise<void> {
   if (dialect === "sqlite" && searchFieldsOf(table)) {
-    await sql`delete from ${sql.table(`${table}_fts`)} where rowid in (select rowid from ${sql.table(table)} where firm_id = ${firmId} and ${seeded("id")})`.execute(db);
+    await sql`delete from ${sql.table(`${table}_fts`)} where rowid in (select rowid from ${sql.table(table)} where firm_id = ${firmId} and ${seeded("id")})`.execute(
+      db,
+    );
   }
-  await db.deleteFrom(table).where("firm_id", "=", firmId).where(seeded(ownerColumn(table))).execute();
+  await db
+    .deleteFrom(table)
+    .where("firm_id", "=", firmId)
+    .where(seeded(ownerColumn(table)))
+    .execute();
 }
 
 /**
@@ -106,7 +137,8 @@ async function removeEarlierSeed(database: Database, firmId: number): Promise<vo
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code !== "23503" && code !== "SQLITE_CONSTRAINT_FOREIGNKEY") throw error;
-    const kept = database.dialect === "sqlite" ? "nothing was removed" : "the seed's rows below it were removed; --force again finishes once those rows are gone";
+    const kept =
+      database.dialect === "sqlite" ? "nothing was removed" : "the seed's rows below it were removed; --force again finishes once those rows are gone";
     throw new SeedRefused(`Rows entered since the earlier seed refer to its ${current} rows, so it cannot be replaced (${kept}).`);
   }
 }
@@ -117,16 +149,28 @@ const MAX_PARAMS = 30_000;
 /** Inserts one multi-row statement and indexes its rows for free text like the repository. */
 async function insertChunk(db: AnyDb, dialect: Database["dialect"], firmId: number, table: Table, chunk: Row[]): Promise<void> {
   const fields = searchFieldsOf(table);
-  const bodies = fields ? chunk.map((r) => documentBody(firmId, fields.map((f) => r[f]))) : [];
+  const bodies = fields
+    ? chunk.map((r) =>
+        documentBody(
+          firmId,
+          fields.map((f) => r[f]),
+        ),
+      )
+    : [];
   if (fields && dialect === "postgres") {
-    await db.insertInto(table).values(chunk.map((r, k) => ({ ...r, search_vector: sql`to_tsvector('simple', ${bodies[k]})` }))).execute();
+    await db
+      .insertInto(table)
+      .values(chunk.map((r, k) => ({ ...r, search_vector: sql`to_tsvector('simple', ${bodies[k]})` })))
+      .execute();
     return;
   }
   await db.insertInto(table).values(chunk).execute();
   if (fields) {
     // The index is keyed by the row's rowid, which only the table knows: join on the id.
     const values = sql.join(chunk.map((r, k) => sql`(${r.id}, ${bodies[k]})`));
-    await sql`insert into ${sql.table(`${table}_fts`)}(rowid, body) select t.rowid, v.column2 from (values ${values}) as v join ${sql.table(table)} as t on t.id = v.column1`.execute(db);
+    await sql`insert into ${sql.table(`${table}_fts`)}(rowid, body) select t.rowid, v.column2 from (values ${values}) as v join ${sql.table(table)} as t on t.id = v.column1`.execute(
+      db,
+    );
   }
 }
 
@@ -164,7 +208,15 @@ interface Ctx {
 }
 
 function entity(c: Ctx, createdAt: number, extra: Row): Row {
-  return { id: `${SEED_ID_PREFIX}${c.random.uuid().slice(SEED_ID_PREFIX.length)}`, firm_id: c.firmId, created_at: createdAt, updated_at: createdAt, reference_id: null, unique_key: null, ...extra };
+  return {
+    id: `${SEED_ID_PREFIX}${c.random.uuid().slice(SEED_ID_PREFIX.length)}`,
+    firm_id: c.firmId,
+    created_at: createdAt,
+    updated_at: createdAt,
+    reference_id: null,
+    unique_key: null,
+    ...extra,
+  };
 }
 
 const past = (c: Ctx, maxDays: number) => c.now - c.random.int(1, maxDays) * DAY - c.random.int(0, DAY - 1);
@@ -178,7 +230,11 @@ function organisation(c: Ctx, n: Record<string, number>) {
     entity(c, past(c, 2_000), { name: named(DEPARTMENTS, i), unique_key: `DEP${pad(i + 1, 3)}`, long_description: `${named(DEPARTMENTS, i)} department` }),
   );
   const practiceGroups = Array.from({ length: n.practiceGroups! }, (_, i) =>
-    entity(c, past(c, 2_000), { name: named(PRACTICE_GROUPS, i), unique_key: `PG${pad(i + 1, 3)}`, reference_id: c.random.chance(0.8) ? `P-${200 + i}` : null }),
+    entity(c, past(c, 2_000), {
+      name: named(PRACTICE_GROUPS, i),
+      unique_key: `PG${pad(i + 1, 3)}`,
+      reference_id: c.random.chance(0.8) ? `P-${200 + i}` : null,
+    }),
   );
   return { locations, departments, practiceGroups };
 }
@@ -360,7 +416,9 @@ export async function seedLarge(database: Database, options: SeedOptions): Promi
   if (!firm) throw new SeedRefused(`There is no firm ${options.firmId}.`);
   const cases = await countWhere(db, "court_case", options.firmId, false);
   if (cases > 0 && !options.force) {
-    throw new SeedRefused(`Firm ${firm.id} (${firm.name}) already has ${cases} cases; use --force to add the generated data anyway (an earlier seed is replaced).`);
+    throw new SeedRefused(
+      `Firm ${firm.id} (${firm.name}) already has ${cases} cases; use --force to add the generated data anyway (an earlier seed is replaced).`,
+    );
   }
   // Rows of an earlier (or interrupted) seed are ours to replace.
   let earlier = 0;

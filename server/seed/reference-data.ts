@@ -12,7 +12,9 @@ export async function seedReferenceData(database: Database): Promise<void> {
       await trx
         .insertInto("ecfx_jurisdiction")
         .values(values)
-        .onConflict((oc) => oc.column("id").doUpdateSet({ name: values.name, level: values.level, state: values.state, country: values.country, system: values.system }))
+        .onConflict((oc) =>
+          oc.column("id").doUpdateSet({ name: values.name, level: values.level, state: values.state, country: values.country, system: values.system }),
+        )
         .execute();
     }
   });

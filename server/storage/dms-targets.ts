@@ -48,8 +48,14 @@ export async function resolveCredentialFolder(firmRoot: string, field: string): 
   } catch (error) {
     if (error instanceof DmsTargetError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST" || code === "ENOTDIR") throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:rootNotFolder", { folder: named }), false, { cause: error });
-    throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:folderUnusable", { folder: field, reason: code ?? String(error) }), code === "EIO" || code === "ENOSPC", { cause: error });
+    if (code === "EEXIST" || code === "ENOTDIR")
+      throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:rootNotFolder", { folder: named }), false, { cause: error });
+    throw new DmsTargetError(
+      FILE_SYSTEM_KIND,
+      message("filing:folderUnusable", { folder: field, reason: code ?? String(error) }),
+      code === "EIO" || code === "ENOSPC",
+      { cause: error },
+    );
   }
 }
 

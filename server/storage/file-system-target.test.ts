@@ -85,7 +85,10 @@ describe.each([
 
     const withProperties = await intendAndWrite(target, request(["Case"], "Notice", "b", { Client: "Acme", "Case number": "1:23-cv-4" }), "key");
     expect(withProperties.location).toBe("Case/Notice.pdf");
-    expect(JSON.parse(await fs.readFile(path.join(root, "Case", "Notice.pdf.properties.json"), "utf8"))).toEqual({ Client: "Acme", "Case number": "1:23-cv-4" });
+    expect(JSON.parse(await fs.readFile(path.join(root, "Case", "Notice.pdf.properties.json"), "utf8"))).toEqual({
+      Client: "Acme",
+      "Case number": "1:23-cv-4",
+    });
 
     // A name whose document is free but whose sidecar is taken is skipped, and the other way round.
     await fs.writeFile(path.join(root, "Case", "Notice (2).pdf.properties.json"), "{}");
@@ -282,12 +285,20 @@ describe("file-system target", () => {
   it("keeps whatever a template renders inside the root (property)", async () => {
     const hostile = fc.oneof(
       fc.string({ unit: "binary", maxLength: 200 }),
-      fc.array(fc.constantFrom("..", ".", "/", "\\", "a", " ", "CON", "C:", ":", "\u0000", "é", "😀", "北", "~"), { maxLength: 30 }).map((parts) => parts.join("")),
+      fc
+        .array(fc.constantFrom("..", ".", "/", "\\", "a", " ", "CON", "C:", ":", "\u0000", "é", "😀", "北", "~"), { maxLength: 30 })
+        .map((parts) => parts.join("")),
     );
     const template = fc
-      .array(fc.oneof(fc.constantFrom("{{client.name}}", "{{matter.name}}", "{{case.case_number}}", "/", "\\", "..", "../", "C:"), fc.string({ maxLength: 10 }).map((s) => s.replace(/[{}\\]/g, ""))), {
-        maxLength: 8,
-      })
+      .array(
+        fc.oneof(
+          fc.constantFrom("{{client.name}}", "{{matter.name}}", "{{case.case_number}}", "/", "\\", "..", "../", "C:"),
+          fc.string({ maxLength: 10 }).map((s) => s.replace(/[{}\\]/g, "")),
+        ),
+        {
+          maxLength: 8,
+        },
+      )
       .map((parts) => parts.join(""));
     const target = createFileSystemTarget(root);
     await fc.assert(

@@ -196,14 +196,19 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       if ((await exists(final)) || (sidecar && (await exists(`${final}${SIDECAR_SUFFIX}`)))) continue;
       return { location: relativeTo(realRoot, final), contentHash: sha256(request.bytes), idempotencyKey };
     }
-    throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:tooManyCopies", { count: MAX_COPIES, name, folder: relativeTo(realRoot, folder) || message("filing:storageFolder") }), false);
+    throw new DmsTargetError(
+      FILE_SYSTEM_KIND,
+      message("filing:tooManyCopies", { count: MAX_COPIES, name, folder: relativeTo(realRoot, folder) || message("filing:storageFolder") }),
+      false,
+    );
   }
 
   /** The intended file as an absolute path below the root, refusing anything that leads elsewhere. */
   async function resolveIntended(intended: DmsIntended): Promise<{ realRoot: string; final: string }> {
     const realRoot = await check();
     const final = path.resolve(realRoot, `.${path.sep}${intended.location}`);
-    if (!isInside(realRoot, final) || final === realRoot) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:fileOutside", { file: intended.location }), false);
+    if (!isInside(realRoot, final) || final === realRoot)
+      throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:fileOutside", { file: intended.location }), false);
     return { realRoot, final };
   }
 
@@ -263,7 +268,14 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
   function store(relativeFolder: string[], baseName: string, extension: string, bytes: Buffer): Promise<FileSystemStoreResult>;
   async function store(first: DmsStoreRequest | string[], baseName?: string, extension?: string, bytes?: Buffer): Promise<FileSystemStoreResult> {
     const request: DmsStoreRequest = Array.isArray(first)
-      ? { folder: first, name: baseName ?? "", extension: extension ?? "", bytes: bytes ?? Buffer.alloc(0), contentType: "application/octet-stream", properties: {} }
+      ? {
+          folder: first,
+          name: baseName ?? "",
+          extension: extension ?? "",
+          bytes: bytes ?? Buffer.alloc(0),
+          contentType: "application/octet-stream",
+          properties: {},
+        }
       : first;
     const { location } = await intendAndWrite(target, request, randomBytes(8).toString("hex"));
     return { path: location, location };

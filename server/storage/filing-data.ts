@@ -72,7 +72,14 @@ export function templateDataFor(notice: FilingNotice, document: Document | null)
   return { ...notice.data, document: document ? { name: document.name, number: document.number, date: document.date } : null };
 }
 
-const EXTENSIONS: Record<string, string> = { "application/pdf": "pdf", "text/html": "html", "text/plain": "txt", "image/png": "png", "image/jpeg": "jpg", "image/tiff": "tif" };
+const EXTENSIONS: Record<string, string> = {
+  "application/pdf": "pdf",
+  "text/html": "html",
+  "text/plain": "txt",
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/tiff": "tif",
+};
 
 /** A fetched court document's bytes, from the blob store. */
 export async function documentFile(ctx: ServerContext, document: Document): Promise<FileToStore> {
@@ -81,13 +88,27 @@ export async function documentFile(ctx: ServerContext, document: Document): Prom
   const contentType = (blob?.content_type ?? "").split(";")[0]!.trim().toLowerCase();
   const isPdf = bytes.subarray(0, 5).toString("latin1") === "%PDF-";
   const extension = isPdf ? "pdf" : (EXTENSIONS[contentType] ?? "bin");
-  return { what: "document", documentId: document.id, label: document.name, bytes, extension, contentType: isPdf ? "application/pdf" : contentType || "application/octet-stream" };
+  return {
+    what: "document",
+    documentId: document.id,
+    label: document.name,
+    bytes,
+    extension,
+    contentType: isPdf ? "application/pdf" : contentType || "application/octet-stream",
+  };
 }
 
 /** The notice itself: the original message (.eml) or the notice rendered as a PDF. */
 export async function noticeFile(ctx: ServerContext, notice: FilingNotice, format: "pdf" | "eml"): Promise<FileToStore> {
   if (format === "eml") {
-    return { what: "notice", documentId: null, label: "notice (.eml)", bytes: await rawMessage(ctx, notice.item), extension: "eml", contentType: "message/rfc822" };
+    return {
+      what: "notice",
+      documentId: null,
+      label: "notice (.eml)",
+      bytes: await rawMessage(ctx, notice.item),
+      extension: "eml",
+      contentType: "message/rfc822",
+    };
   }
   const { envelope, data } = notice;
   const bytes = await renderNoticePdf(
@@ -114,6 +135,11 @@ async function rawMessage(ctx: ServerContext, item: FilingItem): Promise<Buffer>
   const db = ctx.database.db;
   const own = await db.selectFrom("inbox_item").select("raw_content").where("id", "=", item.id).executeTakeFirstOrThrow();
   if (own.raw_content.length > 0 || !item.parent_id) return own.raw_content;
-  const parent = await db.selectFrom("inbox_item").select("raw_content").where("id", "=", item.parent_id).where("firm_id", "=", item.firm_id).executeTakeFirst();
+  const parent = await db
+    .selectFrom("inbox_item")
+    .select("raw_content")
+    .where("id", "=", item.parent_id)
+    .where("firm_id", "=", item.firm_id)
+    .executeTakeFirst();
   return parent?.raw_content ?? own.raw_content;
 }

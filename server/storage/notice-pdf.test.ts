@@ -141,7 +141,15 @@ describe("notice PDF", () => {
   it("replaces what Helvetica cannot encode instead of failing", async () => {
     const hostile = "Łódź 北京 😀 \uD800 e\u0301 \u202Eevil \u0007 ‐‑−→ ≤ ő\ttab";
     const bytes = await renderNoticePdf(
-      notice({ caseName: hostile, docketText: hostile, filedBy: hostile, documents: [{ name: hostile, number: null, sealed: false }], serviceContacts: [hostile], subject: hostile, firmName: hostile }),
+      notice({
+        caseName: hostile,
+        docketText: hostile,
+        filedBy: hostile,
+        documents: [{ name: hostile, number: null, sealed: false }],
+        serviceContacts: [hostile],
+        subject: hostile,
+        firmName: hostile,
+      }),
     );
     const pdf = await load(bytes);
     const lines = drawnText(pdf.getPage(0));
@@ -157,7 +165,21 @@ describe("notice PDF", () => {
 
   it("copes with empty fields", async () => {
     const pdf = await load(
-      await renderNoticePdf(notice({ firmName: "", court: "", caseNumber: "", caseName: "", date: null, filedBy: "", docketText: "", documents: [], serviceContacts: [], subject: "", receivedAt: "not a date" })),
+      await renderNoticePdf(
+        notice({
+          firmName: "",
+          court: "",
+          caseNumber: "",
+          caseName: "",
+          date: null,
+          filedBy: "",
+          docketText: "",
+          documents: [],
+          serviceContacts: [],
+          subject: "",
+          receivedAt: "not a date",
+        }),
+      ),
     );
     expect(pdf.getPageCount()).toBe(1);
     expect(pdf.getTitle()).toBe("Court notice");

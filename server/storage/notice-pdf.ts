@@ -154,7 +154,16 @@ function formatReceived(value: Date | number | string, timeZone: string | undefi
     zone = "UTC";
   }
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" })
+    new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZoneName: "short",
+    })
       .formatToParts(date)
       .map((part) => [part.type, part.value]),
   );
@@ -162,7 +171,10 @@ function formatReceived(value: Date | number | string, timeZone: string | undefi
 }
 
 export function noticePdfTitle(input: Pick<NoticePdfInput, "caseNumber" | "caseName">): string {
-  const which = [input.caseNumber, input.caseName].map((part) => (part ?? "").trim()).filter(Boolean).join(" – ");
+  const which = [input.caseNumber, input.caseName]
+    .map((part) => (part ?? "").trim())
+    .filter(Boolean)
+    .join(" – ");
   return which ? message("notice:title", { which }) : message("notice:untitled");
 }
 
@@ -238,7 +250,13 @@ export async function renderNoticePdf(input: NoticePdfInput, options: NoticePdfO
     const number = document.number === null || document.number === undefined || document.number === "" ? "–" : String(document.number);
     room(lineHeight(BODY_SIZE));
     page.drawText(cleanLine(number), { x: MARGIN, y: y - lineHeight(BODY_SIZE), size: BODY_SIZE, font: bold });
-    lines(`${document.name || message("notice:document")}${document.sealed ? ` ${message("notice:sealed")}` : ""}`, regular, BODY_SIZE, MARGIN + 28, contentWidth - 28);
+    lines(
+      `${document.name || message("notice:document")}${document.sealed ? ` ${message("notice:sealed")}` : ""}`,
+      regular,
+      BODY_SIZE,
+      MARGIN + 28,
+      contentWidth - 28,
+    );
   }
 
   heading(message("notice:serviceList"));
@@ -247,7 +265,9 @@ export async function renderNoticePdf(input: NoticePdfInput, options: NoticePdfO
 
   const pages = pdf.getPages();
   const footer = ellipsis(
-    cleanLine(`${input.caseNumber ? `${input.caseNumber} · ` : ""}${message("notice:footerReceived", { at: formatReceived(input.receivedAt, options.timeZone) })} · ${NOTICE_PDF_PRODUCER}`),
+    cleanLine(
+      `${input.caseNumber ? `${input.caseNumber} · ` : ""}${message("notice:footerReceived", { at: formatReceived(input.receivedAt, options.timeZone) })} · ${NOTICE_PDF_PRODUCER}`,
+    ),
     regular,
     FOOTER_SIZE,
     contentWidth - 80,

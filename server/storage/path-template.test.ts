@@ -66,7 +66,9 @@ describe("storage path templates", () => {
   it("renders every documented field", () => {
     const template =
       "{{firm.name}}|{{client.name}}|{{client.unique_key}}|{{matter.name}}|{{matter.unique_key}}|{{case.case_number}}|{{jurisdiction.name}}|{{envelope.date}}|{{envelope.court_envelope_id}}|{{document.name}}|{{document.number}}";
-    expect(renderDocumentName(template, data())).toBe("Demo LLP_Acme Corp_C-100_Acme v. Widgets_M-7_1_23-cv-00456_S.D.N.Y._2024-03-05_ENV-9_Motion to Dismiss_12");
+    expect(renderDocumentName(template, data())).toBe(
+      "Demo LLP_Acme Corp_C-100_Acme v. Widgets_M-7_1_23-cv-00456_S.D.N.Y._2024-03-05_ENV-9_Motion to Dismiss_12",
+    );
   });
 
   it("formats the envelope date as YYYY-MM-DD whatever form the notice used", () => {
@@ -126,7 +128,7 @@ describe("storage path templates", () => {
       ["lpt9.pdf", "_lpt9.pdf"],
       ["CONSOLE", "CONSOLE"],
       ["C:", "C_"],
-      ["a:b*c?d\"e<f>g|h", "a_b_c_d_e_f_g_h"],
+      ['a:b*c?d"e<f>g|h', "a_b_c_d_e_f_g_h"],
       ["name. . ", "name"],
       ["  .hidden", "hidden"],
       ["tab\there\nnewline", "tab here newline"],
@@ -219,7 +221,12 @@ describe("storage path templates", () => {
         expectSafeLocation(
           renderStorageLocation(
             { document_path: path, document_name: path },
-            data({ client: { name: client }, matter: { name: matter }, case: { name: "x", case_number: caseNumber }, document: { name: documentName, number: 1 } }),
+            data({
+              client: { name: client },
+              matter: { name: matter },
+              case: { name: "x", case_number: caseNumber },
+              document: { name: documentName, number: 1 },
+            }),
           ),
         );
       }),

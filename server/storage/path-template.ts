@@ -76,7 +76,11 @@ const HELPERS: Record<string, (...args: unknown[]) => string> = {
   upper: (value) => asText(value).toUpperCase(),
   lower: (value) => asText(value).toLowerCase(),
   /** `{{default matter.name "No matter"}}`: the first non-empty value. */
-  default: (...args) => args.slice(0, -1).map(asText).find((text) => text.trim() !== "") ?? "",
+  default: (...args) =>
+    args
+      .slice(0, -1)
+      .map(asText)
+      .find((text) => text.trim() !== "") ?? "",
 };
 for (const [name, helper] of Object.entries(HELPERS)) handlebars.registerHelper(name, helper);
 const BLOCK_HELPERS = new Set(["if", "unless"]);
@@ -153,7 +157,12 @@ function checkAst(program: hbs.AST.Program, fail: (message: string, node: hbs.AS
           fail("partials ({{> …}}) are not allowed", node);
           break;
         default:
-          fail(`${String(node.type).replace(/Statement$/, "").toLowerCase()} is not allowed`, node);
+          fail(
+            `${String(node.type)
+              .replace(/Statement$/, "")
+              .toLowerCase()} is not allowed`,
+            node,
+          );
       }
     }
   };
@@ -287,7 +296,10 @@ export function sanitizeSegment(input: string): string {
 
 /** Splits a rendered path on `/` (and `\`, which Windows users type), sanitising and dropping empty segments. */
 export function sanitizeFolderPath(rendered: string): string[] {
-  return rendered.split(/[/\\]/).map(sanitizeSegment).filter((segment) => segment !== "");
+  return rendered
+    .split(/[/\\]/)
+    .map(sanitizeSegment)
+    .filter((segment) => segment !== "");
 }
 
 /** A file name (without extension): one segment, never empty. */

@@ -28,7 +28,12 @@ describe("pickPolicy", () => {
 
   it("always picks the holder that comes last in any order", () => {
     const order = fc.shuffledSubarray([...HIERARCHY_LEVELS], { minLength: 6, maxLength: 6 });
-    const holders = fc.record(Object.fromEntries(HIERARCHY_LEVELS.map((l) => [l, fc.option(fc.constant(`P-${l}`), { nil: null })])) as Record<HierarchyLevel, fc.Arbitrary<string | null>>);
+    const holders = fc.record(
+      Object.fromEntries(HIERARCHY_LEVELS.map((l) => [l, fc.option(fc.constant(`P-${l}`), { nil: null })])) as Record<
+        HierarchyLevel,
+        fc.Arbitrary<string | null>
+      >,
+    );
     fc.assert(
       fc.property(order, holders, (levels, held) => {
         const expected = [...levels].reverse().find((l) => held[l]);

@@ -89,7 +89,9 @@ export async function resolveStoragePolicy(db: Kysely<DB>, firmId: number, caseI
   const ids = [...new Set(Object.values(holders).filter((id): id is string => Boolean(id)))];
   if (ids.length === 0) return null;
   const policies = await db.selectFrom("storage_policy").selectAll().where("firm_id", "=", firmId).where("id", "in", ids).execute();
-  const existing = Object.fromEntries(HIERARCHY_LEVELS.map((level) => [level, policies.some((p) => p.id === holders[level]) ? holders[level] : null])) as PolicyHolders;
+  const existing = Object.fromEntries(
+    HIERARCHY_LEVELS.map((level) => [level, policies.some((p) => p.id === holders[level]) ? holders[level] : null]),
+  ) as PolicyHolders;
   const picked = pickPolicy(hierarchy, existing);
   return picked ? { level: picked.level, policy: policies.find((p) => p.id === picked.policyId)! } : null;
 }

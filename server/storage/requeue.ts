@@ -35,13 +35,26 @@ export async function requeueStorage(ctx: ServerContext, firmId: number, itemIds
     }
     const now = ctx.clock.now();
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable("dms_record").set({ status: "new", error: null, updated_at: now }).where("inbox_item_id", "=", id).where("status", "in", TO_RETRY).execute();
+      await trx
+        .updateTable("dms_record")
+        .set({ status: "new", error: null, updated_at: now })
+        .where("inbox_item_id", "=", id)
+        .where("status", "in", TO_RETRY)
+        .execute();
       await trx.updateTable("document").set({ dms_status: "new" }).where("processed_from_id", "=", id).where("dms_status", "in", TO_RETRY).execute();
       await trx.updateTable("inbox_item").set({ dms_status: "new", updated_at: now }).where("id", "=", id).execute();
       const waiting = await trx.selectFrom("job").select(["id", "locked_until"]).where("kind", "=", "store-inbox-item").where("ref_id", "=", id).execute();
       const idle = waiting.filter((job) => job.locked_until === null || job.locked_until < now);
       if (idle.length) {
-        await trx.updateTable("job").set({ run_at: now, attempts: 0, last_error: null }).where("id", "in", idle.map((job) => job.id)).execute();
+        await trx
+          .updateTable("job")
+          .set({ run_at: now, attempts: 0, last_error: null })
+          .where(
+            "id",
+            "in",
+            idle.map((job) => job.id),
+          )
+          .execute();
       } else if (waiting.length === 0) {
         await enqueue(trx, { kind: "store-inbox-item", firmId, refId: id, runAt: now });
       }

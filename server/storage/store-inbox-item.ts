@@ -113,13 +113,7 @@ function filingsOf(policy: StoragePolicy, notice: FilingNotice): Filing[] {
  * file is meant to go and what it holds are committed ("writing") before the write, so an attempt
  * after a crash adopts the copy its predecessor left instead of filing a second one.
  */
-async function fileOne(
-  ctx: ServerContext,
-  notice: FilingNotice,
-  filing: Filing,
-  target: DmsTarget | string,
-  final: boolean,
-): Promise<string | null> {
+async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing, target: DmsTarget | string, final: boolean): Promise<string | null> {
   const db = ctx.database.db;
   const { item } = notice;
   const documentId = filing.document?.id ?? null;
@@ -136,7 +130,11 @@ async function fileOne(
   const now = ctx.clock.now();
   const recordId = existing?.id ?? newId();
   if (existing) {
-    await db.updateTable("dms_record").set({ status: "started", attempts: existing.attempts + 1, updated_at: now }).where("id", "=", recordId).execute();
+    await db
+      .updateTable("dms_record")
+      .set({ status: "started", attempts: existing.attempts + 1, updated_at: now })
+      .where("id", "=", recordId)
+      .execute();
   } else {
     await db
       .insertInto("dms_record")
@@ -162,14 +160,27 @@ async function fileOne(
   let label = filing.document?.name ?? filing.what;
   try {
     if (typeof target === "string") throw new Error(target);
-    const earlier = existing?.intended_location && existing.content_hash ? { location: existing.intended_location, contentHash: existing.content_hash, idempotencyKey: recordId } : null;
+    const earlier =
+      existing?.intended_location && existing.content_hash
+        ? { location: existing.intended_location, contentHash: existing.content_hash, idempotencyKey: recordId }
+        : null;
     const adopted = earlier ? await target.findExisting(earlier) : null;
     const file = filing.document ? await documentFile(ctx, filing.document) : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml");
     label = file.label;
     const stored = adopted ?? (await writeOnce(ctx, target, recordId, filing, notice, file));
-    await db.updateTable("dms_record").set({ status: "succeeded", location: stored.location, root: stored.root ?? null, error: null, updated_at: ctx.clock.now() }).where("id", "=", recordId).execute();
+    await db
+      .updateTable("dms_record")
+      .set({ status: "succeeded", location: stored.location, root: stored.root ?? null, error: null, updated_at: ctx.clock.now() })
+      .where("id", "=", recordId)
+      .execute();
     const event = adopted ? "storage:events.adopted" : "storage:events.stored";
-    await logEvent(db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "stored", detail: message(event, { what: label, policy: filing.policy.name, location: stored.location }) });
+    await logEvent(db, {
+      firmId: item.firm_id,
+      inboxItemId: item.id,
+      at: ctx.clock.now(),
+      event: "stored",
+      detail: message(event, { what: label, policy: filing.policy.name, location: stored.location }),
+    });
     return null;
   } catch (error) {
     const text = errorText(error);
@@ -228,11 +239,15 @@ function documentProperties(policy: StoragePolicy): Record<string, string> {
 async function updateDocumentStatuses(ctx: ServerContext, item: FilingItem, documents: Document[], final: boolean): Promise<void> {
   if (documents.length === 0) return;
   const db = ctx.database.db;
-  const records = await db.selectFrom("dms_record").select(["document_id", "status"]).where("inbox_item_id", "=", item.id).where("what", "=", "document").execute();
+  const records = await db
+    .selectFrom("dms_record")
+    .select(["document_id", "status"])
+    .where("inbox_item_id", "=", item.id)
+    .where("what", "=", "document")
+    .execute();
   for (const document of documents) {
     const own = records.filter((r) => r.document_id === document.id);
-    const status: DmsStatus =
-      own.length === 0 ? "canceled" : own.every((r) => r.status === "succeeded") ? "succeeded" : final ? "failed" : "delayed";
+    const status: DmsStatus = own.length === 0 ? "canceled" : own.every((r) => r.status === "succeeded") ? "succeeded" : final ? "failed" : "delayed";
     if (status !== document.dms_status) await db.updateTable("document").set({ dms_status: status }).where("id", "=", document.id).execute();
   }
 }
@@ -255,14 +270,23 @@ async function setDmsStatus(
 /** The attempt is over for good: record it, with the mail of a firm that waits for the DMS. */
 async function finish(ctx: ServerContext, item: FilingItem, status: DmsStatus, event: { event: string; detail?: string; level?: EventLevel }): Promise<void> {
   if (status === "canceled") {
-    await ctx.database.db.updateTable("document").set({ dms_status: "canceled" }).where("processed_from_id", "=", item.id).where("dms_status", "in", ["new", "started"]).execute();
+    await ctx.database.db
+      .updateTable("document")
+      .set({ dms_status: "canceled" })
+      .where("processed_from_id", "=", item.id)
+      .where("dms_status", "in", ["new", "started"])
+      .execute();
   }
   await setDmsStatus(ctx, item, status, event, await jobsAfterStorageAttempt(ctx, item));
 }
 
 /** Mails the firm's DMS failure report recipients what could not be stored and why. */
 async function reportFailure(ctx: ServerContext, item: FilingItem, attempts: number, errors: string[]): Promise<void> {
-  const firm = await ctx.database.db.selectFrom("firm").select(["dms_failure_report_emails", "reply_to_email"]).where("id", "=", item.firm_id).executeTakeFirst();
+  const firm = await ctx.database.db
+    .selectFrom("firm")
+    .select(["dms_failure_report_emails", "reply_to_email"])
+    .where("id", "=", item.firm_id)
+    .executeTakeFirst();
   const to = parseList(firm?.dms_failure_report_emails);
   if (to.length === 0) return;
   const kase = await ctx.database.db.selectFrom("court_case").select(["case_number", "name"]).where("id", "=", item.case_id).executeTakeFirst();
@@ -282,7 +306,14 @@ async function reportFailure(ctx: ServerContext, item: FilingItem, attempts: num
     });
   } catch (error) {
     // The failure is recorded on the item either way; a relay refusing the report must not undo that.
-    await logEvent(ctx.database.db, { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "storage failure report not sent", detail: errorText(error), level: "WARNING" });
+    await logEvent(ctx.database.db, {
+      firmId: item.firm_id,
+      inboxItemId: item.id,
+      at: ctx.clock.now(),
+      event: "storage failure report not sent",
+      detail: errorText(error),
+      level: "WARNING",
+    });
   }
 }
 

@@ -34,14 +34,17 @@ export async function wallsForMatter(db: Kysely<DB>, firmId: number, matterId: s
   const members = await db
     .selectFrom("ethical_wall_timekeeper")
     .select(["wall_id", "timekeeper_id"])
-    .where("wall_id", "in", walls.map((w) => w.id))
+    .where(
+      "wall_id",
+      "in",
+      walls.map((w) => w.id),
+    )
     .execute();
   const listed = (wallId: string) => new Set(members.filter((m) => m.wall_id === wallId).map((m) => m.timekeeper_id));
   const rules = walls.map((w) => ({ type: w.type, listed: listed(w.id) }));
   return {
     walled: true,
-    isWalledOut: (timekeeperId) =>
-      rules.some((r) => (r.type === "exclusionary" ? r.listed.has(timekeeperId) : !r.listed.has(timekeeperId))),
+    isWalledOut: (timekeeperId) => rules.some((r) => (r.type === "exclusionary" ? r.listed.has(timekeeperId) : !r.listed.has(timekeeperId))),
   };
 }
 
@@ -89,7 +92,11 @@ export async function mattersWalledOutFor(db: Kysely<DB>, firmId: number, timeke
       await db
         .selectFrom("ethical_wall_timekeeper")
         .select("wall_id")
-        .where("wall_id", "in", walls.map((w) => w.id))
+        .where(
+          "wall_id",
+          "in",
+          walls.map((w) => w.id),
+        )
         .where("timekeeper_id", "=", timekeeperId)
         .execute()
     ).map((r) => r.wall_id),

@@ -127,16 +127,51 @@ describe.each(backends)("access matrix: every route, role and firm (%s)", (backe
       ids[firm].document = randomUUID();
       await db()
         .insertInto("document")
-        .values({ id: ids[firm].document!, firm_id: firmId[firm], envelope_id: ids[firm]["ecfx-notification"]!, processed_from_id: ids[firm]["inbox-items"]!, number: 1, name: `Order ${TAG[firm]}`, date: null, sealed: 0, court_document_id: null, url: null, file_id: fileId, fetch_status: "fetched", fetch_error: null, uploaded: 0, stamped_by_court: 0, dms_status: "succeeded", created_at: now })
+        .values({
+          id: ids[firm].document!,
+          firm_id: firmId[firm],
+          envelope_id: ids[firm]["ecfx-notification"]!,
+          processed_from_id: ids[firm]["inbox-items"]!,
+          number: 1,
+          name: `Order ${TAG[firm]}`,
+          date: null,
+          sealed: 0,
+          court_document_id: null,
+          url: null,
+          file_id: fileId,
+          fetch_status: "fetched",
+          fetch_error: null,
+          uploaded: 0,
+          stamped_by_court: 0,
+          dms_status: "succeeded",
+          created_at: now,
+        })
         .execute();
       ids[firm].dmsRecord = randomUUID();
       await db()
         .insertInto("dms_record")
-        .values({ id: ids[firm].dmsRecord!, firm_id: firmId[firm], inbox_item_id: ids[firm]["inbox-items"]!, document_id: ids[firm].document!, storage_policy_id: ids[firm]["storage-policies"]!, what: "document", status: "succeeded", location: "Order.pdf", root: "", error: null, attempts: 1, created_at: now, updated_at: now })
+        .values({
+          id: ids[firm].dmsRecord!,
+          firm_id: firmId[firm],
+          inbox_item_id: ids[firm]["inbox-items"]!,
+          document_id: ids[firm].document!,
+          storage_policy_id: ids[firm]["storage-policies"]!,
+          what: "document",
+          status: "succeeded",
+          location: "Order.pdf",
+          root: "",
+          error: null,
+          attempts: 1,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       ids[firm].mail = (await db().selectFrom("outbound_mail").select("id").where("firm_id", "=", firmId[firm]).executeTakeFirstOrThrow()).id;
       ids[firm].role = roleOf(firm, "Administrator").id;
-      const job = await admin.request("POST", "/api/v1/abbreviation/import", { body: `name,value\n${TAG[firm]}imp,${TAG[firm]}\n`, headers: { "content-type": "text/csv" } });
+      const job = await admin.request("POST", "/api/v1/abbreviation/import", {
+        body: `name,value\n${TAG[firm]}imp,${TAG[firm]}\n`,
+        headers: { "content-type": "text/csv" },
+      });
       if (job.status !== 202) throw new Error(`import in firm ${firm} answered ${job.status}: ${job.text}`);
       ids[firm].job = job.body.id;
     }
@@ -148,7 +183,11 @@ describe.each(backends)("access matrix: every route, role and firm (%s)", (backe
     };
     for (const role of ROLES.slice(1)) {
       const email = `${role.replace(/\W/g, "").toLowerCase()}@second.ecfx.test`;
-      await createUser(server().ctx.database, { firmId: firmId.B, email, fullName: `${role} Second`, displayName: role, roleId: roleOf("B", role).id, password: DEMO_PASSWORD }, Date.now());
+      await createUser(
+        server().ctx.database,
+        { firmId: firmId.B, email, fullName: `${role} Second`, displayName: role, roleId: roleOf("B", role).id, password: DEMO_PASSWORD },
+        Date.now(),
+      );
       emails.B[role] = email;
     }
     for (const firm of ["A", "B"] as const) {
@@ -160,7 +199,10 @@ describe.each(backends)("access matrix: every route, role and firm (%s)", (backe
     }
     await waitForImports();
     const hashes = await db().selectFrom("app_user").select("password_hash").execute();
-    secrets = [...hashes.map((h) => h.password_hash), ...Object.values(server().ctx.secrets).filter((v): v is string => typeof v === "string" && v.length >= 16)];
+    secrets = [
+      ...hashes.map((h) => h.password_hash),
+      ...Object.values(server().ctx.secrets).filter((v): v is string => typeof v === "string" && v.length >= 16),
+    ];
   });
 
   async function waitForImports(): Promise<void> {
@@ -179,7 +221,9 @@ describe.each(backends)("access matrix: every route, role and firm (%s)", (backe
     for (const table of tables.filter((t) => t.columns.some((c) => c.name === "firm_id")).sort((a, b) => a.name.localeCompare(b.name))) {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const rows = await (db() as any).selectFrom(table.name).selectAll().where("firm_id", "=", firmId[firm]).execute();
-      const text = rows.map((r: Record<string, unknown>) => JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? String(v) : Buffer.isBuffer(v) ? v.toString("hex") : v)));
+      const text = rows.map((r: Record<string, unknown>) =>
+        JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? String(v) : Buffer.isBuffer(v) ? v.toString("hex") : v)),
+      );
       parts.push(`${table.name}: ${text.sort().join("\n")}`);
     }
     const firmRow = await db().selectFrom("firm").selectAll().where("id", "=", firmId[firm]).executeTakeFirstOrThrow();
@@ -201,7 +245,8 @@ describe.each(backends)("access matrix: every route, role and firm (%s)", (backe
         let options: RequestOptions = {};
         if (route.url.endsWith("/search") || route.url.endsWith("/export")) path += `?freeText=${TAG[target]}`;
         else if (route.url.endsWith("/import")) options = { body: `id,name\n${rowId},Hijacked\n`, headers: { "content-type": "text/csv" } };
-        else if (route.method !== "GET" && route.method !== "DELETE") options = json(res.writable ? minimalBody(res.def.key, "Crossmatrix", t, viewRole[target]) : {});
+        else if (route.method !== "GET" && route.method !== "DELETE")
+          options = json(res.writable ? minimalBody(res.def.key, "Crossmatrix", t, viewRole[target]) : {});
         return { label: `${key} ${res.def.key}`, res, method: route.method, path, options };
       });
     }
@@ -211,7 +256,10 @@ describe.each(backends)("access matrix: every route, role and firm (%s)", (backe
       "POST /api/v1/inbox/:id/reprocess": json({ case_id: t.cases }),
       "POST /api/v1/inbox/upload": { body: `From: a@court.test\r\nSubject: Crossmatrix\r\n\r\nx\r\n`, headers: { "content-type": "message/rfc822" } },
       "POST /api/v1/email-template/preview": json({ template: "{{docketText}} {{case.name}}", inboxItemId: t["inbox-items"] }),
-      "PUT /api/v1/firm/storage-hierarchy": json({ hierarchy: ["firm", "location", "practice_group", "client", "matter", "case"], storage_policy_id: t["storage-policies"] }),
+      "PUT /api/v1/firm/storage-hierarchy": json({
+        hierarchy: ["firm", "location", "practice_group", "client", "matter", "case"],
+        storage_policy_id: t["storage-policies"],
+      }),
       "PUT /api/v1/firm/internal-walls": json({ enabled: true }),
       "PUT /api/v1/firm/web-preferences": json({ web_preferences: "{}" }),
       "PUT /api/v1/preferences/:key": json({ value: "matrix" }),
@@ -249,7 +297,8 @@ describe.each(backends)("access matrix: every route, role and firm (%s)", (backe
     for (const secret of secrets) expect(res.text.includes(secret), `${where} shows a secret`).toBe(false);
     if (caller.firm === target) return;
     expect(res.text.includes(TAG[target]), `${where} shows the other firm's data`).toBe(false);
-    for (const id of Object.values(ids[target]).filter((v) => !sent.includes(v))) expect(res.text.includes(id), `${where} names the other firm's ${id}`).toBe(false);
+    for (const id of Object.values(ids[target]).filter((v) => !sent.includes(v)))
+      expect(res.text.includes(id), `${where} names the other firm's ${id}`).toBe(false);
   };
 
   it.each(["A", "B"] as const)("callers of the other firm read and change nothing of firm %s", async (victim) => {

@@ -55,13 +55,16 @@ describe.each(backends)("analytics (%s)", (backend) => {
     const admin = await sessionOf(DEMO.admin);
     expect(received.map((r) => r.path)).toEqual(["/engage", "/track", "/track"]);
     expect(received[0]!.body).toEqual([{ $token: "prod-token", $distinct_id: admin.user.id, $set_once: { $email: DEMO.admin, $name: admin.user.fullName } }]);
-    expect(received[1]!.body[0]).toMatchObject({ event: "View Page", properties: { token: "prod-token", distinct_id: admin.user.id, title: "Dashboard", path: "/dashboard", firm: "Demo Law LLP" } });
+    expect(received[1]!.body[0]).toMatchObject({
+      event: "View Page",
+      properties: { token: "prod-token", distinct_id: admin.user.id, title: "Dashboard", path: "/dashboard", firm: "Demo Law LLP" },
+    });
     expect(received[2]!.body[0]).toMatchObject({ event: "View Page", properties: { title: "Inbox", path: "/inbox-items" } });
   });
 
   it("uses the other project's token when the host's second-to-last label is not the production marker", async () => {
     await pageView(DEMO.manager, "console.ecfx-staging.com:3000");
-    expect(received.map((r) => (r.body[0]!.$token ?? (r.body[0]!.properties as { token: string }).token))).toEqual(["dev-token", "dev-token"]);
+    expect(received.map((r) => r.body[0]!.$token ?? (r.body[0]!.properties as { token: string }).token)).toEqual(["dev-token", "dev-token"]);
     received.length = 0;
     // A host with no second-to-last label is no production host; the user is identified already.
     await pageView(DEMO.manager, "localhost:3000");

@@ -9,13 +9,7 @@ const TokenPair = authProto.lookupType("ecfx.TokenPair");
 
 const PROTOBUF = "application/x-protobuf";
 
-function changePassword(
-  url: string,
-  token: string,
-  userId: string,
-  body: { currentPassword: string; newPassword: string },
-  accept?: string
-) {
+function changePassword(url: string, token: string, userId: string, body: { currentPassword: string; newPassword: string }, accept?: string) {
   const bytes = ChangePassword.encode(ChangePassword.fromObject(body)).finish();
   return api(url, token).request("PUT", `/auth/${userId}/change-password`, {
     body: bytes,
@@ -109,13 +103,7 @@ describe.each(backends)("PUT /auth/:id/change-password (%s)", (backend) => {
   it("answers with a binary TokenPair when asked for protobuf", async () => {
     const url = server().url;
     const session = await login(url, DEMO.manager);
-    const res = await changePassword(
-      url,
-      session.access_token,
-      session.user.id,
-      { currentPassword: DEMO_PASSWORD, newPassword: "Manager-Passw0rd" },
-      PROTOBUF
-    );
+    const res = await changePassword(url, session.access_token, session.user.id, { currentPassword: DEMO_PASSWORD, newPassword: "Manager-Passw0rd" }, PROTOBUF);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/x-protobuf/);
     const pair = TokenPair.toObject(TokenPair.decode(res.bytes)) as { accessToken: string; refreshToken: string; expiresIn: number };

@@ -38,14 +38,11 @@ interface Call {
 
 function request(port: number, route: string, call: Call = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: "127.0.0.1", port, path: route, method: call.method ?? "GET", headers: call.headers, localAddress: call.from },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-      },
-    );
+    const req = http.request({ host: "127.0.0.1", port, path: route, method: call.method ?? "GET", headers: call.headers, localAddress: call.from }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+    });
     req.on("error", reject);
     req.end(call.body);
   });
@@ -133,7 +130,10 @@ describe("console edges", () => {
       const session = String((await signIn(DEMO.manager)).headers["set-cookie"]?.find((c) => c.startsWith("ecfx_session="))?.split(";")[0]);
       await request(port, "/logout", { method: "POST", headers: { cookie: session, host: own.host!, origin: "https://evil.example", "content-type": FORM } });
       expect((await request(port, "/dashboard", { headers: { cookie: session, host: own.host! } })).status).toBe(200);
-      const out = await request(port, "/logout", { method: "POST", headers: { cookie: session, ...own, "sec-fetch-site": "same-origin", "content-type": FORM } });
+      const out = await request(port, "/logout", {
+        method: "POST",
+        headers: { cookie: session, ...own, "sec-fetch-site": "same-origin", "content-type": FORM },
+      });
       expect(out.status).toBe(302);
       expect(out.headers.location).toBe("/login");
     });
@@ -155,13 +155,21 @@ describe("console edges", () => {
 
   describe("bad input gets a 4xx, never a 500", () => {
     it("a resource route posted JSON instead of a form", async () => {
-      const answer = await request(port, "/resources/inbox-bulk", { method: "POST", headers: { cookie, ...own, "content-type": "application/json" }, body: "{}" });
+      const answer = await request(port, "/resources/inbox-bulk", {
+        method: "POST",
+        headers: { cookie, ...own, "content-type": "application/json" },
+        body: "{}",
+      });
       expect(answer.status).toBe(400);
     });
 
     it("a multipart body cut short", async () => {
       const body = '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.eml"\r\n\r\nabc';
-      const answer = await request(port, "/inbox-items/upload", { method: "POST", headers: { cookie, ...own, "content-type": "multipart/form-data; boundary=xyz" }, body });
+      const answer = await request(port, "/inbox-items/upload", {
+        method: "POST",
+        headers: { cookie, ...own, "content-type": "multipart/form-data; boundary=xyz" },
+        body,
+      });
       expect(answer.status).toBe(400);
       expect(answer.body).toContain("The form could not be read.");
     });
@@ -173,7 +181,11 @@ describe("console edges", () => {
     });
 
     it("a malformed Referer", async () => {
-      const answer = await request(port, "/preferences/theme", { method: "POST", headers: { cookie, ...own, referer: "http://[bad", "content-type": FORM }, body: "darkMode=true" });
+      const answer = await request(port, "/preferences/theme", {
+        method: "POST",
+        headers: { cookie, ...own, referer: "http://[bad", "content-type": FORM },
+        body: "darkMode=true",
+      });
       expect(answer.status).toBe(302);
       expect(answer.headers.location).toBe("/dashboard");
     });
@@ -186,7 +198,11 @@ describe("console edges", () => {
 
     it("a 10 MB e-mail address on the sign-in form is refused without being sent back", async () => {
       const huge = `${"x".repeat(10 * 1024 * 1024)}@demo.ecfx.test`;
-      const answer = await request(port, "/login", { method: "POST", headers: { ...own, "content-type": FORM }, body: form({ email: huge, password: "whatever-it-is" }) });
+      const answer = await request(port, "/login", {
+        method: "POST",
+        headers: { ...own, "content-type": FORM },
+        body: form({ email: huge, password: "whatever-it-is" }),
+      });
       expect(answer.status).toBe(400);
       expect(answer.body.length).toBeLessThan(200_000);
       expect(answer.body).not.toContain("xxxxxxxxxx");

@@ -35,7 +35,11 @@ describe.each(backends)("registry contract (%s)", (backend) => {
   let probeRoleId = "";
 
   const setRole = async (permissions: RolePermissions) => {
-    await server().ctx.database.db.updateTable("security_role").set({ permissions: JSON.stringify(permissions) }).where("id", "=", probeRoleId).execute();
+    await server()
+      .ctx.database.db.updateTable("security_role")
+      .set({ permissions: JSON.stringify(permissions) })
+      .where("id", "=", probeRoleId)
+      .execute();
   };
   const rowId = (res: ServerResource, firm: "A" | "B") => SHARED_ROW[res.def.key] ?? ids[firm][res.def.key]!;
   const createBody = (res: ServerResource, tag: string) => minimalBody(res.def.key, tag, ids.A, roleIdA);
@@ -48,7 +52,12 @@ describe.each(backends)("registry contract (%s)", (backend) => {
       (await server().ctx.database.db.selectFrom("app_user").select("firm_id").where("email", "=", email).executeTakeFirstOrThrow()).firm_id;
     // Users are given the View Only role: only an administrator gives or changes the admin role.
     roleIdA = (
-      await server().ctx.database.db.selectFrom("security_role").select("id").where("firm_id", "=", await firmOf(DEMO.admin)).where("name", "=", "View Only").executeTakeFirstOrThrow()
+      await server()
+        .ctx.database.db.selectFrom("security_role")
+        .select("id")
+        .where("firm_id", "=", await firmOf(DEMO.admin))
+        .where("name", "=", "View Only")
+        .executeTakeFirstOrThrow()
     ).id;
     const firms = {
       A: { id: await firmOf(DEMO.admin), client: adminA, token: a.access_token, role: roleIdA, tag: "Alphacontract" },
@@ -75,12 +84,16 @@ describe.each(backends)("registry contract (%s)", (backend) => {
 
     probeRoleId = randomUUID();
     const now = Date.now();
-    await server().ctx.database.db
-      .insertInto("security_role")
+    await server()
+      .ctx.database.db.insertInto("security_role")
       .values({ id: probeRoleId, firm_id: firms.A.id, name: "Contract probe", is_system_defined: 0, permissions: "{}", created_at: now, updated_at: now })
       .execute();
     const email = "probe@demo.ecfx.test";
-    await createUser(server().ctx.database, { firmId: firms.A.id, email, fullName: "Pat Probe", displayName: "Pat", roleId: probeRoleId, password: DEMO_PASSWORD }, now);
+    await createUser(
+      server().ctx.database,
+      { firmId: firms.A.id, email, fullName: "Pat Probe", displayName: "Pat", roleId: probeRoleId, password: DEMO_PASSWORD },
+      now,
+    );
     probe = api(server().url, (await login(server().url, email)).access_token);
   });
 
@@ -89,7 +102,11 @@ describe.each(backends)("registry contract (%s)", (backend) => {
       if (!res.firmOwned) expect(SHARED_ROW[res.def.key], res.def.key).toBeTruthy();
       else for (const firm of ["A", "B"] as const) expect(ids[firm][res.def.key], `${res.def.key} in firm ${firm}`).toBeTruthy();
     }
-    expect(SERVER_RESOURCES.filter((r) => r.writable).map((r) => r.def.key).sort()).toEqual([...CREATE_ORDER].sort());
+    expect(
+      SERVER_RESOURCES.filter((r) => r.writable)
+        .map((r) => r.def.key)
+        .sort(),
+    ).toEqual([...CREATE_ORDER].sort());
   });
 
   it.each(ALL)("%s: DENY on the resource refuses search, read, create, update and delete", async (_key, res) => {
@@ -114,7 +131,8 @@ describe.each(backends)("registry contract (%s)", (backend) => {
       await setRole(fullExcept(res.def.resource, { access: "FULL" }));
       const shown = await probe.get(`${res.def.apiPath}/${id}`);
       expect(shown.body, `${field} shown under FULL`).toHaveProperty(field);
-      if (spec?.filterable) expect((await probe.get(`${res.def.apiPath}/search?filter.${field}=${filterValue(spec.type)}`)).status, `filter ${field}`).toBe(200);
+      if (spec?.filterable)
+        expect((await probe.get(`${res.def.apiPath}/search?filter.${field}=${filterValue(spec.type)}`)).status, `filter ${field}`).toBe(200);
       if (spec?.sortable) expect((await probe.get(`${res.def.apiPath}/search?sort=-${field}`)).status, `sort ${field}`).toBe(200);
 
       await setRole(fullExcept(res.def.resource, { access: "FULL", fields: { [field]: "DENY" } }));
@@ -193,7 +211,9 @@ describe.each(backends)("registry contract (%s)", (backend) => {
     expect((await probe.get(`${res.def.apiPath}/search`)).status).toBe(200);
     expect((await probe.get(`${res.def.apiPath}/${id}`)).status).toBe(200);
     expect((await probe.post(res.def.apiPath, res.writable ? createBody(res, "Reader") : {})).status).toBe(403);
-    const change = res.writable ? { [Object.keys(res.def.schema.shape)[0]!]: fieldValue(res, Object.keys(res.def.schema.shape)[0]!, before, ids.A, roleIdA, true) } : {};
+    const change = res.writable
+      ? { [Object.keys(res.def.schema.shape)[0]!]: fieldValue(res, Object.keys(res.def.schema.shape)[0]!, before, ids.A, roleIdA, true) }
+      : {};
     expect((await probe.request("PATCH", `${res.def.apiPath}/${id}`, { json: change })).status).toBe(403);
     expect((await probe.put(`${res.def.apiPath}/${id}`, change)).status).toBe(403);
     expect((await probe.request("DELETE", `${res.def.apiPath}/${id}`)).status).toBe(403);
@@ -217,7 +237,10 @@ describe.each(backends)("registry contract (%s)", (backend) => {
     for (const query of ["max=100", `filter.id=${idB}`, "freeText=Bravocontract", "freeText=Bravo"]) {
       const found = await adminA.get(`${seg}/search?${query}`);
       expect(found.status, query).toBe(200);
-      expect(found.body.map((r: { id: string }) => r.id), query).not.toContain(idB);
+      expect(
+        found.body.map((r: { id: string }) => r.id),
+        query,
+      ).not.toContain(idB);
     }
     expect((await adminA.get(`${seg}/search?filter.id=${idB}`)).headers.get("x-total-count")).toBe("0");
     const change = res.writable ? createBody(res, "Intruder") : {};

@@ -16,7 +16,11 @@ describe.each(backends)("control characters on the way in (%s)", (backend) => {
     expect(created.body).toMatchObject({ name: "Bluebonnet Widgets", unique_key: "NUL-1" });
     const updated = await client.request("PATCH", `/api/v1/client/${created.body.id}`, { json: { name: "Blue\u0000bonnet\u000b Holdings" } });
     expect(updated.status, updated.text).toBe(200);
-    const stored = await server().ctx.database.db.selectFrom("client").select(["name", "unique_key"]).where("id", "=", created.body.id).executeTakeFirstOrThrow();
+    const stored = await server()
+      .ctx.database.db.selectFrom("client")
+      .select(["name", "unique_key"])
+      .where("id", "=", created.body.id)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ name: "Bluebonnet Holdings", unique_key: "NUL-1" });
   });
 

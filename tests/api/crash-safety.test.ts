@@ -25,7 +25,11 @@ function freePort(): Promise<number> {
 
 function start(env: Record<string, string>): Promise<ChildProcess> {
   // One process (no tsx launcher in between), so SIGKILL really kills the server.
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return new Promise((resolve, reject) => {
     let output = "";
     const onData = (chunk: Buffer) => {

@@ -78,20 +78,55 @@ describe.each(backends)("the dashboard's counts (%s)", (backend) => {
       const at = Date.parse(item.at);
       await db
         .insertInto("inbox_item")
-        .values({ id: item.id, firm_id: firmId, created_at: at, updated_at: at, status: item.status, source: "test", raw_content: raw, raw_size: raw.length, case_id: item.caseKey ? ids[item.caseKey]! : null } as never)
+        .values({
+          id: item.id,
+          firm_id: firmId,
+          created_at: at,
+          updated_at: at,
+          status: item.status,
+          source: "test",
+          raw_content: raw,
+          raw_size: raw.length,
+          case_id: item.caseKey ? ids[item.caseKey]! : null,
+        } as never)
         .execute();
     }
     for (const item of ITEMS.filter((i) => i.caseKey)) {
       const at = Date.parse(item.at);
       await db
         .insertInto("envelope")
-        .values({ id: `e-${item.id}`, firm_id: firmId, inbox_item_id: item.id, case_id: ids[item.caseKey!]!, ecfx_jurisdiction_id: null, name: "Order", date: null, court_envelope_id: null, filed_by: "", service_contacts: "[]", docket_text: "", created_at: at, updated_at: at })
+        .values({
+          id: `e-${item.id}`,
+          firm_id: firmId,
+          inbox_item_id: item.id,
+          case_id: ids[item.caseKey!]!,
+          ecfx_jurisdiction_id: null,
+          name: "Order",
+          date: null,
+          court_envelope_id: null,
+          filed_by: "",
+          service_contacts: "[]",
+          docket_text: "",
+          created_at: at,
+          updated_at: at,
+        })
         .execute();
     }
     for (const [n, d] of DOCUMENTS.entries()) {
       await db
         .insertInto("document")
-        .values({ id: d.id, firm_id: firmId, envelope_id: `e-${d.item}`, processed_from_id: d.item, number: n + 1, name: "Doc", sealed: d.sealed, fetch_status: d.fetch_status, dms_status: d.dms_status, created_at: Date.parse(d.at) } as never)
+        .values({
+          id: d.id,
+          firm_id: firmId,
+          envelope_id: `e-${d.item}`,
+          processed_from_id: d.item,
+          number: n + 1,
+          name: "Doc",
+          sealed: d.sealed,
+          fetch_status: d.fetch_status,
+          dms_status: d.dms_status,
+          created_at: Date.parse(d.at),
+        } as never)
         .execute();
     }
   });
@@ -117,7 +152,17 @@ describe.each(backends)("the dashboard's counts (%s)", (backend) => {
   it("counts notices by state, by local hour across the change to summer time, and by month", async () => {
     const res = await dashboard("period=6_months");
     const n = res.body.notifications;
-    expect(n.by_state.map((s: { key: string }) => s.key)).toEqual(["New", "Started", "Retry", "Failed", "Manual", "Action Required", "Canceled", "Succeeded", "Post Processing"]);
+    expect(n.by_state.map((s: { key: string }) => s.key)).toEqual([
+      "New",
+      "Started",
+      "Retry",
+      "Failed",
+      "Manual",
+      "Action Required",
+      "Canceled",
+      "Succeeded",
+      "Post Processing",
+    ]);
     expect(counts(n.by_state)).toEqual({ Succeeded: 4, Failed: 1, "Action Required": 1, New: 1 });
     expect(n.by_hour).toHaveLength(24);
     expect(counts(n.by_hour)).toEqual({ "10": 2, "23": 2, "01": 1, "04": 1, "00": 1 });
@@ -130,14 +175,29 @@ describe.each(backends)("the dashboard's counts (%s)", (backend) => {
       { key: "2026-02", count: 1 },
       { key: "2026-03", count: 4 },
     ]);
-    expect(res.body.period).toMatchObject({ name: "6_months", from: Date.parse("2025-09-11T04:00:00Z"), to: Date.parse("2026-03-11T04:00:00Z"), time_zone: "America/New_York" });
+    expect(res.body.period).toMatchObject({
+      name: "6_months",
+      from: Date.parse("2025-09-11T04:00:00Z"),
+      to: Date.parse("2026-03-11T04:00:00Z"),
+      time_zone: "America/New_York",
+    });
   });
 
   it("ranks clients, matters and timekeepers by notices", async () => {
     const res = await dashboard("period=6_months");
-    expect(ranked(res.body.top_matters)).toEqual([["Matter A", 3], ["Matter B", 2], ["Matter C", 1]]);
-    expect(ranked(res.body.top_clients)).toEqual([["Xavier Holdings", 4], ["Yellow Ltd", 2]]);
-    expect(ranked(res.body.top_timekeepers)).toEqual([["Ann Archer", 4], ["Bob Baker", 3]]);
+    expect(ranked(res.body.top_matters)).toEqual([
+      ["Matter A", 3],
+      ["Matter B", 2],
+      ["Matter C", 1],
+    ]);
+    expect(ranked(res.body.top_clients)).toEqual([
+      ["Xavier Holdings", 4],
+      ["Yellow Ltd", 2],
+    ]);
+    expect(ranked(res.body.top_timekeepers)).toEqual([
+      ["Ann Archer", 4],
+      ["Bob Baker", 3],
+    ]);
     expect(res.body.top_matters[0].id).toBe(ids.A);
     const today = await dashboard("period=today");
     expect(ranked(today.body.top_clients)).toEqual([["Xavier Holdings", 1]]);
@@ -172,7 +232,17 @@ describe.each(backends)("the dashboard's counts (%s)", (backend) => {
     const raw = Buffer.from("x");
     await db
       .insertInto("inbox_item")
-      .values({ id: "late", firm_id: firmId, created_at: at, updated_at: at, status: "New", source: "test", raw_content: raw, raw_size: 1, case_id: null } as never)
+      .values({
+        id: "late",
+        firm_id: firmId,
+        created_at: at,
+        updated_at: at,
+        status: "New",
+        source: "test",
+        raw_content: raw,
+        raw_size: 1,
+        case_id: null,
+      } as never)
       .execute();
     expect((await dashboard("period=today")).body.notifications.total).toBe(1);
     clock.advance(CACHE_SECONDS * 1000 + 1);
@@ -220,7 +290,18 @@ describe.each(backends)("the dashboard's counts (%s)", (backend) => {
       db.transaction().execute(async (trx) => {
         await trx
           .insertInto("ethical_wall")
-          .values({ id, firm_id: firmId, name: id, type, matter_id: where.matter_id ?? null, client_id: where.client_id ?? null, created_at: NOW, updated_at: NOW, reference_id: null, unique_key: null })
+          .values({
+            id,
+            firm_id: firmId,
+            name: id,
+            type,
+            matter_id: where.matter_id ?? null,
+            client_id: where.client_id ?? null,
+            created_at: NOW,
+            updated_at: NOW,
+            reference_id: null,
+            unique_key: null,
+          })
           .execute();
         await trx.insertInto("ethical_wall_timekeeper").values({ wall_id: id, timekeeper_id: timekeeper, firm_id: firmId }).execute();
       });
@@ -234,8 +315,14 @@ describe.each(backends)("the dashboard's counts (%s)", (backend) => {
     expect(walled.notifications.total).toBe(5);
     expect(counts(walled.notifications.by_state)).toEqual({ Succeeded: 2, Failed: 1, "Action Required": 1, New: 1 });
     expect(walled.documents).toEqual({ received: 2, fetched: 2, stored: 1, failed: 1, sealed: 0 });
-    expect(ranked(walled.top_matters)).toEqual([["Matter A", 3], ["Matter C", 1]]);
-    expect(ranked(walled.top_timekeepers)).toEqual([["Ann Archer", 4], ["Bob Baker", 1]]);
+    expect(ranked(walled.top_matters)).toEqual([
+      ["Matter A", 3],
+      ["Matter C", 1],
+    ]);
+    expect(ranked(walled.top_timekeepers)).toEqual([
+      ["Ann Archer", 4],
+      ["Bob Baker", 1],
+    ]);
     expect(walled.time_saved.notices).toBe(2);
     // The administrator, who is no timekeeper, still counts everything.
     expect((await dashboard("period=6_months")).body.notifications.total).toBe(7);

@@ -15,7 +15,9 @@ describe.each(backends)("e-mail template preview (%s)", (backend) => {
 
   /** An uploaded notice, parsed and filed on its case by the pipeline (documents not fetched: no worker runs). */
   async function processedNotice(email: string, raw: Buffer): Promise<string> {
-    const upload = await (await as(email)).request("POST", "/api/v1/inbox/upload", { body: new Uint8Array(raw), headers: { "content-type": "message/rfc822" } });
+    const upload = await (
+      await as(email)
+    ).request("POST", "/api/v1/inbox/upload", { body: new Uint8Array(raw), headers: { "content-type": "message/rfc822" } });
     expect(upload.status).toBe(201);
     await processInboxItem(server().ctx, upload.body.id);
     return upload.body.id as string;
@@ -42,14 +44,17 @@ describe.each(backends)("e-mail template preview (%s)", (backend) => {
 
   it("renders with the firm's latest processed notice, escaping what it shows", async () => {
     const res = await preview(DEMO.admin, {
-      template: "<p>{{case.number}}|{{case.name}}|{{client.name}} {{client.number}}|{{matter.number}}|{{jurisdiction.court}}|{{#each assignedTimekeepers}}{{name}}{{/each}}|{{filedBy}}|{{#each documents}}[{{name}}]{{/each}}</p><pre>{{originalNotice}}</pre>",
+      template:
+        "<p>{{case.number}}|{{case.name}}|{{client.name}} {{client.number}}|{{matter.number}}|{{jurisdiction.court}}|{{#each assignedTimekeepers}}{{name}}{{/each}}|{{filedBy}}|{{#each documents}}[{{name}}]{{/each}}</p><pre>{{originalNotice}}</pre>",
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ inboxItemId: itemId, sample: false });
     expect(res.body.html).toContain("2:24-cv-123|");
     expect(res.body.html).toContain("Peña Industries &lt;script&gt;alert(1)&lt;/script&gt;");
     expect(res.body.html).not.toContain("<script>");
-    expect(res.body.html).toContain("Bluebonnet &lt;Widgets&gt; Inc. C-77|M-77|U.S. District Court for the Eastern District of Texas|Adaeze Okafor|Bluebonnet Widgets Inc.|");
+    expect(res.body.html).toContain(
+      "Bluebonnet &lt;Widgets&gt; Inc. C-77|M-77|U.S. District Court for the Eastern District of Texas|Adaeze Okafor|Bluebonnet Widgets Inc.|",
+    );
     expect(res.body.html).toContain("[Main Document][Proposed Order]");
     expect(res.body.html).toContain("Notice of Electronic Filing");
     expect(res.body.subject).toBe("[2:24-cv-123] Peña Industries <script>alert(1)</script> — Motion to Dismiss");
@@ -94,11 +99,19 @@ describe.each(backends)("e-mail template preview (%s)", (backend) => {
     const db = server().ctx.database.db;
     const roleOf = async (email: string) => (await session(email)).user.securityRoleId;
     const noTemplates = { ...defaultRolePermissions("Docketing"), email_template: { access: "DENY" as const } };
-    await db.updateTable("security_role").set({ permissions: JSON.stringify(noTemplates) }).where("id", "=", await roleOf(DEMO.docketing)).execute();
+    await db
+      .updateTable("security_role")
+      .set({ permissions: JSON.stringify(noTemplates) })
+      .where("id", "=", await roleOf(DEMO.docketing))
+      .execute();
     expect((await preview(DEMO.docketing, { template: "x" })).status).toBe(403);
 
     const noInbox = { ...defaultRolePermissions("View Only"), inbox_item: { access: "DENY" as const } };
-    await db.updateTable("security_role").set({ permissions: JSON.stringify(noInbox) }).where("id", "=", await roleOf(DEMO.viewOnly)).execute();
+    await db
+      .updateTable("security_role")
+      .set({ permissions: JSON.stringify(noInbox) })
+      .where("id", "=", await roleOf(DEMO.viewOnly))
+      .execute();
     const sample = await preview(DEMO.viewOnly, { template: "{{case.number}}" });
     expect(sample.status).toBe(200);
     expect(sample.body).toMatchObject({ sample: true, html: "2:24-cv-00123-JRG-RSP" });

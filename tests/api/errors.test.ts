@@ -50,19 +50,7 @@ describe.each(backends)("error answers (%s)", (backend) => {
     const authed = api(url, admin.access_token);
     const anon = api(url);
     const firmId = (await authed.get("/api/v1/firm")).body.id as number;
-    const weird = [
-      "",
-      " ",
-      "\u0000",
-      "%00",
-      "'; drop table app_user; --",
-      "\u{1F600}",
-      "9".repeat(40),
-      "-1",
-      "NaN",
-      "1e309",
-      "../../etc/passwd",
-    ];
+    const weird = ["", " ", "\u0000", "%00", "'; drop table app_user; --", "\u{1F600}", "9".repeat(40), "-1", "NaN", "1e309", "../../etc/passwd"];
     const values: unknown[] = [null, true, 0, -1, 1e308, "", "x".repeat(10_000), [], {}, ["a", 1], { nested: { deep: [] } }, "\u0000"];
 
     const requests: { label: string; run: () => ReturnType<typeof anon.get> }[] = [];
@@ -77,9 +65,7 @@ describe.each(backends)("error answers (%s)", (backend) => {
       add(`logout ${v}`, () => anon.post("/auth/logout", { refresh_token: value }));
       add(`forgot ${v}`, () => anon.post("/auth/password-forgot", { email: value }));
       add(`reset ${v}`, () => anon.post("/auth/password-reset", { token: value, password: value }));
-      add(`change password ${v}`, () =>
-        authed.put(`/auth/${admin.user.id}/change-password`, { currentPassword: value, newPassword: value })
-      );
+      add(`change password ${v}`, () => authed.put(`/auth/${admin.user.id}/change-password`, { currentPassword: value, newPassword: value }));
       add(`firm save name=${v}`, () => authed.put(`/api/v1/firm/${firmId}`, { name: value, host_names: value, primary_color: value }));
       add(`firm save body ${v}`, () => authed.put(`/api/v1/firm/${firmId}`, value));
     }
@@ -117,25 +103,23 @@ describe.each(backends)("error answers (%s)", (backend) => {
         import_warning_threshold: 1e15,
         max_case_deletions_on_import: 2 ** 40,
         max_email_attachment_size: 1e300,
-      })
+      }),
     );
     add("user search repeated params", () => authed.get("/api/v1/user/search?freeText=a&freeText=b&max=1&max=2"));
     add("protobuf garbage to firm save", () =>
-      authed.request("PUT", `/api/v1/firm/${firmId}`, { body: new Uint8Array([0x0a, 0xff, 0xff, 0xff]), headers: PROTOBUF_TYPE })
+      authed.request("PUT", `/api/v1/firm/${firmId}`, { body: new Uint8Array([0x0a, 0xff, 0xff, 0xff]), headers: PROTOBUF_TYPE }),
     );
     add("protobuf to login", () => anon.request("POST", "/auth/login", { body: new Uint8Array([1, 2, 3]), headers: PROTOBUF_TYPE }));
     add("protobuf to change password", () =>
-      authed.request("PUT", `/auth/${admin.user.id}/change-password`, { body: new Uint8Array([0x12, 0x80]), headers: PROTOBUF_TYPE })
+      authed.request("PUT", `/auth/${admin.user.id}/change-password`, { body: new Uint8Array([0x12, 0x80]), headers: PROTOBUF_TYPE }),
     );
     add("form to refresh", () =>
       anon.request("POST", "/oauth/access_token", {
         body: "grant_type=refresh_token&refresh_token",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-      })
+      }),
     );
-    add("huge JSON body", () =>
-      anon.request("POST", "/auth/login", { body: `{"username":"${"x".repeat(3 * 1024 * 1024)}"}`, headers: JSON_TYPE })
-    );
+    add("huge JSON body", () => anon.request("POST", "/auth/login", { body: `{"username":"${"x".repeat(3 * 1024 * 1024)}"}`, headers: JSON_TYPE }));
 
     const failures: string[] = [];
     for (const { label, run } of requests) {

@@ -30,7 +30,8 @@ describe.each(backends)("ethical walls (%s)", (backend) => {
     await running?.close();
   });
 
-  const firm = () => running.ctx.database.db.selectFrom("firm").select(["internal_walls_state", "internal_walls_enabled"]).where("id", "=", firmId).executeTakeFirstOrThrow();
+  const firm = () =>
+    running.ctx.database.db.selectFrom("firm").select(["internal_walls_state", "internal_walls_enabled"]).where("id", "=", firmId).executeTakeFirstOrThrow();
 
   it("needs a matter or a client, and at least one timekeeper", async () => {
     const neither = await admin.post("/api/v1/ethical-wall", { name: "Nowhere", timekeepers: [ids["Wendy Walled"]] });
@@ -57,7 +58,12 @@ describe.each(backends)("ethical walls (%s)", (backend) => {
   });
 
   it("keeps exclusionary timekeepers out of the matter, and only while the firm has walls on", async () => {
-    const wall = await admin.post("/api/v1/ethical-wall", { name: "Keep Wendy out", type: "exclusionary", matter_id: ids.matter, timekeepers: [ids["Wendy Walled"]] });
+    const wall = await admin.post("/api/v1/ethical-wall", {
+      name: "Keep Wendy out",
+      type: "exclusionary",
+      matter_id: ids.matter,
+      timekeepers: [ids["Wendy Walled"]],
+    });
     expect(wall.status).toBe(201);
     ids.wall = wall.body.id;
     expect((await firm()).internal_walls_state).toBe("applying");
@@ -108,7 +114,13 @@ describe.each(backends)("ethical walls (%s)", (backend) => {
     const db = running.ctx.database.db;
     const jurisdiction = (await admin.post("/api/v1/jurisdiction", { name: "S.D.N.Y. walls", ecfx_jurisdictions: ["nysd"] })).body.id;
     const courtCase = (
-      await admin.post("/api/v1/case", { name: "Walled v. Open", case_number: "1:24-cv-09999", matter_id: ids.matter, jurisdiction_id: jurisdiction, assigned_timekeepers: [ids["Ian Inside"]] })
+      await admin.post("/api/v1/case", {
+        name: "Walled v. Open",
+        case_number: "1:24-cv-09999",
+        matter_id: ids.matter,
+        jurisdiction_id: jurisdiction,
+        assigned_timekeepers: [ids["Ian Inside"]],
+      })
     ).body.id;
     const raw = "From: clerk@court.test\r\nTo: notices@demo.ecfx.test\r\nSubject: Walled\r\n\r\nA notice.\r\n";
     const item = (await admin.request("POST", "/api/v1/inbox/upload", { body: raw, headers: { "content-type": "message/rfc822" } })).body.id;
@@ -118,11 +130,43 @@ describe.each(backends)("ethical walls (%s)", (backend) => {
     const fileId = await running.ctx.blobs.put(Buffer.from("%PDF-1.4 walled"), "application/pdf", now);
     await db
       .insertInto("envelope")
-      .values({ id: "env-walled", firm_id: firmId, inbox_item_id: item, case_id: courtCase, ecfx_jurisdiction_id: "nysd", name: "Order", date: null, court_envelope_id: null, filed_by: "", service_contacts: "[]", docket_text: "ORDER", created_at: now, updated_at: now })
+      .values({
+        id: "env-walled",
+        firm_id: firmId,
+        inbox_item_id: item,
+        case_id: courtCase,
+        ecfx_jurisdiction_id: "nysd",
+        name: "Order",
+        date: null,
+        court_envelope_id: null,
+        filed_by: "",
+        service_contacts: "[]",
+        docket_text: "ORDER",
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     await db
       .insertInto("document")
-      .values({ id: "doc-walled", firm_id: firmId, envelope_id: "env-walled", processed_from_id: item, number: 1, name: "Order", date: null, sealed: 0, court_document_id: null, url: null, file_id: fileId, fetch_status: "fetched", fetch_error: null, uploaded: 0, stamped_by_court: 0, dms_status: "new", created_at: now })
+      .values({
+        id: "doc-walled",
+        firm_id: firmId,
+        envelope_id: "env-walled",
+        processed_from_id: item,
+        number: 1,
+        name: "Order",
+        date: null,
+        sealed: 0,
+        court_document_id: null,
+        url: null,
+        file_id: fileId,
+        fetch_status: "fetched",
+        fetch_error: null,
+        uploaded: 0,
+        stamped_by_court: 0,
+        dms_status: "new",
+        created_at: now,
+      })
       .execute();
 
     const as = async (timekeeper: string | null) => {

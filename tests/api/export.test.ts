@@ -139,7 +139,7 @@ describe.each(backends)("CSV export (%s)", (backend) => {
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500);
       await sql`insert into practice_group (id, firm_id, name, unique_key, created_at, updated_at) values ${sql.join(
-        chunk.map((r) => sql`(${r.id}, ${r.firm_id}, ${r.name}, ${r.unique_key}, ${r.created_at}, ${r.updated_at})`)
+        chunk.map((r) => sql`(${r.id}, ${r.firm_id}, ${r.name}, ${r.unique_key}, ${r.created_at}, ${r.updated_at})`),
       )}`.execute(ctx.database.db);
     }
     const res = await admin.get("/api/v1/practice-group/export?sort=-name");

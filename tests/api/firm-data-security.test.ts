@@ -73,7 +73,12 @@ describe.each(backends)("firm data security (%s)", (backend) => {
       const self = await as.manager.request("PATCH", `/api/v1/user/${managerId}`, { json: { security_role_id: adminRole } });
       expect(self.status).toBe(403);
       expect(self.body.message).toBe("You cannot give a role that holds more rights than your own.");
-      const created = await as.manager.post("/api/v1/user", { email: "new.admin@demo.ecfx.test", full_name: "New Admin", display_name: "New", security_role_id: adminRole });
+      const created = await as.manager.post("/api/v1/user", {
+        email: "new.admin@demo.ecfx.test",
+        full_name: "New Admin",
+        display_name: "New",
+        security_role_id: adminRole,
+      });
       expect(created.status).toBe(403);
       expect(await db().selectFrom("app_user").select("id").where("email", "=", "new.admin@demo.ecfx.test").executeTakeFirst()).toBeUndefined();
       const email = await as.manager.request("PATCH", `/api/v1/user/${adminId}`, { json: { email: "taken.over@demo.ecfx.test" } });
@@ -87,7 +92,12 @@ describe.each(backends)("firm data security (%s)", (backend) => {
 
     it("lets a manager give roles within their own and change a lesser user's e-mail, audited", async () => {
       const viewRole = await roleId(firm.demo, "View Only");
-      const created = await as.manager.post("/api/v1/user", { email: "clerk@demo.ecfx.test", full_name: "Casey Clerk", display_name: "Casey", security_role_id: viewRole });
+      const created = await as.manager.post("/api/v1/user", {
+        email: "clerk@demo.ecfx.test",
+        full_name: "Casey Clerk",
+        display_name: "Casey",
+        security_role_id: viewRole,
+      });
       expect(created.status, created.text).toBe(201);
       const changed = await as.manager.request("PATCH", `/api/v1/user/${created.body.id}`, { json: { email: "casey.clerk@demo.ecfx.test" } });
       expect(changed.status, changed.text).toBe(200);
@@ -101,11 +111,20 @@ describe.each(backends)("firm data security (%s)", (backend) => {
       // A custom role with full user rights but nothing else may not touch the manager.
       const now = Date.now();
       const perms = JSON.stringify({ user: { access: "FULL" }, security_role: { access: "READ" } });
-      await db().insertInto("security_role").values({ id: "role-people-only", firm_id: firm.demo, name: "People only", is_system_defined: 0, permissions: perms, created_at: now, updated_at: now }).execute();
+      await db()
+        .insertInto("security_role")
+        .values({ id: "role-people-only", firm_id: firm.demo, name: "People only", is_system_defined: 0, permissions: perms, created_at: now, updated_at: now })
+        .execute();
       await db().updateTable("app_user").set({ security_role_id: "role-people-only" }).where("email", "=", "casey.clerk@demo.ecfx.test").execute();
       const casey = await db().selectFrom("app_user").select("id").where("email", "=", "casey.clerk@demo.ecfx.test").executeTakeFirstOrThrow();
       // Casey signs in with the demo password.
-      await db().updateTable("app_user").set({ password_hash: (await db().selectFrom("app_user").select("password_hash").where("email", "=", DEMO.manager).executeTakeFirstOrThrow()).password_hash }).where("id", "=", casey.id).execute();
+      await db()
+        .updateTable("app_user")
+        .set({
+          password_hash: (await db().selectFrom("app_user").select("password_hash").where("email", "=", DEMO.manager).executeTakeFirstOrThrow()).password_hash,
+        })
+        .where("id", "=", casey.id)
+        .execute();
       const people = api(running.url, (await login(running.url, "casey.clerk@demo.ecfx.test")).access_token);
       const managerId = await userId(DEMO.manager);
       const refused = await people.request("PATCH", `/api/v1/user/${managerId}`, { json: { email: "stolen@demo.ecfx.test" } });
@@ -138,7 +157,13 @@ describe.each(backends)("firm data security (%s)", (backend) => {
       ids.client = await post("/api/v1/client", { name: "Zanzibar Client", unique_key: "C-ZAN" });
       ids.matter = await post("/api/v1/matter", { name: "Zanzibar matter", unique_key: "M-ZAN", client_id: ids.client });
       const jurisdiction = await post("/api/v1/jurisdiction", { name: "S.D.N.Y. zanzibar", ecfx_jurisdictions: ["nysd"] });
-      ids.case = await post("/api/v1/case", { name: "Zanzibar v. Open", case_number: "1:24-cv-07777", matter_id: ids.matter, jurisdiction_id: jurisdiction, assigned_timekeepers: [ids.walled] });
+      ids.case = await post("/api/v1/case", {
+        name: "Zanzibar v. Open",
+        case_number: "1:24-cv-07777",
+        matter_id: ids.matter,
+        jurisdiction_id: jurisdiction,
+        assigned_timekeepers: [ids.walled],
+      });
       await post("/api/v1/ethical-wall", { name: "Keep Wally out", type: "exclusionary", matter_id: ids.matter, timekeepers: [ids.walled] });
       await db().updateTable("firm").set({ internal_walls_enabled: 1 }).where("id", "=", firm.demo).execute();
 
@@ -153,7 +178,21 @@ describe.each(backends)("firm data security (%s)", (backend) => {
       const now = Date.now();
       await db()
         .insertInto("envelope")
-        .values({ id: "env-zanzibar", firm_id: firm.demo, inbox_item_id: ids.item!, case_id: ids.case!, ecfx_jurisdiction_id: "nysd", name: "Zanzibar order", date: null, court_envelope_id: null, filed_by: "", service_contacts: "[]", docket_text: "ZANZIBAR DOCKET TEXT", created_at: now, updated_at: now })
+        .values({
+          id: "env-zanzibar",
+          firm_id: firm.demo,
+          inbox_item_id: ids.item!,
+          case_id: ids.case!,
+          ecfx_jurisdiction_id: "nysd",
+          name: "Zanzibar order",
+          date: null,
+          court_envelope_id: null,
+          filed_by: "",
+          service_contacts: "[]",
+          docket_text: "ZANZIBAR DOCKET TEXT",
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       await db().updateTable("app_user").set({ timekeeper_id: ids.walled }).where("email", "=", DEMO.viewOnly).execute();
     });
@@ -229,7 +268,21 @@ describe.each(backends)("firm data security (%s)", (backend) => {
       const now = Date.now();
       await db()
         .insertInto("dms_record")
-        .values({ id, firm_id: firmId, inbox_item_id: item, document_id: null, storage_policy_id: policy.body.id, what: "notice", status: "succeeded", location, root, error: null, attempts: 1, created_at: now, updated_at: now })
+        .values({
+          id,
+          firm_id: firmId,
+          inbox_item_id: item,
+          document_id: null,
+          storage_policy_id: policy.body.id,
+          what: "notice",
+          status: "succeeded",
+          location,
+          root,
+          error: null,
+          attempts: 1,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       return id;
     };

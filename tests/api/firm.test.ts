@@ -9,8 +9,7 @@ const PROTOBUF = "application/x-protobuf";
 
 type FirmJson = Record<string, unknown> & { id: number; name: string };
 
-const decodeFirm = (bytes: Uint8Array) =>
-  Firm.toObject(Firm.decode(bytes), { longs: Number, defaults: true, arrays: true }) as Record<string, unknown>;
+const decodeFirm = (bytes: Uint8Array) => Firm.toObject(Firm.decode(bytes), { longs: Number, defaults: true, arrays: true }) as Record<string, unknown>;
 const encodeFirm = (value: Record<string, unknown>) => Firm.encode(Firm.fromObject(value)).finish();
 
 const BRANDING_KEYS = ["entitled_features", "has_logo", "id", "name", "primary_color", "secondary_color", "signon_type", "time_zone", "updated_at"];
@@ -157,8 +156,7 @@ describe.each(backends)("reading the firm, its branding and its logo (%s)", (bac
 
   it("refuses a file that is not a PNG, an empty one and one of 1 MB or more", async () => {
     const { admin } = await firmIds();
-    const upload = (body: Uint8Array, type = "image/png") =>
-      admin.request("PUT", "/api/v1/firm/logo.png", { body, headers: { "content-type": type } });
+    const upload = (body: Uint8Array, type = "image/png") => admin.request("PUT", "/api/v1/firm/logo.png", { body, headers: { "content-type": type } });
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
     const oneMegabyte = Buffer.concat([solidPng(), Buffer.alloc(1024 * 1024 - solidPng().length)]);
     const twoMegabytes = Buffer.concat([solidPng(), Buffer.alloc(2 * 1024 * 1024)]);

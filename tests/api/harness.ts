@@ -138,13 +138,7 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-async function call(
-  url: string,
-  token: string | undefined,
-  method: string,
-  route: string,
-  options: RequestOptions = {}
-): Promise<ApiResponse> {
+async function call(url: string, token: string | undefined, method: string, route: string, options: RequestOptions = {}): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (token) headers.authorization = `Bearer ${token}`;
   // Copied into a plain ArrayBuffer-backed array, the one binary form fetch's types accept.
@@ -178,12 +172,7 @@ export interface Session {
 }
 
 /** Signs in and returns the session; fails the test with the answer when sign-in fails. */
-export async function login(
-  url: string,
-  email: string,
-  password: string = DEMO_PASSWORD,
-  headers?: Record<string, string>
-): Promise<Session> {
+export async function login(url: string, email: string, password: string = DEMO_PASSWORD, headers?: Record<string, string>): Promise<Session> {
   const res = await api(url).post("/auth/login", { username: email, password }, headers);
   if (res.status !== 200) throw new Error(`login of ${email} answered ${res.status}: ${res.text}`);
   return res.body as Session;

@@ -34,9 +34,17 @@ describe.each(backends)("firm host names (%s)", (backend) => {
 
   it("sends the default firm's implicit host to the default firm even if another firm listed it earlier", async () => {
     const { firm } = await secondFirm();
-    await server().ctx.database.db.updateTable("firm").set({ host_names: JSON.stringify(["second.localhost", "localhost"]) }).where("id", "=", firm.id).execute();
+    await server()
+      .ctx.database.db.updateTable("firm")
+      .set({ host_names: JSON.stringify(["second.localhost", "localhost"]) })
+      .where("id", "=", firm.id)
+      .execute();
     const branding = await api(server().url).get("/api/v1/firm/public?host=localhost");
     expect(branding.body.name).not.toBe(firm.name);
-    await server().ctx.database.db.updateTable("firm").set({ host_names: JSON.stringify(["second.localhost"]) }).where("id", "=", firm.id).execute();
+    await server()
+      .ctx.database.db.updateTable("firm")
+      .set({ host_names: JSON.stringify(["second.localhost"]) })
+      .where("id", "=", firm.id)
+      .execute();
   });
 });

@@ -180,7 +180,11 @@ describe.each(backends)("import (%s)", (backend) => {
     const role = await db.selectFrom("security_role").select("permissions").where("id", "=", manager.user.securityRoleId).executeTakeFirstOrThrow();
     const permissions = JSON.parse(role.permissions as string);
     permissions.client = { access: "FULL", fields: { unique_key: "READ" } };
-    await db.updateTable("security_role").set({ permissions: JSON.stringify(permissions) }).where("id", "=", manager.user.securityRoleId).execute();
+    await db
+      .updateTable("security_role")
+      .set({ permissions: JSON.stringify(permissions) })
+      .where("id", "=", manager.user.securityRoleId)
+      .execute();
     const fieldRefused = await send(api(server().url, manager.access_token), "client", "name,unique_key\nManaged,MG-1");
     expect(fieldRefused.status).toBe(403);
     expect(fieldRefused.body.fieldErrors).toEqual({ unique_key: ["Your role may not change this field."] });

@@ -57,7 +57,11 @@ describe.each(backends)("inbox ids matching the table's filters (%s)", (backend)
         attempts: 0,
       };
     });
-    for (let i = 0; i < rows.length; i += 500) await server().ctx.database.db.insertInto("inbox_item").values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await server()
+        .ctx.database.db.insertInto("inbox_item")
+        .values(rows.slice(i, i + 500))
+        .execute();
     return rows.map((r) => r.id);
   }
 
@@ -72,11 +76,7 @@ describe.each(backends)("inbox ids matching the table's filters (%s)", (backend)
     firmIds.demo = await firmOf(DEMO.admin);
     firmIds.second = await firmOf(DEMO.secondAdmin);
     alphaFailed = await seed(firmIds.demo, [{ subject: "Alpha notice 1" }, { subject: "Alpha notice 2" }, { subject: "Alpha notice 3" }]);
-    await seed(firmIds.demo, [
-      { subject: "Alpha done 1", status: "Succeeded" },
-      { subject: "Alpha done 2", status: "Succeeded" },
-      { subject: "Beta notice" },
-    ]);
+    await seed(firmIds.demo, [{ subject: "Alpha done 1", status: "Succeeded" }, { subject: "Alpha done 2", status: "Succeeded" }, { subject: "Beta notice" }]);
     alphaHidden = (await seed(firmIds.demo, [{ subject: "Alpha archived", hidden: true }]))[0]!;
     alphaSplit = (await seed(firmIds.demo, [{ subject: "Alpha split", disposition: "Split" }]))[0]!;
     otherFirm = (await seed(firmIds.second, [{ subject: "Alpha other firm" }]))[0]!;
@@ -141,7 +141,10 @@ describe.each(backends)("inbox ids matching the table's filters (%s)", (backend)
   });
 
   it(`stops at ${MATCHING_MAX} ids and says how many matched`, async () => {
-    const many = await seed(firmIds.demo, Array.from({ length: MATCHING_MAX + 3 }, (_, i) => ({ subject: `Gamma ${i}` })));
+    const many = await seed(
+      firmIds.demo,
+      Array.from({ length: MATCHING_MAX + 3 }, (_, i) => ({ subject: `Gamma ${i}` })),
+    );
     const admin = await client(DEMO.admin);
     const found = await admin.get("/api/v1/inbox/ids?freeText=gamma");
     expect(found.status).toBe(200);

@@ -39,9 +39,7 @@ describe.each(backends)("firm isolation (%s)", (backend) => {
     const demoUsers = await demoApi.get("/api/v1/user/search?max=100");
     expect(demoUsers.status).toBe(200);
     expect(demoUsers.headers.get("x-total-count")).toBe("4");
-    expect((demoUsers.body as { email: string }[]).map((u) => u.email).sort()).toEqual(
-      [DEMO.admin, DEMO.docketing, DEMO.manager, DEMO.viewOnly].sort()
-    );
+    expect((demoUsers.body as { email: string }[]).map((u) => u.email).sort()).toEqual([DEMO.admin, DEMO.docketing, DEMO.manager, DEMO.viewOnly].sort());
 
     const secondUsers = await secondApi.get("/api/v1/user/search?max=100");
     expect(secondUsers.status).toBe(200);

@@ -129,7 +129,13 @@ describe.each(backends)("notices going out (%s)", (backend) => {
   const mailsOf = (itemId: string) => db().selectFrom("outbound_mail").selectAll().where("inbox_item_id", "=", itemId).orderBy("created_at").execute();
   const notificationsOf = (itemId: string) => db().selectFrom("notification").selectAll().where("inbox_item_id", "=", itemId).orderBy("email").execute();
   const mailsTo = (email: string, purpose: string) =>
-    db().selectFrom("outbound_mail").selectAll().where("to_addresses", "=", JSON.stringify([email])).where("purpose", "=", purpose).orderBy("created_at").execute();
+    db()
+      .selectFrom("outbound_mail")
+      .selectAll()
+      .where("to_addresses", "=", JSON.stringify([email]))
+      .where("purpose", "=", purpose)
+      .orderBy("created_at")
+      .execute();
   const fetchedDocument = (itemId: string) =>
     db().selectFrom("document").selectAll().where("processed_from_id", "=", itemId).where("fetch_status", "=", "fetched").executeTakeFirstOrThrow();
   const eventsOf = async (itemId: string) =>
@@ -171,7 +177,12 @@ describe.each(backends)("notices going out (%s)", (backend) => {
       const s = await scenario({ method: "DMS_LINK", cadence: "REALTIME" });
       const item = await deliver(s);
       await worker.drain();
-      const filed = await db().selectFrom("dms_record").selectAll().where("inbox_item_id", "=", item.id).where("what", "=", "document").executeTakeFirstOrThrow();
+      const filed = await db()
+        .selectFrom("dms_record")
+        .selectAll()
+        .where("inbox_item_id", "=", item.id)
+        .where("what", "=", "document")
+        .executeTakeFirstOrThrow();
       expect(filed.status).toBe("succeeded");
       const mails = await mailsOf(item.id);
       expect(mails).toHaveLength(1);
@@ -227,7 +238,11 @@ describe.each(backends)("notices going out (%s)", (backend) => {
     const pdf = await open(token!);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
 
     const doc = await fetchedDocument(item.id);
     const weekAgo = { secrets: running.ctx.secrets, clock: { now: () => clock.now() - 8 * 24 * 3600_000 } };
@@ -242,7 +257,12 @@ describe.each(backends)("notices going out (%s)", (backend) => {
   it("tells a walled-out timekeeper nothing and refuses their link", async () => {
     const s = await scenario({ method: "WEB_LINK", cadence: "REALTIME", members: 2, matter: walledMatterId });
     const [inside, walled] = s.keepers as [Scenario["keepers"][number], Scenario["keepers"][number]];
-    const wall = await client.post("/api/v1/ethical-wall", { name: `Wall ${s.serial}`, type: "exclusionary", matter_id: walledMatterId, timekeepers: [walled.id] });
+    const wall = await client.post("/api/v1/ethical-wall", {
+      name: `Wall ${s.serial}`,
+      type: "exclusionary",
+      matter_id: walledMatterId,
+      timekeepers: [walled.id],
+    });
     expect(wall.status).toBe(201);
 
     const item = await deliver(s);
@@ -339,7 +359,9 @@ describe.each(backends)("notices going out (%s)", (backend) => {
     expect(parsed.text).toContain(`2:24-cv-${daily.serial}`);
     expect(parsed.attachments).toHaveLength(1);
     expect(Buffer.compare(parsed.attachments[0]!.content, await running.ctx.blobs.read((await fetchedDocument(item.id)).file_id!))).toBe(0);
-    expect(await notificationsOf(item.id)).toEqual([expect.objectContaining({ status: "sent", outbound_mail_id: digest!.id, digest_run_id: expect.any(String) })]);
+    expect(await notificationsOf(item.id)).toEqual([
+      expect.objectContaining({ status: "sent", outbound_mail_id: digest!.id, digest_run_id: expect.any(String) }),
+    ]);
 
     await runDueDigests(running.ctx);
     await Promise.all([runDueDigests(running.ctx), runDueDigests(running.ctx)]);

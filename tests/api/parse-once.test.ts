@@ -29,7 +29,10 @@ vi.mock("../../server/storage/notice-pdf", async (importOriginal) => {
 const NOTICE = fs.readFileSync(path.join(import.meta.dirname, "../fixtures/notices/nef-district-qp-utf8.eml"), "latin1");
 
 function noticeFor(tag: string): Buffer {
-  return Buffer.from(NOTICE.replace("<4100001@txed.uscourts.test>", `<parse-once-${tag}@txed.uscourts.test>`).replaceAll("175135791113", "175135799913"), "latin1");
+  return Buffer.from(
+    NOTICE.replace("<4100001@txed.uscourts.test>", `<parse-once-${tag}@txed.uscourts.test>`).replaceAll("175135791113", "175135799913"),
+    "latin1",
+  );
 }
 
 describe.each(backends)("a notice is parsed once and loaded once (%s)", (backend) => {
@@ -67,10 +70,21 @@ describe.each(backends)("a notice is parsed once and loaded once (%s)", (backend
       timekeeper_ids: [keeper],
     });
     const credential = await create("generic-credential", { name: "store", field: "store" });
-    const policy = await create("storage-policy", { name: "PDF notice", dms_credential_id: credential, store_email: "pdf", document_path: "{{case.case_number}}" });
+    const policy = await create("storage-policy", {
+      name: "PDF notice",
+      dms_credential_id: credential,
+      store_email: "pdf",
+      document_path: "{{case.case_number}}",
+    });
     const firmClient = await create("client", { name: "Bluebonnet Widgets Inc.", unique_key: "C-77" });
     const matter = await create("matter", { name: "Peña v. Bluebonnet", unique_key: "M-77", client_id: firmClient });
-    caseId = await create("case", { name: "Peña Industries v. Bluebonnet", case_number: "2:24-cv-123", matter_id: matter, jurisdiction_id: jurisdiction, assigned_timekeepers: [keeper] });
+    caseId = await create("case", {
+      name: "Peña Industries v. Bluebonnet",
+      case_number: "2:24-cv-123",
+      matter_id: matter,
+      jurisdiction_id: jurisdiction,
+      assigned_timekeepers: [keeper],
+    });
     expect((await client.put("/api/v1/firm/storage-hierarchy", { hierarchy: [...HIERARCHY_LEVELS], storage_policy_id: policy })).status).toBe(200);
 
     vi.mocked(readMail).mockClear();
@@ -118,9 +132,18 @@ describe.each(backends)("a notice is parsed once and loaded once (%s)", (backend
     const pdfContacts = vi.mocked(renderNoticePdf).mock.calls[0]![0].serviceContacts;
     expect(pdfContacts.length).toBeGreaterThan(1);
     expect(pdfContacts.every((line) => /<[^>]+@[^>]+>$/.test(line))).toBe(true);
-    const mail = await db().selectFrom("outbound_mail").select("raw").where("inbox_item_id", "=", itemId).where("purpose", "=", "notice").executeTakeFirstOrThrow();
+    const mail = await db()
+      .selectFrom("outbound_mail")
+      .select("raw")
+      .where("inbox_item_id", "=", itemId)
+      .where("purpose", "=", "notice")
+      .executeTakeFirstOrThrow();
     const text = (await simpleParser(mail.raw)).text ?? "";
-    const mailed = text.slice(text.indexOf("Service contacts")).split("\n").filter((line) => line.startsWith("- ")).map((line) => line.slice(2));
+    const mailed = text
+      .slice(text.indexOf("Service contacts"))
+      .split("\n")
+      .filter((line) => line.startsWith("- "))
+      .map((line) => line.slice(2));
     expect(mailed.slice(0, pdfContacts.length)).toEqual(pdfContacts);
   });
 });

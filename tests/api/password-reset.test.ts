@@ -7,7 +7,7 @@ async function resetTokenFromOutbox(url: string, admin: Session, to: string): Pr
   const list = await client.get("/api/v1/outbox/search?max=100");
   expect(list.status).toBe(200);
   const entry = (list.body as { id: string; to_addresses: string[]; purpose: string }[]).find(
-    (m) => m.purpose === "password-reset" && m.to_addresses.includes(to)
+    (m) => m.purpose === "password-reset" && m.to_addresses.includes(to),
   );
   expect(entry, `a reset mail to ${to}`).toBeTruthy();
   const mail = await client.get(`/api/v1/outbox/${entry!.id}`);

@@ -162,7 +162,11 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
     const hidden = await client.get("/api/v1/inbox-item/search?max=100&filter.hidden=true");
     expect(hidden.body.map((r: { id: string }) => r.id)).toContain(target.id);
 
-    await running.ctx.database.db.updateTable("inbox_item").set({ created_at: Date.now() - 31 * 24 * 3600 * 1000 }).where("id", "=", target.id).execute();
+    await running.ctx.database.db
+      .updateTable("inbox_item")
+      .set({ created_at: Date.now() - 31 * 24 * 3600 * 1000 })
+      .where("id", "=", target.id)
+      .execute();
     const retried = await client.post("/api/v1/inbox/bulk", { action: "retry", ids: [target.id] });
     expect(retried.body.skipped).toEqual([{ id: target.id, reason: "older than 30 days" }]);
   });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEMO, api, backends, login, testClock, useApi } from "./harness";
 
-const refreshJson = (url: string, token: string) =>
-  api(url).post("/oauth/access_token", { grant_type: "refresh_token", refresh_token: token });
+const refreshJson = (url: string, token: string) => api(url).post("/oauth/access_token", { grant_type: "refresh_token", refresh_token: token });
 
 const refreshForm = (url: string, token: string) =>
   api(url).request("POST", "/oauth/access_token", {

@@ -61,7 +61,21 @@ describe.each(backends)("served for real (%s)", (backend) => {
     for (const n of [1, 2]) {
       await ctx.database.db
         .insertInto("envelope")
-        .values({ id: `drift-envelope-${n}`, firm_id: firmId, inbox_item_id: itemId, case_id: ids.cases!, ecfx_jurisdiction_id: null, name: `Order ${n}`, date: null, court_envelope_id: null, filed_by: "Court", service_contacts: "[]", docket_text: "", created_at: now, updated_at: now })
+        .values({
+          id: `drift-envelope-${n}`,
+          firm_id: firmId,
+          inbox_item_id: itemId,
+          case_id: ids.cases!,
+          ecfx_jurisdiction_id: null,
+          name: `Order ${n}`,
+          date: null,
+          court_envelope_id: null,
+          filed_by: "Court",
+          service_contacts: "[]",
+          docket_text: "",
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
     }
 

@@ -5,9 +5,7 @@ import { DEMO, api, backends, sessionsOf, useApi } from "./harness";
 
 // Decoded with protobufjs straight from the .proto file, not through the app's helper, so a
 // mistake shared by both sides of the app cannot hide here.
-const UserSecurityRole = protobuf
-  .loadSync(fileURLToPath(new URL("../../proto/security_role.proto", import.meta.url)))
-  .lookupType("ecfx.UserSecurityRole");
+const UserSecurityRole = protobuf.loadSync(fileURLToPath(new URL("../../proto/security_role.proto", import.meta.url))).lookupType("ecfx.UserSecurityRole");
 
 type Role = Record<string, unknown> & { id: string; name: string; userIds: string[]; isSystemDefined: boolean };
 

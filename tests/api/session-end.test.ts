@@ -65,7 +65,11 @@ describe.each(backends)("ending sessions (%s)", (backend) => {
     });
     expect(created.status).toBe(201);
     const userId = created.body.id as string;
-    const session = await server().ctx.database.db.selectFrom("app_user").select(["id", "firm_id", "token_version"]).where("id", "=", userId).executeTakeFirstOrThrow();
+    const session = await server()
+      .ctx.database.db.selectFrom("app_user")
+      .select(["id", "firm_id", "token_version"])
+      .where("id", "=", userId)
+      .executeTakeFirstOrThrow();
     const { issueTokens } = await import("../../server/auth/tokens");
     const tokens = await issueTokens(server().ctx, session);
     expect((await api(server().url, tokens.access_token).get("/auth/me")).status).toBe(200);

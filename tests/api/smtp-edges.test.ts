@@ -99,7 +99,11 @@ describe.each(backends)("SMTP inbox edges (%s)", (backend) => {
     await client.send("QUIT");
     client.end();
 
-    const second = await running.ctx.database.db.selectFrom("inbox_address").select("firm_id").where("address", "=", SECOND_FIRM_INBOX).executeTakeFirstOrThrow();
+    const second = await running.ctx.database.db
+      .selectFrom("inbox_address")
+      .select("firm_id")
+      .where("address", "=", SECOND_FIRM_INBOX)
+      .executeTakeFirstOrThrow();
     expect(await itemsWithSubject("after-rset")).toEqual([{ firm_id: second.firm_id }]);
   });
 

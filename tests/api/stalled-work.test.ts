@@ -27,7 +27,8 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
   let itemId = "";
   let demoFirmId = 0;
   const db = () => running.ctx.database.db;
-  const eventsOf = async (id: string) => (await db().selectFrom("event_log").select(["event", "detail"]).where("inbox_item_id", "=", id).orderBy("created_at").execute());
+  const eventsOf = async (id: string) =>
+    await db().selectFrom("event_log").select(["event", "detail"]).where("inbox_item_id", "=", id).orderBy("created_at").execute();
   /** Runs the jobs until none is due, as a worker of the product does (sweep included). */
   const work = async () => {
     const worker = startWorker(running.ctx, PIPELINE_JOBS, 2, { requeueStalled: requeueStalledWork });
@@ -81,14 +82,25 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
 
   it("adopts the file an interrupted write left instead of storing it again, and sends no mail twice", async () => {
     const filesBefore = filesInStore();
-    const [record] = await db().selectFrom("dms_record").select(["id", "location"]).where("inbox_item_id", "=", itemId).where("what", "=", "document").execute();
+    const [record] = await db()
+      .selectFrom("dms_record")
+      .select(["id", "location"])
+      .where("inbox_item_id", "=", itemId)
+      .where("what", "=", "document")
+      .execute();
     expect(record?.location).toBeTruthy();
     // The file is in place, but the crash came before its record was marked.
     await db().updateTable("dms_record").set({ status: "writing", intended_location: record!.location, location: null }).where("id", "=", record!.id).execute();
     await db().updateTable("inbox_item").set({ dms_status: "started" }).where("id", "=", itemId).execute();
 
     // One mail went out before the crash but its row was not marked; the other was recorded and never sent.
-    const rows = await db().selectFrom("notification").select(["id", "outbound_mail_id"]).where("inbox_item_id", "=", itemId).where("status", "=", "sent").orderBy("email").execute();
+    const rows = await db()
+      .selectFrom("notification")
+      .select(["id", "outbound_mail_id"])
+      .where("inbox_item_id", "=", itemId)
+      .where("status", "=", "sent")
+      .orderBy("email")
+      .execute();
     expect(rows.length).toBeGreaterThanOrEqual(2);
     const [sentBefore, notSent] = rows as [(typeof rows)[number], (typeof rows)[number]];
     await db().updateTable("notification").set({ status: "sending" }).where("id", "in", [sentBefore.id, notSent.id]).execute();
@@ -103,11 +115,18 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
     expect(filesInStore()).toEqual(filesBefore);
     expect((await eventsOf(itemId)).some((e) => e.event === "stored" && e.detail.includes("interrupted attempt"))).toBe(true);
 
-    const after = await db().selectFrom("notification").select(["id", "status", "outbound_mail_id"]).where("id", "in", [sentBefore.id, notSent.id]).orderBy("id").execute();
+    const after = await db()
+      .selectFrom("notification")
+      .select(["id", "status", "outbound_mail_id"])
+      .where("id", "in", [sentBefore.id, notSent.id])
+      .orderBy("id")
+      .execute();
     expect(after.every((row) => row.status === "sent")).toBe(true);
     expect(after.map((row) => row.outbound_mail_id).sort()).toEqual([sentBefore.outbound_mail_id, notSent.outbound_mail_id].sort());
     // No new message: the unsent one went as recorded, with its Message-ID.
-    expect(await db().selectFrom("outbound_mail").select(["id", "message_id"]).where("inbox_item_id", "=", itemId).orderBy("id").execute()).toEqual(mailsBefore);
+    expect(await db().selectFrom("outbound_mail").select(["id", "message_id"]).where("inbox_item_id", "=", itemId).orderBy("id").execute()).toEqual(
+      mailsBefore,
+    );
     const resent = await db().selectFrom("outbound_mail").select("status").where("id", "=", notSent.outbound_mail_id).executeTakeFirstOrThrow();
     expect(resent.status).toBe("captured");
     expect((await eventsOf(itemId)).filter((e) => e.event === "notification sent again")).toHaveLength(1);

@@ -33,7 +33,13 @@ describe.each(backends)("state e-filing, member cases and replies (%s)", (backen
       ["california", "N.D. Cal.", "cand", "3:24-cv-5512"],
     ] as const) {
       const jurisdiction = (await client.post("/api/v1/jurisdiction", { name, ecfx_jurisdictions: [ecfx] })).body;
-      const created = await client.post("/api/v1/case", { name: `Case ${number}`, case_number: number, matter_id: matter.id, jurisdiction_id: jurisdiction.id, assigned_timekeepers: [timekeeper.id] });
+      const created = await client.post("/api/v1/case", {
+        name: `Case ${number}`,
+        case_number: number,
+        matter_id: matter.id,
+        jurisdiction_id: jurisdiction.id,
+        assigned_timekeepers: [timekeeper.id],
+      });
       expect(created.status, JSON.stringify([jurisdiction, created.body])).toBe(201);
       cases[key] = created.body.id;
     }
@@ -46,7 +52,10 @@ describe.each(backends)("state e-filing, member cases and replies (%s)", (backen
   });
 
   const upload = async (name: string): Promise<string> => {
-    const response = await client.request("POST", "/api/v1/inbox/upload", { body: new Uint8Array(fixture(name)), headers: { "content-type": "message/rfc822" } });
+    const response = await client.request("POST", "/api/v1/inbox/upload", {
+      body: new Uint8Array(fixture(name)),
+      headers: { "content-type": "message/rfc822" },
+    });
     expect(response.status).toBe(201);
     const id = response.body.id as string;
     // Until the worker has taken the item up and no job of it is left to run now.
@@ -91,7 +100,12 @@ describe.each(backends)("state e-filing, member cases and replies (%s)", (backen
   it("links a reply quoting a notice to the notice received before, and does not process it", async () => {
     const original = await upload("nef-member-suffix-plain.eml");
     const reply = await upload("reply-quoting-notice.eml");
-    expect(await item(reply)).toMatchObject({ status: "Succeeded", disposition: "Ignored", duplicate_of_id: original, disposition_text: "reply quoting a court notice" });
+    expect(await item(reply)).toMatchObject({
+      status: "Succeeded",
+      disposition: "Ignored",
+      duplicate_of_id: original,
+      disposition_text: "reply quoting a court notice",
+    });
     const envelopes = await running.ctx.database.db.selectFrom("envelope").select("id").where("inbox_item_id", "=", reply).execute();
     expect(envelopes).toEqual([]);
   });

@@ -24,9 +24,7 @@ const NAME_TEMPLATE = "{{#if document}}{{document.number}} {{document.name}}{{el
 function variant(n: number, caseNumber = "2:24-cv-00123"): Buffer {
   const tag = String(n).padStart(2, "0");
   return Buffer.from(
-    FIXTURE.replace("<4100001@", `<41000${tag}@`)
-      .replace("doc1/175135791113", `doc1/1751357911${tag}`)
-      .replaceAll("2:24-cv-00123", caseNumber),
+    FIXTURE.replace("<4100001@", `<41000${tag}@`).replace("doc1/175135791113", `doc1/1751357911${tag}`).replaceAll("2:24-cv-00123", caseNumber),
     "latin1",
   );
 }
@@ -76,16 +74,40 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
       document_name: NAME_TEMPLATE,
       document_properties: { Matter: "{{matter.unique_key}}", Source: "ECFX" },
     });
-    ids.casePolicy = await create("storage-policy", { name: "Case policy", dms_credential_id: ids.caseStore, store_email: "pdf", document_path: "{{case.case_number}}", document_name: NAME_TEMPLATE });
-    ids.clientPolicy = await create("storage-policy", { name: "Client policy", dms_credential_id: ids.clientStore, store_email: "none", document_path: "{{client.unique_key}}", document_name: NAME_TEMPLATE });
-    ids.blockedPolicy = await create("storage-policy", { name: "Blocked policy", dms_credential_id: ids.blockedStore, store_email: "none", document_path: "{{case.case_number}}" });
+    ids.casePolicy = await create("storage-policy", {
+      name: "Case policy",
+      dms_credential_id: ids.caseStore,
+      store_email: "pdf",
+      document_path: "{{case.case_number}}",
+      document_name: NAME_TEMPLATE,
+    });
+    ids.clientPolicy = await create("storage-policy", {
+      name: "Client policy",
+      dms_credential_id: ids.clientStore,
+      store_email: "none",
+      document_path: "{{client.unique_key}}",
+      document_name: NAME_TEMPLATE,
+    });
+    ids.blockedPolicy = await create("storage-policy", {
+      name: "Blocked policy",
+      dms_credential_id: ids.blockedStore,
+      store_email: "none",
+      document_path: "{{case.case_number}}",
+    });
 
     const plainClient = await create("client", { name: "Bluebonnet Widgets Inc.", unique_key: "C-77" });
     const policyClient = await create("client", { name: "Lone Star Holdings", unique_key: "C-88", storage_policy_id: ids.clientPolicy });
     const plainMatter = (ids.plainMatter = await create("matter", { name: "Peña v. Bluebonnet", unique_key: "M-77", client_id: plainClient }));
     const policyMatter = await create("matter", { name: "Peña v. Lone Star", unique_key: "M-88", client_id: policyClient });
     const kase = (number: string, matter: string, policy?: string) =>
-      create("case", { name: `Peña Industries v. ${number}`, case_number: number, matter_id: matter, jurisdiction_id: jurisdiction, assigned_timekeepers: [timekeeper], storage_policy_id: policy });
+      create("case", {
+        name: `Peña Industries v. ${number}`,
+        case_number: number,
+        matter_id: matter,
+        jurisdiction_id: jurisdiction,
+        assigned_timekeepers: [timekeeper],
+        storage_policy_id: policy,
+      });
     ids.firmCase = await kase("2:24-cv-123", plainMatter);
     ids.caseCase = await kase("2:24-cv-124", plainMatter, ids.casePolicy);
     ids.orderCase = await kase("2:24-cv-125", policyMatter, ids.casePolicy);
@@ -133,7 +155,8 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
   };
 
   const recordsOf = (itemId: string) => db().selectFrom("dms_record").selectAll().where("inbox_item_id", "=", itemId).orderBy("what").execute();
-  const eventsOf = async (itemId: string) => (await db().selectFrom("event_log").select(["event", "detail"]).where("inbox_item_id", "=", itemId).orderBy("created_at").orderBy("id").execute());
+  const eventsOf = async (itemId: string) =>
+    await db().selectFrom("event_log").select(["event", "detail"]).where("inbox_item_id", "=", itemId).orderBy("created_at").orderBy("id").execute();
   const fileAt = (folder: string, location: string) => fs.readFileSync(path.join(firmRoot, folder, location));
 
   it("files the documents and the original e-mail through the firm's policy, at the path its templates name", async () => {
@@ -209,7 +232,11 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
 
   it("stores a second copy through the additional policy, once each even when the chain loops back", async () => {
     const create = async (segment: string, body: Record<string, unknown>) => (await client.post(`/api/v1/${segment}`, body)).body.id as string;
-    const first = await create("storage-policy", { name: "Mirror one", dms_credential_id: await create("generic-credential", { name: "mirror one", field: "mirror-1" }), document_path: "{{case.case_number}}" });
+    const first = await create("storage-policy", {
+      name: "Mirror one",
+      dms_credential_id: await create("generic-credential", { name: "mirror one", field: "mirror-1" }),
+      document_path: "{{case.case_number}}",
+    });
     const second = await create("storage-policy", {
       name: "Mirror two",
       dms_credential_id: await create("generic-credential", { name: "mirror two", field: "mirror-2" }),
@@ -218,8 +245,16 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     });
     expect((await client.request("PATCH", `/api/v1/storage-policy/${first}`, { json: { additional_storage_policy_id: second } })).status).toBe(200);
     const timekeeper = await create("timekeeper", { full_name: "Mira Mirror", email: "mira@lawfirm.test" });
-    const jurisdiction = (await db().selectFrom("court_case").select("jurisdiction_id").where("id", "=", ids.firmCase!).executeTakeFirstOrThrow()).jurisdiction_id;
-    await create("case", { name: "Mirror case", case_number: "2:24-cv-127", matter_id: ids.plainMatter, jurisdiction_id: jurisdiction, assigned_timekeepers: [timekeeper], storage_policy_id: first });
+    const jurisdiction = (await db().selectFrom("court_case").select("jurisdiction_id").where("id", "=", ids.firmCase!).executeTakeFirstOrThrow())
+      .jurisdiction_id;
+    await create("case", {
+      name: "Mirror case",
+      case_number: "2:24-cv-127",
+      matter_id: ids.plainMatter,
+      jurisdiction_id: jurisdiction,
+      assigned_timekeepers: [timekeeper],
+      storage_policy_id: first,
+    });
 
     const item = await deliver(variant(7, "2:24-cv-00127"));
     const records = await recordsOf(item.id);
@@ -304,7 +339,12 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     expect(listed.status).toBe(200);
     expect(listed.body.dms_status).toBe("succeeded");
     const document = listed.body.records.find((r: { what: string }) => r.what === "document");
-    expect(document).toMatchObject({ status: "succeeded", storage_policy_name: "Firm policy", document_name: "Main Document", location: "Bluebonnet Widgets Inc/2_24-cv-123/0 Main Document.pdf" });
+    expect(document).toMatchObject({
+      status: "succeeded",
+      storage_policy_name: "Firm policy",
+      document_name: "Main Document",
+      location: "Bluebonnet Widgets Inc/2_24-cv-123/0 Main Document.pdf",
+    });
 
     const own = await client.get(`/api/v1/dms-record/${document.id}/content`);
     expect(own.status).toBe(200);
@@ -326,7 +366,12 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     const record = (await recordsOf(ids.firstItem!)).find((r) => r.what === "document")!;
     const timekeeper = (await client.post("/api/v1/timekeeper", { full_name: "Wendy Walled", email: "wendy@lawfirm.test" })).body.id as string;
     await db().updateTable("app_user").set({ timekeeper_id: timekeeper }).where("email", "=", DEMO.manager).execute();
-    const wall = await client.post("/api/v1/ethical-wall", { name: "Keep Wendy out", type: "exclusionary", matter_id: ids.plainMatter, timekeepers: [timekeeper] });
+    const wall = await client.post("/api/v1/ethical-wall", {
+      name: "Keep Wendy out",
+      type: "exclusionary",
+      matter_id: ids.plainMatter,
+      timekeepers: [timekeeper],
+    });
     expect(wall.status).toBe(201);
     const firmId = (await db().selectFrom("inbox_item").select("firm_id").where("id", "=", ids.firstItem!).executeTakeFirstOrThrow()).firm_id;
     const asManager = api(running.url, (await login(running.url, DEMO.manager)).access_token);
@@ -357,11 +402,16 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     const twice = await client.put("/api/v1/firm/storage-hierarchy", { hierarchy: [...DEFAULT_ORDER.slice(1), "case"], storage_policy_id: null });
     expect(twice.status).toBe(400);
     const other = await login(running.url, DEMO.secondAdmin);
-    const foreign = await api(running.url, other.access_token).put("/api/v1/firm/storage-hierarchy", { hierarchy: DEFAULT_ORDER, storage_policy_id: ids.firmPolicy });
+    const foreign = await api(running.url, other.access_token).put("/api/v1/firm/storage-hierarchy", {
+      hierarchy: DEFAULT_ORDER,
+      storage_policy_id: ids.firmPolicy,
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.body.fieldErrors.storage_policy_id).toHaveLength(1);
     const viewer = await login(running.url, DEMO.viewOnly);
-    expect((await api(running.url, viewer.access_token).put("/api/v1/firm/storage-hierarchy", { hierarchy: DEFAULT_ORDER, storage_policy_id: null })).status).toBe(403);
+    expect(
+      (await api(running.url, viewer.access_token).put("/api/v1/firm/storage-hierarchy", { hierarchy: DEFAULT_ORDER, storage_policy_id: null })).status,
+    ).toBe(403);
     expect((await client.get("/api/v1/firm/storage-hierarchy")).body).toMatchObject({ hierarchy: DEFAULT_ORDER, storage_policy_id: ids.firmPolicy });
   });
 });

@@ -6,8 +6,7 @@ const LOCKED = /^Too many sign-in attempts\. Try again in (\d+) minutes\.$/;
 // The API trusts 127.0.0.1 as a proxy, so X-Forwarded-For gives each test its own client address.
 const from = (address: string) => ({ "x-forwarded-for": address });
 
-const attempt = (url: string, email: string, password: string, address: string) =>
-  api(url).post("/auth/login", { username: email, password }, from(address));
+const attempt = (url: string, email: string, password: string, address: string) => api(url).post("/auth/login", { username: email, password }, from(address));
 
 describe.each(backends)("sign-in throttling per account (%s)", (backend) => {
   const clock = testClock();

@@ -109,7 +109,12 @@ describe.each(backends)("court notices from outside (%s)", (backend) => {
     expect(item.status).toBe("Action Required");
     expect(item.reason).toContain(doc.fetch_error);
     if (!reachesSimulator) expect(simulator.requests.size).toBe(before);
-    const blobs = await running.ctx.database.db.selectFrom("document").select("id").where("processed_from_id", "=", item.id).where("file_id", "is not", null).execute();
+    const blobs = await running.ctx.database.db
+      .selectFrom("document")
+      .select("id")
+      .where("processed_from_id", "=", item.id)
+      .where("file_id", "is not", null)
+      .execute();
     expect(blobs).toHaveLength(0);
   }
 
@@ -152,7 +157,10 @@ describe.each(backends)("court notices from outside (%s)", (backend) => {
 
   it("records a notice without the control characters its text carried", async () => {
     const link = docLink("https://ecf.txed.uscourts.gov", "175135795113");
-    const { item, doc } = await process(link, notice(link, ++counter, "MOTION\u0000 to Seal\u0007 by Pena\u001b Industries.\tExhibit A", "Motion\u0000 to Seal"));
+    const { item, doc } = await process(
+      link,
+      notice(link, ++counter, "MOTION\u0000 to Seal\u0007 by Pena\u001b Industries.\tExhibit A", "Motion\u0000 to Seal"),
+    );
     expect(item.status).toBe("Succeeded");
     expect(item.subject).toContain("Motion to Seal");
     expect(item.snippet).not.toContain("\u0000");

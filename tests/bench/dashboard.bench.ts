@@ -26,14 +26,30 @@ function statements(backend: BackendName, firmId: number, now: number): string[]
   const series = (n: number) => (backend === "postgres" ? `generate_series(1, ${n}) as n(i)` : `n`);
   const withSeries = (n: number) => (backend === "postgres" ? "" : `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${n}) `);
   const bytes = backend === "postgres" ? "decode('41', 'hex')" : "x'41'";
-  const insert = (n: number, table: string, columns: string, select: string) => `${withSeries(n)}insert into ${table} (${columns}) select ${select} from ${series(n)}`;
+  const insert = (n: number, table: string, columns: string, select: string) =>
+    `${withSeries(n)}insert into ${table} (${columns}) select ${select} from ${series(n)}`;
   const spacing = Math.floor(TWO_YEARS_MS / NOTICES);
   const entity = `${firmId}, ${now}, ${now}`;
   return [
     insert(CLIENTS, "client", "id, firm_id, created_at, updated_at, name, status", `'bc-' || i, ${entity}, 'Bench client ' || i, 'active'`),
-    insert(MATTERS, "matter", "id, firm_id, created_at, updated_at, name, status, client_id", `'bm-' || i, ${entity}, 'Bench matter ' || i, 'open', 'bc-' || (i % ${CLIENTS} + 1)`),
-    insert(TIMEKEEPERS, "timekeeper", "id, firm_id, created_at, updated_at, full_name, email", `'bt-' || i, ${entity}, 'Bench Keeper ' || i, 'keeper' || i || '@bench.test'`),
-    insert(CASES, "court_case", "id, firm_id, created_at, updated_at, name, case_number, case_number_normalized, matter_id", `'bk-' || i, ${entity}, 'Bench v. Case ' || i, '1:24-cv-' || i, '1:24-cv-' || i, 'bm-' || (i % ${MATTERS} + 1)`),
+    insert(
+      MATTERS,
+      "matter",
+      "id, firm_id, created_at, updated_at, name, status, client_id",
+      `'bm-' || i, ${entity}, 'Bench matter ' || i, 'open', 'bc-' || (i % ${CLIENTS} + 1)`,
+    ),
+    insert(
+      TIMEKEEPERS,
+      "timekeeper",
+      "id, firm_id, created_at, updated_at, full_name, email",
+      `'bt-' || i, ${entity}, 'Bench Keeper ' || i, 'keeper' || i || '@bench.test'`,
+    ),
+    insert(
+      CASES,
+      "court_case",
+      "id, firm_id, created_at, updated_at, name, case_number, case_number_normalized, matter_id",
+      `'bk-' || i, ${entity}, 'Bench v. Case ' || i, '1:24-cv-' || i, '1:24-cv-' || i, 'bm-' || (i % ${MATTERS} + 1)`,
+    ),
     insert(CASES, "case_timekeeper", "case_id, timekeeper_id, firm_id", `'bk-' || i, 'bt-' || (i % ${TIMEKEEPERS} + 1), ${firmId}`),
     insert(CASES, "case_timekeeper", "case_id, timekeeper_id, firm_id", `'bk-' || i, 'bt-' || ((i + 7) % ${TIMEKEEPERS} + 1), ${firmId}`),
     insert(

@@ -17,7 +17,13 @@ async function main() {
   const pipeline = await startPipeline("ecfx-bench-delivery-");
   const { ctx, post } = pipeline;
   const timekeeper = await post("/api/v1/timekeeper", { full_name: "Bench Keeper", email: "bench@firm.test" });
-  await post("/api/v1/timekeeper-group", { name: "Realtime PDF", time_zone: "America/Chicago", delivery_method: "PDF", notification_cadence: "REALTIME", timekeeper_ids: [timekeeper] });
+  await post("/api/v1/timekeeper-group", {
+    name: "Realtime PDF",
+    time_zone: "America/Chicago",
+    delivery_method: "PDF",
+    notification_cadence: "REALTIME",
+    timekeeper_ids: [timekeeper],
+  });
   await pipeline.createFixtureCase(timekeeper);
   const store = await post("/api/v1/generic-credential", { name: "Bench store", field: "bench" });
   const policy = await post("/api/v1/storage-policy", { name: "Bench policy", dms_credential_id: store, store_documents: true, store_email: "eml" });
@@ -38,13 +44,27 @@ async function main() {
 
   const db = ctx.database.db;
   for (let i = 0; i < 1200; i++) {
-    const mailed = await db.selectFrom("outbound_mail").select((eb) => eb.fn.countAll<number>().as("n")).where("inbox_item_id", "is not", null).executeTakeFirst();
-    const stored = await db.selectFrom("dms_record").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "succeeded").where("what", "=", "document").executeTakeFirst();
+    const mailed = await db
+      .selectFrom("outbound_mail")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("inbox_item_id", "is not", null)
+      .executeTakeFirst();
+    const stored = await db
+      .selectFrom("dms_record")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("status", "=", "succeeded")
+      .where("what", "=", "document")
+      .executeTakeFirst();
     if (Number(mailed?.n) >= COUNT && Number(stored?.n) >= COUNT) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const items = await db.selectFrom("inbox_item").select(["id", "created_at", "updated_at", "status"]).execute();
-  const mails = new Map((await db.selectFrom("outbound_mail").select(["inbox_item_id", "created_at"]).where("inbox_item_id", "is not", null).execute()).map((m) => [m.inbox_item_id!, m.created_at]));
+  const mails = new Map(
+    (await db.selectFrom("outbound_mail").select(["inbox_item_id", "created_at"]).where("inbox_item_id", "is not", null).execute()).map((m) => [
+      m.inbox_item_id!,
+      m.created_at,
+    ]),
+  );
   const files = new Map<string, number>();
   for (const r of await db.selectFrom("dms_record").select(["inbox_item_id", "updated_at"]).where("status", "=", "succeeded").execute()) {
     files.set(r.inbox_item_id, Math.max(files.get(r.inbox_item_id) ?? 0, r.updated_at));
@@ -58,7 +78,9 @@ async function main() {
   const cpu = os.cpus();
   console.log(`notices at a steady rate on SQLite — ${cpu[0]?.model ?? "?"} × ${cpu.length}, load ${os.loadavg()[0]?.toFixed(2)}`);
   console.log(`  offered: ${COUNT} notices at ${RATE}/s over ${SECONDS} s (sent in ${((sent - started) / 1000).toFixed(1)} s)`);
-  console.log(`  succeeded: ${toSucceeded.length}, mailed: ${toMail.length}, filed: ${toStored.length}; all done ${((done - started) / 1000).toFixed(1)} s after the first`);
+  console.log(
+    `  succeeded: ${toSucceeded.length}, mailed: ${toMail.length}, filed: ${toStored.length}; all done ${((done - started) / 1000).toFixed(1)} s after the first`,
+  );
   console.log(`  received → Succeeded:          ${summary(toSucceeded)}`);
   console.log(`  received → mail captured:      ${summary(toMail)}`);
   console.log(`  received → documents filed:    ${summary(toStored)}`);

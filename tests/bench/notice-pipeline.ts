@@ -24,14 +24,23 @@ export function percentile(sorted: number[], p: number): number {
 export function distinctNotices(count: number): string[] {
   return Array.from({ length: count }, (_, n) => {
     const docId = `1751${String(n).padStart(6, "0")}12`;
-    return notice.replace(/^Message-ID:.*$/im, `Message-ID: <bench-${n}@txed.uscourts.test>`).replace(/175135791113/g, docId).replace(/175035791113/g, docId);
+    return notice
+      .replace(/^Message-ID:.*$/im, `Message-ID: <bench-${n}@txed.uscourts.test>`)
+      .replace(/175135791113/g, docId)
+      .replace(/175035791113/g, docId);
   });
 }
 
 export async function startPipeline(prefix: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const simulator = await startCourtSimulator();
-  const config = loadConfig({ ECFX_DATA_DIR: dataDir, ECFX_COURT_BASE_URL: simulator.url, LOG_LEVEL: "silent", ECFX_COURT_CONCURRENCY: "8", ECFX_DEMO_DATA: "false" });
+  const config = loadConfig({
+    ECFX_DATA_DIR: dataDir,
+    ECFX_COURT_BASE_URL: simulator.url,
+    LOG_LEVEL: "silent",
+    ECFX_COURT_CONCURRENCY: "8",
+    ECFX_DEMO_DATA: "false",
+  });
   const ctx = await openContext(config);
   const api = buildApi(ctx);
   await api.listen({ port: 0, host: "127.0.0.1" });
@@ -48,7 +57,11 @@ export async function startPipeline(prefix: string) {
   const token = ((await login.json()) as { access_token: string }).access_token;
   /** Creates through the API as the demo admin; the new row's id. */
   const post = async (route: string, body: unknown) => {
-    const res = await fetch(`${apiUrl}${route}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const res = await fetch(`${apiUrl}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
     const json = (await res.json()) as { id: string };
     if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(json)}`);
     return json.id;
@@ -58,7 +71,13 @@ export async function startPipeline(prefix: string) {
     const jurisdiction = await post("/api/v1/jurisdiction", { name: "E.D. Tex.", ecfx_jurisdictions: ["txed"] });
     const client = await post("/api/v1/client", { name: "Bench Client", unique_key: "B-1" });
     const matter = await post("/api/v1/matter", { name: "Bench Matter", unique_key: "BM-1", client_id: client });
-    await post("/api/v1/case", { name: "Bench case", case_number: "2:24-cv-00123", matter_id: matter, jurisdiction_id: jurisdiction, assigned_timekeepers: [timekeeper] });
+    await post("/api/v1/case", {
+      name: "Bench case",
+      case_number: "2:24-cv-00123",
+      matter_id: matter,
+      jurisdiction_id: jurisdiction,
+      assigned_timekeepers: [timekeeper],
+    });
   };
   const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, pool: true, maxConnections: 10, ignoreTLS: true });
   const send = (raw: string) => transport.sendMail({ envelope: { from: "txed_cmecf@txed.uscourts.test", to: [DEMO_INBOX] }, raw });

@@ -40,7 +40,10 @@ async function installJuriscraper(): Promise<{ python: string } | { skipped: str
     return { skipped: `juriscraper could not be installed (python3 -m venv failed: ${firstLine(error)})` };
   }
   try {
-    await run(path.join(venv, "bin/pip"), ["install", "--disable-pip-version-check", "--retries", "1", "--timeout", "15", "juriscraper"], { timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
+    await run(path.join(venv, "bin/pip"), ["install", "--disable-pip-version-check", "--retries", "1", "--timeout", "15", "juriscraper"], {
+      timeout: 600_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { python };
   } catch (error) {
     return { skipped: `juriscraper could not be installed (pip install juriscraper failed: ${firstLine(error)})` };
@@ -88,7 +91,16 @@ print(json.dumps({"perCpuSecond": parsed / used, "maxRssMb": resource.getrusage(
 async function compileOurs(): Promise<string> {
   const { build } = await import("esbuild");
   const outfile = path.join(ROOT, "tests/.tmp/bench/parse-one-core.mjs");
-  await build({ entryPoints: [path.join(ROOT, "tests/bench/parse-one-core.ts")], outfile, bundle: true, format: "esm", platform: "node", target: "node20", packages: "external", logLevel: "warning" });
+  await build({
+    entryPoints: [path.join(ROOT, "tests/bench/parse-one-core.ts")],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    logLevel: "warning",
+  });
   return outfile;
 }
 
@@ -119,7 +131,9 @@ async function coldStart(): Promise<string> {
   const cpus: number[] = [];
   for (let i = 0; i < 10; i++) {
     const t = performance.now();
-    const child = timed ? spawnSync("/usr/bin/time", ["-f", "%U %S", ...command], { cwd: ROOT, encoding: "utf8" }) : spawnSync(command[0] ?? "", command.slice(1), { cwd: ROOT, encoding: "utf8" });
+    const child = timed
+      ? spawnSync("/usr/bin/time", ["-f", "%U %S", ...command], { cwd: ROOT, encoding: "utf8" })
+      : spawnSync(command[0] ?? "", command.slice(1), { cwd: ROOT, encoding: "utf8" });
     walls.push(performance.now() - t);
     const [user, sys] = (child.stderr ?? "").trim().split("\n").pop()?.split(" ").map(Number) ?? [];
     if (user !== undefined && sys !== undefined && !Number.isNaN(user + sys)) cpus.push((user + sys) * 1000);
@@ -131,7 +145,9 @@ async function coldStart(): Promise<string> {
 async function main(): Promise<void> {
   const juriscraper = await installJuriscraper();
   const lines: string[] = [];
-  lines.push(`corpus: tests/fixtures/pacer-email (92 e-mails), ${rounds} alternating rounds of ${seconds} CPU-seconds, ${hasTaskset ? "pinned to core 0 with taskset" : "not pinned (no taskset)"}`);
+  lines.push(
+    `corpus: tests/fixtures/pacer-email (92 e-mails), ${rounds} alternating rounds of ${seconds} CPU-seconds, ${hasTaskset ? "pinned to core 0 with taskset" : "not pinned (no taskset)"}`,
+  );
   const ourRuns: Figures[] = [];
   const theirRuns: Figures[] = [];
   const script = await compileOurs();
@@ -141,7 +157,9 @@ async function main(): Promise<void> {
   }
   const ourRate = median(ourRuns.map((r) => r.perCpuSecond));
   const ourRss = Math.max(...ourRuns.map((r) => r.maxRssMb));
-  lines.push(`ECFX parser: ${ourRate.toFixed(0)} e-mails per CPU-second (median of ${rounds}), ${(1000 / ourRate).toFixed(2)} ms CPU per e-mail, max RSS ${ourRss.toFixed(0)} MB`);
+  lines.push(
+    `ECFX parser: ${ourRate.toFixed(0)} e-mails per CPU-second (median of ${rounds}), ${(1000 / ourRate).toFixed(2)} ms CPU per e-mail, max RSS ${ourRss.toFixed(0)} MB`,
+  );
   if ("python" in juriscraper) {
     const theirRate = median(theirRuns.map((r) => r.perCpuSecond));
     const theirRss = Math.max(...theirRuns.map((r) => r.maxRssMb));

@@ -16,7 +16,12 @@ async function main() {
   await Promise.all(messages.map((raw) => pipeline.send(raw)));
   const accepted = Date.now();
   for (;;) {
-    const open = await ctx.database.db.selectFrom("inbox_item").select("id").where("status", "!=", "Succeeded").where("status", "!=", "Action Required").execute();
+    const open = await ctx.database.db
+      .selectFrom("inbox_item")
+      .select("id")
+      .where("status", "!=", "Succeeded")
+      .where("status", "!=", "Action Required")
+      .execute();
     if (open.length === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -42,7 +42,18 @@ const verdict = (s: Summary) => (s.aim === undefined ? "" : s.errors > 0 ? "ERRO
 
 function rowsOf(results: BackendResult[]): string[][] {
   return results.flatMap((r) =>
-    r.summaries.map((s) => [r.backend, s.label, String(s.count), String(s.errors), ms(s.p50), ms(s.p95), ms(s.max), ms(s.cpuMs ?? Number.NaN), s.aim === undefined ? "" : `< ${s.aim}`, verdict(s)]),
+    r.summaries.map((s) => [
+      r.backend,
+      s.label,
+      String(s.count),
+      String(s.errors),
+      ms(s.p50),
+      ms(s.p95),
+      ms(s.max),
+      ms(s.cpuMs ?? Number.NaN),
+      s.aim === undefined ? "" : `< ${s.aim}`,
+      verdict(s),
+    ]),
   );
 }
 

@@ -78,7 +78,8 @@ async function main(): Promise<number> {
   }
   console.log("Notice parser and delivery benchmarks…");
   const scripts: ScriptResult[] = [];
-  for (const [title, script, args] of SCRIPTS) scripts.push({ title, command: ["npx tsx", `tests/bench/${script}`, ...args].join(" "), output: await runBenchScript(script, args) });
+  for (const [title, script, args] of SCRIPTS)
+    scripts.push({ title, command: ["npx tsx", `tests/bench/${script}`, ...args].join(" "), output: await runBenchScript(script, args) });
   console.log(`\nMachine: ${machineLine(m)}`);
   for (const r of results) {
     console.log(r.skipped ? `${r.backend}: SKIPPED (${r.skipped})` : `${r.backend}: seed ${r.seedSeconds?.toFixed(1)} s, ${r.totalCases ?? "?"} cases`);

@@ -13,9 +13,26 @@ export function freeTextTerms(year = new Date().getUTCFullYear()): string[] {
   const random = seededRandom(42);
   const yy = (back: number) => String((year - back) % 100).padStart(2, "0");
   const terms = [
-    "Smith", "Jones Holdings", "Tidewater", "Okafor", "Apex Capital", "United States", "In re Summit", "Nakamura v",
-    "Sterling Pharmaceuticals", "Garcia Logistics", "Chen", "Harbor Energy", "State of New York", "Kowalski Media",
-    `${yy(1)}-cv-012`, `1:${yy(2)}-cv-004`, `${yy(0)}-cr-00`, `${yy(3)}-10`, `${yy(1)}-cv-0007`, `2:${yy(0)}-cv`,
+    "Smith",
+    "Jones Holdings",
+    "Tidewater",
+    "Okafor",
+    "Apex Capital",
+    "United States",
+    "In re Summit",
+    "Nakamura v",
+    "Sterling Pharmaceuticals",
+    "Garcia Logistics",
+    "Chen",
+    "Harbor Energy",
+    "State of New York",
+    "Kowalski Media",
+    `${yy(1)}-cv-012`,
+    `1:${yy(2)}-cv-004`,
+    `${yy(0)}-cr-00`,
+    `${yy(3)}-10`,
+    `${yy(1)}-cv-0007`,
+    `2:${yy(0)}-cv`,
   ];
   for (let i = 0; i < 20; i++) terms.push(random.chance(0.5) ? random.pick(LAST_NAMES) : `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`);
   return terms;

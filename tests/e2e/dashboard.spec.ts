@@ -10,7 +10,11 @@ test.beforeAll(async () => {
   const token = await apiToken();
   for (const subject of ["Dashboard one", "Dashboard two"]) {
     const raw = `From: clerk@court.test\r\nTo: notices@demo.ecfx.test\r\nSubject: ${subject}\r\n\r\nA notice for the dashboard.\r\n`;
-    const res = await fetch(`${API_URL}/api/v1/inbox/upload`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "message/rfc822" }, body: raw });
+    const res = await fetch(`${API_URL}/api/v1/inbox/upload`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "message/rfc822" },
+      body: raw,
+    });
     expect(res.status).toBe(201);
   }
 });
@@ -108,7 +112,8 @@ test.describe("page views", () => {
       let text = "";
       req.on("data", (chunk: Buffer) => (text += chunk.toString()));
       req.on("end", () => {
-        for (const e of JSON.parse(text) as { event?: string; properties?: { title: string; path: string } }[]) if (e.event === "View Page") views.push(e.properties!);
+        for (const e of JSON.parse(text) as { event?: string; properties?: { title: string; path: string } }[])
+          if (e.event === "View Page") views.push(e.properties!);
         res.end("1");
       });
     });

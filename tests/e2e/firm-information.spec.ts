@@ -10,7 +10,15 @@ const tag = randomBytes(4).toString("hex");
 // The smallest valid PNG: one transparent pixel.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 
-const HIDDEN = ["web_preferences", "host_names", "storage_policy_hierarchy", "storage_policy_id", "internal_walls_enabled", "entitled_features", "ignored_case_statuses"];
+const HIDDEN = [
+  "web_preferences",
+  "host_names",
+  "storage_policy_hierarchy",
+  "storage_policy_id",
+  "internal_walls_enabled",
+  "entitled_features",
+  "ignored_case_statuses",
+];
 
 let original: Record<string, unknown>;
 

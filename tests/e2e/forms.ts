@@ -22,7 +22,11 @@ export async function pick(page: Page, js: boolean, label: string, text: string)
     await expect(control).toHaveAttribute("data-picker", "search");
     await control.click();
     await control.fill(text);
-    await page.getByRole("listbox").getByRole("option", { name: new RegExp(escapeRegExp(text)) }).first().click();
+    await page
+      .getByRole("listbox")
+      .getByRole("option", { name: new RegExp(escapeRegExp(text)) })
+      .first()
+      .click();
     // A multiple picker stays open for more; close it so it covers nothing.
     await page.keyboard.press("Escape");
   } else {

@@ -25,7 +25,8 @@ async function adminApi(request: APIRequestContext) {
       expect(response.status()).toBe(201);
       return ((await response.json()) as { id: string }).id;
     },
-    status: async (id: string) => ((await (await request.get(`${API_URL}/api/v1/inbox/${id}/card`, { headers })).json()) as { item: { status: string } }).item.status,
+    status: async (id: string) =>
+      ((await (await request.get(`${API_URL}/api/v1/inbox/${id}/card`, { headers })).json()) as { item: { status: string } }).item.status,
   };
 }
 

@@ -37,15 +37,26 @@ test.beforeAll(async () => {
   keeper = { name: `Noor Notify ${tag}`, email: `notify-${tag}@lawfirm.test` };
   const token = await apiToken();
   const timekeeper = await apiCall<{ id: string }>(token, "POST", "/api/v1/timekeeper", { full_name: keeper.name, email: keeper.email });
-  const found = await apiCall<{ id: string; assigned_timekeepers: string[] }[]>(token, "GET", `/api/v1/case/search?filter.case_number=${encodeURIComponent(CASE_NUMBER)}`);
+  const found = await apiCall<{ id: string; assigned_timekeepers: string[] }[]>(
+    token,
+    "GET",
+    `/api/v1/case/search?filter.case_number=${encodeURIComponent(CASE_NUMBER)}`,
+  );
   const existing = found[0];
   if (existing) {
     await apiCall(token, "PATCH", `/api/v1/case/${existing.id}`, { assigned_timekeepers: [...existing.assigned_timekeepers, timekeeper.id] });
     return;
   }
-  const jurisdiction = await apiCall<{ id: string }>(token, "POST", "/api/v1/jurisdiction", { name: `Eastern District of Texas ${tag}`, ecfx_jurisdictions: ["txed"] });
+  const jurisdiction = await apiCall<{ id: string }>(token, "POST", "/api/v1/jurisdiction", {
+    name: `Eastern District of Texas ${tag}`,
+    ecfx_jurisdictions: ["txed"],
+  });
   const client = await apiCall<{ id: string }>(token, "POST", "/api/v1/client", { name: `Bluebonnet Widgets ${tag}`, unique_key: `NTF-C-${tag}` });
-  const matter = await apiCall<{ id: string }>(token, "POST", "/api/v1/matter", { name: `Peña v. Bluebonnet ${tag}`, unique_key: `NTF-M-${tag}`, client_id: client.id });
+  const matter = await apiCall<{ id: string }>(token, "POST", "/api/v1/matter", {
+    name: `Peña v. Bluebonnet ${tag}`,
+    unique_key: `NTF-M-${tag}`,
+    client_id: client.id,
+  });
   await apiCall(token, "POST", "/api/v1/case", {
     name: "Peña Industries, LLC v. Bluebonnet Widgets Inc.",
     case_number: CASE_NUMBER,
@@ -88,7 +99,6 @@ async function sendOverSmtp(raw: Buffer) {
 async function expectStep(page: Page, step: number, name: string) {
   await expect(page.getByTestId("wizard-step")).toContainText(`Step ${step} of 3: ${name}`);
 }
-
 
 /** The preference group wizard from start to finish; ends on the new group's page. */
 async function createGroup(page: Page, js: boolean, group: { name: string; timeZone: string; template: string; timekeeper: string }) {

@@ -14,12 +14,23 @@ for (const js of [false, true]) {
   test.describe(`settings wizards, JavaScript ${js ? "on" : "off"}`, () => {
     test.use({ javaScriptEnabled: js });
     const tag = randomBytes(3).toString("hex");
-    const names = { store: `Store ${tag}`, policy: `Policy ${tag}`, rule: `Orders ${tag}`, auto: `Auto ${tag}`, matter: `Auto Matter ${tag}`, keeper: `Auto Keeper ${tag}` };
+    const names = {
+      store: `Store ${tag}`,
+      policy: `Policy ${tag}`,
+      rule: `Orders ${tag}`,
+      auto: `Auto ${tag}`,
+      matter: `Auto Matter ${tag}`,
+      keeper: `Auto Keeper ${tag}`,
+    };
 
     test.beforeAll(async () => {
       const token = await apiToken();
       const post = async (route: string, body: unknown) => {
-        const res = await fetch(`${API_URL}${route}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+        const res = await fetch(`${API_URL}${route}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: JSON.stringify(body),
+        });
         expect(res.status).toBe(201);
         return ((await res.json()) as { id: string }).id;
       };

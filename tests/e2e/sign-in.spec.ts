@@ -25,9 +25,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     test("a wrong password is refused with the spec's message", async ({ page }) => {
       await signIn(page, USERS.admin, "not-the-password");
-      await expect(page.getByTestId("login-error")).toHaveText(
-        "The information you entered does not match the records in our system. Please try again.",
-      );
+      await expect(page.getByTestId("login-error")).toHaveText("The information you entered does not match the records in our system. Please try again.");
       await expect(page).toHaveURL(/\/login/);
     });
 
@@ -35,7 +33,10 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto("/login");
       await page.getByLabel("Email").fill("not-an-email");
       // The browser's own checks would stop the form; the server must say the same.
-      await page.locator("form").first().evaluate((f) => f.setAttribute("novalidate", ""));
+      await page
+        .locator("form")
+        .first()
+        .evaluate((f) => f.setAttribute("novalidate", ""));
       await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await expect(page.getByText("Enter a valid email address.")).toBeVisible();
       await expect(page.getByText("This field is required.")).toBeVisible();

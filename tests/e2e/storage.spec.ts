@@ -17,7 +17,11 @@ async function apiCall(token: string, method: string, segment: string, body: unk
 }
 
 /** The levels as the page lists them, top to bottom. */
-const shownOrder = (page: Page) => page.getByTestId("hierarchy-levels").locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-level")));
+const shownOrder = (page: Page) =>
+  page
+    .getByTestId("hierarchy-levels")
+    .locator("tbody tr")
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-level")));
 
 /** Opens the page; with JavaScript, waits until the form is interactive (clicks during hydration are lost). */
 async function open(page: Page, js: boolean) {

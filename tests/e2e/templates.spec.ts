@@ -31,7 +31,13 @@ test.beforeAll(async () => {
   const client = await post("/api/v1/client", { name: `Harbor Lights ${label}`, unique_key: `TPL-C-${label}` });
   const matter = await post("/api/v1/matter", { name: `Harbor Lights chapter 11 ${label}`, unique_key: `TPL-M-${label}`, client_id: client.id });
   const timekeeper = await post("/api/v1/timekeeper", { full_name: `Template Keeper ${label}`, email: `keeper-${label}@lawfirm.test` });
-  await post("/api/v1/case", { name: "Harbor Lights Marine, LLC", case_number: CASE_NUMBER, matter_id: matter.id, jurisdiction_id: jurisdiction.id, assigned_timekeepers: [timekeeper.id] });
+  await post("/api/v1/case", {
+    name: "Harbor Lights Marine, LLC",
+    case_number: CASE_NUMBER,
+    matter_id: matter.id,
+    jurisdiction_id: jurisdiction.id,
+    assigned_timekeepers: [timekeeper.id],
+  });
   const raw = fs
     .readFileSync(path.join(import.meta.dirname, "../fixtures/notices/nef-bankruptcy-base64.eml"), "latin1")
     .replace(/^Message-I[Dd]:.*$/m, `Message-ID: <templates-${label}@e2e.test>`);
@@ -59,7 +65,6 @@ function expectOnlyLocal(urls: string[], baseURL: string | undefined) {
 const previewFrame = (page: Page) => page.frameLocator('iframe[title="Preview of the e-mail"]');
 
 test.describe("template editor with JavaScript", () => {
-
   test("a template made in the wizard is edited in Monaco, previewed with the notice, shown full screen and saved", async ({ page, baseURL }) => {
     await signedIn(page, USERS.admin);
     await page.goto("/templates/new");

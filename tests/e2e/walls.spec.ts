@@ -10,7 +10,11 @@ const tag = randomBytes(4).toString("hex");
 const names = { client: `Walled Client ${tag}`, matter: `Walled Matter ${tag}`, keeper: `Wanda Wall ${tag}`, wall: `Wall ${tag}` };
 
 async function post(token: string, route: string, body: unknown): Promise<string> {
-  const res = await fetch(`${API_URL}${route}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  const res = await fetch(`${API_URL}${route}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
@@ -25,7 +29,11 @@ test.beforeAll(async () => {
 // Other files do not expect walls to hold: leave them off.
 test.afterAll(async () => {
   const token = await apiToken();
-  await fetch(`${API_URL}/api/v1/firm/internal-walls`, { method: "PUT", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ enabled: false }) });
+  await fetch(`${API_URL}/api/v1/firm/internal-walls`, {
+    method: "PUT",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify({ enabled: false }),
+  });
 });
 
 test.describe("ethical walls without JavaScript", () => {

@@ -140,9 +140,7 @@ for (const js of [true, false]) {
       await expectStep(page, 5);
       await press(page, "Create");
       await expectStep(page, 2);
-      await expect(page.getByTestId("form-error")).toHaveText(
-        "Case creation failed: Error code: 409. Entity already exists. Make sure fields are unique.",
-      );
+      await expect(page.getByTestId("form-error")).toHaveText("Case creation failed: Error code: 409. Entity already exists. Make sure fields are unique.");
       await expect(field(page, "Matter name")).toHaveValue(`New matter ${tag}`);
       await expect(field(page, "Client name")).toHaveValue(`New client ${tag}`);
       await field(page, "Client number").fill(`CN-${tag}`);

@@ -21,7 +21,10 @@ function sourceFiles(relative: string): string[] {
 }
 
 const catalogue: Record<string, unknown> = Object.fromEntries(
-  fs.readdirSync(CATALOGUE_DIR).filter((f) => f.endsWith(".json")).map((f) => [f.replace(/\.json$/, ""), JSON.parse(fs.readFileSync(path.join(CATALOGUE_DIR, f), "utf8"))]),
+  fs
+    .readdirSync(CATALOGUE_DIR)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => [f.replace(/\.json$/, ""), JSON.parse(fs.readFileSync(path.join(CATALOGUE_DIR, f), "utf8"))]),
 );
 
 function hasKey(key: string): boolean {

@@ -23,12 +23,19 @@ describe("the dashboard's periods and local time", () => {
   });
 
   it("lists every month of a period, empty ones included", () => {
-    expect(monthsBetween(Date.parse("2025-11-30T05:00:00Z"), Date.parse("2026-02-01T05:00:00Z"), "America/New_York")).toEqual(["2025-11", "2025-12", "2026-01"]);
+    expect(monthsBetween(Date.parse("2025-11-30T05:00:00Z"), Date.parse("2026-02-01T05:00:00Z"), "America/New_York")).toEqual([
+      "2025-11",
+      "2025-12",
+      "2026-01",
+    ]);
   });
 
   it("starts today at the firm's midnight and rolls months back to the day after", () => {
     const now = Date.parse("2026-03-23T02:00:00Z"); // 22 March, 22:00 in New York
-    expect(periodRange({ period: "today" }, now, "America/New_York")).toEqual({ from: Date.parse("2026-03-22T04:00:00Z"), to: Date.parse("2026-03-23T04:00:00Z") });
+    expect(periodRange({ period: "today" }, now, "America/New_York")).toEqual({
+      from: Date.parse("2026-03-22T04:00:00Z"),
+      to: Date.parse("2026-03-23T04:00:00Z"),
+    });
     expect(periodRange({ period: "last_month" }, now, "America/New_York").from).toBe(Date.parse("2026-02-23T05:00:00Z"));
     expect(periodRange({ period: "all_time" }, now, "UTC")).toEqual({ from: null, to: Date.parse("2026-03-24T00:00:00Z") });
     expect(periodRange({ period: "custom", from: "2026-03-01", to: "2026-03-01" }, now, "Asia/Kolkata")).toEqual({

@@ -61,7 +61,10 @@ describe("wizard plans from the registry", () => {
 
   it("reads a box of e-mail addresses as a list and flags repeats", () => {
     const def = REGISTRY.timekeepers;
-    const schema = schemaFor(def, def.fields.filter((f) => f.name === "additional_receipt_emails"));
+    const schema = schemaFor(
+      def,
+      def.fields.filter((f) => f.name === "additional_receipt_emails"),
+    );
     const ok = parse(schema, { additional_receipt_emails: "a@x.test, b@x.test\nc@x.test" });
     expect(ok.value).toEqual({ additional_receipt_emails: ["a@x.test", "b@x.test", "c@x.test"] });
     const repeated = parse(schema, { additional_receipt_emails: "a@x.test; A@x.test" });

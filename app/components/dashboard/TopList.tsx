@@ -13,9 +13,7 @@ export function TopList({ testId, title, rows }: { testId: string; title: string
         {title}
       </Title>
       {rows.length === 0 ? (
-        <Text size="sm">
-          {t("top.none")}
-        </Text>
+        <Text size="sm">{t("top.none")}</Text>
       ) : (
         <Table striped aria-labelledby={titleId}>
           <Table.Thead>

@@ -41,8 +41,7 @@ export function EditRecordForm({ def, record, result, pickers, action, cancelTo 
     defaultValue: recordToInputs(fields, record),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData, submitter }) =>
-      parseWithZod(formData, { schema: submitter?.value.startsWith("narrow:") ? ANYTHING : schema }),
+    onValidate: ({ formData, submitter }) => parseWithZod(formData, { schema: submitter?.value.startsWith("narrow:") ? ANYTHING : schema }),
   });
   const inputs = meta as unknown as Record<string, InputState>;
   const formError = translateErrors(t, form.errors);

@@ -54,16 +54,7 @@ export function FieldInput({ resourceKey, field, input, picker, label: labelOver
         />
       );
     case "properties":
-      return (
-        <Textarea
-          key={input.key}
-          {...common}
-          defaultValue={asText(input.initialValue)}
-          description={t("wizard:propertiesHint")}
-          minRows={2}
-          autosize
-        />
-      );
+      return <Textarea key={input.key} {...common} defaultValue={asText(input.initialValue)} description={t("wizard:propertiesHint")} minRows={2} autosize />;
     case "boolean":
       return (
         <Checkbox

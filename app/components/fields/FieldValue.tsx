@@ -27,7 +27,13 @@ export function FieldValue({ resourceKey, field, value, titles }: { resourceKey:
   const { t } = useTranslation();
   const timeZone = useFirmTimeZone();
   if (value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0)) {
-    return field.kind === "boolean" ? <Text span>{t("wizard:no")}</Text> : <Text span c="dimmed">{EMPTY}</Text>;
+    return field.kind === "boolean" ? (
+      <Text span>{t("wizard:no")}</Text>
+    ) : (
+      <Text span c="dimmed">
+        {EMPTY}
+      </Text>
+    );
   }
   switch (field.kind) {
     case "boolean":
@@ -50,8 +56,16 @@ export function FieldValue({ resourceKey, field, value, titles }: { resourceKey:
     case "emails":
       return <Text span>{(Array.isArray(value) ? value : [value]).join(", ")}</Text>;
     case "properties":
-      return <Text span style={{ whiteSpace: "pre-wrap" }}>{propertiesToText(value) || EMPTY}</Text>;
+      return (
+        <Text span style={{ whiteSpace: "pre-wrap" }}>
+          {propertiesToText(value) || EMPTY}
+        </Text>
+      );
     default:
-      return <Text span style={{ whiteSpace: "pre-wrap" }}>{String(value)}</Text>;
+      return (
+        <Text span style={{ whiteSpace: "pre-wrap" }}>
+          {String(value)}
+        </Text>
+      );
   }
 }

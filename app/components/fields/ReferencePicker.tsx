@@ -30,7 +30,12 @@ export function ReferencePicker(props: ReferencePickerProps) {
 
 function PickerNotes({ data, limit }: { data: PickerData; limit: number }) {
   const { t } = useTranslation();
-  if (data.failed) return <Text size="xs" c="red">{t("errors:loadingFailed")}</Text>;
+  if (data.failed)
+    return (
+      <Text size="xs" c="red">
+        {t("errors:loadingFailed")}
+      </Text>
+    );
   if (data.total <= limit) return null;
   return (
     <Text size="xs" c="dimmed" data-testid="picker-too-many">

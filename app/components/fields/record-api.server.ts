@@ -39,8 +39,7 @@ export async function readRecord(api: ApiClient, def: ResourceDef, id: string): 
 
 export const createRecord = (api: ApiClient, apiPath: string, values: Row) => call<Row>(api, apiPath, { method: "POST", json: values });
 
-export const updateRecord = (api: ApiClient, def: ResourceDef, id: string, values: Row) =>
-  call<Row>(api, recordPath(def, id), { method: "PUT", json: values });
+export const updateRecord = (api: ApiClient, def: ResourceDef, id: string, values: Row) => call<Row>(api, recordPath(def, id), { method: "PUT", json: values });
 
 export const deleteRecord = (api: ApiClient, def: ResourceDef, id: string) => call<undefined>(api, recordPath(def, id), { method: "DELETE" });
 

@@ -40,7 +40,10 @@ export async function recordPageData(request: Request, key: string | undefined, 
   const references = def.fields.filter((f) => isReferenceKind(f) && f.reference && f.name in record);
   const editing = canWrite && new URL(request.url).searchParams.has("edit");
   const [titles, pickers] = await Promise.all([
-    referenceTitles(api, references.map((f) => ({ reference: f.reference!, ids: asList(record[f.name]) }))),
+    referenceTitles(
+      api,
+      references.map((f) => ({ reference: f.reference!, ids: asList(record[f.name]) })),
+    ),
     editing ? pickerData(api, pickersFor(editFields(def, record), record)) : Promise.resolve({}),
   ]);
   const title = String(record[def.titleField] ?? rest.id);

@@ -33,7 +33,12 @@ export function LevelsTable({ hierarchy, disabled }: { hierarchy: HierarchyLevel
             <Table.Td>
               <Group gap={4} wrap="nowrap">
                 <MoveButton direction="up" level={level} label={t("storage:hierarchy.moveUp", { level: label(level) })} disabled={disabled || index === 0} />
-                <MoveButton direction="down" level={level} label={t("storage:hierarchy.moveDown", { level: label(level) })} disabled={disabled || index === last} />
+                <MoveButton
+                  direction="down"
+                  level={level}
+                  label={t("storage:hierarchy.moveDown", { level: label(level) })}
+                  disabled={disabled || index === last}
+                />
               </Group>
             </Table.Td>
           </Table.Tr>

@@ -24,7 +24,21 @@ function Reasons({ def, reasons }: { def: ResourceDef; reasons: ImportLineReport
 }
 
 /** A finished job: what it did, then each line of the file, rejected lines first. */
-export function JobReport({ def, job, lines, total, page, size }: { def: ResourceDef; job: ImportJobReport; lines: ImportLineReport[]; total: number; page: number; size: number }) {
+export function JobReport({
+  def,
+  job,
+  lines,
+  total,
+  page,
+  size,
+}: {
+  def: ResourceDef;
+  job: ImportJobReport;
+  lines: ImportLineReport[];
+  total: number;
+  page: number;
+  size: number;
+}) {
   const { t } = useTranslation();
   const done = job.status === "done";
   const counts = [

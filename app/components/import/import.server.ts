@@ -97,7 +97,8 @@ export async function submitImport(request: Request, api: ApiClient, def: Resour
   try {
     return await passOn(form, api, def, headers);
   } finally {
-    if (kept && typeof kept === "object" && "remove" in kept && typeof kept.remove === "function") await (kept.remove as () => Promise<void>)().catch(() => undefined);
+    if (kept && typeof kept === "object" && "remove" in kept && typeof kept.remove === "function")
+      await (kept.remove as () => Promise<void>)().catch(() => undefined);
   }
 }
 

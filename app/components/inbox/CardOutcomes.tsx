@@ -42,7 +42,12 @@ export function CardOutcomes({ card }: { card: InboxCard }) {
         <CardTable
           rows={card.mail}
           empty={t("card.noMail")}
-          cells={(m) => [formatDate(m.created_at), m.to_addresses.join(", "), m.subject, withError(t(`mailStatus.${m.status}`, { defaultValue: m.status }), m.error)]}
+          cells={(m) => [
+            formatDate(m.created_at),
+            m.to_addresses.join(", "),
+            m.subject,
+            withError(t(`mailStatus.${m.status}`, { defaultValue: m.status }), m.error),
+          ]}
         />
       </CardSection>
       {card.envelopes.map((e) => (

@@ -19,7 +19,9 @@ export function CasePicker({ query, options }: { query: string; options: { id: s
         </Group>
       </Form>
       {options.length === 0 ? (
-        query ? <Text size="sm">{t("card.noCaseFound")}</Text> : null
+        query ? (
+          <Text size="sm">{t("card.noCaseFound")}</Text>
+        ) : null
       ) : (
         <Form method="post">
           <input type="hidden" name="intent" value="reprocess" />

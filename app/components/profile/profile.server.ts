@@ -28,11 +28,14 @@ export async function changePassword(request: Request) {
   if (submission.status !== "success") return submission.reply({ hideFields: HIDE_FIELDS });
   const body = encodeMessage("ChangePassword", { currentPassword: submission.value.currentPassword, newPassword: submission.value.newPassword });
   try {
-    const { data: tokens } = await api.json<{ access_token: string; refresh_token: string; expires_in: number }>(`/auth/${encodeURIComponent(me.id)}/change-password`, {
-      method: "PUT",
-      body: Buffer.from(body),
-      contentType: "application/x-protobuf",
-    });
+    const { data: tokens } = await api.json<{ access_token: string; refresh_token: string; expires_in: number }>(
+      `/auth/${encodeURIComponent(me.id)}/change-password`,
+      {
+        method: "PUT",
+        body: Buffer.from(body),
+        contentType: "application/x-protobuf",
+      },
+    );
     // The API ended every session; this one goes on with the pair it returned.
     const headers = new Headers();
     headers.append("Set-Cookie", await writeSession(request, sessionFromTokens(auth, tokens)));

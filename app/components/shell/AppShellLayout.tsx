@@ -42,14 +42,7 @@ export function AppShellLayout({ title, theme, branding, user, role, children }:
           <Group gap="sm" wrap="nowrap">
             <fetcher.Form method="post" action="/preferences/theme">
               <input type="hidden" name="drawerOpen" value={String(!opened)} />
-              <Burger
-                component="button"
-                type="submit"
-                opened={opened}
-                aria-label={t("shell.toggleDrawer")}
-                aria-expanded={opened}
-                size="sm"
-              />
+              <Burger component="button" type="submit" opened={opened} aria-label={t("shell.toggleDrawer")} aria-expanded={opened} size="sm" />
             </fetcher.Form>
             {branding?.has_logo ? <img src={`/firm-logo.png?firm=${branding.id}`} alt="" height={36} /> : null}
             <Text fw={700} c="firm" visibleFrom="xs">

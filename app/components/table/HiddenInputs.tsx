@@ -2,9 +2,11 @@
 export function HiddenInputs({ params, omit = () => false }: { params: URLSearchParams; omit?: (key: string) => boolean }) {
   return (
     <>
-      {[...params].filter(([key]) => !omit(key)).map(([key, value]) => (
-        <input key={key} type="hidden" name={key} value={value} />
-      ))}
+      {[...params]
+        .filter(([key]) => !omit(key))
+        .map(([key, value]) => (
+          <input key={key} type="hidden" name={key} value={value} />
+        ))}
     </>
   );
 }

@@ -118,9 +118,7 @@ export function InteractiveTable({ table, striped, selection }: { table: TableDa
   );
   const [visibility, setVisibility] = useState<Record<string, boolean>>(() => Object.fromEntries(columns.map((c) => [c.field, c.visible])));
   const [order, setOrder] = useState<string[]>(() => columns.map((c) => c.field));
-  const [sizing, setSizing] = useState<Record<string, number>>(() =>
-    Object.fromEntries(columns.filter((c) => c.width).map((c) => [c.field, c.width!])),
-  );
+  const [sizing, setSizing] = useState<Record<string, number>>(() => Object.fromEntries(columns.filter((c) => c.width).map((c) => [c.field, c.width!])));
 
   const saveLayout = useDebouncedCallback((layout: TableLayout) => {
     layoutFetcher.submit({ intent: TABLE_INTENTS.layout, layout: JSON.stringify(layout) }, { method: "post" });
@@ -241,7 +239,10 @@ export function InteractiveTable({ table, striped, selection }: { table: TableDa
     mantineTableProps: { striped, highlightOnHover: true },
     mantinePaperProps: { withBorder: true, shadow: "none" },
     // Marked as the plain table is, so both renderers read the same.
-    mantineTableContainerProps: { "data-testid": "resource-table", "data-renderer": "interactive", ...(striped ? { "data-striped": "odd" } : {}) } as Record<string, string>,
+    mantineTableContainerProps: { "data-testid": "resource-table", "data-renderer": "interactive", ...(striped ? { "data-striped": "odd" } : {}) } as Record<
+      string,
+      string
+    >,
   });
 
   const waiting = Object.keys(partial);

@@ -23,7 +23,13 @@ export function PageControls({ table }: { table: TableData }) {
               {size}
             </Text>
           ) : (
-            <Anchor key={size} component={Link} size="sm" preventScrollReset to={tableHref(location.pathname, changeState(table.state, { size }), table.spec, current)}>
+            <Anchor
+              key={size}
+              component={Link}
+              size="sm"
+              preventScrollReset
+              to={tableHref(location.pathname, changeState(table.state, { size }), table.spec, current)}
+            >
               {size}
             </Anchor>
           ),

@@ -15,7 +15,12 @@ function SortLink({ table, column }: { table: TableData; column: ArrangedColumn 
   const location = useLocation();
   const direction = sortDirection(table.state.sort, column.field);
   const lead = table.state.sort.split(",")[0]?.replace(/^-/, "") === column.field;
-  const to = tableHref(location.pathname, changeState(table.state, { sort: toggledSort(table.state.sort, column.field) }), table.spec, new URLSearchParams(location.search));
+  const to = tableHref(
+    location.pathname,
+    changeState(table.state, { sort: toggledSort(table.state.sort, column.field) }),
+    table.spec,
+    new URLSearchParams(location.search),
+  );
   const Icon = lead && direction === "asc" ? IconArrowUp : lead && direction === "desc" ? IconArrowDown : IconArrowsSort;
   const label = t(column.labelKey);
   return (

@@ -31,8 +31,7 @@ export function StripedSwitch({ saved }: { saved: boolean }) {
           {...(hydrated
             ? {
                 checked: striped,
-                onChange: (event) =>
-                  fetcher.submit({ intent: TABLE_INTENTS.striped, striped: event.currentTarget.checked ? "on" : "off" }, { method: "post" }),
+                onChange: (event) => fetcher.submit({ intent: TABLE_INTENTS.striped, striped: event.currentTarget.checked ? "on" : "off" }, { method: "post" }),
               }
             : { defaultChecked: saved })}
         />

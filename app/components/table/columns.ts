@@ -44,9 +44,7 @@ export function tableSpecOf(def: ResourceDef, columns: TableColumn[], readable: 
   const sortable = columns.filter((c) => c.sortable).map((c) => c.field);
   const defaultFields = def.defaultSort.split(",").map((s) => s.replace(/^-/, ""));
   const defaultSort = defaultFields.every(readable) || sortable.length === 0 ? def.defaultSort : sortable[0]!;
-  const filters: TableSpec["filters"] = Object.fromEntries(
-    columns.filter((c) => c.filter).map((c) => [c.field, { kind: c.filter!, options: c.options }]),
-  );
+  const filters: TableSpec["filters"] = Object.fromEntries(columns.filter((c) => c.filter).map((c) => [c.field, { kind: c.filter!, options: c.options }]));
   return {
     defaultSort,
     defaultSize: 25,

@@ -8,7 +8,6 @@ import { tableLayoutSchema, withVisible } from "./layout";
 import { readLayout, readWebPreferences, resetLayout, saveLayout, saveWebPreferences } from "./preferences.server";
 import { readForm } from "../../utils/request-body.server";
 
-
 /** Back to the list as it was: the same URL without the `index` marker of a form post. */
 export function listUrl(request: Request): string {
   const url = new URL(request.url);
@@ -45,7 +44,11 @@ export async function tableAction(request: Request, def: ResourceDef) {
     }
     case TABLE_INTENTS.columns: {
       const visible = form.getAll("visible").map(String);
-      const layout = withVisible(await readLayout(api, def.key), tableColumns(def, () => true), visible);
+      const layout = withVisible(
+        await readLayout(api, def.key),
+        tableColumns(def, () => true),
+        visible,
+      );
       if (!(await saveLayout(api, def.key, layout))) return failed();
       throw redirect(back, { headers });
     }

@@ -65,12 +65,7 @@ async function referenceOptions(api: ApiClient, columns: TableColumn[]): Promise
 }
 
 /** Titles of the rows the page refers to: one search per referenced entity, known choices reused. */
-async function referenceTitles(
-  api: ApiClient,
-  columns: TableColumn[],
-  rows: TableRow[],
-  options: Record<string, ReferenceOption[]>,
-): Promise<ReferenceTitles> {
+async function referenceTitles(api: ApiClient, columns: TableColumn[], rows: TableRow[], options: Record<string, ReferenceOption[]>): Promise<ReferenceTitles> {
   const known = new Map<string, Map<string, string>>();
   const wanted = new Map<string, Set<string>>();
   for (const c of columns) {
@@ -110,13 +105,19 @@ export async function loadTable(request: Request, def: ResourceDef): Promise<{ t
   // The page is searched at once as if every field were readable; most roles restrict no field,
   // and a role that does gets the search again once its field levels are known.
   const everyColumn = tableColumns(def, () => true);
-  const assumed = parseTableUrl(url.searchParams, tableSpecOf(def, everyColumn, () => true)).state;
+  const assumed = parseTableUrl(
+    url.searchParams,
+    tableSpecOf(def, everyColumn, () => true),
+  ).state;
   const [access, layout, webPreferences, early, options] = await Promise.all([
     resourceAccess(api, me, def.resource, me.userRole[def.accessKey] ?? "DENY"),
     readLayout(api, def.key),
     readWebPreferences(api),
     searchPage(api, def, assumed),
-    referenceOptions(api, everyColumn.filter((c) => c.reference && c.filter === "reference")),
+    referenceOptions(
+      api,
+      everyColumn.filter((c) => c.reference && c.filter === "reference"),
+    ),
   ]);
   const readable = (field: string) => access.field(field) !== "DENY";
   const columns = tableColumns(def, readable);
@@ -127,7 +128,12 @@ export async function loadTable(request: Request, def: ResourceDef): Promise<{ t
   const page = sameQuery ? early : await searchPage(api, def, parsed.state);
 
   const arranged = arrangeColumns(columns, layout);
-  const titles = await referenceTitles(api, arranged.filter((c) => c.visible && c.reference), page.rows, options);
+  const titles = await referenceTitles(
+    api,
+    arranged.filter((c) => c.visible && c.reference),
+    page.rows,
+    options,
+  );
   return {
     headers,
     table: {

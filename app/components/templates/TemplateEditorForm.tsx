@@ -36,8 +36,7 @@ export function TemplateEditorForm({ id, values, canWrite, preview, notices, res
     id: `template-editor-${id}`,
     lastResult: result,
     shouldValidate: "onSubmit",
-    onValidate: ({ formData, submitter }) =>
-      parseWithZod(formData, { schema: submitter?.value === "preview" ? ANYTHING : templates.schema }),
+    onValidate: ({ formData, submitter }) => parseWithZod(formData, { schema: submitter?.value === "preview" ? ANYTHING : templates.schema }),
   });
   const formError = translateErrors(t, form.errors);
 
@@ -73,7 +72,14 @@ export function TemplateEditorForm({ id, values, canWrite, preview, notices, res
                   maw={360}
                 />
               ) : null}
-              <Button type="submit" name={INTENT_FIELD} value="preview" variant="default" leftSection={<IconEye size={16} aria-hidden />} loading={busy === "preview"}>
+              <Button
+                type="submit"
+                name={INTENT_FIELD}
+                value="preview"
+                variant="default"
+                leftSection={<IconEye size={16} aria-hidden />}
+                loading={busy === "preview"}
+              >
                 {t("resources:templates.editor.preview")}
               </Button>
               {canWrite ? (

@@ -24,7 +24,11 @@ async function previewTemplate(api: ApiClient, template: string, inboxItemId?: s
 
 /** The firm's latest processed notices, to preview the template with; none when the role may not read the inbox. */
 async function recentNotices(api: ApiClient, timeZone: string): Promise<NoticeChoice[]> {
-  const answer = await call<{ id: string; subject: string; created_at: number }[]>(api, "/api/v1/inbox-item/search?filter.disposition=Processed&sort=-created_at&max=20", {});
+  const answer = await call<{ id: string; subject: string; created_at: number }[]>(
+    api,
+    "/api/v1/inbox-item/search?filter.disposition=Processed&sort=-created_at&max=20",
+    {},
+  );
   if (!answer.ok) return [];
   return answer.data.map((n) => ({ id: n.id, label: `${formatMoment(n.created_at, timeZone, "date")} · ${n.subject}`.slice(0, 160) }));
 }

@@ -61,7 +61,10 @@ function decide(v: RawChoice, ctx: z.RefinementCtx): MatterChoice {
   const client =
     v.client_mode === "existing"
       ? { mode: "existing" as const, id: part(existingClient, { client_id: v.client_id }, "", ctx)?.client_id ?? "" }
-      : { mode: "new" as const, ...(part(newClient, { name: v.client_name, unique_key: v.client_unique_key }, "client_", ctx) ?? { name: "", unique_key: "" }) };
+      : {
+          mode: "new" as const,
+          ...(part(newClient, { name: v.client_name, unique_key: v.client_unique_key }, "client_", ctx) ?? { name: "", unique_key: "" }),
+        };
   return { mode: "new", matter: matter ?? { name: "", unique_key: "" }, client };
 }
 

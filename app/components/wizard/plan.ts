@@ -59,9 +59,7 @@ function matterChoiceStep(def: ResourceDef, key: string): PlanStep {
 }
 
 export function wizardPlan(def: ResourceDef): PlanStep[] {
-  return def.wizard.map((step) =>
-    step.kind === "matterChoice" ? matterChoiceStep(def, step.key) : fieldsStep(def, step.key, step.fields),
-  );
+  return def.wizard.map((step) => (step.kind === "matterChoice" ? matterChoiceStep(def, step.key) : fieldsStep(def, step.key, step.fields)));
 }
 
 /** The registry fields the plan's steps fill in, for reading and validating the whole draft. */

@@ -35,7 +35,13 @@ export interface WizardView {
 
 const asList = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
-async function viewOf(api: ApiClient, plan: PlanStep[], state: WizardState, result?: SubmissionResult<string[]>, narrow: Record<string, string> = {}): Promise<WizardView> {
+async function viewOf(
+  api: ApiClient,
+  plan: PlanStep[],
+  state: WizardState,
+  result?: SubmissionResult<string[]>,
+  narrow: Record<string, string> = {},
+): Promise<WizardView> {
   const step = plan[state.step]!;
   const pickers = await pickerData(
     api,
@@ -50,9 +56,7 @@ export function wizardStart(api: ApiClient, def: ResourceDef): Promise<WizardVie
 
 const parseStep = (step: PlanStep, values: DraftValues) => parseWithZod(toFormData(values), { schema: step.schema });
 
-type Checked =
-  | { ok: true; values: Record<string, unknown>; matterChoice?: MatterChoice }
-  | { ok: false; step: number; result: SubmissionResult<string[]> };
+type Checked = { ok: true; values: Record<string, unknown>; matterChoice?: MatterChoice } | { ok: false; step: number; result: SubmissionResult<string[]> };
 
 /** Every step again, from the draft: the first step in error is where the user goes back to. */
 function checkAll(plan: PlanStep[], values: DraftValues): Checked {
@@ -110,9 +114,7 @@ export async function wizardAction(request: Request, api: ApiClient, def: Resour
 
   const checked = checkAll(plan, state.values);
   if (!checked.ok) return viewOf(api, plan, moveTo(state, checked.step, plan.length), checked.result);
-  const outcome = checked.matterChoice
-    ? await createCase(api, def, checked.values, checked.matterChoice)
-    : await createRecordOf(api, def, checked.values);
+  const outcome = checked.matterChoice ? await createCase(api, def, checked.values, checked.matterChoice) : await createRecordOf(api, def, checked.values);
   if (!outcome.ok) return failedView(request, api, plan, state, outcome);
   return redirectWithToast(
     request,

@@ -77,7 +77,10 @@ export const preferenceGroups = defineResource({
   quickFilters: { notMapped: { field: "timekeeper_ids", labelKey: "resources:preference-groups.notMapped" } },
   wizard: [
     { key: "group", fields: ["name", "time_zone"] },
-    { key: "delivery", fields: ["delivery_method", "notification_cadence", "email_template_id", "daily_cadence_delivery_time", "receive_daily_activity_report"] },
+    {
+      key: "delivery",
+      fields: ["delivery_method", "notification_cadence", "email_template_id", "daily_cadence_delivery_time", "receive_daily_activity_report"],
+    },
     { key: "members", fields: ["timekeeper_ids"] },
   ],
 });
@@ -90,11 +93,7 @@ export const templates = defineResource({
   page: { titleKey: "pages.templates", drawer: "notices" },
   titleField: "name",
   schema: z.object({ name: name(), template: requiredText(100_000) }),
-  fields: [
-    { name: "name", kind: "text", required: true },
-    { name: "template", kind: "textarea", required: true, filterable: false },
-    created,
-  ],
+  fields: [{ name: "name", kind: "text", required: true }, { name: "template", kind: "textarea", required: true, filterable: false }, created],
   columns: [
     { field: "name", sortable: true, filter: "text" },
     { field: "created_at", sortable: true, filter: "dateRange" },
@@ -137,9 +136,9 @@ export const notificationRules = defineResource({
   crossCheck: {
     fields: ["include_emails", "exclude_emails"],
     check: (v) =>
-    (Array.isArray(v.include_emails) ? v.include_emails.length : 0) + (Array.isArray(v.exclude_emails) ? v.exclude_emails.length : 0) > 0
-      ? null
-      : { include_emails: "errors:atLeastOneEmail" },
+      (Array.isArray(v.include_emails) ? v.include_emails.length : 0) + (Array.isArray(v.exclude_emails) ? v.exclude_emails.length : 0) > 0
+        ? null
+        : { include_emails: "errors:atLeastOneEmail" },
   },
 });
 
@@ -182,8 +181,8 @@ export const autoCaseCreation = defineResource({
   crossCheck: {
     fields: ["timekeepers", "party_email_domains"],
     check: (v) =>
-    (Array.isArray(v.timekeepers) && v.timekeepers.length > 0) || (Array.isArray(v.party_email_domains) && v.party_email_domains.length > 0)
-      ? null
-      : { party_email_domains: "errors:timekeeperOrDomain" },
+      (Array.isArray(v.timekeepers) && v.timekeepers.length > 0) || (Array.isArray(v.party_email_domains) && v.party_email_domains.length > 0)
+        ? null
+        : { party_email_domains: "errors:timekeeperOrDomain" },
   },
 });

@@ -26,9 +26,7 @@ const properties = () =>
         });
       return Object.fromEntries(entries);
     },
-    z
-      .record(z.string().trim().min(1, "errors:required").max(100, "errors:fieldLength|100"), z.string().max(500, "errors:fieldLength|500"))
-      .default({}),
+    z.record(z.string().trim().min(1, "errors:required").max(100, "errors:fieldLength|100"), z.string().max(500, "errors:fieldLength|500")).default({}),
   );
 
 export const storagePolicies = defineResource({
@@ -99,11 +97,7 @@ export const dmsCredentials = defineResource({
       .max(300, "errors:fieldLength|300")
       .refine((v) => !v.split(/[\\/]+/).includes(".."), "errors:folderOutsideRoot"),
   }),
-  fields: [
-    { name: "name", kind: "text", required: true },
-    { name: "field", kind: "text", required: true },
-    created,
-  ],
+  fields: [{ name: "name", kind: "text", required: true }, { name: "field", kind: "text", required: true }, created],
   columns: [
     { field: "name", sortable: true, filter: "text" },
     { field: "field", sortable: true, filter: "text" },

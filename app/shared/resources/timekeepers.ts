@@ -14,7 +14,9 @@ export const timekeepers = defineResource({
   titleField: "full_name",
   schema: z.object({
     full_name: name(),
-    email: requiredText(254).email("errors:invalidEmail").transform((v) => v.toLowerCase()),
+    email: requiredText(254)
+      .email("errors:invalidEmail")
+      .transform((v) => v.toLowerCase()),
     unique_key: externalKeys.unique_key,
     reference_id: externalKeys.reference_id,
     sort_name: optionalText(200),

@@ -45,7 +45,10 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
   // Branding for the sign-in page, before anyone is signed in.
   app.get<{ Querystring: { host?: string; firm?: string } }>("/api/v1/firm/public", async (request) => {
     const byId = Number(request.query.firm);
-    const firm = Number.isInteger(byId) && byId > 0 ? await findFirm(ctx.database, byId) : await findFirmForHost(ctx.database, request.query.host, implicitHostNames(ctx.config.publicUrl));
+    const firm =
+      Number.isInteger(byId) && byId > 0
+        ? await findFirm(ctx.database, byId)
+        : await findFirmForHost(ctx.database, request.query.host, implicitHostNames(ctx.config.publicUrl));
     if (!firm) throw notFound();
     return firmBranding(firm);
   });

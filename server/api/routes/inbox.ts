@@ -74,7 +74,10 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
       .executeTakeFirst();
     if (!row) throw notFound();
     await refuseWalledOut(caller, row.case_id);
-    return reply.type("message/rfc822").header("content-disposition", dispositionOf(`${request.params.id}.eml`)).send(row.raw_content);
+    return reply
+      .type("message/rfc822")
+      .header("content-disposition", dispositionOf(`${request.params.id}.eml`))
+      .send(row.raw_content);
   });
 
   // The original message for the card's preview: the body kept when it was processed, and the source.

@@ -36,12 +36,7 @@ export function outboxRoutes(app: FastifyInstance, ctx: ServerContext) {
   app.get<{ Params: { id: string } }>("/api/v1/outbox/:id", async (request) => {
     const caller = await authenticate(ctx, request);
     requireAccess(caller, "firm", "write");
-    const row = await db
-      .selectFrom("outbound_mail")
-      .selectAll()
-      .where("id", "=", request.params.id)
-      .where("firm_id", "=", caller.firmId)
-      .executeTakeFirst();
+    const row = await db.selectFrom("outbound_mail").selectAll().where("id", "=", request.params.id).where("firm_id", "=", caller.firmId).executeTakeFirst();
     if (!row) throw notFound();
     return { ...row, to_addresses: JSON.parse(row.to_addresses) as string[] };
   });

@@ -15,7 +15,8 @@ export function publicDocumentRoutes(app: FastifyInstance, ctx: ServerContext) {
   // A wildcard, not ":token": a signed token is longer than the router's limit for a parameter.
   app.get<{ Params: { "*": string } }>("/api/v1/public/document/*", async (request, reply) => {
     const check = await verifyPublicLink(ctx, request.params["*"]);
-    if (!check.ok) throw check.problem === "expired" ? new HttpError(410, message("errors:publicLinkExpired")) : new HttpError(404, message("errors:publicLinkInvalid"));
+    if (!check.ok)
+      throw check.problem === "expired" ? new HttpError(410, message("errors:publicLinkExpired")) : new HttpError(404, message("errors:publicLinkInvalid"));
     const { documentId, firmId, timekeeperId } = check.claims;
     const db = ctx.database.db;
     const [firm, doc] = await Promise.all([
@@ -33,6 +34,10 @@ export function publicDocumentRoutes(app: FastifyInstance, ctx: ServerContext) {
     if (timekeeperId && (await wallsForCase(db, firmId, doc.case_id)).isWalledOut(timekeeperId)) throw new HttpError(403, message("errors:publicLinkRefused"));
     const bytes = await ctx.blobs.read(doc.file_id).catch(() => null);
     if (!bytes) throw new HttpError(404, message("errors:publicLinkInvalid"));
-    return reply.type("application/pdf").header("content-disposition", documentPdfDisposition(doc.name)).header("cache-control", "private, no-store").send(bytes);
+    return reply
+      .type("application/pdf")
+      .header("content-disposition", documentPdfDisposition(doc.name))
+      .header("cache-control", "private, no-store")
+      .send(bytes);
   });
 }

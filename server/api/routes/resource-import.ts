@@ -19,7 +19,10 @@ import { HttpError, errorHandler, invalid, notFound } from "../../lib/errors";
 // streamed to disk, never held in memory. GET /api/v1/import-jobs/{id} reports progress, then the counts;
 // GET /api/v1/import-jobs/{id}/lines the outcome of each line, rejected ones first.
 
-const flag = z.enum(["true", "false"]).optional().transform((v) => v === "true");
+const flag = z
+  .enum(["true", "false"])
+  .optional()
+  .transform((v) => v === "true");
 const importQuery = z.object({ confirm: flag, sync: flag });
 const linesQuery = z.object({
   max: z.coerce.number().int().min(1).max(500).default(50),

@@ -12,12 +12,7 @@ export function roleRoutes(app: FastifyInstance, ctx: ServerContext) {
   // firm need access to firm settings, where roles are managed.
   app.get<{ Params: { id: string } }>("/api/v1/user-security-role/:id", async (request, reply) => {
     const caller = await authenticate(ctx, request);
-    const role = await db
-      .selectFrom("security_role")
-      .selectAll()
-      .where("id", "=", request.params.id)
-      .where("firm_id", "=", caller.firmId)
-      .executeTakeFirst();
+    const role = await db.selectFrom("security_role").selectAll().where("id", "=", request.params.id).where("firm_id", "=", caller.firmId).executeTakeFirst();
     if (!role) throw notFound();
     if (role.id !== caller.roleId && levelOf(caller, "firm") === "DENY") throw forbidden();
     const users = await db
@@ -27,6 +22,14 @@ export function roleRoutes(app: FastifyInstance, ctx: ServerContext) {
       .where("firm_id", "=", caller.firmId)
       .orderBy("id")
       .execute();
-    return sendProtobuf(reply, "UserSecurityRole", roleMessage(role, parsePermissions(role.permissions), users.map((u) => u.id)));
+    return sendProtobuf(
+      reply,
+      "UserSecurityRole",
+      roleMessage(
+        role,
+        parsePermissions(role.permissions),
+        users.map((u) => u.id),
+      ),
+    );
   });
 }

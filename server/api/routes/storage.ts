@@ -48,7 +48,12 @@ export function storageRoutes(app: FastifyInstance, ctx: ServerContext) {
     requireAccess(caller, "firm", "write");
     const body = hierarchyBody.parse(request.body ?? {});
     if (body.storage_policy_id) {
-      const policy = await db.selectFrom("storage_policy").select("id").where("id", "=", body.storage_policy_id).where("firm_id", "=", caller.firmId).executeTakeFirst();
+      const policy = await db
+        .selectFrom("storage_policy")
+        .select("id")
+        .where("id", "=", body.storage_policy_id)
+        .where("firm_id", "=", caller.firmId)
+        .executeTakeFirst();
       if (!policy) throw invalid({ storage_policy_id: [message("errors:unknownReference")] });
     }
     await db
@@ -72,7 +77,12 @@ export function storageRoutes(app: FastifyInstance, ctx: ServerContext) {
   app.get<{ Params: { id: string } }>("/api/v1/inbox/:id/dms", async (request) => {
     const caller = await authenticate(ctx, request);
     requireAccess(caller, "inbox_item", "read");
-    const item = await db.selectFrom("inbox_item").select(["id", "dms_status"]).where("id", "=", request.params.id).where("firm_id", "=", caller.firmId).executeTakeFirst();
+    const item = await db
+      .selectFrom("inbox_item")
+      .select(["id", "dms_status"])
+      .where("id", "=", request.params.id)
+      .where("firm_id", "=", caller.firmId)
+      .executeTakeFirst();
     if (!item) throw notFound();
     // Behind a wall the list is refused like the card it belongs to.
     if (!(await mayReadRow(db, await readScopeOf(db, caller), "inbox_item", item.id))) throw new HttpError(403, message("errors:walledOut"));

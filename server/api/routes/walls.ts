@@ -33,7 +33,11 @@ export function wallRoutes(app: FastifyInstance, ctx: ServerContext) {
     if (!parsed.success) throw invalid({ enabled: [message("errors:invalidRequest")] });
     const before = await state(caller.firmId);
     if (before.enabled !== parsed.data.enabled) {
-      await db.updateTable("firm").set({ internal_walls_enabled: parsed.data.enabled ? 1 : 0, updated_at: ctx.clock.now() }).where("id", "=", caller.firmId).execute();
+      await db
+        .updateTable("firm")
+        .set({ internal_walls_enabled: parsed.data.enabled ? 1 : 0, updated_at: ctx.clock.now() })
+        .where("id", "=", caller.firmId)
+        .execute();
       await scheduleWallsRecomputation(ctx, caller.firmId);
     }
     return state(caller.firmId);

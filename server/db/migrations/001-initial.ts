@@ -11,9 +11,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
 
   let firm = db.schema.createTable("firm");
   firm =
-    dialect === "postgres"
-      ? firm.addColumn("id", "serial", (c) => c.primaryKey())
-      : firm.addColumn("id", "integer", (c) => c.primaryKey().autoIncrement());
+    dialect === "postgres" ? firm.addColumn("id", "serial", (c) => c.primaryKey()) : firm.addColumn("id", "integer", (c) => c.primaryKey().autoIncrement());
   await firm
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("host_names", "text", (c) => c.notNull().defaultTo("[]"))
@@ -33,9 +31,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn("default_delivery_method", "text", (c) => c.notNull().defaultTo("PDF"))
     .addColumn("default_notification_cadence", "text", (c) => c.notNull().defaultTo("REALTIME"))
     .addColumn("internal_walls_enabled", "integer", (c) => c.notNull().defaultTo(0))
-    .addColumn("storage_policy_hierarchy", "text", (c) =>
-      c.notNull().defaultTo('["firm","location","practice_group","client","matter","case"]'),
-    )
+    .addColumn("storage_policy_hierarchy", "text", (c) => c.notNull().defaultTo('["firm","location","practice_group","client","matter","case"]'))
     .addColumn("storage_policy_id", "text")
     .addColumn("internal_walls_state", "text", (c) => c.notNull().defaultTo("unapplied"))
     .addColumn("prefers_combined_documents", "integer", (c) => c.notNull().defaultTo(0))
@@ -133,9 +129,5 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn("error", "text")
     .addColumn("created_at", millis, (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex("outbound_mail_firm_idx")
-    .on("outbound_mail")
-    .columns(["firm_id", "created_at"])
-    .execute();
+  await db.schema.createIndex("outbound_mail_firm_idx").on("outbound_mail").columns(["firm_id", "created_at"]).execute();
 }

@@ -38,7 +38,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     await db.schema.createIndex(`${table}_created_idx`).on(table).columns(["firm_id", "created_at"]).execute();
   };
   const index = (table: string, columns: string[]) =>
-    db.schema.createIndex(`${table}_${columns.join("_")}_idx`).on(table).columns(["firm_id", ...columns]).execute();
+    db.schema
+      .createIndex(`${table}_${columns.join("_")}_idx`)
+      .on(table)
+      .columns(["firm_id", ...columns])
+      .execute();
 
   await db.schema
     .createTable("ecfx_jurisdiction")
@@ -50,7 +54,10 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn("system", "text", (c) => c.notNull())
     .execute();
 
-  await entity("location").addColumn("name", "text", (c) => c.notNull()).addColumn("storage_policy_id", "text").execute();
+  await entity("location")
+    .addColumn("name", "text", (c) => c.notNull())
+    .addColumn("storage_policy_id", "text")
+    .execute();
   await keys("location");
   await index("location", ["name"]);
 
@@ -61,7 +68,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await keys("department");
   await index("department", ["name"]);
 
-  await entity("practice_group").addColumn("name", "text", (c) => c.notNull()).execute();
+  await entity("practice_group")
+    .addColumn("name", "text", (c) => c.notNull())
+    .execute();
   await keys("practice_group");
   await index("practice_group", ["name"]);
 
@@ -111,7 +120,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await index("matter", ["name"]);
   await index("matter", ["client_id"]);
 
-  await entity("jurisdiction").addColumn("name", "text", (c) => c.notNull()).execute();
+  await entity("jurisdiction")
+    .addColumn("name", "text", (c) => c.notNull())
+    .execute();
   await keys("jurisdiction");
   await db.schema.createIndex("jurisdiction_name_uq").on("jurisdiction").columns(["firm_id", "name"]).unique().execute();
 
@@ -168,12 +179,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn("ecfx_jurisdiction_id", "text", (c) => c.notNull().references("ecfx_jurisdiction.id"))
     .execute();
   await keys("ignored_case");
-  await db.schema
-    .createIndex("ignored_case_uq")
-    .on("ignored_case")
-    .columns(["firm_id", "ecfx_jurisdiction_id", "name_normalized"])
-    .unique()
-    .execute();
+  await db.schema.createIndex("ignored_case_uq").on("ignored_case").columns(["firm_id", "ecfx_jurisdiction_id", "name_normalized"]).unique().execute();
 
   await entity("abbreviation")
     .addColumn("name", "text", (c) => c.notNull())

@@ -30,7 +30,10 @@ export async function up(db: Kysely<unknown>, _dialect: Dialect): Promise<void> 
     await db.schema.createIndex(`${table}_value_idx`).on(table).column(value).execute();
   };
 
-  await entity("email_template").addColumn("name", "text", (c) => c.notNull()).addColumn("template", "text", (c) => c.notNull()).execute();
+  await entity("email_template")
+    .addColumn("name", "text", (c) => c.notNull())
+    .addColumn("template", "text", (c) => c.notNull())
+    .execute();
   await byName("email_template");
 
   await entity("timekeeper_group")
@@ -45,7 +48,10 @@ export async function up(db: Kysely<unknown>, _dialect: Dialect): Promise<void> 
   await byName("timekeeper_group");
   await db.schema.createIndex("timekeeper_group_idx").on("timekeeper").columns(["timekeeper_group_id"]).execute();
 
-  await entity("generic_credential").addColumn("name", "text", (c) => c.notNull()).addColumn("field", "text", (c) => c.notNull()).execute();
+  await entity("generic_credential")
+    .addColumn("name", "text", (c) => c.notNull())
+    .addColumn("field", "text", (c) => c.notNull())
+    .execute();
   await byName("generic_credential");
 
   await entity("storage_policy")

@@ -44,7 +44,11 @@ describe("ecfx parse", () => {
     const io = capture();
     const code = await parseCommand(["--json", "--full", path.join(fixtures, "nef-sealed.eml"), path.join(fixtures, "court-announcement.eml")]);
     expect(code).toBe(0);
-    const lines = io.out().trim().split("\n").map((l) => JSON.parse(l) as { file: string; result: Record<string, unknown> });
+    const lines = io
+      .out()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { file: string; result: Record<string, unknown> });
     expect(lines).toHaveLength(2);
     expect(lines[0]?.result).toMatchObject({ notice_type: "NEF", court_host: "ecf.caed.uscourts.gov" });
     expect(lines[1]?.result).toEqual({});
@@ -54,7 +58,13 @@ describe("ecfx parse", () => {
     const out = mkdtempSync(path.join(tmpdir(), "ecfx-cli-"));
     dirs.push(out);
     capture();
-    const code = await parseCommand([path.join(corpus, "nef/alsd_3.txt"), path.join(corpus, "nef/cacb_4.txt"), path.join(corpus, "nda/ca2_2.txt"), "--out", out]);
+    const code = await parseCommand([
+      path.join(corpus, "nef/alsd_3.txt"),
+      path.join(corpus, "nef/cacb_4.txt"),
+      path.join(corpus, "nda/ca2_2.txt"),
+      "--out",
+      out,
+    ]);
     expect(code).toBe(0);
     expect(existsSync(path.join(out, "nef/alsd_3.json"))).toBe(true);
     expect(JSON.parse(readFileSync(path.join(out, "nef/cacb_4.json"), "utf8"))).toEqual({});

@@ -33,10 +33,7 @@ const fullForm = fc
   });
 
 /** District code before ("CAN/"), after ("/CAN", " (CAN)") or none. */
-const courtCode = fc.option(
-  fc.record({ code: upper(2, 4), where: fc.constantFrom("before", "after-slash", "after-paren") }),
-  { nil: null },
-);
+const courtCode = fc.option(fc.record({ code: upper(2, 4), where: fc.constantFrom("before", "after-slash", "after-paren") }), { nil: null });
 
 function withCode(printed: string, code: { code: string; where: string } | null): string {
   if (!code) return printed;
@@ -74,14 +71,21 @@ describe("docket-number grammar (property-based)", () => {
 
   it("bankruptcy short forms keep the number and read office, judge and chapter suffixes", () => {
     fc.assert(
-      fc.property(digits(2, 2), digits(3, 5), fc.option(fc.integer({ min: 1, max: 9 }).map(String), { nil: null }), letters(2, 4), fc.constantFrom("", "7", "11", "13"), (year, seq, office, judge, chapter) => {
-        const printed = [`${year}-${seq}`, ...(office ? [office] : []), judge, ...(chapter ? [chapter] : [])].join("-");
-        const parts = parseDocketNumber(printed);
-        expect(parts?.docket_number).toBe(`${year}-${seq}`);
-        expect(parts?.federal_dn_office_code).toBe(office);
-        expect(parts?.federal_dn_judge_initials_assigned).toBe(judge);
-        expect(parts?.federal_defendant_number).toBeNull();
-      }),
+      fc.property(
+        digits(2, 2),
+        digits(3, 5),
+        fc.option(fc.integer({ min: 1, max: 9 }).map(String), { nil: null }),
+        letters(2, 4),
+        fc.constantFrom("", "7", "11", "13"),
+        (year, seq, office, judge, chapter) => {
+          const printed = [`${year}-${seq}`, ...(office ? [office] : []), judge, ...(chapter ? [chapter] : [])].join("-");
+          const parts = parseDocketNumber(printed);
+          expect(parts?.docket_number).toBe(`${year}-${seq}`);
+          expect(parts?.federal_dn_office_code).toBe(office);
+          expect(parts?.federal_dn_judge_initials_assigned).toBe(judge);
+          expect(parts?.federal_defendant_number).toBeNull();
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -7,10 +7,16 @@ describe("federal court list", () => {
   it("has every district court (94), a bankruptcy court for each district, 13 courts of appeals and the national courts", () => {
     expect(byLevel("DISTRICT")).toHaveLength(94);
     expect(byLevel("BANKRUPTCY")).toHaveLength(94);
-    expect(byLevel("APPEALS").map((c) => c.id).sort()).toEqual(
-      ["ca1", "ca2", "ca3", "ca4", "ca5", "ca6", "ca7", "ca8", "ca9", "ca10", "ca11", "cadc", "cafc"].sort(),
-    );
-    expect(byLevel("NONE").map((c) => c.id).sort()).toEqual(["cit", "cofc", "jpml"]);
+    expect(
+      byLevel("APPEALS")
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(["ca1", "ca2", "ca3", "ca4", "ca5", "ca6", "ca7", "ca8", "ca9", "ca10", "ca11", "cadc", "cafc"].sort());
+    expect(
+      byLevel("NONE")
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(["cit", "cofc", "jpml"]);
   });
 
   it("has unique ids and consistent shapes", () => {
@@ -31,7 +37,12 @@ describe("federal court list", () => {
   });
 
   it("names and finds courts by id", () => {
-    expect(findCourt("almd")).toMatchObject({ name: "U.S. District Court for the Middle District of Alabama", level: "DISTRICT", state: "AL", appeals_court: "ca11" });
+    expect(findCourt("almd")).toMatchObject({
+      name: "U.S. District Court for the Middle District of Alabama",
+      level: "DISTRICT",
+      state: "AL",
+      appeals_court: "ca11",
+    });
     expect(findCourt("NYSB")).toMatchObject({ name: "U.S. Bankruptcy Court for the Southern District of New York", level: "BANKRUPTCY", state: "NY" });
     expect(findCourt("dcd")?.name).toBe("U.S. District Court for the District of Columbia");
     expect(findCourt("dcb")?.name).toBe("U.S. Bankruptcy Court for the District of Columbia");

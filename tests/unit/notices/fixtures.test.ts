@@ -114,7 +114,9 @@ describe("notice fixtures", () => {
   it("plain-text NEF in ISO-8859-1 quoted-printable", async () => {
     const n = await notice("nef-plain-iso-8859-1.eml");
     expect(n.court_id).toBe("cod");
-    expect(n.subject).toBe("Activity in Case 1:24-cv-01234-RMR-SBP Café Société LLC v. Rocky Ridge Holdings Inc. Order on Motion for Extension of Time to Answer");
+    expect(n.subject).toBe(
+      "Activity in Case 1:24-cv-01234-RMR-SBP Café Société LLC v. Rocky Ridge Holdings Inc. Order on Motion for Extension of Time to Answer",
+    );
     expect(n.dockets[0]).toMatchObject({ docket_number: "1:24-cv-01234", case_name: "Café Société LLC v. Rocky Ridge Holdings Inc." });
     expect(entry(n)).toMatchObject({
       date_filed: "2024-03-11",
@@ -220,7 +222,13 @@ describe("notice fixtures", () => {
     expect(n.court_id).toBe("nysd");
     expect(n.dockets.map((d) => d.docket_number)).toEqual(["1:24-cv-02001", "1:24-cv-02950"]);
     expect(n.dockets.map((d) => d.case_name)).toEqual(["Harmon v. Northwind Logistics LLC", "Quill v. Northwind Logistics LLC"]);
-    expect(entry(n, 0)).toMatchObject({ document_number: "18", pacer_case_id: "611001", pacer_seq_no: "55", pacer_magic_num: "87654321", short_description: "Order" });
+    expect(entry(n, 0)).toMatchObject({
+      document_number: "18",
+      pacer_case_id: "611001",
+      pacer_seq_no: "55",
+      pacer_magic_num: "87654321",
+      short_description: "Order",
+    });
     expect(entry(n, 1)).toMatchObject({ document_number: "9", pacer_case_id: "612345", pacer_seq_no: "23", pacer_magic_num: null, short_description: "Order" });
     expect(entry(n, 0).pacer_doc_id).toBe(entry(n, 1).pacer_doc_id);
     expect(n.email_recipients).toEqual([

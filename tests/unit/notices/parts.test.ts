@@ -114,7 +114,7 @@ describe("links", () => {
 describe("text documents", () => {
   it("turns HTML into lines and keeps link positions", () => {
     const doc = htmlToTextDoc(
-      '<table><tr><td><strong>Case Number:</strong></td><td><A HREF=https://ecf.x.uscourts.gov/cgi-bin/DktRpt.pl?1>1:20-cv-1</A></td></tr></table><p>a &nbsp &nbsp b&#036;<script>no</script><style>p{}</style>c</p>',
+      "<table><tr><td><strong>Case Number:</strong></td><td><A HREF=https://ecf.x.uscourts.gov/cgi-bin/DktRpt.pl?1>1:20-cv-1</A></td></tr></table><p>a &nbsp &nbsp b&#036;<script>no</script><style>p{}</style>c</p>",
     );
     expect(doc.text).toBe("Case Number: 1:20-cv-1\na b$c");
     expect(doc.links).toHaveLength(1);
@@ -130,7 +130,9 @@ describe("text documents", () => {
   });
 
   it("cleans plain text and finds URLs", () => {
-    const doc = plainToTextDoc("> Case Name:   A  v. B\r\n>\r\nDocket Text:\r\nJoint  STATUS REPORT <i></i> by USA\r\nsee https://ecf.x.uscourts.gov/doc1/123?caseid=1.");
+    const doc = plainToTextDoc(
+      "> Case Name:   A  v. B\r\n>\r\nDocket Text:\r\nJoint  STATUS REPORT <i></i> by USA\r\nsee https://ecf.x.uscourts.gov/doc1/123?caseid=1.",
+    );
     expect(doc.text).toBe("Case Name: A v. B\nDocket Text:\nJoint STATUS REPORT by USA\nsee https://ecf.x.uscourts.gov/doc1/123?caseid=1.");
     expect(doc.links.map((l) => l.href)).toEqual(["https://ecf.x.uscourts.gov/doc1/123?caseid=1"]);
   });
@@ -208,19 +210,43 @@ describe("subjects", () => {
   const c = (docketNumber: string, rawName: string) => ({ docketNumber, rawName, cleanName: cleanCaseName(rawName) });
 
   it.each([
-    ["Activity in Case 1:20-cv-00572-WS-MU Autrey v. Harrigan Lumber Co., Inc. et al Notice of Settlement", [c("1:20-cv-00572", "Autrey v. Harrigan Lumber Co., Inc. et al")], "Notice of Settlement"],
-    ["Activity in OKND case 4:18-cv-00499-JED-CDL Wilson v. Filtrex Service Group Inc et al - Joint Status Report", [c("4:18-cv-00499", "Wilson v. Filtrex Service Group Inc et al")], "Joint Status Report"],
+    [
+      "Activity in Case 1:20-cv-00572-WS-MU Autrey v. Harrigan Lumber Co., Inc. et al Notice of Settlement",
+      [c("1:20-cv-00572", "Autrey v. Harrigan Lumber Co., Inc. et al")],
+      "Notice of Settlement",
+    ],
+    [
+      "Activity in OKND case 4:18-cv-00499-JED-CDL Wilson v. Filtrex Service Group Inc et al - Joint Status Report",
+      [c("4:18-cv-00499", "Wilson v. Filtrex Service Group Inc et al")],
+      "Joint Status Report",
+    ],
     ["Ch-7 1:24-bk-70535 Notice of Appearance; Lowry Farms, Inc.", [c("1:24-bk-70535", "Lowry Farms, Inc.")], "Notice of Appearance"],
     ["23-00285-ELG CH11 Hearing Held (BK) - Avamere NPS Stables LLC", [c("23-00285", "Avamere NPS Stables LLC")], "Hearing Held (BK)"],
     ["Ch-7 5:21-bk-00329-MJC -Maria Victoria Dir Motion to Reopen Case", [c("5:21-bk-00329", "Maria Victoria Diri")], "Motion to Reopen Case"],
-    ["Docket Order - Continue Hearing (Auto) Ch 13 Jeffery Wayne Lovell 1:24-bk-01377", [c("1:24-bk-01377", "Jeffery Wayne Lovell")], "Docket Order - Continue Hearing (Auto)"],
+    [
+      "Docket Order - Continue Hearing (Auto) Ch 13 Jeffery Wayne Lovell 1:24-bk-01377",
+      [c("1:24-bk-01377", "Jeffery Wayne Lovell")],
+      "Docket Order - Continue Hearing (Auto)",
+    ],
     ["20-18680 Response - CH7 - Charles Martin", [c("20-18680", "Charles Martin")], "Response"],
     ["21-10245-BAH Chapter 13 Mykle Lepene  Chapter 13 Trustee's Report", [c("21-10245", "Mykle Lepene")], "Chapter 13 Trustee's Report"],
     ["24-04888-7 Chapter 7 Voluntary Petition", [c("24-04888", "Omar Alegria")], "Chapter 7 Voluntary Petition"],
-    ["NEF: 22-22507-cgm Ch13 Notice of Adjournment of Hearing Re: Gerasimos Stefanitsis", [c("22-22507", "Gerasimos Stefanitsis")], "Notice of Adjournment of Hearing"],
+    [
+      "NEF: 22-22507-cgm Ch13 Notice of Adjournment of Hearing Re: Gerasimos Stefanitsis",
+      [c("22-22507", "Gerasimos Stefanitsis")],
+      "Notice of Adjournment of Hearing",
+    ],
     ['Multiple Cases "Close Adversary Case" - AP -', [c("22-00193", "Jefferson v. Alter")], "Close Adversary Case"],
-    ["FW: Activity in Case 4:20-cv-01091-BRW Taylor v. Envolve LLC Notice of Appearance", [c("4:20-cv-01091", "Taylor v. Envolve LLC")], "Notice of Appearance"],
-    ["Activity in Case 4:22-cv-05541-JST Simon et al v. City of San Francisco et al ", [c("4:22-cv-05541", "Simon et al v. City of San Francisco et al")], null],
+    [
+      "FW: Activity in Case 4:20-cv-01091-BRW Taylor v. Envolve LLC Notice of Appearance",
+      [c("4:20-cv-01091", "Taylor v. Envolve LLC")],
+      "Notice of Appearance",
+    ],
+    [
+      "Activity in Case 4:22-cv-05541-JST Simon et al v. City of San Francisco et al ",
+      [c("4:22-cv-05541", "Simon et al v. City of San Francisco et al")],
+      null,
+    ],
   ])("%s", (subject, cases, expected) => {
     expect(nefShortDescription(subject, cases)).toBe(expected);
   });

@@ -97,9 +97,7 @@ const NOTICE_PIECES = [
   " et al",
 ];
 
-const noticeLikeText = fc
-  .array(fc.oneof(fc.constantFrom(...NOTICE_PIECES), fc.string({ maxLength: 30 })), { maxLength: 80 })
-  .map((parts) => parts.join(""));
+const noticeLikeText = fc.array(fc.oneof(fc.constantFrom(...NOTICE_PIECES), fc.string({ maxLength: 30 })), { maxLength: 80 }).map((parts) => parts.join(""));
 
 describe("parseNoticeEmail robustness", () => {
   it("never throws on arbitrary strings", async () => {
@@ -156,7 +154,12 @@ describe("parseNoticeEmail robustness", () => {
   });
 
   it("handles 200 levels of nested multiparts", async () => {
-    const inner = corpus[2]?.toString("latin1").split(/\r?\n\r?\n/).slice(1).join("\n\n") ?? "";
+    const inner =
+      corpus[2]
+        ?.toString("latin1")
+        .split(/\r?\n\r?\n/)
+        .slice(1)
+        .join("\n\n") ?? "";
     let part = `Content-Type: text/html\r\n\r\n${inner}`;
     for (let level = 0; level < 200; level++) {
       part = `Content-Type: multipart/mixed; boundary="level-${level}"\r\n\r\n--level-${level}\r\n${part}\r\n--level-${level}--\r\n`;
@@ -196,7 +199,10 @@ describe("parseNoticeEmail robustness", () => {
   it("handles pathological label, e-mail and docket-number runs within the time bound", async () => {
     const bound = 10_000;
     await parseChecked(textMessage("Case Name: a\nCase Number: 1:24-cv-00001\nDocket Text: x\n".repeat(50_000)), bound);
-    await parseChecked(textMessage(`Case Number: 1:24-cv-00001\nNotice has been electronically mailed to:\n${"a".repeat(300_000)}${"@".repeat(300_000)}`), bound);
+    await parseChecked(
+      textMessage(`Case Number: 1:24-cv-00001\nNotice has been electronically mailed to:\n${"a".repeat(300_000)}${"@".repeat(300_000)}`),
+      bound,
+    );
     await parseChecked(textMessage(`Case Number: 1:24-cv-00001\nNotice has been electronically mailed to:\n${"a.".repeat(300_000)}@x`), bound);
     await parseChecked(textMessage("Notice has been electronically mailed to\n".repeat(100_000)), bound);
     await parseChecked(`Subject: ${"1:24-cv-00001-".repeat(2_000)}\r\n\r\nCase Name: x\nCase Number: 1:24-cv-00001\nDocket Text: y`, bound);
@@ -205,7 +211,25 @@ describe("parseNoticeEmail robustness", () => {
 
   it("handles long runs of separator characters in every field within the time bound", async () => {
     // Runs that defeat backtracking regular expressions such as /[\s,;]+$/.
-    const tokens = ["; ", " \n", " ,", "#  ", ". ", "a.", "1-", " - ", "CH-", "et al ", "&#", "@", "a@", "(", "Filed by ", "Case Name: ", "Document description:"];
+    const tokens = [
+      "; ",
+      " \n",
+      " ,",
+      "#  ",
+      ". ",
+      "a.",
+      "1-",
+      " - ",
+      "CH-",
+      "et al ",
+      "&#",
+      "@",
+      "a@",
+      "(",
+      "Filed by ",
+      "Case Name: ",
+      "Document description:",
+    ];
     for (const token of tokens) {
       const run = token.repeat(Math.ceil(40_000 / token.length));
       const line = run.replace(/\n/g, " ");
@@ -216,8 +240,16 @@ describe("parseNoticeEmail robustness", () => {
         ),
         5_000,
       );
-      await parseChecked(htmlMessage(`<p>Case Name: ${run}x</p><p>Case Number: 1:24-cv-00001</p><p>Docket Text: ${run}x</p><b>Notice has been electronically mailed to:</b><br>${run}x a@b.co<br>`), 5_000);
-      await parseChecked(`Subject: Activity in Case 1:24-cv-00001-AB ${line.slice(0, 1_900)}x\r\n\r\nCase Name: Roe v. Doe\nCase Number: 1:24-cv-00001-AB\nDocket Text: hi`, 5_000);
+      await parseChecked(
+        htmlMessage(
+          `<p>Case Name: ${run}x</p><p>Case Number: 1:24-cv-00001</p><p>Docket Text: ${run}x</p><b>Notice has been electronically mailed to:</b><br>${run}x a@b.co<br>`,
+        ),
+        5_000,
+      );
+      await parseChecked(
+        `Subject: Activity in Case 1:24-cv-00001-AB ${line.slice(0, 1_900)}x\r\n\r\nCase Name: Roe v. Doe\nCase Number: 1:24-cv-00001-AB\nDocket Text: hi`,
+        5_000,
+      );
     }
   });
 

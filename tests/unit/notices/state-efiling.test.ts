@@ -22,7 +22,11 @@ describe("state e-filing notices", () => {
     const n = await notice("tyler-efiletexas-service.eml");
     expect(n).toMatchObject({ notice_type: "TYLER_EFILE", court_id: "state-tx", appellate: false, court_host: null });
     expect(n.dockets).toHaveLength(1);
-    expect(n.dockets[0]).toMatchObject({ docket_number: "2024-CI-18817", case_name: "Rosalind Avery vs. Pecan Valley Builders, LLC", federal_dn_case_type: null });
+    expect(n.dockets[0]).toMatchObject({
+      docket_number: "2024-CI-18817",
+      case_name: "Rosalind Avery vs. Pecan Valley Builders, LLC",
+      federal_dn_case_type: null,
+    });
     expect(entryOf(n)).toMatchObject({
       envelope_number: "93125567",
       filing_status: "served",
@@ -30,7 +34,14 @@ describe("state e-filing notices", () => {
       short_description: "Plaintiff's Motion to Compel Discovery Responses",
       filed_by: "Marisol Quintanilla",
       document_url: "https://efiletexas.gov/ViewDocuments.aspx?FID=5c3e2a10-8b7d-4c1e-9f00-a1b2c3d4e5f6",
-      documents: [{ number: 0, description: "Plaintiff's Motion to Compel Discovery Responses", url: "https://efiletexas.gov/ViewDocuments.aspx?FID=5c3e2a10-8b7d-4c1e-9f00-a1b2c3d4e5f6", pacer_doc_id: null }],
+      documents: [
+        {
+          number: 0,
+          description: "Plaintiff's Motion to Compel Discovery Responses",
+          url: "https://efiletexas.gov/ViewDocuments.aspx?FID=5c3e2a10-8b7d-4c1e-9f00-a1b2c3d4e5f6",
+          pacer_doc_id: null,
+        },
+      ],
     });
     expect(n.email_recipients).toEqual([
       { name: "Theo Brandvold", email_addresses: ["tbrandvold@brandvold-law.test"] },
@@ -62,7 +73,11 @@ describe("state e-filing notices", () => {
     const n = await notice("fsx-california-service.eml");
     expect(n).toMatchObject({ notice_type: "FILE_AND_SERVEXPRESS", court_id: "state-ca", court_name: "CA Superior Court County of San Francisco" });
     expect(n.dockets.map((d) => d.docket_number)).toEqual(["CGC-24-612345"]);
-    expect(entryOf(n)).toMatchObject({ envelope_number: "72834612", filed_by: "Sequoia Irrigation Inc.", short_description: "Opposition to Motion for Summary Judgment" });
+    expect(entryOf(n)).toMatchObject({
+      envelope_number: "72834612",
+      filed_by: "Sequoia Irrigation Inc.",
+      short_description: "Opposition to Motion for Summary Judgment",
+    });
     expect(entryOf(n)?.documents.map((d) => d.description)).toEqual(["Opposition to Motion for Summary Judgment.pdf", "Declaration of G. Montoya.pdf"]);
     expect(n.email_recipients.map((r) => r.name)).toEqual(["Amos Haverford", "Docketing Department"]);
   });
