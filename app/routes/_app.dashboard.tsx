@@ -7,7 +7,7 @@ import dashboardStyles from "../components/dashboard/dashboard.css";
 import { PeriodForm } from "../components/dashboard/PeriodForm";
 import { DocumentStats, TimeSaved } from "../components/dashboard/StatCards";
 import { TopList } from "../components/dashboard/TopList";
-import type { DashboardData } from "../components/dashboard/types";
+import type { DashboardData } from "../shared/dashboard-answer";
 import { requireUser } from "../utils/auth.server";
 import { DEFAULT_PERIOD, periodQuerySchema, periodSearch } from "../shared/dashboard-period";
 import { useRootData } from "../utils/root-data";

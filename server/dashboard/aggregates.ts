@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import { INBOX_STATUSES } from "../../app/shared/resources/inbox";
 import type { DB } from "../db/schema";
 import { type OffsetSegment, type Range, localHourParts, monthsBetween, offsetSegments } from "./period-range";
+import type { Count, DocumentCounts, Ranked } from "../../app/shared/dashboard-answer";
 
 // The dashboard's counts, each one SQL aggregate over the firm's rows in the period (indexes in
 // migration 016). Hours and months are the firm's local ones: the instant plus the zone's offset
@@ -13,31 +14,12 @@ export interface CountScope {
   walledMatterIds: string[];
 }
 
-export interface Count {
-  key: string;
-  count: number;
-}
-
-export interface Ranked {
-  id: string;
-  name: string;
-  count: number;
-}
-
 export interface NotificationCounts {
   total: number;
   succeeded: number;
   byState: Count[];
   byHour: Count[];
   byMonth: Count[];
-}
-
-export interface DocumentCounts {
-  received: number;
-  fetched: number;
-  stored: number;
-  failed: number;
-  sealed: number;
 }
 
 export type TopKind = "client" | "matter" | "timekeeper";

@@ -3,7 +3,8 @@ import { type PeriodQuery, periodSearch } from "../../app/shared/dashboard-perio
 import { type Caller, fieldLevel } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { mattersWalledOutFor } from "../walls/walls";
-import { type CountScope, type Count, type DocumentCounts, type Ranked, type TopKind, documentCounts, notificationCounts, topCounts } from "./aggregates";
+import type { DashboardData } from "../../app/shared/dashboard-answer";
+import { type CountScope, type TopKind, documentCounts, notificationCounts, topCounts } from "./aggregates";
 import { periodRange } from "./period-range";
 import { ShortCache } from "./short-cache";
 
@@ -11,15 +12,7 @@ import { ShortCache } from "./short-cache";
 // allow (spec §3 Dashboard: notifications, top_matter, top_client, top_timekeeper), counted over
 // what the caller's ethical walls leave them, in the firm's time zone.
 
-export interface Dashboard {
-  period: { name: PeriodQuery["period"]; from: number | null; to: number; time_zone: string };
-  documents: DocumentCounts;
-  notifications?: { total: number; by_state: Count[]; by_hour: Count[]; by_month: Count[] };
-  time_saved?: { notices: number; minutes_per_notice: number; minutes: number };
-  top_clients?: Ranked[];
-  top_matters?: Ranked[];
-  top_timekeepers?: Ranked[];
-}
+export type Dashboard = DashboardData;
 
 const TOP_FIELDS: Record<TopKind, "top_client" | "top_matter" | "top_timekeeper"> = {
   client: "top_client",

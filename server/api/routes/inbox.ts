@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context";
 import { findFirm } from "../../firm/firm-repository";
@@ -62,7 +62,8 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
     return card;
   });
 
-  app.get<{ Params: { id: string } }>("/api/v1/inbox/:id/raw", async (request, reply) => {
+  /** An item's raw message for a caller who may read it: firm, field level and walls checked. */
+  const readRawMessage = async (request: FastifyRequest<{ Params: { id: string } }>) => {
     const caller = await authenticate(ctx, request);
     requireAccess(caller, "inbox_item", "read");
     if (fieldLevel(caller, "inbox_item", "raw_content") === "DENY") throw forbidden();
@@ -74,6 +75,11 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
       .executeTakeFirst();
     if (!row) throw notFound();
     await refuseWalledOut(caller, row.case_id);
+    return { caller, row };
+  };
+
+  app.get<{ Params: { id: string } }>("/api/v1/inbox/:id/raw", async (request, reply) => {
+    const { row } = await readRawMessage(request);
     return reply
       .type("message/rfc822")
       .header("content-disposition", dispositionOf(`${request.params.id}.eml`))
@@ -82,17 +88,7 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
 
   // The original message for the card's preview: the body kept when it was processed, and the source.
   app.get<{ Params: { id: string } }>("/api/v1/inbox/:id/original", async (request) => {
-    const caller = await authenticate(ctx, request);
-    requireAccess(caller, "inbox_item", "read");
-    if (fieldLevel(caller, "inbox_item", "raw_content") === "DENY") throw forbidden();
-    const row = await ctx.database.db
-      .selectFrom("inbox_item")
-      .select(["raw_content", "case_id"])
-      .where("id", "=", request.params.id)
-      .where("firm_id", "=", caller.firmId)
-      .executeTakeFirst();
-    if (!row) throw notFound();
-    await refuseWalledOut(caller, row.case_id);
+    const { caller, row } = await readRawMessage(request);
     const body = await loadMessageBody(ctx.database.db, caller.firmId, request.params.id);
     const source = row.raw_content.toString("utf8");
     return { html: body?.html ?? null, text: body?.text ?? "", source: source.slice(0, MAX_SOURCE_CHARS), truncated: source.length > MAX_SOURCE_CHARS };

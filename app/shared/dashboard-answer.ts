@@ -1,4 +1,6 @@
-// The API's dashboard answer, as the console reads it (server/dashboard/dashboard.ts).
+import type { PeriodQuery } from "./dashboard-period";
+
+// The dashboard's answer: what the API counts (server/dashboard) and the console draws.
 
 export interface Count {
   key: string;
@@ -11,9 +13,17 @@ export interface Ranked {
   count: number;
 }
 
+export interface DocumentCounts {
+  received: number;
+  fetched: number;
+  stored: number;
+  failed: number;
+  sealed: number;
+}
+
 export interface DashboardData {
-  period: { name: string; from: number | null; to: number; time_zone: string };
-  documents: { received: number; fetched: number; stored: number; failed: number; sealed: number };
+  period: { name: PeriodQuery["period"]; from: number | null; to: number; time_zone: string };
+  documents: DocumentCounts;
   notifications?: { total: number; by_state: Count[]; by_hour: Count[]; by_month: Count[] };
   time_saved?: { notices: number; minutes_per_notice: number; minutes: number };
   top_clients?: Ranked[];
