@@ -174,6 +174,17 @@ describe("console edges", () => {
       expect(answer.body).toContain("The form could not be read.");
     });
 
+    it("an import that is not a readable multipart form", async () => {
+      for (const [contentType, body] of [
+        ["multipart/form-data; boundary=xyz", '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc'],
+        ["application/x-www-form-urlencoded", "file=abc"],
+      ]) {
+        const answer = await request(port, "/cases/import", { method: "POST", headers: { cookie, ...own, "content-type": contentType! }, body });
+        expect(answer.status, contentType).toBe(400);
+        expect(answer.body).toContain("The form could not be read.");
+      }
+    });
+
     it("an 8,000-character id", async () => {
       const answer = await request(port, `/cases/${"a".repeat(8000)}`, { headers: { cookie, host: own.host! } });
       expect(answer.status).toBeGreaterThanOrEqual(400);

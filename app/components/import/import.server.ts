@@ -10,11 +10,11 @@ import {
   unstable_composeUploadHandlers,
   unstable_createFileUploadHandler,
   unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
 } from "@remix-run/node";
 import { findResource } from "../../shared/resources";
 import type { ResourceDef } from "../../shared/resources/types";
 import type { ApiClient } from "../../utils/auth.server";
+import { readMultipartForm } from "../../utils/request-body.server";
 import { requireUser } from "../../utils/auth.server";
 import { LINES_PER_PAGE, MAX_IMPORT_BYTES, isImportable } from "../../shared/import/format";
 import { importFormSchema } from "./import-form";
@@ -81,7 +81,8 @@ function uploadFolder(): string {
 async function readForm(request: Request): Promise<FormData> {
   const files = unstable_createFileUploadHandler({ directory: uploadFolder(), maxPartSize: MAX_IMPORT_BYTES });
   const fields = unstable_createMemoryUploadHandler({ maxPartSize: 1024 });
-  return unstable_parseMultipartFormData(request, unstable_composeUploadHandlers(files, fields));
+  // A body that is not a readable multipart form is the sender's mistake (400); a file over the size passes through.
+  return readMultipartForm(request, unstable_composeUploadHandlers(files, fields), (error) => error instanceof MaxPartSizeExceededError);
 }
 
 /** Sends the uploaded file to the API: a started job redirects to its progress. */
