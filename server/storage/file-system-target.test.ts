@@ -4,7 +4,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DmsLocationTaken, DmsTargetError, type DmsTarget, intendAndWrite } from "./dms-target";
-import { createFileSystemTarget } from "./file-system-target";
+import { createFileSystemTarget, temporaryTag } from "./file-system-target";
 import { renderStorageLocation, type StorageTemplateData } from "./path-template";
 
 let sandbox: string;
@@ -115,6 +115,21 @@ describe.each([
     // Another document under the name is not ours: same place, other content.
     expect(await target.findExisting({ ...intended, contentHash: "0".repeat(64) })).toBeNull();
     expect(await filesUnder(root)).toEqual(["Case/Notice.pdf", "Case/Notice.pdf.properties.json"]);
+  });
+
+  it("removes the temporary files an interrupted attempt of the same filing left, and only those", async () => {
+    const target = createFileSystemTarget(root, { hardLinks });
+    const filing = request(["Case"], "Notice", "mine", { Client: "Acme" });
+    const intended = await target.intend(filing, "record-1");
+    const folder = path.join(root, "Case");
+    await fs.mkdir(folder, { recursive: true });
+    // What a crash between writing and naming leaves: bytes under a temporary name of this file.
+    await fs.writeFile(path.join(folder, `.ecfx-${temporaryTag("record-1")}-0123456789abcdef.tmp`), "mi");
+    // Another filing's temporary (another writer, still at work) is not touched.
+    const other = `.ecfx-${temporaryTag("record-2")}-0123456789abcdef.tmp`;
+    await fs.writeFile(path.join(folder, other), "other");
+    await target.write(filing, intended);
+    expect(await filesUnder(root)).toEqual([`Case/${other}`, "Case/Notice.pdf", "Case/Notice.pdf.properties.json"].sort());
   });
 
   it("refuses to write where another document took the intended name, leaving it alone", async () => {

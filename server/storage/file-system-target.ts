@@ -73,8 +73,23 @@ function normaliseExtension(extension: string): string {
   return bare;
 }
 
-async function writeTemporary(folder: string, bytes: Buffer): Promise<string> {
-  const temporary = path.join(folder, `.ecfx-${randomBytes(8).toString("hex")}.tmp`);
+const TEMPORARY_PREFIX = ".ecfx-";
+
+/**
+ * The mark of the temporary files written for one filing (its idempotency key). An attempt cut
+ * short (a crash between writing and naming) leaves one behind; the filing's next attempt removes it.
+ */
+export function temporaryTag(idempotencyKey: string): string {
+  return createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 16);
+}
+
+async function removeLeftovers(folder: string, tag: string): Promise<void> {
+  const mine = (await fs.readdir(folder)).filter((name) => name.startsWith(`${TEMPORARY_PREFIX}${tag}-`) && name.endsWith(".tmp"));
+  await Promise.all(mine.map((name) => fs.rm(path.join(folder, name), { force: true })));
+}
+
+async function writeTemporary(folder: string, bytes: Buffer, tag: string): Promise<string> {
+  const temporary = path.join(folder, `${TEMPORARY_PREFIX}${tag}-${randomBytes(8).toString("hex")}.tmp`);
   const handle = await fs.open(temporary, "wx");
   try {
     await handle.writeFile(bytes);
@@ -139,7 +154,7 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
   }
 
   /** Gives the bytes (already in `temporary`) the final name unless that name exists; false when it does. */
-  async function claim(temporary: string, bytes: Buffer, final: string): Promise<boolean> {
+  async function claim(temporary: string, bytes: Buffer, final: string, tag: string): Promise<boolean> {
     if (hardLinks) {
       try {
         await fs.link(temporary, final);
@@ -161,7 +176,7 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     // A fresh temporary file, because `temporary` may be needed for the next candidate name.
     let fresh: string | null = null;
     try {
-      fresh = await writeTemporary(path.dirname(final), bytes);
+      fresh = await writeTemporary(path.dirname(final), bytes, tag);
       await fs.rename(fresh, final);
     } catch (error) {
       if (fresh) await fs.rm(fresh, { force: true });
@@ -220,6 +235,8 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       if (sha256(await fs.readFile(final)) !== intended.contentHash) return null;
       // The real folder must still be inside the root (a folder swapped for a link since).
       if (!isInside(realRoot, await fs.realpath(final))) return null;
+      // Adopted: a temporary copy the interrupted attempt had not removed yet goes now.
+      await removeLeftovers(path.dirname(final), temporaryTag(intended.idempotencyKey));
       return { location: intended.location };
     } catch (error) {
       if (codeOf(error) === "ENOENT" || codeOf(error) === "ENOTDIR") return null;
@@ -235,21 +252,23 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       if (path.dirname(final) !== folder || (suffix && !final.endsWith(`.${suffix}`))) {
         throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:misplaced", { file: intended.location }), false);
       }
+      const tag = temporaryTag(intended.idempotencyKey);
+      await removeLeftovers(folder, tag);
       try {
-        const documentTemporary = await writeTemporary(folder, request.bytes);
+        const documentTemporary = await writeTemporary(folder, request.bytes, tag);
         temporaries.push(documentTemporary);
         // The sidecar first: whoever picks the document up finds its properties already there.
         let sidecarClaimed = false;
         if (sidecar) {
-          const sidecarTemporary = await writeTemporary(folder, sidecar);
+          const sidecarTemporary = await writeTemporary(folder, sidecar, tag);
           temporaries.push(sidecarTemporary);
-          sidecarClaimed = await claim(sidecarTemporary, sidecar, `${final}${SIDECAR_SUFFIX}`);
+          sidecarClaimed = await claim(sidecarTemporary, sidecar, `${final}${SIDECAR_SUFFIX}`, tag);
           // A sidecar already there is ours when it says the same (an attempt stopped before the document).
           if (!sidecarClaimed && !(await sameContent(`${final}${SIDECAR_SUFFIX}`, sidecar))) throw new DmsLocationTaken(FILE_SYSTEM_KIND, intended.location);
         }
         let claimed: boolean;
         try {
-          claimed = await claim(documentTemporary, request.bytes, final);
+          claimed = await claim(documentTemporary, request.bytes, final, tag);
         } catch (error) {
           if (sidecarClaimed) await fs.rm(`${final}${SIDECAR_SUFFIX}`, { force: true });
           throw error;

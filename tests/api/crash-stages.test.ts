@@ -137,12 +137,12 @@ async function startRelaySink(): Promise<{ port: number; messageIds: string[]; c
   return { port: (server.server.address() as net.AddressInfo).port, messageIds, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Every file below `dir` except the hidden temporaries of writes that a kill cut short. */
+/** Every file below `dir`, the temporaries of writes a kill cut short included: retries remove them. */
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && !entry.name.startsWith(".ecfx-"))
+    .filter((entry) => entry.isFile())
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
     .sort();
 }
@@ -230,14 +230,10 @@ describe.each(backends)("crash at every stage boundary (%s)", (backend: Backend)
     expect(items.filter((item) => (OPEN_STATUSES as string[]).includes(item.status))).toEqual([]);
 
     // Each document is stored once: the files in the store are exactly the records' locations.
-    const records = await db
-      .selectFrom("dms_record")
-      .innerJoin("storage_policy", "storage_policy.id", "dms_record.storage_policy_id")
-      .innerJoin("generic_credential", "generic_credential.id", "storage_policy.dms_credential_id")
-      .select(["dms_record.status", "dms_record.location", "generic_credential.field"])
-      .execute();
+    // A record keeps the folder it was written under, relative to its firm's own root.
+    const records = await db.selectFrom("dms_record").select(["status", "location", "root", "firm_id"]).execute();
     expect(records.filter((r) => r.status !== "succeeded")).toEqual([]);
-    const recorded = records.map((r) => `${r.field}/${r.location}`).sort();
+    const recorded = records.map((r) => path.posix.join(`firm-${r.firm_id}`, r.root ?? "", r.location ?? "")).sort();
     expect(new Set(recorded).size).toBe(recorded.length);
     expect(filesUnder(path.join(dataDir, "dms")).filter((file) => !file.endsWith(".properties.json"))).toEqual(recorded);
 
