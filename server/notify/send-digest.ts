@@ -20,7 +20,7 @@ function pendingFor(ctx: ServerContext, schedule: DigestSchedule) {
     .selectAll()
     .where("firm_id", "=", schedule.firmId)
     .where("cadence", "=", "digest")
-    .where("status", "=", "pending")
+    .where("status", "in", ["pending", "sending"])
     .where((eb) =>
       schedule.groupId
         ? eb("timekeeper_group_id", "=", schedule.groupId)
@@ -44,9 +44,10 @@ function pendingFor(ctx: ServerContext, schedule: DigestSchedule) {
  * relay refuses; what was sent before stays sent, the rest stays pending for the next attempt.
  */
 export async function sendDigest(ctx: ServerContext, schedule: DigestSchedule, runId: string): Promise<void> {
-  const rows = await pendingFor(ctx, schedule);
+  const waiting = await pendingFor(ctx, schedule);
   const firm = await findFirm(ctx.database, schedule.firmId);
-  if (rows.length === 0 || !firm) return;
+  if (waiting.length === 0 || !firm) return;
+  const rows = await finishInterrupted(ctx, waiting, runId);
   const summaries = new Map((await loadNoticeSummaries(ctx, { ids: [...new Set(rows.map((r) => r.inbox_item_id))] })).map((s) => [s.id, s]));
   const walledOut = wallCheck(ctx.database.db, firm.id);
   const byEmail = new Map<string, NotificationRow[]>();
@@ -65,21 +66,50 @@ export async function sendDigest(ctx: ServerContext, schedule: DigestSchedule, r
     }
     if (told.length === 0) continue;
     const mail = await composeDigest(ctx, firm, told, summaries);
-    const sent = await ctx.mailer.send({ firmId: firm.id, purpose: "digest", to: [email], replyTo: firm.reply_to_email || undefined, ...mail });
+    // The digest is recorded, and its lines claimed for it, before anything leaves: at most one mail per line.
+    const recorded = await ctx.database.db.transaction().execute(async (trx) => {
+      const row = await ctx.mailer.record(trx, { firmId: firm.id, purpose: "digest", to: [email], replyTo: firm.reply_to_email || undefined, ...mail });
+      const ids = told.map((r) => r.id);
+      await trx.updateTable("notification").set({ status: "sending", outbound_mail_id: row.id }).where("id", "in", ids).execute();
+      return row;
+    });
+    await markSent(ctx, told, await ctx.mailer.deliver(recorded), runId);
     const now = ctx.clock.now();
-    await ctx.database.db
-      .updateTable("notification")
-      .set({ status: "sent", sent_at: now, outbound_mail_id: sent.id, digest_run_id: runId })
-      .where(
-        "id",
-        "in",
-        told.map((r) => r.id),
-      )
-      .execute();
     for (const itemId of new Set(told.map((r) => r.inbox_item_id))) {
       await logEvent(ctx.database.db, { firmId: firm.id, inboxItemId: itemId, event: "notified", detail: message("mail:digestEvent", { email }), at: now });
     }
   }
+}
+
+async function markSent(ctx: ServerContext, rows: NotificationRow[], mail: { id: string }, runId: string): Promise<void> {
+  await ctx.database.db
+    .updateTable("notification")
+    .set({ status: "sent", sent_at: ctx.clock.now(), outbound_mail_id: mail.id, digest_run_id: runId })
+    .where(
+      "id",
+      "in",
+      rows.map((r) => r.id),
+    )
+    .execute();
+}
+
+/**
+ * Lines left "sending" by an attempt cut short: when their recorded digest went out they are only
+ * marked; otherwise that very message (same Message-ID) is sent again. Answers the lines still pending.
+ */
+async function finishInterrupted(ctx: ServerContext, rows: NotificationRow[], runId: string): Promise<NotificationRow[]> {
+  const byMail = new Map<string, NotificationRow[]>();
+  for (const row of rows) {
+    if (row.status === "sending" && row.outbound_mail_id) byMail.set(row.outbound_mail_id, [...(byMail.get(row.outbound_mail_id) ?? []), row]);
+  }
+  const finished = new Set<string>();
+  for (const [mailId, lines] of byMail) {
+    const mail = await ctx.database.db.selectFrom("outbound_mail").selectAll().where("id", "=", mailId).executeTakeFirst();
+    if (!mail) continue;
+    await markSent(ctx, lines, mail.status === "sent" || mail.status === "captured" ? mail : await ctx.mailer.deliver(mail), runId);
+    finished.add(mailId);
+  }
+  return rows.filter((row) => !(row.outbound_mail_id && finished.has(row.outbound_mail_id)));
 }
 
 async function composeDigest(ctx: ServerContext, firm: FirmRecord, rows: NotificationRow[], summaries: Map<string, NoticeSummary>) {

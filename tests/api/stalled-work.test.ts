@@ -8,6 +8,7 @@ import { startWorker } from "../../server/jobs/worker";
 import { firmStorageRoot } from "../../server/storage/dms-targets";
 import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { requeueStalledWork } from "../../server/pipeline/requeue-stalled";
+import { sendDigest } from "../../server/notify/send-digest";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { demoNotices } from "../../server/seed/demo-notices";
 import { type RunningApi, backends, startApi } from "./harness";
@@ -130,5 +131,58 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
     const resent = await db().selectFrom("outbound_mail").select("status").where("id", "=", notSent.outbound_mail_id).executeTakeFirstOrThrow();
     expect(resent.status).toBe("captured");
     expect((await eventsOf(itemId)).filter((e) => e.event === "notification sent again")).toHaveLength(1);
+  });
+
+  it("sends a digest an interrupted attempt recorded at most once more, as the same message, and only marks one that went out", async () => {
+    const firmId = demoFirmId;
+    const now = Date.now();
+    const line = (id: string, email: string) => ({
+      id,
+      firm_id: firmId,
+      inbox_item_id: itemId,
+      timekeeper_id: null,
+      timekeeper_group_id: null,
+      email,
+      cadence: "digest",
+      delivery_method: "WEB_LINK",
+      status: "pending",
+      reason: "",
+      outbound_mail_id: null,
+      digest_run_id: null,
+      created_at: now,
+      sent_at: null,
+    });
+    await db()
+      .insertInto("notification")
+      .values([line("digest-went-out", "went.out@lawfirm.test"), line("digest-not-sent", "not.sent@lawfirm.test")])
+      .execute();
+    const schedule = { key: `firm:${firmId}`, firmId, groupId: null, timeZone: "UTC", time: "07:00", activityReport: false };
+    // A first attempt records both digests, then stops: one had left, the other had not.
+    const mailer = running.ctx.mailer;
+    const deliver = mailer.deliver;
+    let delivered = 0;
+    mailer.deliver = async (row) => {
+      if (delivered++ === 0) return deliver(row);
+      throw new Error("killed");
+    };
+    await expect(sendDigest(running.ctx, schedule, "run-1")).rejects.toThrow("killed");
+    mailer.deliver = deliver;
+    const lines = () => db().selectFrom("notification").select(["id", "status", "outbound_mail_id"]).where("cadence", "=", "digest").orderBy("id").execute();
+    const interrupted = await lines();
+    expect(interrupted.map((l) => l.status).sort()).toEqual(["sending", "sent"]);
+    const mailIds = interrupted.map((l) => l.outbound_mail_id).sort();
+
+    await sendDigest(running.ctx, schedule, "run-2");
+    const after = await lines();
+    expect(after.every((l) => l.status === "sent")).toBe(true);
+    // No new message: the recorded one went out as it was.
+    expect(after.map((l) => l.outbound_mail_id).sort()).toEqual(mailIds);
+    const mails = await db().selectFrom("outbound_mail").select(["id", "status"]).where("purpose", "=", "digest").execute();
+    expect(mails.map((m) => m.id).sort()).toEqual(mailIds);
+    expect(mails.every((m) => m.status === "captured")).toBe(true);
+
+    // A further run finds nothing to send.
+    await sendDigest(running.ctx, schedule, "run-3");
+    expect(await db().selectFrom("outbound_mail").select("id").where("purpose", "=", "digest").execute()).toHaveLength(2);
   });
 });
