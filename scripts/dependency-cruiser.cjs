@@ -1,8 +1,8 @@
 // Which code may import which, checked by `npm run lint` (dependency-cruiser).
 //
-// The console (app/) and the server (server/) meet in one folder, app/shared/: the entity
+// The console (app/) and the server (server/) meet in one folder, app/common/: the entity
 // declarations and the few modules both sides need. The server may import nothing else of app/;
-// the console never imports the server; app/shared/ stands on nothing else of app/.
+// the console never imports the server; app/common/ stands on nothing else of app/.
 //
 // Inside server/, each folder is a floor and may import only the floors below it. The list is the
 // one place the order is written; move a module down rather than reach up.
@@ -49,24 +49,24 @@ module.exports = {
   forbidden: [
     {
       name: "console-imports-server",
-      comment: "app/ never imports server/: what both need lives in app/shared/",
+      comment: "app/ never imports server/: what both need lives in app/common/",
       severity: "error",
       from: { path: "^app/" },
       to: { path: "^server/" },
     },
     {
       name: "server-imports-console",
-      comment: "server/ imports only app/shared/ of the console",
+      comment: "server/ imports only app/common/ of the console",
       severity: "error",
       from: { path: "^server/" },
-      to: { path: "^app/", pathNot: "^app/shared/" },
+      to: { path: "^app/", pathNot: "^app/common/" },
     },
     {
       name: "shared-imports-console",
-      comment: "app/shared/ stands on nothing else of app/, so the server never reaches the console through it",
+      comment: "app/common/ stands on nothing else of app/, so the server never reaches the console through it",
       severity: "error",
-      from: { path: "^app/shared/" },
-      to: { path: "^app/", pathNot: "^app/shared/" },
+      from: { path: "^app/common/" },
+      to: { path: "^app/", pathNot: "^app/common/" },
     },
     {
       name: "server-context-is-types",

@@ -1,6 +1,6 @@
 import { Center, Paper, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
-import type { FirmBranding } from "../shared/firm-schema";
+import type { FirmBranding } from "../common/firm-schema";
 
 /** The frame of the sign-in pages: the firm's logo and name, then the form. */
 export function AuthCard({ branding, title, children }: { branding: FirmBranding | null; title: string; children: ReactNode }) {

@@ -1,8 +1,8 @@
 import { Button } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { ResourceDef } from "../shared/resources/types";
-import { isImportable } from "../shared/import/format";
+import type { ResourceDef } from "../common/resources/types";
+import { isImportable } from "../common/import/format";
 
 /** What a list page offers beside "New": import for entities that take files, and the entity's own other way in. */
 export function ListActions({ def, fullAccess }: { def: ResourceDef; fullAccess: boolean }) {

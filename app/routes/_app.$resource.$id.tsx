@@ -6,7 +6,7 @@ import { DeleteRecord } from "../components/fields/DeleteRecord";
 import { EditRecordForm } from "../components/fields/EditRecordForm";
 import { RecordDetails } from "../components/fields/RecordDetails";
 import { recordPageAction, recordPageData } from "../components/fields/record-page.server";
-import { findResource } from "../shared/resources";
+import { findResource } from "../common/resources";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return recordPageData(request, params.resource, params.id);

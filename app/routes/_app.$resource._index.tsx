@@ -5,8 +5,8 @@ import { ResourceTable } from "../components/table/ResourceTable";
 import { TABLE_INTENTS } from "../components/table/intents";
 import { tableAction } from "../components/table/table-actions.server";
 import { loadTable } from "../components/table/table-data.server";
-import { findResource } from "../shared/resources";
-import { resourceTitleKey } from "../shared/resources/types";
+import { findResource } from "../common/resources";
+import { resourceTitleKey } from "../common/resources/types";
 import { requireUser } from "../utils/auth.server";
 import { routeFor } from "../utils/route-table";
 

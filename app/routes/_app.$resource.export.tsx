@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { tableColumns, tableSpecOf } from "../components/table/columns";
 import { attachmentHeader, safeFilename } from "../components/table/export-filename";
-import { findResource } from "../shared/resources";
+import { findResource } from "../common/resources";
 import { ApiError } from "../utils/api.server";
 import { requireUser } from "../utils/auth.server";
 import { apiExportQuery, parseTableUrl, tableHref } from "../utils/table-url";

@@ -1,10 +1,10 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { ImportPage } from "../components/import/ImportPage";
-import { LINES_PER_PAGE } from "../shared/import/format";
+import { LINES_PER_PAGE } from "../common/import/format";
 import { importView, importing, submitImport } from "../components/import/import.server";
 import { useImportView } from "../components/import/use-import-view";
-import { findResource } from "../shared/resources";
+import { findResource } from "../common/resources";
 
 // /<key>/import: upload a .txt file of comma-separated values; ?job=<id> shows the job's
 // progress, then its report.

@@ -2,8 +2,8 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, data, redirect } from
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { Wizard } from "../components/wizard/Wizard";
 import { wizardAction, wizardStart } from "../components/wizard/wizard.server";
-import { findResource } from "../shared/resources";
-import type { ResourceDef } from "../shared/resources/types";
+import { findResource } from "../common/resources";
+import type { ResourceDef } from "../common/resources/types";
 import { requireUser } from "../utils/auth.server";
 
 /** The entity of the URL, for a user whose role may add it; anyone else is sent on. */

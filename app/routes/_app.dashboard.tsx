@@ -7,9 +7,9 @@ import dashboardStyles from "../components/dashboard/dashboard.css";
 import { PeriodForm } from "../components/dashboard/PeriodForm";
 import { DocumentStats, TimeSaved } from "../components/dashboard/StatCards";
 import { TopList } from "../components/dashboard/TopList";
-import type { DashboardData } from "../shared/dashboard-answer";
+import type { DashboardData } from "../common/dashboard-answer";
 import { requireUser } from "../utils/auth.server";
-import { DEFAULT_PERIOD, periodQuerySchema, periodSearch } from "../shared/dashboard-period";
+import { DEFAULT_PERIOD, periodQuerySchema, periodSearch } from "../common/dashboard-period";
 import { useRootData } from "../utils/root-data";
 
 export const handle = { titleKey: "pages.dashboard" };

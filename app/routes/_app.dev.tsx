@@ -3,7 +3,7 @@ import { type LoaderFunctionArgs, data } from "@remix-run/node";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Pager } from "../components/Pager";
-import { allows } from "../shared/access";
+import { allows } from "../common/access";
 import { timedOutCalls } from "../utils/api.server";
 import { requireUser } from "../utils/auth.server";
 import { useFormatMoment } from "../utils/dates";

@@ -9,7 +9,7 @@ import { CardOutcomes } from "../components/inbox/CardOutcomes";
 import { CardSection } from "../components/inbox/CardSection";
 import { OriginalEmail } from "../components/inbox/OriginalEmail";
 import { ParsedNotice } from "../components/inbox/ParsedNotice";
-import { allows } from "../shared/access";
+import { allows } from "../common/access";
 import { requireUser } from "../utils/auth.server";
 import { runInboxIntent } from "../utils/inbox-actions.server";
 import { loadInboxCard, loadOriginalEmail } from "../utils/inbox.server";

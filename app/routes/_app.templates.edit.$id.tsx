@@ -4,7 +4,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { TemplateEditorForm } from "../components/templates/TemplateEditorForm";
 import { templateEditorAction, templateEditorData } from "../components/templates/template-editor.server";
-import { templates } from "../shared/resources/notifications";
+import { templates } from "../common/resources/notifications";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return templateEditorData(request, params.id);

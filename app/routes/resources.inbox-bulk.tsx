@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "../utils/auth.server";
 import { fetchMatchingIds, postBulk } from "../utils/inbox-actions.server";
-import { isInboxBulkAction } from "../shared/inbox-bulk";
+import { isInboxBulkAction } from "../common/inbox-bulk";
 import { BULK_BATCH, BULK_FIELDS, type Refusal, isRefusal } from "../utils/inbox-bulk";
 import { readForm } from "../utils/request-body.server";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailField, passwordField, requiredText } from "../shared/validation";
+import { emailField, passwordField, requiredText } from "../common/validation";
 
 // Forms of the authentication layout and the profile (spec §5), shared by browser and server.
 export const loginSchema = z.object({

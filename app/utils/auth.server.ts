@@ -1,7 +1,7 @@
 import { data, redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { type AccessKey, type UserRoleMap, canOpen } from "../shared/access";
+import { type AccessKey, type UserRoleMap, canOpen } from "../common/access";
 import { ApiError, type ApiRequest, apiJson, apiRequest, errorOf } from "./api.server";
 import { type AuthSession, SESSION_USER_KEY, clearSession, readSession, sessionStorageFor, writeSession } from "./session.server";
 import { redirectWithToast } from "./toast.server";

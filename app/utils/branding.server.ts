@@ -1,4 +1,4 @@
-import type { FirmBranding } from "../shared/firm-schema";
+import type { FirmBranding } from "../common/firm-schema";
 import { apiJson } from "./api.server";
 
 // Branding is public and changes rarely; a short cache spares the API a call per page.

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { splitMessageKey } from "../shared/validation";
+import { splitMessageKey } from "../common/validation";
 
 /** Validation messages are catalogue keys ("errors:required", "errors:fieldLength|60"). */
 export function translateErrors(t: TFunction, errors: string[] | undefined): string | undefined {

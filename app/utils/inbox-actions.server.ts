@@ -1,10 +1,10 @@
 import type { TFunction } from "i18next";
 import { tableColumns, tableSpecOf } from "../components/table/columns";
-import { REGISTRY } from "../shared/resources";
+import { REGISTRY } from "../common/resources";
 import { ApiError } from "./api.server";
 import { toastForApiError } from "./api-errors";
 import type { ApiClient } from "./auth.server";
-import { type BulkOutcome, type InboxBulkAction, type MatchingIds, isInboxBulkAction } from "../shared/inbox-bulk";
+import { type BulkOutcome, type InboxBulkAction, type MatchingIds, isInboxBulkAction } from "../common/inbox-bulk";
 import { BULK_FIELDS, type Refusal, SCOPE, addOutcome, batches, isRefusal, newTally, summaryToast } from "./inbox-bulk";
 import { apiExportQuery, parseTableUrl } from "./table-url";
 import type { Toast } from "./toast";

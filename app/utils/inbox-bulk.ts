@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import type { BulkOutcome, InboxBulkAction, MatchingIds } from "../shared/inbox-bulk";
+import type { BulkOutcome, InboxBulkAction, MatchingIds } from "../common/inbox-bulk";
 import type { Toast, ToastType } from "./toast";
 
 // The console's side of the inbox's bulk actions: batches, the running count and its toast.

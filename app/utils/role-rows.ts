@@ -1,4 +1,4 @@
-import { type AccessLevel, isAccessLevel } from "../shared/access";
+import { type AccessLevel, isAccessLevel } from "../common/access";
 
 /** A decoded UserSecurityRole as rows of (resource type, access level), in message order. */
 export function roleRows(role: Record<string, unknown>): { resource: string; access: AccessLevel }[] {

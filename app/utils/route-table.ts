@@ -1,6 +1,6 @@
-import type { AccessKey } from "../shared/access";
-import { REGISTRY } from "../shared/resources";
-import { type DrawerGroup, type DrawerIcon, type ResourceDef, resourceTitleKey } from "../shared/resources/types";
+import type { AccessKey } from "../common/access";
+import { REGISTRY } from "../common/resources";
+import { type DrawerGroup, type DrawerIcon, type ResourceDef, resourceTitleKey } from "../common/resources/types";
 
 export type { DrawerGroup };
 

@@ -1,7 +1,7 @@
 import { generateColors } from "@mantine/colors-generator";
 import { type MantineColorsTuple, createTheme } from "@mantine/core";
 import chroma from "chroma-js";
-import { DEFAULT_PRIMARY_COLOR, DEFAULT_SECONDARY_COLOR, normaliseColor } from "../shared/firm-schema";
+import { DEFAULT_PRIMARY_COLOR, DEFAULT_SECONDARY_COLOR, normaliseColor } from "../common/firm-schema";
 
 export const CONTRAST_THRESHOLD = 4.5;
 export const DRAWER_WIDTH = 298;

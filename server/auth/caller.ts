@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
-import type { AccessLevel } from "../../app/shared/access";
-import { allows } from "../../app/shared/access";
+import type { AccessLevel } from "../../app/common/access";
+import { allows } from "../../app/common/access";
 import { type RolePermissions, defaultRolePermissions, fieldAccess, isAdminRole, parsePermissions, resourceAccess } from "./permissions";
 import { verifyAccessToken } from "./tokens";
 import type { ServerContext } from "../context";

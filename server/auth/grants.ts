@@ -1,4 +1,4 @@
-import { type AccessLevel } from "../../app/shared/access";
+import { type AccessLevel } from "../../app/common/access";
 import { type RolePermissions, fieldAccess, isAdminRole, parsePermissions, resourceAccess, resourceTypes } from "./permissions";
 
 // Nobody grants more than they hold: a role given to a user (or a role's contents) must not

@@ -1,5 +1,5 @@
-import { ACCESS_KEYS, type AccessLevel, type UserRoleMap, isAccessLevel, lowerOf } from "../../app/shared/access";
-import { protoType } from "../../app/shared/proto.server";
+import { ACCESS_KEYS, type AccessLevel, type UserRoleMap, isAccessLevel, lowerOf } from "../../app/common/access";
+import { protoType } from "../../app/common/proto.server";
 
 /** What a role stores: per resource type a level and, optionally, per-field levels. */
 export type RolePermissions = Record<string, { access: AccessLevel; fields?: Record<string, AccessLevel> }>;

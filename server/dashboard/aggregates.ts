@@ -1,8 +1,8 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import { INBOX_STATUSES } from "../../app/shared/resources/inbox";
+import { INBOX_STATUSES } from "../../app/common/resources/inbox";
 import type { DB } from "../db/schema";
 import { type OffsetSegment, type Range, localHourParts, monthsBetween, offsetSegments } from "./period-range";
-import type { Count, DocumentCounts, Ranked } from "../../app/shared/dashboard-answer";
+import type { Count, DocumentCounts, Ranked } from "../../app/common/dashboard-answer";
 
 // The dashboard's counts, each one SQL aggregate over the firm's rows in the period (indexes in
 // migration 016). Hours and months are the firm's local ones: the instant plus the zone's offset

@@ -1,9 +1,9 @@
-import { allows } from "../../app/shared/access";
-import { type PeriodQuery, periodSearch } from "../../app/shared/dashboard-period";
+import { allows } from "../../app/common/access";
+import { type PeriodQuery, periodSearch } from "../../app/common/dashboard-period";
 import { type Caller, fieldLevel } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { mattersWalledOutFor } from "../walls/walls";
-import type { DashboardData } from "../../app/shared/dashboard-answer";
+import type { DashboardData } from "../../app/common/dashboard-answer";
 import { type CountScope, type TopKind, documentCounts, notificationCounts, topCounts } from "./aggregates";
 import { periodRange } from "./period-range";
 import { ShortCache } from "./short-cache";

@@ -1,7 +1,7 @@
 import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone.js";
 import utc from "dayjs/plugin/utc.js";
-import type { PeriodQuery } from "../../app/shared/dashboard-period";
+import type { PeriodQuery } from "../../app/common/dashboard-period";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);

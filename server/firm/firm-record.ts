@@ -1,5 +1,5 @@
-import type { FirmBranding, FirmRecord, FirmUpdate } from "../../app/shared/firm-schema";
-import { DEFAULT_PRIMARY_COLOR, DEFAULT_SECONDARY_COLOR, INTERNAL_WALLS_STATES, normaliseColor } from "../../app/shared/firm-schema";
+import type { FirmBranding, FirmRecord, FirmUpdate } from "../../app/common/firm-schema";
+import { DEFAULT_PRIMARY_COLOR, DEFAULT_SECONDARY_COLOR, INTERNAL_WALLS_STATES, normaliseColor } from "../../app/common/firm-schema";
 import type { FirmRow, FirmUpdate as FirmRowUpdate } from "../db/schema";
 
 // The firm row stores booleans as 0/1 and lists as JSON; these are the only conversions.

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { type FirmRecord, type FirmUpdate, normaliseHostName } from "../../app/shared/firm-schema";
+import { type FirmRecord, type FirmUpdate, normaliseHostName } from "../../app/common/firm-schema";
 import type { Database } from "../db/database";
 import { firmRecord, firmRowUpdate } from "./firm-record";
 

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ZodError } from "zod";
-import { splitMessageKey } from "../../app/shared/validation";
+import { splitMessageKey } from "../../app/common/validation";
 import { message } from "./messages";
 
 export type FieldErrors = Record<string, string[]>;

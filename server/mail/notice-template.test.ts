@@ -13,7 +13,7 @@ import {
   noticeSubject,
   renderNoticeMail,
 } from "./notice-template";
-import { TEMPLATE_FIELD_SNIPPETS } from "../../app/shared/template-preview";
+import { TEMPLATE_FIELD_SNIPPETS } from "../../app/common/template-preview";
 import { sampleTemplateData } from "./sample-notice";
 
 const data = (): NoticeTemplateData => ({

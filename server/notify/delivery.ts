@@ -1,5 +1,5 @@
 import sanitizeFilename from "sanitize-filename";
-import type { FirmRecord } from "../../app/shared/firm-schema";
+import type { FirmRecord } from "../../app/common/firm-schema";
 import type { ServerContext } from "../context";
 import { signPublicLink } from "./public-link";
 

@@ -1,4 +1,4 @@
-import type { DeliveryMethod, NotificationCadence } from "../../app/shared/resources/notifications";
+import type { DeliveryMethod, NotificationCadence } from "../../app/common/resources/notifications";
 
 // Who hears of one notice, and how: pure, so every rule of precedence is tested without a
 // database. The loader (recipient-inputs.ts) gathers what these functions need.

@@ -1,4 +1,4 @@
-import type { FirmRecord } from "../../app/shared/firm-schema";
+import type { FirmRecord } from "../../app/common/firm-schema";
 import type { ServerContext } from "../context";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";

@@ -1,5 +1,5 @@
 import type { Selectable } from "kysely";
-import type { FirmRecord } from "../../app/shared/firm-schema";
+import type { FirmRecord } from "../../app/common/firm-schema";
 import type { ServerContext } from "../context";
 import type { NotificationTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";

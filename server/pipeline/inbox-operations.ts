@@ -1,4 +1,4 @@
-import { type BulkOutcome, INBOX_BULK_ACTIONS, type InboxBulkAction, MATCHING_MAX, type MatchingIds } from "../../app/shared/inbox-bulk";
+import { type BulkOutcome, INBOX_BULK_ACTIONS, type InboxBulkAction, MATCHING_MAX, type MatchingIds } from "../../app/common/inbox-bulk";
 import type { Caller } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { message } from "../lib/messages";

@@ -1,4 +1,4 @@
-import type { FieldDef, FieldKind, ResourceDef } from "../../app/shared/resources/types";
+import type { FieldDef, FieldKind, ResourceDef } from "../../app/common/resources/types";
 import type { ColumnSpec, LinkSpec, ServerExtension, ServerResource } from "./types";
 
 // Puts an entity's declaration and its server extension together into what the generic API

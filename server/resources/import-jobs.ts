@@ -1,5 +1,5 @@
 import type { Generated, Kysely, Selectable } from "kysely";
-import type { ImportJobReport, ImportJobStatus, ImportLineOutcome, ImportLineReport } from "../../app/shared/import/types";
+import type { ImportJobReport, ImportJobStatus, ImportLineOutcome, ImportLineReport } from "../../app/common/import/types";
 import type { ServerContext } from "../context";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";

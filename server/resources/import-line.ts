@@ -1,5 +1,5 @@
-import { FALSE_WORDS, LIST_SEPARATOR, TRUE_WORDS } from "../../app/shared/import/format";
-import type { FieldDef } from "../../app/shared/resources/types";
+import { FALSE_WORDS, LIST_SEPARATOR, TRUE_WORDS } from "../../app/common/import/format";
+import type { FieldDef } from "../../app/common/resources/types";
 import { type FieldErrors, fieldErrorsOf } from "../lib/errors";
 import { message } from "../lib/messages";
 import type { ImportFile, ImportLine } from "./import-file";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { formatBytes } from "../../app/shared/import/format";
+import { formatBytes } from "../../app/common/import/format";
 import { HttpError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";

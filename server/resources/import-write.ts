@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { ImportLineReport } from "../../app/shared/import/types";
+import type { ImportLineReport } from "../../app/common/import/types";
 import type { Caller } from "../auth/caller";
 import { HttpError, isInvalidValue, isUniqueViolation } from "../lib/errors";
 import type { ServerContext } from "../context";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { ImportConfirmation, ImportJobReport } from "../../app/shared/import/types";
+import type { ImportConfirmation, ImportJobReport } from "../../app/common/import/types";
 import type { Caller } from "../auth/caller";
 import { HttpError } from "../lib/errors";
 import type { ServerContext } from "../context";

@@ -1,4 +1,4 @@
-import type { RegistryKey } from "../../app/shared/resources";
+import type { RegistryKey } from "../../app/common/resources";
 import { HttpError, invalid } from "../lib/errors";
 import { message } from "../lib/messages";
 import { templateError } from "../mail/template-engine";
@@ -8,7 +8,7 @@ import type { ServerExtension, UniqueRule } from "./types";
 
 // The server-only facts of the entities that send notices out and file them, keyed by registry
 // key: preference groups, templates, notification rules, auto case creation, storage policies,
-// credentials, walls. Their fields are declared in app/shared/resources/.
+// credentials, walls. Their fields are declared in app/common/resources/.
 
 const nameUnique: UniqueRule[] = [{ fields: ["name"], messageKey: "errors:conflict" }];
 

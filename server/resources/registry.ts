@@ -1,4 +1,4 @@
-import { REGISTRY, type RegistryKey } from "../../app/shared/resources";
+import { REGISTRY, type RegistryKey } from "../../app/common/resources";
 import { normaliseCaseNumber } from "./case-number";
 import { buildResources } from "./columns";
 import { NOTIFY_STORE_EXTENSIONS } from "./notify-store-resources";
@@ -6,7 +6,7 @@ import type { ServerExtension, ServerResource, UniqueRule } from "./types";
 import { userHooks } from "./user-hooks";
 
 // The server-only facts of the firm's data entities, keyed by registry key. Fields are declared
-// once, in app/shared/resources/; this adds tables, counts, rules and hooks.
+// once, in app/common/resources/; this adds tables, counts, rules and hooks.
 
 const count = (table: string, column: string) => `(select count(*) from ${table} c where c.${column} = t.id)`;
 const keyUnique: UniqueRule[] = [

@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { AccessLevel } from "../../app/shared/access";
-import { ACCESS_KEYS, allows } from "../../app/shared/access";
+import type { AccessLevel } from "../../app/common/access";
+import { ACCESS_KEYS, allows } from "../../app/common/access";
 import { type Caller, fieldLevel, levelOf } from "../auth/caller";
 import { HttpError, conflict, forbidden, invalid, notFound } from "../lib/errors";
 import type { ServerContext } from "../context";

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema";
-import type { ResourceDef } from "../../app/shared/resources/types";
+import type { ResourceDef } from "../../app/common/resources/types";
 import type { Caller } from "../auth/caller";
 import type { ServerContext } from "../context";
 
@@ -55,7 +55,7 @@ export interface UniqueRule {
 /**
  * The server-only facts of an entity, keyed by its registry key: where it is stored and the rules
  * the API enforces. The fields themselves (names, kinds, references, sort and filter flags) come
- * from the entity's declaration in app/shared/resources/ and are never repeated here.
+ * from the entity's declaration in app/common/resources/ and are never repeated here.
  */
 export interface ServerExtension {
   table: string;

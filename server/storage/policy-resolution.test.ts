@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { HIERARCHY_LEVELS, type HierarchyLevel } from "../../app/shared/resources/storage";
+import { HIERARCHY_LEVELS, type HierarchyLevel } from "../../app/common/resources/storage";
 import { type PolicyHolders, isHierarchyPermutation, normaliseHierarchy, pickPolicy } from "./policy-resolution";
 
 const none: PolicyHolders = { firm: null, location: null, practice_group: null, client: null, matter: null, case: null };

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import { HIERARCHY_LEVELS, type HierarchyLevel } from "../../app/shared/resources/storage";
+import { HIERARCHY_LEVELS, type HierarchyLevel } from "../../app/common/resources/storage";
 import type { DB, StoragePolicyTable } from "../db/schema";
 
 // Which storage policy files a notice: the firm orders six levels from general to specific;

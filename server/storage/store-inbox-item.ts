@@ -1,4 +1,4 @@
-import type { DMS_STATUSES } from "../../app/shared/resources/inbox";
+import type { DMS_STATUSES } from "../../app/common/resources/inbox";
 import type { ServerContext } from "../context";
 import { escapeHtml } from "../lib/html";
 import { newId } from "../lib/ids";

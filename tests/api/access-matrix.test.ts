@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ACCESS_KEYS, type AccessLevel, allows } from "../../app/shared/access";
+import { ACCESS_KEYS, type AccessLevel, allows } from "../../app/common/access";
 import { buildApi } from "../../server/api/app";
 import { parsePermissions, resourceAccess } from "../../server/auth/permissions";
 import { createUser } from "../../server/firm/create-firm";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AccessLevel } from "../../app/shared/access";
+import type { AccessLevel } from "../../app/common/access";
 import { type RolePermissions, resourceTypes } from "../../server/auth/permissions";
 import { createUser } from "../../server/firm/create-firm";
 import { SERVER_RESOURCES } from "../../server/resources/registry";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { MATCHING_MAX } from "../../app/shared/inbox-bulk";
+import { MATCHING_MAX } from "../../app/common/inbox-bulk";
 import { newId } from "../../server/lib/ids";
 import { DEMO, api, backends, sessionsOf, useApi } from "./harness";
 

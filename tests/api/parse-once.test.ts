@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { HIERARCHY_LEVELS } from "../../app/shared/resources/storage";
+import { HIERARCHY_LEVELS } from "../../app/common/resources/storage";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { receiveMessage } from "../../server/inbox/receive";

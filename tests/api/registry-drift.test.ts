@@ -6,7 +6,7 @@ import { SERVER_RESOURCES, serverResource } from "../../server/resources/registr
 import { CREATE_ORDER, type Ids, minimalBody } from "./contract-fixtures";
 import { DEMO, api, backends, login, useApi } from "./harness";
 
-// An entity is declared once (app/shared/resources/) and served from that declaration: a
+// An entity is declared once (app/common/resources/) and served from that declaration: a
 // declared field that the API does not serve, or a served column that is not declared, fails here.
 
 const ENTRIES = SERVER_RESOURCES.map((r) => [r.def.key, r] as const);

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HIERARCHY_LEVELS } from "../../app/shared/resources/storage";
+import { HIERARCHY_LEVELS } from "../../app/common/resources/storage";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";

@@ -41,10 +41,10 @@ afterEach(async () => {
 
 describe("import boundaries", () => {
   const clean = {
-    "app/shared/access.ts": "export const level = 1;\n",
-    "app/utils/page.ts": 'import { level } from "../shared/access";\nexport const page = level;\n',
+    "app/common/access.ts": "export const level = 1;\n",
+    "app/utils/page.ts": 'import { level } from "../common/access";\nexport const page = level;\n',
     "server/lib/clock.ts": "export const now = () => 0;\n",
-    "server/db/database.ts": 'import { now } from "../lib/clock";\nimport { level } from "../../app/shared/access";\nexport const db = now() + level;\n',
+    "server/db/database.ts": 'import { now } from "../lib/clock";\nimport { level } from "../../app/common/access";\nexport const db = now() + level;\n',
     "server/api/app.ts": 'import { db } from "../db/database";\nexport const app = db;\n',
     "server/context.ts": 'import type { db } from "./db/database";\nexport type Ctx = typeof db;\n',
   };
@@ -63,13 +63,13 @@ describe("import boundaries", () => {
     expect(await violations(root)).toEqual(["console-imports-server"]);
   });
 
-  it("fails when the server imports the console outside app/shared", async () => {
+  it("fails when the server imports the console outside app/common", async () => {
     const root = await tree({ ...clean, "server/db/database.ts": 'import { page } from "../../app/utils/page";\nexport const db = page;\n' });
     expect(await violations(root)).toEqual(["server-imports-console"]);
   });
 
-  it("fails when app/shared imports the rest of the console", async () => {
-    const root = await tree({ ...clean, "app/shared/access.ts": 'import { page } from "../utils/page";\nexport const level = page;\n' });
+  it("fails when app/common imports the rest of the console", async () => {
+    const root = await tree({ ...clean, "app/common/access.ts": 'import { page } from "../utils/page";\nexport const level = page;\n' });
     expect(await violations(root)).toContain("shared-imports-console");
   });
 

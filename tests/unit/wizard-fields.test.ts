@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { changed, editFields, inputFields, recordToInputs } from "../../app/components/fields/form-values";
 import { optionLabel, referenceSource } from "../../app/components/fields/reference-sources";
-import { REGISTRY } from "../../app/shared/resources";
-import type { FieldDef } from "../../app/shared/resources/types";
+import { REGISTRY } from "../../app/common/resources";
+import type { FieldDef } from "../../app/common/resources/types";
 
 const fieldOf = (defKey: keyof typeof REGISTRY, name: string): FieldDef => REGISTRY[defKey].fields.find((f) => f.name === name)!;
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { schemaFor } from "../../app/components/fields/form-values";
 import { matterChoiceSchema } from "../../app/components/wizard/matter-choice";
 import { type PlanStep, wizardPlan } from "../../app/components/wizard/plan";
-import { REGISTRY } from "../../app/shared/resources";
+import { REGISTRY } from "../../app/common/resources";
 import { toFormData } from "../../app/utils/wizard-state";
 
 /** The registry fields a plan step covers: its inputs (the matter choice stands for matter_id) and its notes. */

@@ -2,7 +2,7 @@ import { Card, Table, Text, Title } from "@mantine/core";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
-import type { Count } from "../../shared/dashboard-answer";
+import type { Count } from "../../common/dashboard-answer";
 
 interface Props {
   testId: string;

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, NativeSelect, TextInput } from "@mantine/core";
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PERIODS } from "../../shared/dashboard-period";
+import { PERIODS } from "../../common/dashboard-period";
 import { useHydrated } from "../../utils/use-hydrated";
 
 interface Props {

@@ -1,6 +1,6 @@
 import { Card, SimpleGrid, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import type { DashboardData } from "../../shared/dashboard-answer";
+import type { DashboardData } from "../../common/dashboard-answer";
 
 const DOCUMENT_STATS = ["received", "fetched", "stored", "failed", "sealed"] as const;
 

@@ -1,7 +1,7 @@
 import { Card, Table, Text, Title } from "@mantine/core";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import type { Ranked } from "../../shared/dashboard-answer";
+import type { Ranked } from "../../common/dashboard-answer";
 
 /** One of the top-ten lists: the data itself is the table. */
 export function TopList({ testId, title, rows }: { testId: string; title: string; rows: Ranked[] }) {

@@ -5,7 +5,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
-import type { ResourceDef } from "../../shared/resources/types";
+import type { ResourceDef } from "../../common/resources/types";
 import { translateErrors } from "../../utils/forms";
 import { useHydrated } from "../../utils/use-hydrated";
 import { INTENT_FIELD } from "../../utils/wizard-state";

@@ -1,6 +1,6 @@
 import { Checkbox, NativeSelect, TextInput, Textarea } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { type FieldDef, fieldLabelKey } from "../../shared/resources/types";
+import { type FieldDef, fieldLabelKey } from "../../common/resources/types";
 import { translateErrors } from "../../utils/forms";
 import { ReferencePicker } from "./ReferencePicker";
 import type { PickerData } from "./reference-sources";

@@ -1,7 +1,7 @@
 import { Anchor, Group, Text } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { FieldDef } from "../../shared/resources/types";
+import type { FieldDef } from "../../common/resources/types";
 import { formatMoment, useFirmTimeZone } from "../../utils/dates";
 import { propertiesToText } from "./form-values";
 import { referenceSource } from "./reference-sources";

@@ -1,6 +1,6 @@
 import { Table } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { type ResourceDef, fieldLabelKey } from "../../shared/resources/types";
+import { type ResourceDef, fieldLabelKey } from "../../common/resources/types";
 import { FieldValue, type ReferenceTitles } from "./FieldValue";
 
 /** Every field of the record the API let this user see, labelled from the catalogue. */

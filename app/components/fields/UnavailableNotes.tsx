@@ -1,6 +1,6 @@
 import { Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { type FieldDef, fieldLabelKey } from "../../shared/resources/types";
+import { type FieldDef, fieldLabelKey } from "../../common/resources/types";
 
 /** In place of a picker whose entity has no API yet: a sentence saying there is nothing to pick. */
 export function UnavailableNotes({ resourceKey, fields }: { resourceKey: string; fields: FieldDef[] }) {

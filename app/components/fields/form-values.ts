@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldDef, ResourceDef } from "../../shared/resources/types";
+import type { FieldDef, ResourceDef } from "../../common/resources/types";
 import type { DraftValues } from "../../utils/wizard-state";
 import { referenceSource } from "./reference-sources";
 

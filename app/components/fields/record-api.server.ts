@@ -1,4 +1,4 @@
-import type { ResourceDef } from "../../shared/resources/types";
+import type { ResourceDef } from "../../common/resources/types";
 import { toastForApiError } from "../../utils/api-errors";
 import { type ApiRequest, ApiError, errorOf } from "../../utils/api.server";
 import type { ApiClient } from "../../utils/auth.server";

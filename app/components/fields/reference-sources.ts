@@ -1,4 +1,4 @@
-import { findResource } from "../../shared/resources";
+import { findResource } from "../../common/resources";
 
 // Where a reference picker finds its options: a registry entry's search, or one of the few
 // lists that have a search but no registry entry. A reference to anything else (storage

@@ -2,7 +2,7 @@ import { ColorSwatch, Group, Text } from "@mantine/core";
 import chroma from "chroma-js";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { normaliseColor } from "../../shared/firm-schema";
+import { normaliseColor } from "../../common/firm-schema";
 import { CONTRAST_THRESHOLD } from "../../utils/theme";
 import { FieldInput, asText } from "../fields/FieldInput";
 import type { FirmField } from "./firm-fields";

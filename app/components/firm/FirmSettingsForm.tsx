@@ -2,7 +2,7 @@ import { type SubmissionResult, getFormProps, useForm } from "@conform-to/react"
 import { Alert, Button, Card, Fieldset, Group, SimpleGrid, Stack, Title } from "@mantine/core";
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { FirmRecord } from "../../shared/firm-schema";
+import type { FirmRecord } from "../../common/firm-schema";
 import { translateErrors } from "../../utils/forms";
 import { useHydrated } from "../../utils/use-hydrated";
 import { DefaultSubmit } from "../fields/DefaultSubmit";

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
-import type { FieldDef } from "../../shared/resources/types";
-import { DELIVERY_METHODS, EVENT_LEVELS, type FirmRecord, type FirmUpdate, NOTIFICATION_CADENCES, firmUpdateSchema } from "../../shared/firm-schema";
+import type { FieldDef } from "../../common/resources/types";
+import { DELIVERY_METHODS, EVENT_LEVELS, type FirmRecord, type FirmUpdate, NOTIFICATION_CADENCES, firmUpdateSchema } from "../../common/firm-schema";
 import { splitList } from "../fields/form-values";
 
 // The firm settings form: which fields it shows, in which section, and how their posted text is

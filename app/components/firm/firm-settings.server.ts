@@ -1,9 +1,9 @@
 import { data, redirect } from "@remix-run/node";
-import { TIME_ZONES } from "../../shared/resources/notifications";
-import { allows } from "../../shared/access";
+import { TIME_ZONES } from "../../common/resources/notifications";
+import { allows } from "../../common/access";
 import { ApiError, errorOf } from "../../utils/api.server";
 import { type SignedIn, requireUser } from "../../utils/auth.server";
-import type { FirmRecord } from "../../shared/firm-schema";
+import type { FirmRecord } from "../../common/firm-schema";
 import { redirectWithToast } from "../../utils/toast.server";
 import { inputOf } from "../../utils/wizard-state";
 import { FIRM_FIELDS, firmUpdateOf, parseFirmForm } from "./firm-fields";

@@ -1,7 +1,7 @@
 import { ActionIcon, Group, Table, Text } from "@mantine/core";
 import { IconArrowDown, IconArrowUp } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import type { HierarchyLevel } from "../../shared/resources/storage";
+import type { HierarchyLevel } from "../../common/resources/storage";
 
 /** The levels in the order they are asked, each a hidden field of the form with buttons that move it. */
 export function LevelsTable({ hierarchy, disabled }: { hierarchy: HierarchyLevel[]; disabled: boolean }) {

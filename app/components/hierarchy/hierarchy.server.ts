@@ -1,5 +1,5 @@
-import { HIERARCHY_LEVELS, type HierarchyLevel } from "../../shared/resources/storage";
-import { allows } from "../../shared/access";
+import { HIERARCHY_LEVELS, type HierarchyLevel } from "../../common/resources/storage";
+import { allows } from "../../common/access";
 import { ApiError } from "../../utils/api.server";
 import { requireUser } from "../../utils/auth.server";
 import { readForm } from "../../utils/request-body.server";

@@ -1,9 +1,9 @@
 import { Code, List, Table, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { findResource } from "../../shared/resources";
-import type { FieldDef, ResourceDef } from "../../shared/resources/types";
-import { fieldLabelKey } from "../../shared/resources/types";
-import { importFields, importHeader } from "../../shared/import/format";
+import { findResource } from "../../common/resources";
+import type { FieldDef, ResourceDef } from "../../common/resources/types";
+import { fieldLabelKey } from "../../common/resources/types";
+import { importFields, importHeader } from "../../common/import/format";
 
 // The file format for one entity: the exact header row, what each column takes, and the rules.
 

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { Alert, Button, Checkbox, Group, Input, Stack, Text } from "@mantine/core";
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { ResourceDef } from "../../shared/resources/types";
+import type { ResourceDef } from "../../common/resources/types";
 import { useHydrated } from "../../utils/use-hydrated";
 import { importFormSchema } from "./import-form";
 import type { ImportActionData } from "./import.server";

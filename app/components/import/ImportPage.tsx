@@ -1,7 +1,7 @@
 import { Anchor, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { ResourceDef } from "../../shared/resources/types";
+import type { ResourceDef } from "../../common/resources/types";
 import { FormatHelp } from "./FormatHelp";
 import { ImportForm } from "./ImportForm";
 import type { ImportActionData, ImportView } from "./import.server";

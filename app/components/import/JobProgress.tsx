@@ -1,7 +1,7 @@
 import { Progress, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../../utils/use-hydrated";
-import type { ImportJobReport } from "../../shared/import/types";
+import type { ImportJobReport } from "../../common/import/types";
 
 /**
  * A running job. With JavaScript the page polls for progress; without it the page reloads

@@ -1,9 +1,9 @@
 import { Alert, Badge, Card, List, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import type { ResourceDef } from "../../shared/resources/types";
-import { fieldLabelKey } from "../../shared/resources/types";
+import type { ResourceDef } from "../../common/resources/types";
+import { fieldLabelKey } from "../../common/resources/types";
 import { Pager } from "../Pager";
-import type { ImportJobReport, ImportLineReport } from "../../shared/import/types";
+import type { ImportJobReport, ImportLineReport } from "../../common/import/types";
 
 const OUTCOME_COLOURS = { created: "green", updated: "blue", rejected: "red" } as const;
 

@@ -11,14 +11,14 @@ import {
   unstable_createFileUploadHandler,
   unstable_createMemoryUploadHandler,
 } from "@remix-run/node";
-import { findResource } from "../../shared/resources";
-import type { ResourceDef } from "../../shared/resources/types";
+import { findResource } from "../../common/resources";
+import type { ResourceDef } from "../../common/resources/types";
 import type { ApiClient } from "../../utils/auth.server";
 import { readMultipartForm } from "../../utils/request-body.server";
 import { requireUser } from "../../utils/auth.server";
-import { LINES_PER_PAGE, MAX_IMPORT_BYTES, isImportable } from "../../shared/import/format";
+import { LINES_PER_PAGE, MAX_IMPORT_BYTES, isImportable } from "../../common/import/format";
 import { importFormSchema } from "./import-form";
-import type { ImportConfirmation, ImportJobReport, ImportLineReport } from "../../shared/import/types";
+import type { ImportConfirmation, ImportJobReport, ImportLineReport } from "../../common/import/types";
 
 // The import page's server side: who may import, sending the file to the API, and reading a
 // job's progress and report back.

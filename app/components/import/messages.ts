@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
 import { translateErrors } from "../../utils/forms";
-import { MAX_IMPORT_BYTES, formatBytes } from "../../shared/import/format";
+import { MAX_IMPORT_BYTES, formatBytes } from "../../common/import/format";
 
 /** Form errors are transfer or errors catalogue keys, or the API's own sentences. */
 export function importErrors(t: TFunction, errors: string[] | undefined): string | undefined {

@@ -2,7 +2,7 @@ import { Button, Checkbox, Group, Progress, Stack, Text } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import type { FormEvent, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { INBOX_BULK_ACTIONS, type InboxBulkAction, MATCHING_MAX, isInboxBulkAction } from "../../shared/inbox-bulk";
+import { INBOX_BULK_ACTIONS, type InboxBulkAction, MATCHING_MAX, isInboxBulkAction } from "../../common/inbox-bulk";
 import { BULK_FIELDS, SCOPE } from "../../utils/inbox-bulk";
 import { useHydrated } from "../../utils/use-hydrated";
 import type { BulkRun } from "./use-bulk-run";

@@ -1,7 +1,7 @@
 import { Button, Group } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { INBOX_BULK_ACTIONS } from "../../shared/inbox-bulk";
+import { INBOX_BULK_ACTIONS } from "../../common/inbox-bulk";
 
 /** The bulk actions (retry, archive, process manually): each a POST of the item's action. */
 export function ItemActions({ ids, redirectTo }: { ids: string[]; redirectTo?: string }) {

@@ -1,7 +1,7 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type BulkOutcome, type InboxBulkAction, type MatchingIds } from "../../shared/inbox-bulk";
+import { type BulkOutcome, type InboxBulkAction, type MatchingIds } from "../../common/inbox-bulk";
 import {
   BULK_BATCH,
   BULK_FIELDS,

@@ -22,8 +22,8 @@ import {
   type Icon,
 } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { type UserRoleMap, canOpen } from "../../shared/access";
-import type { DrawerIcon } from "../../shared/resources/types";
+import { type UserRoleMap, canOpen } from "../../common/access";
+import type { DrawerIcon } from "../../common/resources/types";
 import { type DrawerGroup, ROUTES } from "../../utils/route-table";
 
 // The drawer's vocabulary of icons; the route table names one for each page it shows.

@@ -1,7 +1,7 @@
 import { Button, Group } from "@mantine/core";
 import { Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { findResource } from "../../shared/resources";
+import { findResource } from "../../common/resources";
 import { changeState, quickFiltersOf, tableHref } from "../../utils/table-url";
 import type { TableData } from "./types";
 

@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { IconPlus } from "@tabler/icons-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { resourceSingularKey } from "../../shared/resources/types";
+import { resourceSingularKey } from "../../common/resources/types";
 import { ColumnsForm } from "./ColumnsForm";
 import { ExportForm } from "./ExportForm";
 import { StripedSwitch } from "./StripedSwitch";

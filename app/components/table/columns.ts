@@ -1,5 +1,5 @@
 import { referenceSource } from "../fields/reference-sources";
-import { type FieldKind, type ResourceDef, fieldLabelKey } from "../../shared/resources/types";
+import { type FieldKind, type ResourceDef, fieldLabelKey } from "../../common/resources/types";
 import type { FilterKind, TableSpec } from "../../utils/table-url";
 
 /** One column of a resource table, as both renderers draw it. */

@@ -1,6 +1,6 @@
-import { type AccessLevel, isAccessLevel, lowerOf } from "../../shared/access";
+import { type AccessLevel, isAccessLevel, lowerOf } from "../../common/access";
 import type { ApiClient, Me } from "../../utils/auth.server";
-import { decodeMessage } from "../../shared/proto.server";
+import { decodeMessage } from "../../common/proto.server";
 
 /** A role's level on one resource type and on each of its fields, as the API enforces them. */
 export interface ResourceAccess {

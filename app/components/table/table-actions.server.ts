@@ -1,5 +1,5 @@
 import { data, redirect } from "@remix-run/node";
-import type { ResourceDef } from "../../shared/resources/types";
+import type { ResourceDef } from "../../common/resources/types";
 import { requireUser } from "../../utils/auth.server";
 import { redirectWithToast } from "../../utils/toast.server";
 import { tableColumns } from "./columns";

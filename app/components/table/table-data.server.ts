@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { type ReferenceSource, referenceSource } from "../fields/reference-sources";
-import type { ResourceDef } from "../../shared/resources/types";
+import type { ResourceDef } from "../../common/resources/types";
 import { ApiError } from "../../utils/api.server";
 import { type ApiClient, requireUser } from "../../utils/auth.server";
 import { type TableState, apiSearchQuery, parseTableUrl, tableHref } from "../../utils/table-url";

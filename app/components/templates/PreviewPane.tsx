@@ -2,7 +2,7 @@ import { Alert, Anchor, Badge, Code, Group, Stack, Text, Title } from "@mantine/
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { sandboxedHtml } from "../../utils/sandboxed-html";
-import type { PreviewOutcome } from "../../shared/template-preview";
+import type { PreviewOutcome } from "../../common/template-preview";
 
 /** The rendered mail: subject, the HTML in a frame that runs nothing and loads nothing, the text part. */
 export function PreviewPane({ outcome }: { outcome: PreviewOutcome }) {

@@ -5,14 +5,14 @@ import { IconEye } from "@tabler/icons-react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
-import { templates } from "../../shared/resources/notifications";
-import { fieldLabelKey } from "../../shared/resources/types";
+import { templates } from "../../common/resources/notifications";
+import { fieldLabelKey } from "../../common/resources/types";
 import { translateErrors } from "../../utils/forms";
 import { INTENT_FIELD } from "../../utils/wizard-state";
 import { DefaultSubmit } from "../fields/DefaultSubmit";
 import { CodeEditor } from "./CodeEditor";
 import { PreviewPane } from "./PreviewPane";
-import { type NoticeChoice, type PreviewOutcome, TEMPLATE_FIELD_SNIPPETS } from "../../shared/template-preview";
+import { type NoticeChoice, type PreviewOutcome, TEMPLATE_FIELD_SNIPPETS } from "../../common/template-preview";
 import { FormErrorAlert } from "../fields/FormErrorAlert";
 
 const ANYTHING = z.object({});

@@ -1,14 +1,14 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect } from "@remix-run/node";
-import { templates } from "../../shared/resources/notifications";
+import { templates } from "../../common/resources/notifications";
 import { type ApiClient, requireUser } from "../../utils/auth.server";
 import { firmBranding } from "../../utils/branding.server";
 import { formatMoment } from "../../utils/dates";
 import { redirectWithToast } from "../../utils/toast.server";
 import { INTENT_FIELD } from "../../utils/wizard-state";
 import { apiMessage, call, readRecord, updateRecord } from "../fields/record-api.server";
-import type { NoticeChoice, PreviewOutcome, RenderedPreview } from "../../shared/template-preview";
+import type { NoticeChoice, PreviewOutcome, RenderedPreview } from "../../common/template-preview";
 import { readForm } from "../../utils/request-body.server";
 
 // The template editor page (/templates/edit/{id}): the template with a preview rendered by the

@@ -1,9 +1,9 @@
 import { Box, Fieldset, Group, Radio, Stack } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { clients } from "../../shared/resources/clients";
-import { matters } from "../../shared/resources/matters";
-import type { FieldDef, ResourceDef } from "../../shared/resources/types";
+import { clients } from "../../common/resources/clients";
+import { matters } from "../../common/resources/matters";
+import type { FieldDef, ResourceDef } from "../../common/resources/types";
 import { useHydrated } from "../../utils/use-hydrated";
 import { FieldInput, type InputState, asText } from "../fields/FieldInput";
 import type { PickerData } from "../fields/reference-sources";

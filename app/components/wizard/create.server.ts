@@ -1,6 +1,6 @@
-import { clients } from "../../shared/resources/clients";
-import { matters } from "../../shared/resources/matters";
-import type { ResourceDef } from "../../shared/resources/types";
+import { clients } from "../../common/resources/clients";
+import { matters } from "../../common/resources/matters";
+import type { ResourceDef } from "../../common/resources/types";
 import type { ApiError } from "../../utils/api.server";
 import type { ApiClient } from "../../utils/auth.server";
 import type { DraftValues } from "../../utils/wizard-state";

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { cases } from "../../shared/resources/cases";
-import { clients } from "../../shared/resources/clients";
-import { matters } from "../../shared/resources/matters";
+import { cases } from "../../common/resources/cases";
+import { clients } from "../../common/resources/clients";
+import { matters } from "../../common/resources/matters";
 
 // The matter step of the case wizard: an existing matter, or a new matter created in place,
 // whose client is in turn an existing one or a new one (name and number). The rules of each

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { FieldDef, ResourceDef } from "../../shared/resources/types";
+import type { FieldDef, ResourceDef } from "../../common/resources/types";
 import { inputFields, isUnavailableReference, schemaFor } from "../fields/form-values";
 import { MATTER_CHOICE_INPUTS, matterChoiceSchema } from "./matter-choice";
 

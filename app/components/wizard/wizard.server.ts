@@ -1,6 +1,6 @@
 import { type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ResourceDef } from "../../shared/resources/types";
+import type { ResourceDef } from "../../common/resources/types";
 import type { ApiClient } from "../../utils/auth.server";
 import { remixI18n } from "../../utils/i18n.server";
 import { redirectWithToast } from "../../utils/toast.server";

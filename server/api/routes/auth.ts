@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { emailField, passwordField, requiredText } from "../../../app/shared/validation";
+import { emailField, passwordField, requiredText } from "../../../app/common/validation";
 import { dummyHash, hashPassword, verifyPassword } from "../../auth/password";
 import { sendPasswordResetMail } from "../../notify/password-reset-mail";
 import { clearFailures, lockedFor, recordFailure, type ThrottleKey } from "../../auth/throttle";

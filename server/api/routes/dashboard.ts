@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { periodQuerySchema } from "../../../app/shared/dashboard-period";
+import { periodQuerySchema } from "../../../app/common/dashboard-period";
 import type { ServerContext } from "../../context";
 import { dashboardFor } from "../../dashboard/dashboard";
 import { authenticate, requireAccess } from "../../auth/caller";

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { z } from "zod";
-import { allows } from "../../../app/shared/access";
+import { allows } from "../../../app/common/access";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { type NoticeTemplateData, TemplateRenderError, buildTemplateData, renderNoticeMail } from "../../mail/notice-template";

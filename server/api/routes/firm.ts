@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { firmUpdateSchema } from "../../../app/shared/firm-schema";
+import { firmUpdateSchema } from "../../../app/common/firm-schema";
 import type { ServerContext } from "../../context";
 import { firmBranding } from "../../firm/firm-record";
 import { scheduleWallsRecomputation } from "../../walls/apply-walls";

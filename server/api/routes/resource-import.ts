@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { MAX_IMPORT_BYTES } from "../../../app/shared/import/format";
+import { MAX_IMPORT_BYTES } from "../../../app/common/import/format";
 import type { ServerContext } from "../../context";
 import { findFirm } from "../../firm/firm-repository";
 import { message } from "../../lib/messages";
