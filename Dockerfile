@@ -1,5 +1,5 @@
 # Multi-stage image of the whole product (console, API, SMTP inbox, worker) on one process tree.
-FROM node:20-bookworm-slim AS deps
+FROM node:22-bookworm-slim AS deps
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -11,7 +11,7 @@ FROM deps AS build
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production \
     ECFX_DATA_DIR=/data \
     PORT=3000 \
@@ -26,4 +26,4 @@ VOLUME ["/data"]
 EXPOSE 3000 2525
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthcheck').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["npx", "tsx", "server/main.ts"]
+CMD ["node", "build/server/main.js"]

@@ -12,8 +12,10 @@ import appStyles from "./styles/app.css";
 import { firmBranding } from "./utils/branding.server";
 import { useNonce } from "./utils/nonce";
 import { usePageTitle } from "./utils/page-title";
+import { useHydrated } from "./utils/use-hydrated";
 import { readSession } from "./utils/session.server";
 import { readTheme } from "./utils/theme.server";
+import { cssVariablesResolver } from "./utils/readable-colors";
 import { buildTheme } from "./utils/theme";
 import { readToasts } from "./utils/toast.server";
 
@@ -49,6 +51,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const scheme = theme?.darkMode ? "dark" : "light";
   const title = useDocumentTitle();
   const nonce = useNonce() || undefined;
+  // Tells browser tests (and styles) that React has taken the page over.
+  const hydrated = useHydrated();
   return (
     <html lang={loaderData?.lang ?? "en"} {...mantineHtmlProps} data-mantine-color-scheme={scheme}>
       <head>
@@ -59,9 +63,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
         <ColorSchemeScript forceColorScheme={scheme} nonce={nonce} />
       </head>
-      <body>
-        <MantineProvider theme={buildTheme(loaderData?.branding ?? null, Boolean(theme?.accessibleColors))} forceColorScheme={scheme}>
-          <Notifications position="top-center" autoClose={5000} limit={5} />
+      <body data-hydrated={hydrated || undefined}>
+        <MantineProvider
+          theme={buildTheme(loaderData?.branding ?? null, Boolean(theme?.accessibleColors))}
+          forceColorScheme={scheme}
+          cssVariablesResolver={cssVariablesResolver}
+        >
+          <Notifications position="top-center" autoClose={5000} limit={5} className="toast-area" />
           {children}
         </MantineProvider>
         <ScrollRestoration nonce={nonce} />

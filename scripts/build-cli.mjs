@@ -1,36 +1,68 @@
 // Compiles the `ecfx` command (server/cli and what it imports from server/) to
 // build/cli with esbuild, so that the command starts without compiling
-// TypeScript. npm packages stay external; each sub-command is its own chunk,
-// so `ecfx parse` never loads the database code.
+// TypeScript. Each sub-command is its own chunk, so `ecfx parse` never loads the
+// database code. npm packages stay external, except the few small ones the
+// parser uses, which are bundled: resolving and loading packages is most of a
+// cold start.
 //
 //   node scripts/build-cli.mjs          build now
-//   import { ensureCliBuilt } from …    build when missing or older than server/
-import { existsSync, readdirSync, statSync } from "node:fs";
+//   import { ensureCliBuilt } from …    build when missing or older than one of its inputs
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { migrationList } from "./migration-list-plugin.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const CLI_ENTRY = path.join(ROOT, "build/cli/ecfx.js");
-const SOURCES = path.join(ROOT, "server");
+const OUT_DIR = path.join(ROOT, "build/cli");
+export const CLI_ENTRY = path.join(OUT_DIR, "ecfx.js");
+/** The files the last build read, so that the staleness check looks at those and nothing else. */
+const INPUTS = path.join(OUT_DIR, "inputs.json");
+const SELF = fileURLToPath(import.meta.url);
+
+/** Packages compiled into the command rather than loaded from node_modules at start-up. */
+const BUNDLED = new Set(["htmlparser2", "entities", "domhandler", "domutils", "domelementtype", "dom-serializer", "nodemailer"]);
+
+const packageName = (specifier) => specifier.split("/", specifier.startsWith("@") ? 2 : 1).join("/");
+
+/** Keeps every npm package external except those in BUNDLED. */
+const externalPackages = {
+  name: "external-packages",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith("node:") || BUNDLED.has(packageName(args.path))) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
 
 export async function buildCli() {
   const { build } = await import("esbuild");
-  await build({
+  rmSync(OUT_DIR, { recursive: true, force: true });
+  const result = await build({
     entryPoints: { ecfx: path.join(ROOT, "server/cli/ecfx.ts") },
-    outdir: path.join(ROOT, "build/cli"),
+    outdir: OUT_DIR,
     bundle: true,
     splitting: true,
     format: "esm",
     platform: "node",
     target: "node20",
-    packages: "external",
+    metafile: true,
     sourcemap: true,
     logLevel: "warning",
+    plugins: [migrationList, externalPackages],
   });
+  const files = Object.keys(result.metafile.inputs)
+    .filter((input) => !input.includes(":"))
+    .map((input) => path.relative(ROOT, path.resolve(ROOT, input)));
+  // Bundled packages change with the lock file; it stands for their files. The folders are
+  // checked too: a file added next to the inputs (a new migration) changes its folder's time.
+  const sources = files.filter((file) => !file.split(path.sep).includes("node_modules"));
+  const inputs = [...sources, ...new Set(sources.map((file) => path.dirname(file))), "package-lock.json"];
+  writeFileSync(INPUTS, `${JSON.stringify(inputs)}\n`);
 }
 
 /** Newest modification time of the TypeScript sources under server/. */
-function newestSource(dir) {
+export function newestSource(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
@@ -40,12 +72,28 @@ function newestSource(dir) {
   return newest;
 }
 
-/** Builds the command when it was never built or a source changed since. */
-export async function ensureCliBuilt() {
-  if (existsSync(CLI_ENTRY) && statSync(CLI_ENTRY).mtimeMs >= newestSource(SOURCES)) return;
-  await buildCli();
+/** True when the build is missing, or this script or one of the files the build read changed since. */
+function isStale() {
+  let built;
+  let inputs;
+  try {
+    built = statSync(CLI_ENTRY).mtimeMs;
+    inputs = JSON.parse(readFileSync(INPUTS, "utf8"));
+  } catch {
+    return true;
+  }
+  for (const input of [SELF, ...inputs]) {
+    const stat = statSync(path.resolve(ROOT, input), { throwIfNoEntry: false });
+    if (!stat || stat.mtimeMs > built) return true;
+  }
+  return false;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+/** Builds the command when it was never built or one of its inputs changed since. */
+export async function ensureCliBuilt() {
+  if (isStale()) await buildCli();
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === SELF) {
   await buildCli();
 }

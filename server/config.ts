@@ -45,6 +45,7 @@ const schema = z.object({
   ECFX_DEMO: bool.default("true"),
   /** With the demo firm: its cases, and notices sent through the inbox on first start. */
   ECFX_DEMO_DATA: bool.default("true"),
+  ECFX_DEMO_YEAR: bool.default("true"),
   ECFX_DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").default("Demo-Passw0rd!"),
   ECFX_SMTP_RELAY_URL: z
     .string()

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { copyMonaco } from "../scripts/copy-monaco";
 import { buildApi } from "./api/app";
 import { loadOrCreateSecrets } from "./auth/secrets";
@@ -8,6 +9,7 @@ import { openContext } from "./bootstrap";
 import { ConfigError, type Config, loadConfig } from "./config";
 import { startCourtSimulator } from "./courts/simulator";
 import { DEMO_INBOX, DEMO_USERS } from "./seed/demo";
+import { addDemoYearInBackground } from "./seed/demo-year";
 import { sendDemoNotices } from "./seed/send-demo-notices";
 import { createSmtpListener, listen } from "./inbox/smtp-listener";
 import { startDigestScheduler } from "./notify/digest-scheduler";
@@ -40,11 +42,17 @@ function buildConsoleIfNeeded(): void {
   if (result.status !== 0) throw new Error("The console build failed.");
 }
 
+/** Compiled, the console's server sits beside this file (build/server); from source, tsx runs it. */
+function consoleServerCommand(): string[] {
+  const compiled = fileURLToPath(new URL("./console-serve.js", import.meta.url));
+  if (import.meta.url.endsWith(".js") && fs.existsSync(compiled)) return [compiled];
+  return ["--import", "tsx", path.join(root, "server", "console", "serve.ts")];
+}
+
 function startConsole(config: Config): ChildProcess {
   const secrets = loadOrCreateSecrets(config.dataDir);
-  // Our own server around the build (request checks, headers, a redacted access log); tsx runs it.
-  const serve = path.join(root, "server", "console", "serve.ts");
-  const child = spawn(process.execPath, ["--import", "tsx", serve, path.join(root, "build", "index.js")], {
+  // Our own server around the build (request checks, headers, a redacted access log).
+  const child = spawn(process.execPath, [...consoleServerCommand(), path.join(root, "build", "index.js")], {
     cwd: root,
     stdio: "inherit",
     env: {
@@ -119,6 +127,7 @@ async function main(): Promise<void> {
       await api.listen({ port: config.ECFX_API_PORT, host: config.ECFX_API_HOST });
       stops.unshift(() => api.close());
       console.log(`ECFX API on ${config.apiUrl} (${ctx.database.dialect})`);
+      if (ctx.seededDemo && config.ECFX_DEMO_DATA && config.ECFX_DEMO_YEAR) addDemoYearInBackground(ctx);
     }
   }
   if (config.ECFX_ROLES.includes("console")) {

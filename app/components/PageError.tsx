@@ -1,12 +1,20 @@
 import { Alert, Anchor, Center, Stack } from "@mantine/core";
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { NotFound } from "./NotFound";
 
 /** What a page shows when its data could not be loaded: the catalogue's words, never a stack. */
 export function PageError() {
   const error = useRouteError();
   const { t } = useTranslation();
   let key = "errors:internal";
+  if (isRouteErrorResponse(error) && (error.data as { notFound?: boolean } | undefined)?.notFound) {
+    return (
+      <Center p="xl">
+        <NotFound home={(error.data as { home: string }).home} />
+      </Center>
+    );
+  }
   if (isRouteErrorResponse(error)) {
     const data = error.data as { key?: string } | undefined;
     key = data?.key ?? (error.status === 404 ? "errors:notFound" : error.status >= 500 ? "errors:internal" : "errors:loadingFailed");

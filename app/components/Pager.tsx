@@ -2,6 +2,19 @@ import { Button, Group, Text } from "@mantine/core";
 import { Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
+/** A link to another page, or a disabled button where there is none (no link to page 0). */
+function PageLink({ to, label }: { to: string | null; label: string }) {
+  return to ? (
+    <Button component={Link} to={to} variant="default" size="xs">
+      {label}
+    </Button>
+  ) : (
+    <Button variant="default" size="xs" disabled>
+      {label}
+    </Button>
+  );
+}
+
 /** Previous/next as real links that keep the rest of the query, so paging works without JS. */
 export function Pager({ page, size, total }: { page: number; size: number; total: number }) {
   const { t } = useTranslation();
@@ -18,12 +31,8 @@ export function Pager({ page, size, total }: { page: number; size: number; total
       <Text size="sm" c="dimmed">
         {t("table.total", { count: total })} · {t("table.pageOf", { page, pages })}
       </Text>
-      <Button component={Link} to={href(page - 1)} variant="default" size="xs" disabled={page <= 1} data-disabled={page <= 1 || undefined}>
-        {t("table.previous")}
-      </Button>
-      <Button component={Link} to={href(page + 1)} variant="default" size="xs" disabled={page >= pages} data-disabled={page >= pages || undefined}>
-        {t("table.next")}
-      </Button>
+      <PageLink to={page > 1 ? href(page - 1) : null} label={t("table.previous")} />
+      <PageLink to={page < pages ? href(page + 1) : null} label={t("table.next")} />
     </Group>
   );
 }

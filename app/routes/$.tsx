@@ -1,11 +1,23 @@
-import { type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { requireUser } from "../utils/auth.server";
-import { routeFor } from "../utils/route-table";
+import { Center, Paper } from "@mantine/core";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { NotFound } from "../components/NotFound";
+import { notFoundAnswer } from "../utils/not-found.server";
 
-// Unknown paths go to the dashboard (spec §2). A declared page that is not built yet still
-// obeys its access key, so a denied role lands on /success as it will once the page exists.
-export async function loader({ request }: LoaderFunctionArgs) {
-  const route = routeFor(new URL(request.url).pathname);
-  await requireUser(request, route?.accessKey ?? null);
-  return redirect("/dashboard");
+// Any address no other route takes: 404, for visitors signed in or not (decision 035).
+export const handle = { titleKey: "pages.notFound" };
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return notFoundAnswer(request);
+}
+
+export default function NotFoundPage() {
+  const { home } = useLoaderData<typeof loader>();
+  return (
+    <Center mih="100vh" p="md">
+      <Paper withBorder shadow="sm" p="xl" radius="md" w={560} maw="100%">
+        <NotFound home={home} />
+      </Paper>
+    </Center>
+  );
 }

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { DeleteRecord } from "../components/fields/DeleteRecord";
 import { EditRecordForm } from "../components/fields/EditRecordForm";
 import { RecordDetails } from "../components/fields/RecordDetails";
+import { RecordSections } from "../components/record-sections/RecordSections";
 import { recordPageAction, recordPageData } from "../components/fields/record-page.server";
 import { findResource } from "../common/resources";
 
@@ -17,7 +18,7 @@ export function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecordPage() {
-  const { resourceKey, record, titles, canWrite, editing, pickers, title } = useLoaderData<typeof loader>();
+  const { resourceKey, record, titles, canWrite, editing, pickers, sections, title } = useLoaderData<typeof loader>();
   const posted = useActionData<typeof action>();
   const { t } = useTranslation();
   const def = findResource(resourceKey)!;
@@ -47,6 +48,7 @@ export default function RecordPage() {
           <RecordDetails def={def} record={record} titles={titles} />
         )}
       </Card>
+      {!editing && def.sections ? <RecordSections order={def.sections} loaded={sections} /> : null}
       {!canWrite ? (
         <Text size="sm" c="dimmed" data-testid="read-only">
           {t("wizard:readOnly")}

@@ -5,11 +5,12 @@ import { wizardAction, wizardStart } from "../components/wizard/wizard.server";
 import { findResource } from "../common/resources";
 import type { ResourceDef } from "../common/resources/types";
 import { requireUser } from "../utils/auth.server";
+import { pageNotFound } from "../utils/not-found.server";
 
 /** The entity of the URL, for a user whose role may add it; anyone else is sent on. */
 async function adding(request: Request, key: string | undefined): Promise<{ def: ResourceDef } & Awaited<ReturnType<typeof requireUser>>> {
   const def = key ? findResource(key) : undefined;
-  if (!def) throw redirect("/dashboard");
+  if (!def) return pageNotFound(request);
   const signedIn = await requireUser(request, def.accessKey);
   if (signedIn.me.userRole[def.accessKey] !== "FULL") throw redirect("/success", { headers: signedIn.headers });
   if (def.wizard.length === 0) throw redirect(`/${def.key}`, { headers: signedIn.headers });

@@ -18,6 +18,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(null, { headers });
 }
 
+/** A refused upload: the form again with the reason, and a 4xx status that says so. */
+const refused = (error: string, status = 400) => data({ error }, { status });
+
 /** An .eml file goes through the same path as mail received by the SMTP inbox. */
 export async function action({ request }: ActionFunctionArgs) {
   const { api } = await requireUser(request, "inboxItemAccess");
@@ -25,12 +28,12 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     form = await readMultipartForm(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_UPLOAD }), (e) => e instanceof MaxPartSizeExceededError);
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) return data({ error: "inbox:upload.tooLarge" }, { status: 413 });
+    if (error instanceof MaxPartSizeExceededError) return refused("inbox:upload.tooLarge", 413);
     throw error;
   }
   const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) return { error: "errors:emptyUpload" };
-  if (!/\.eml$/i.test(file.name)) return { error: "inbox:upload.wrongType" };
+  if (!(file instanceof File) || file.size === 0) return refused("errors:emptyUpload");
+  if (!/\.eml$/i.test(file.name)) return refused("inbox:upload.wrongType");
   try {
     const { data: created } = await api.json<{ id: string }>("/api/v1/inbox/upload", {
       method: "POST",
@@ -39,7 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
     });
     return redirectWithToast(request, `/inbox-items/id/${created.id}`, { type: "success", key: "inbox:upload.done" });
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return { error: error.body.message ?? "errors:somethingWrong" };
+    if (error instanceof ApiError && error.status < 500) return refused(error.body.message ?? "errors:somethingWrong", error.status);
     throw error;
   }
 }

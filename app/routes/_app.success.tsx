@@ -1,8 +1,14 @@
 import { Anchor, Stack, Text, Title } from "@mantine/core";
+import { data } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 export const handle = { titleKey: "pages.success" };
+
+// The page is the answer to a request the role may not make: 403, with the page shown all the same.
+export function loader() {
+  return data(null, { status: 403 });
+}
 
 /** Where a role that may not open a page lands. */
 export default function Success() {

@@ -3,12 +3,17 @@ import { Outlet, type ShouldRevalidateFunction, useLoaderData } from "@remix-run
 import { AppShellLayout } from "../components/shell/AppShellLayout";
 import { reportPageView } from "../utils/analytics.server";
 import { requireUser } from "../utils/auth.server";
+import { pageNotFound } from "../utils/not-found.server";
+import { routeFor } from "../utils/route-table";
+import { readSession } from "../utils/session.server";
 import { usePageTitle } from "../utils/page-title";
 import { useRootData } from "../utils/root-data";
 import { DEFAULT_THEME } from "../utils/versioned-store";
 
 // The dashboard layout: every page inside needs a signed-in user; each page checks its own key.
 export async function loader({ request }: LoaderFunctionArgs) {
+  // An address with no page is a 404 before it is a reason to sign in.
+  if (!routeFor(new URL(request.url).pathname) && !(await readSession(request))) await pageNotFound(request);
   const { me, api, headers } = await requireUser(request);
   reportPageView(request, api);
   return data({ me }, { headers });

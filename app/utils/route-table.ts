@@ -32,7 +32,7 @@ const ENTITY_ROUTES: RouteEntry[] = Object.values(REGISTRY as Record<string, Res
 /** The pages that are not an entity's list. */
 const PAGE_ROUTES: RouteEntry[] = [
   { path: "/dashboard", accessKey: "dashboardAccess", titleKey: "pages.dashboard", drawer: "main", icon: "dashboard" },
-  { path: "/firm-information", accessKey: "firmAccess", titleKey: "pages.firmInformation", drawer: "firm" },
+  { path: "/firm-information", accessKey: "firmAccess", titleKey: "pages.firmInformation", drawer: "firm", icon: "buildingCommunity" },
   { path: "/dictionary", accessKey: "firmAccess", titleKey: "pages.dictionary" },
   { path: "/special-handling", accessKey: "firmAccess", titleKey: "pages.specialHandling" },
   { path: "/document-processing", accessKey: "firmAccess", titleKey: "pages.documentProcessing" },
@@ -40,7 +40,7 @@ const PAGE_ROUTES: RouteEntry[] = [
   { path: "/security-roles", accessKey: "firmAccess", titleKey: "pages.securityRoles" },
   { path: "/provider-credentials", accessKey: "firmAccess", titleKey: "pages.providerCredentials" },
   { path: "/event-logs", accessKey: "firmAccess", titleKey: "pages.eventLogs" },
-  { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy", drawer: "firm" },
+  { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy", drawer: "firm", icon: "hierarchy" },
   { path: "/billing", accessKey: "firmAccess", titleKey: "pages.billing" },
   { path: "/jurisdiction-groups", accessKey: "jurisdictionGroupAccess", titleKey: "pages.jurisdictionGroups" },
   { path: "/jurisdiction-preferences", accessKey: "jurisdictionPreferenceAccess", titleKey: "pages.jurisdictionPreferences" },

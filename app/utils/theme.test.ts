@@ -9,11 +9,18 @@ describe("firm theme", () => {
     expect(theme.colors?.firm).toEqual(generateColors("#1c4f8a"));
   });
 
-  it("with accessible colours picks a shade that reads on white at 4.5:1", () => {
+  it("picks a shade that reads on white at 4.5:1", () => {
     const palette = generateColors("#8ecae6");
     const shade = accessibleShade(palette);
     expect(chroma.contrast(palette[shade], "#fff")).toBeGreaterThanOrEqual(CONTRAST_THRESHOLD);
     const theme = buildTheme({ primary_color: "#8ecae6" }, true);
     expect(theme.primaryShade).toEqual({ light: shade, dark: 8 });
+  });
+
+  it("reads at 4.5:1 with the default colours too, without the accessible-colours option", () => {
+    const theme = buildTheme(null, false);
+    const shade = accessibleShade(generateColors("#1c4f8a"));
+    expect(theme.primaryShade).toEqual({ light: shade, dark: 8 });
+    expect(chroma.contrast(generateColors("#1c4f8a")[shade], "#fff")).toBeGreaterThanOrEqual(CONTRAST_THRESHOLD);
   });
 });

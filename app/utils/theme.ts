@@ -2,8 +2,9 @@ import { generateColors } from "@mantine/colors-generator";
 import { type MantineColorsTuple, createTheme } from "@mantine/core";
 import chroma from "chroma-js";
 import { DEFAULT_PRIMARY_COLOR, DEFAULT_SECONDARY_COLOR, normaliseColor } from "../common/firm-schema";
+import { CONTRAST_THRESHOLD, LUMINANCE_THRESHOLD, variantColorResolver } from "./readable-colors";
 
-export const CONTRAST_THRESHOLD = 4.5;
+export { CONTRAST_THRESHOLD } from "./readable-colors";
 export const DRAWER_WIDTH = 298;
 export const TOOLBAR_HEIGHT = 70;
 
@@ -15,16 +16,21 @@ export function accessibleShade(palette: MantineColorsTuple): 6 | 7 | 8 | 9 {
   return 9;
 }
 
-/** Mantine theme from the firm's colours (invalid ones fall back) and the accessible-colours option. */
+/**
+ * Mantine theme from the firm's colours (invalid ones fall back). The primary shade is always
+ * one that reads on white at 4.5:1; the accessible-colours option adds underlined links and an
+ * always-visible focus ring.
+ */
 export function buildTheme(branding: { primary_color?: string; secondary_color?: string } | null, accessibleColors: boolean) {
   const primary = generateColors(normaliseColor(branding?.primary_color) ?? DEFAULT_PRIMARY_COLOR);
   const secondary = generateColors(normaliseColor(branding?.secondary_color) ?? DEFAULT_SECONDARY_COLOR);
   return createTheme({
     primaryColor: "firm",
     colors: { firm: primary, firmSecondary: secondary },
-    primaryShade: accessibleColors ? { light: accessibleShade(primary), dark: 8 } : { light: 6, dark: 8 },
+    primaryShade: { light: accessibleShade(primary), dark: 8 },
     autoContrast: true,
-    luminanceThreshold: 0.45,
+    luminanceThreshold: LUMINANCE_THRESHOLD,
+    variantColorResolver,
     defaultRadius: "sm",
     fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
     focusRing: accessibleColors ? "always" : "auto",

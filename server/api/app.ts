@@ -1,9 +1,10 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
-import { redactUrl } from "../lib/redact";
+import type { Writable } from "node:stream";
+import Fastify, { type FastifyInstance } from "fastify";
 import type { ServerContext } from "../context";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { errorHandler } from "../lib/errors";
 import { PROTOBUF } from "./protobuf-body";
+import { OneLinePerRequest, loggerOptions } from "./request-logging";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { dashboardRoutes } from "./routes/dashboard";
@@ -11,6 +12,7 @@ import { emailTemplateRoutes } from "./routes/email-templates";
 import { firmRoutes } from "./routes/firm";
 import { healthRoutes } from "./routes/health";
 import { inboxRoutes } from "./routes/inbox";
+import { documentRoutes } from "./routes/documents";
 import { outboxRoutes } from "./routes/outbox";
 import { preferenceRoutes } from "./routes/preferences";
 import { publicDocumentRoutes } from "./routes/public-document";
@@ -23,18 +25,10 @@ import { wallRoutes } from "./routes/walls";
 import { resourceRoutes } from "./routes/resources";
 
 /** The ECFX API: JSON everywhere, protobuf where the spec says binary. */
-export function buildApi(ctx: ServerContext): FastifyInstance {
+export function buildApi(ctx: ServerContext, options: { logStream?: Writable } = {}): FastifyInstance {
   const app = Fastify({
-    logger:
-      ctx.config.LOG_LEVEL === "silent"
-        ? false
-        : {
-            level: ctx.config.LOG_LEVEL,
-            // Document links and reset links carry their token in the URL: never in the log.
-            serializers: {
-              req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
-            },
-          },
+    logger: loggerOptions(ctx.config.LOG_LEVEL, options.logStream),
+    logController: new OneLinePerRequest(),
     trustProxy: ctx.config.trustedProxies,
     bodyLimit: 2 * 1024 * 1024,
   });
@@ -71,6 +65,7 @@ export function buildApi(ctx: ServerContext): FastifyInstance {
   resourceExportRoutes(app, ctx);
   resourceImportRoutes(app, ctx);
   inboxRoutes(app, ctx);
+  documentRoutes(app, ctx);
   storageRoutes(app, ctx);
   wallRoutes(app, ctx);
   emailTemplateRoutes(app, ctx);

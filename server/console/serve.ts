@@ -6,10 +6,9 @@ import { pathToFileURL } from "node:url";
 import { type ServerBuild, createRequestHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import morgan from "morgan";
 import { message } from "../lib/messages";
-import { redactUrl } from "../lib/redact";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
+import { requestLogger } from "./request-log";
 import { withSecurityHeaders } from "./security-headers";
 import { isCrossSiteWrite } from "./same-origin";
 
@@ -33,11 +32,7 @@ async function main(): Promise<void> {
   app.set("trust proxy", list(process.env.ECFX_TRUSTED_PROXIES ?? DEFAULT_TRUSTED_PROXIES));
   app.use(compression());
 
-  if (process.env.LOG_LEVEL !== "silent") {
-    // Signed document links and reset links carry their token in the URL: never in the log.
-    morgan.token("redacted-url", (req) => redactUrl((req as express.Request).originalUrl ?? req.url ?? ""));
-    app.use(morgan(":remote-addr :method :redacted-url :status :res[content-length] - :response-time ms"));
-  }
+  app.use(requestLogger(process.env.LOG_LEVEL));
 
   app.use((req, res, next) => {
     const ownHosts = new Set([req.headers.host?.toLowerCase(), publicHost, req.get("x-forwarded-host") && req.hostname].filter((h): h is string => Boolean(h)));

@@ -1,12 +1,17 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { INBOX_STATUSES } from "../../app/common/resources/inbox";
 import type { DB } from "../db/schema";
-import { type OffsetSegment, type Range, localHourParts, monthsBetween, offsetSegments } from "./period-range";
 import type { Count, DocumentCounts, Ranked } from "../../app/common/dashboard-answer";
+import { type NoticeRow, type RowFilter, exactDocuments, exactKeysQuery, exactNotices } from "./exact-counts";
+import { keptDocuments, keptKeysQuery, keptNoticesByHour, keptNoticesByMonth } from "./kept-counts";
+import { type Range, localHourParts, monthStart, monthsBetween, offsetSegments } from "./period-range";
+import { type Block, type Ladder, ladderOf, tile } from "./tiling";
 
-// The dashboard's counts, each one SQL aggregate over the firm's rows in the period (indexes in
-// migration 016). Hours and months are the firm's local ones: the instant plus the zone's offset
-// at that instant, the offset written into the query as one CASE branch per daylight-saving change.
+// The dashboard's counts, read from the counts the triggers keep per UTC bucket (migration 017):
+// a period is cut into pieces that each lie in one local month (for the months and states) or
+// in one stretch of the zone's offset (for the local hours), each piece into buckets. What the
+// buckets cannot answer is counted from the rows: the minutes at a piece's ends that fall inside
+// an hour, and, for a caller behind ethical walls, the walled matters' notices, taken off.
 
 /** Whose rows are counted: the firm's, less the matters an ethical wall keeps the caller out of. */
 export interface CountScope {
@@ -26,25 +31,9 @@ export type TopKind = "client" | "matter" | "timekeeper";
 export const TOP_SIZE = 10;
 
 const num = (v: unknown) => Number(v ?? 0);
-
-function inPeriod(column: RawBuilder<unknown>, range: Range): RawBuilder<unknown> {
-  return range.from === null ? sql`${column} < ${range.to}` : sql`${column} >= ${range.from} and ${column} < ${range.to}`;
-}
-
-/** A notice on a case of a walled matter is not counted; one on no case always is. */
-function outsideWalls(caseColumn: RawBuilder<unknown>, scope: CountScope): RawBuilder<unknown> {
-  if (scope.walledMatterIds.length === 0) return sql`1 = 1`;
-  return sql`(${caseColumn} is null or ${caseColumn} not in (
-    select wc.id from court_case wc where wc.firm_id = ${scope.firmId} and wc.matter_id in (${sql.join(scope.walledMatterIds)})
-  ))`;
-}
-
-/** The local time of `column` (UTC milliseconds) as milliseconds; offsets are our own numbers, written as literals. */
-function localMillis(column: RawBuilder<unknown>, segments: OffsetSegment[]): RawBuilder<unknown> {
-  if (segments.length === 1) return sql`(${column} + ${sql.lit(segments[0]!.offset)})`;
-  const branches = segments.slice(1).map((s, i) => sql`when ${column} < ${sql.lit(s.start)} then ${sql.lit(segments[i]!.offset)}`);
-  return sql`(${column} + case ${sql.join(branches, sql` `)} else ${sql.lit(segments[segments.length - 1]!.offset)} end)`;
-}
+const QUARTER = 900_000;
+const DAY = 86_400_000;
+const QUARTERS_A_DAY = 96;
 
 /** The first notice's instant, where a period reaches back to the beginning. */
 export async function firstNoticeAt(db: Kysely<DB>, firmId: number): Promise<number | null> {
@@ -53,81 +42,165 @@ export async function firstNoticeAt(db: Kysely<DB>, firmId: number): Promise<num
   return first === null || first === undefined ? null : Number(first);
 }
 
-export async function notificationCounts(db: Kysely<DB>, scope: CountScope, range: Range, zone: string): Promise<NotificationCounts> {
-  const from = range.from ?? (await firstNoticeAt(db, scope.firmId)) ?? range.to;
-  const segments = offsetSegments(from, range.to, zone);
-  const created = sql.ref("i.created_at");
-  const rows = await sql<{ status: string; local_hour: unknown; n: unknown }>`
-    select i.status as status, ${localMillis(created, segments)} / 3600000 as local_hour, count(*) as n
-    from inbox_item i
-    where i.firm_id = ${scope.firmId} and ${inPeriod(created, { from, to: range.to })} and ${outsideWalls(sql.ref("i.case_id"), scope)}
-    group by i.status, local_hour`.execute(db);
+interface Piece {
+  from: number;
+  to: number;
+  label: string | number;
+}
 
-  const byState = new Map<string, number>(INBOX_STATUSES.map((s) => [s, 0]));
-  const byHour = Array.from({ length: 24 }, () => 0);
-  const byMonth = new Map<string, number>(range.from === null && rows.rows.length === 0 ? [] : monthsBetween(from, range.to, zone).map((m) => [m, 0]));
-  let total = 0;
-  for (const row of rows.rows) {
-    const n = num(row.n);
-    const { month, hour } = localHourParts(num(row.local_hour));
-    total += n;
-    byState.set(row.status, (byState.get(row.status) ?? 0) + n);
-    byHour[hour]! += n;
-    byMonth.set(month, (byMonth.get(month) ?? 0) + n);
+/** Pieces cut into buckets, and the parts left to count from the rows. */
+function tilePieces(pieces: Piece[], ladder: Ladder): { blocks: Block[]; rest: Range[] } {
+  const blocks: Block[] = [];
+  const rest: Range[] = [];
+  for (const piece of pieces) {
+    const t = tile(piece, ladder);
+    blocks.push(...t.blocks);
+    rest.push(...t.rest);
   }
-  return {
-    total,
-    succeeded: byState.get("Succeeded") ?? 0,
-    byState: [...byState].map(([key, count]) => ({ key, count })),
-    byHour: byHour.map((count, hour) => ({ key: String(hour).padStart(2, "0"), count })),
-    byMonth: [...byMonth].sort(([a], [b]) => a.localeCompare(b)).map(([key, count]) => ({ key, count })),
-  };
+  return { blocks, rest };
+}
+
+/** The local months of [from, to), each as a piece labelled "YYYY-MM". */
+function monthPieces(from: number, to: number, zone: string): Piece[] {
+  const months = monthsBetween(from, to, zone);
+  return months.map((month, i) => ({
+    from: Math.max(from, monthStart(month, zone)),
+    to: i + 1 < months.length ? monthStart(months[i + 1]!, zone) : to,
+    label: month,
+  }));
+}
+
+class NoticeTally {
+  readonly state = new Map<string, number>(INBOX_STATUSES.map((s) => [s, 0]));
+  readonly hour = Array.from({ length: 24 }, () => 0);
+  readonly month: Map<string, number>;
+
+  constructor(months: string[]) {
+    this.month = new Map(months.map((m) => [m, 0]));
+  }
+
+  addStateAndMonth(status: string, month: string, n: number): void {
+    this.state.set(status, (this.state.get(status) ?? 0) + n);
+    this.month.set(month, (this.month.get(month) ?? 0) + n);
+  }
+
+  addHour(hour: number, n: number): void {
+    this.hour[hour]! += n;
+  }
+
+  addRows(rows: NoticeRow[], sign: number, parts: { stateAndMonth: boolean; hour: boolean }): void {
+    for (const row of rows) {
+      const { month, hour } = localHourParts(row.localHour);
+      if (parts.stateAndMonth) this.addStateAndMonth(row.status, month, sign * row.n);
+      if (parts.hour) this.addHour(hour, sign * row.n);
+    }
+  }
+
+  counts(): NotificationCounts {
+    const byState = [...this.state].map(([key, count]) => ({ key, count }));
+    return {
+      total: byState.reduce((sum, s) => sum + s.count, 0),
+      succeeded: this.state.get("Succeeded") ?? 0,
+      byState,
+      byHour: this.hour.map((count, hour) => ({ key: String(hour).padStart(2, "0"), count })),
+      byMonth: [...this.month].sort(([a], [b]) => a.localeCompare(b)).map(([key, count]) => ({ key, count })),
+    };
+  }
+}
+
+export async function notificationCounts(db: Kysely<DB>, scope: CountScope, range: Range, zone: string): Promise<NotificationCounts> {
+  const first = range.from ?? (await firstNoticeAt(db, scope.firmId));
+  const from = first ?? range.to;
+  const period = { from, to: range.to };
+  const tally = new NoticeTally(first === null ? [] : monthsBetween(from, range.to, zone));
+  const ladder = await ladderOf(db);
+  const segments = offsetSegments(from, range.to, zone);
+
+  const monthsOfPeriod = monthPieces(from, range.to, zone);
+  const months = tilePieces(monthsOfPeriod, ladder);
+  // Local hours regroup quarter hours: a stretch whose offset is not whole quarter hours is counted from the rows.
+  const stretches = segments.map((s, i) => ({ from: s.start, to: segments[i + 1]?.start ?? range.to, offset: s.offset }));
+  const regrouped = stretches.filter((s) => s.offset % QUARTER === 0);
+  const shifts = regrouped.map((s) => ({ ...s, label: (((s.offset / QUARTER) % QUARTERS_A_DAY) + QUARTERS_A_DAY) % QUARTERS_A_DAY }));
+  const hours = tilePieces(shifts, ladder);
+  hours.rest.push(...stretches.filter((s) => s.offset % QUARTER !== 0));
+
+  const rows = (ranges: Range[], onlyMatters: string[] | null) => exactNotices(db, { firmId: scope.firmId, ranges, onlyMatters }, segments);
+  const walled = scope.walledMatterIds.length > 0 ? scope.walledMatterIds : null;
+  const [byMonth, byHour, monthRest, hourRest, walledRows] = await Promise.all([
+    keptNoticesByMonth(db, scope.firmId, months.blocks, monthsOfPeriod),
+    keptNoticesByHour(db, scope.firmId, hours.blocks, shifts),
+    rows(months.rest, null),
+    rows(hours.rest, null),
+    walled ? rows([period], walled) : [],
+  ]);
+  for (const r of byMonth) tally.addStateAndMonth(r.status, r.month, r.n);
+  for (const r of byHour) tally.addHour(r.hour, r.n);
+  tally.addRows(monthRest, 1, { stateAndMonth: true, hour: false });
+  tally.addRows(hourRest, 1, { stateAndMonth: false, hour: true });
+  tally.addRows(walledRows, -1, { stateAndMonth: true, hour: true });
+  return tally.counts();
 }
 
 export async function documentCounts(db: Kysely<DB>, scope: CountScope, range: Range): Promise<DocumentCounts> {
-  const walled = scope.walledMatterIds.length > 0;
-  const created = sql.ref("d.created_at");
-  const rows = await sql<Record<keyof DocumentCounts, unknown>>`
-    select count(*) as received,
-      sum(case when d.fetch_status = 'fetched' then 1 else 0 end) as fetched,
-      sum(case when d.dms_status = 'succeeded' then 1 else 0 end) as stored,
-      sum(case when d.fetch_status = 'failed' or d.dms_status = 'failed' then 1 else 0 end) as failed,
-      sum(case when d.sealed = 1 or d.fetch_status = 'restricted' then 1 else 0 end) as sealed
-    from document d ${walled ? sql`inner join envelope e on e.id = d.envelope_id` : sql``}
-    where d.firm_id = ${scope.firmId} and ${inPeriod(created, range)} and ${walled ? outsideWalls(sql.ref("e.case_id"), scope) : sql`1 = 1`}`.execute(db);
-  const row = rows.rows[0];
-  return { received: num(row?.received), fetched: num(row?.fetched), stored: num(row?.stored), failed: num(row?.failed), sealed: num(row?.sealed) };
+  const period = { from: range.from ?? 0, to: range.to };
+  const { blocks, rest } = tilePieces([{ ...period, label: 0 }], await ladderOf(db));
+  const filter = (ranges: Range[], onlyMatters: string[] | null): RowFilter => ({ firmId: scope.firmId, ranges, onlyMatters });
+  const [kept, edges, walled] = await Promise.all([
+    keptDocuments(db, scope.firmId, blocks),
+    exactDocuments(db, filter(rest, null)),
+    scope.walledMatterIds.length > 0 ? exactDocuments(db, filter([period], scope.walledMatterIds)) : null,
+  ]);
+  const total = (key: keyof DocumentCounts) => kept[key] + edges[key] - (walled?.[key] ?? 0);
+  return { received: total("received"), fetched: total("fetched"), stored: total("stored"), failed: total("failed"), sealed: total("sealed") };
 }
 
-const TOP_QUERIES: Record<TopKind, RawBuilder<unknown>> = {
-  matter: sql`select 'matter' as kind, m.id as id, m.name as name, sum(x.n) as n
-    from per_case x inner join court_case c on c.id = x.case_id inner join matter m on m.id = c.matter_id
-    group by m.id, m.name order by n desc, m.name limit ${sql.lit(TOP_SIZE)}`,
-  client: sql`select 'client' as kind, cl.id as id, cl.name as name, sum(x.n) as n
-    from per_case x inner join court_case c on c.id = x.case_id inner join matter m on m.id = c.matter_id inner join client cl on cl.id = m.client_id
-    group by cl.id, cl.name order by n desc, cl.name limit ${sql.lit(TOP_SIZE)}`,
-  timekeeper: sql`select 'timekeeper' as kind, t.id as id, t.full_name as name, sum(x.n) as n
-    from per_case x inner join case_timekeeper ct on ct.case_id = x.case_id inner join timekeeper t on t.id = ct.timekeeper_id
-    group by t.id, t.full_name order by n desc, t.full_name limit ${sql.lit(TOP_SIZE)}`,
-};
+/** Each kind's top ten from `per_key` (notices per matter and per timekeeper), leaving out walled matters. */
+function topQueries(walledMatters: RawBuilder<unknown>): Record<TopKind, RawBuilder<unknown>> {
+  return {
+    matter: sql`select 'matter' as kind, m.id as id, m.name as name, x.n as n
+      from per_key x inner join matter m on m.id = x.key_id
+      where x.kind = 'matter' and x.n > 0 and ${walledMatters}
+      order by n desc, m.name limit ${sql.lit(TOP_SIZE)}`,
+    client: sql`select 'client' as kind, cl.id as id, cl.name as name, sum(x.n) as n
+      from per_key x inner join matter m on m.id = x.key_id inner join client cl on cl.id = m.client_id
+      where x.kind = 'matter' and x.n > 0 and ${walledMatters}
+      group by cl.id, cl.name order by n desc, cl.name limit ${sql.lit(TOP_SIZE)}`,
+    timekeeper: sql`select 'timekeeper' as kind, t.id as id, t.full_name as name, x.n as n
+      from per_key x inner join timekeeper t on t.id = x.key_id
+      where x.kind = 'timekeeper' and x.n > 0
+      order by n desc, t.full_name limit ${sql.lit(TOP_SIZE)}`,
+  };
+}
 
 /**
- * The top ten of each kind asked for, by notices in the period. The notices are counted per case
- * once (a scan of the period), and only those per-case counts are joined to matters, clients and
- * timekeepers.
+ * The top ten of each kind asked for, by notices in the period: notices per matter and per
+ * timekeeper summed over the period's buckets (plus the minutes at its ends counted from the
+ * rows), then joined to names; clients add up their matters. A walled matter is left out with
+ * its notices, and a timekeeper's notices on walled matters are taken off.
  */
 export async function topCounts(db: Kysely<DB>, scope: CountScope, range: Range, kinds: TopKind[]): Promise<Record<TopKind, Ranked[]>> {
   const out: Record<TopKind, Ranked[]> = { client: [], matter: [], timekeeper: [] };
   if (kinds.length === 0) return out;
-  const created = sql.ref("i.created_at");
-  const parts = kinds.map((k) => sql`select * from (${TOP_QUERIES[k]}) as top_${sql.raw(k)}`);
+  const period = { from: range.from ?? 0, to: range.to };
+  const fromADay = (await ladderOf(db)).filter((s) => s.size >= DAY);
+  const { blocks, rest } = tilePieces([{ ...period, label: 0 }], fromADay);
+  const walled = scope.walledMatterIds;
+  const parts = [keptKeysQuery(scope.firmId, blocks)];
+  if (rest.length > 0) parts.push(exactKeysQuery({ firmId: scope.firmId, ranges: rest, onlyMatters: null }));
+  if (walled.length > 0) {
+    const onWalled = exactKeysQuery({ firmId: scope.firmId, ranges: [period], onlyMatters: walled });
+    parts.push(sql`select w.kind as kind, w.key_id as key_id, -w.n as n from (${onWalled}) as w where w.kind = 'timekeeper'`);
+  }
+  const walledMatters = walled.length > 0 ? sql`m.id not in (${sql.join(walled)})` : sql`1 = 1`;
+  const queries = topQueries(walledMatters);
+  const tops = kinds.map((k) => sql`select * from (${queries[k]}) as top_${sql.raw(k)}`);
   const rows = await sql<{ kind: TopKind; id: string; name: string; n: unknown }>`
-    with per_case as materialized (
-      select i.case_id as case_id, count(*) as n from inbox_item i
-      where i.firm_id = ${scope.firmId} and ${inPeriod(created, range)} and i.case_id is not null and ${outsideWalls(sql.ref("i.case_id"), scope)}
-      group by i.case_id
+    with per_key as materialized (
+      select p.kind as kind, p.key_id as key_id, sum(p.n) as n from (${sql.join(parts, sql` union all `)}) as p
+      group by p.kind, p.key_id
     )
-    ${sql.join(parts, sql` union all `)}`.execute(db);
+    ${sql.join(tops, sql` union all `)}`.execute(db);
   for (const row of rows.rows) out[row.kind].push({ id: row.id, name: row.name, count: num(row.n) });
   for (const list of Object.values(out)) list.sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
   return out;

@@ -17,13 +17,28 @@ export interface Range {
   to: number;
 }
 
-const startOfDay = (date: string, zone: string) => dayjs.tz(`${date}T00:00:00`, zone).valueOf();
+/**
+ * The instant the local date ("YYYY-MM-DD") begins in the zone: its midnight read as UTC, less
+ * the offset then, checked once more in case the offset changes in between (as dayjs does it).
+ * A midnight the zone skips begins the day at the end of the gap; one that comes twice (clocks
+ * going back at 1:00, as in Havana) begins it at the first.
+ */
+function startOfDay(date: string, zone: string): number {
+  const wall = Date.parse(`${date}T00:00:00Z`);
+  const o0 = offsetAt(wall, zone);
+  const guess = wall - o0;
+  const o2 = offsetAt(guess, zone);
+  if (o0 === o2) return guess;
+  const second = guess - (o2 - o0);
+  const o3 = offsetAt(second, zone);
+  return o2 === o3 ? second : wall - Math.min(o2, o3);
+}
 const dayAfter = (date: string) => dayjs.utc(date).add(1, "day").format("YYYY-MM-DD");
 
 const MONTHS_BACK = { last_month: 1, "3_months": 3, "6_months": 6, last_year: 12 } as const;
 
 export function periodRange(q: PeriodQuery, now: number, zone: string): Range {
-  const today = dayjs(now).tz(zone).format("YYYY-MM-DD");
+  const today = new Date(now + offsetAt(now, zone)).toISOString().slice(0, 10);
   const endOfToday = startOfDay(dayAfter(today), zone);
   const back = (days: number) => dayjs.utc(today).subtract(days, "day").format("YYYY-MM-DD");
   switch (q.period) {
@@ -44,9 +59,24 @@ export function periodRange(q: PeriodQuery, now: number, zone: string): Range {
   }
 }
 
-/** The zone's offset from UTC at an instant, in milliseconds. */
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The zone's offset from UTC at an instant, in milliseconds. Read from the zone's name in a
+ * kept formatter ("GMT-04:00"): a year's worth of days is asked for on every dashboard, and
+ * building a date in the zone each time costs a hundred times more.
+ */
 export function offsetAt(ms: number, zone: string): number {
-  return dayjs(ms).tz(zone).utcOffset() * 60_000;
+  let format = offsetFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" });
+    offsetFormats.set(zone, format);
+  }
+  const name = format.formatToParts(ms).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+  const match = /^GMT([+-])(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(name);
+  if (!match) return 0;
+  const [, sign, hours, minutes, seconds] = match;
+  return (sign === "-" ? -1 : 1) * ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds ?? 0)) * 1000;
 }
 
 /** From `start` on (until the next segment's start), local time is UTC plus `offset`. */
@@ -87,16 +117,25 @@ export function localHourParts(localHour: number): { month: string; hour: number
   return { month: d.toISOString().slice(0, 7), hour: d.getUTCHours() };
 }
 
+/** The instant a local month ("YYYY-MM") begins. */
+export function monthStart(month: string, zone: string): number {
+  return startOfDay(`${month}-01`, zone);
+}
+
+/** The local calendar month ("YYYY-MM") of an instant. */
+function localMonth(ms: number, zone: string): string {
+  return new Date(ms + offsetAt(ms, zone)).toISOString().slice(0, 7);
+}
+
+function nextMonth(month: string): string {
+  const [year, m] = month.split("-").map(Number) as [number, number];
+  return m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, "0")}`;
+}
+
 /** Every local month from the month of `from` to the month of `to` (exclusive end), in order. */
 export function monthsBetween(from: number, to: number, zone: string): string[] {
   const months: string[] = [];
-  let cursor = dayjs(from).tz(zone).startOf("month").format("YYYY-MM");
-  const last = dayjs(to - 1)
-    .tz(zone)
-    .format("YYYY-MM");
-  while (cursor <= last) {
-    months.push(cursor);
-    cursor = dayjs.utc(`${cursor}-01`).add(1, "month").format("YYYY-MM");
-  }
+  const last = localMonth(to - 1, zone);
+  for (let cursor = localMonth(from, zone); cursor <= last; cursor = nextMonth(cursor)) months.push(cursor);
   return months;
 }

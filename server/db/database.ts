@@ -3,7 +3,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from "kysely";
 import pg from "pg";
-import { migrations } from "./migrations/index";
+import { loadMigrations } from "./migrations/index";
 import type { DB } from "./schema";
 
 export type DialectName = "sqlite" | "postgres";
@@ -43,6 +43,7 @@ export function openDatabase(url: string): Database {
 export async function migrateToLatest(database: Database): Promise<void> {
   const provider = {
     async getMigrations(): Promise<Record<string, Migration>> {
+      const migrations = await loadMigrations();
       return Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, database.dialect) }]));
     },
   };

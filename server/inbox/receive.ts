@@ -3,8 +3,20 @@ import type { ServerContext } from "../context";
 import { stripControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { logEvent } from "../jobs/event-log";
+import { message as text } from "../lib/messages";
 import { enqueue } from "../jobs/queue";
 import { decodeUtf8OrLegacy } from "../notices/charset";
+
+/** What an item holds before processing: no docket, links or case yet, nothing filed. */
+export const NOT_YET_PROCESSED = {
+  docket_index: null,
+  parent_id: null,
+  duplicate_of_id: null,
+  case_id: null,
+  dms_status: "new",
+  hidden: 0,
+  attempts: 0,
+} as const;
 
 export type InboxSource = "SMTP" | "UPLOAD" | "CLI";
 
@@ -74,17 +86,17 @@ export async function receiveMessage(ctx: ServerContext, message: IncomingMessag
         subject,
         snippet: "",
         parsed: null,
-        docket_index: null,
-        parent_id: null,
-        duplicate_of_id: null,
-        case_id: null,
-        dms_status: "new",
-        hidden: 0,
-        attempts: 0,
+        ...NOT_YET_PROCESSED,
       })
       .execute();
     await enqueue(trx, { kind: "process-inbox-item", firmId: message.firmId, refId: id, runAt: now });
-    await logEvent(trx, { firmId: message.firmId, inboxItemId: id, event: "received", detail: `${message.source}, ${message.raw.length} bytes`, at: now });
+    await logEvent(trx, {
+      firmId: message.firmId,
+      inboxItemId: id,
+      event: "received",
+      detail: text("pipeline:events.received", { source: message.source, bytes: message.raw.length }),
+      at: now,
+    });
   });
   return id;
 }

@@ -1,13 +1,15 @@
 import type { Kysely } from "kysely";
+import type { EventName } from "../../app/common/event-names";
 import type { DB } from "../db/schema";
 import { newId } from "../lib/ids";
 
+export type { EventName };
 export type EventLevel = "INFO" | "AUDIT" | "WARNING" | "ERROR" | "CRITICAL";
 
 /** Every step of an inbox item's life is written here, so staff can see what happened and why. */
 export async function logEvent(
   db: Kysely<DB>,
-  entry: { firmId: number; inboxItemId?: string | null; level?: EventLevel; event: string; detail?: string; at: number },
+  entry: { firmId: number; inboxItemId?: string | null; level?: EventLevel; event: EventName; detail?: string; at: number },
 ): Promise<void> {
   await db
     .insertInto("event_log")

@@ -24,7 +24,7 @@ export const conflict = (text = message("errors:conflict")) => new HttpError(409
 export const invalid = (fieldErrors: FieldErrors, text = message("errors:invalidRequest")) => new HttpError(400, text, fieldErrors);
 
 /** Validators speak in catalogue keys; callers of the API get the sentences. */
-function resolve(text: string): string {
+export function catalogueMessage(text: string): string {
   if (!text.startsWith("errors:")) return text;
   const { key, values } = splitMessageKey(text);
   return message(key, values);
@@ -34,7 +34,7 @@ export function fieldErrorsOf(error: ZodError): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of error.issues) {
     const key = issue.path.join(".") || "_form";
-    (out[key] ??= []).push(resolve(issue.message));
+    (out[key] ??= []).push(catalogueMessage(issue.message));
   }
   return out;
 }
@@ -57,7 +57,7 @@ export function isInvalidValue(error: unknown): boolean {
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
     if (error.headers) void reply.headers(error.headers);
-    const fieldErrors = error.fieldErrors ? Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k, v.map(resolve)])) : undefined;
+    const fieldErrors = error.fieldErrors ? Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k, v.map(catalogueMessage)])) : undefined;
     return reply.status(error.status).send({ message: error.message, fieldErrors });
   }
   if (error instanceof ZodError) {

@@ -28,8 +28,8 @@ function toBuffer(raw: unknown): Buffer | null {
 }
 
 /** Text documents of the body, built lazily: the second is only needed when the first holds no notice. */
-function* textDocs(html: string | null, text: string | null): Generator<TextDoc> {
-  if (html) yield htmlToTextDoc(html);
+function* textDocs(html: string | null, text: string | null, htmlDoc: () => TextDoc): Generator<TextDoc> {
+  if (html) yield htmlDoc();
   if (text) {
     // Some senders label an HTML body text/plain.
     if (!html && LOOKS_LIKE_HTML.test(text.slice(0, 4000))) yield htmlToTextDoc(text);
@@ -86,16 +86,29 @@ function headerlessBody(buf: Buffer): TextDoc[] {
  */
 export const PARSER_VERSION = 1;
 
-async function parseMessage(buf: Buffer, depth: number, onRead?: (mail: MailContent) => void): Promise<ParsedEmail> {
+/** The message read, and its HTML body as a text document once something asked for it. */
+export interface ReadMessage {
+  mail: MailContent;
+  htmlDoc: () => TextDoc;
+}
+
+function readMessage(mail: MailContent): ReadMessage {
+  let doc: TextDoc | null = null;
+  return { mail, htmlDoc: () => (doc ??= htmlToTextDoc(mail.html ?? "")) };
+}
+
+function parseMessage(buf: Buffer, depth: number, onRead?: (read: ReadMessage) => void): ParsedEmail {
   if (buf.length === 0 || (buf.length <= 65536 && buf.toString("latin1").trim() === "")) {
     return { kind: "malformed", reason: "empty input" };
   }
   if (buf.length > MAX_RAW_BYTES) return { kind: "malformed", reason: `message larger than ${MAX_RAW_BYTES} bytes` };
 
   let mail: MailContent;
+  let read: ReadMessage;
   try {
-    mail = await readMail(buf);
-    onRead?.(mail);
+    mail = readMail(buf);
+    read = readMessage(mail);
+    onRead?.(read);
   } catch (error) {
     return { kind: "malformed", reason: `MIME structure could not be read: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -114,7 +127,7 @@ async function parseMessage(buf: Buffer, depth: number, onRead?: (mail: MailCont
 
   const docs: TextDoc[] = [];
   let nonNotice: string | null = null;
-  for (const doc of textDocs(mail.html, mail.text)) {
+  for (const doc of textDocs(mail.html, mail.text, read.htmlDoc)) {
     docs.push(doc);
     const result = parseDoc(doc, mail);
     if (!result) continue;
@@ -130,7 +143,7 @@ async function parseMessage(buf: Buffer, depth: number, onRead?: (mail: MailCont
 
   if (depth < MAX_ATTACHED_MESSAGE_DEPTH) {
     for (const attached of mail.attachedMessages.slice(0, 5)) {
-      const inner = await parseMessage(attached, depth + 1);
+      const inner = parseMessage(attached, depth + 1);
       if (inner.kind === "notice" || (inner.kind === "not_a_notice" && docs.length === 0)) return inner;
     }
   }
@@ -149,7 +162,17 @@ async function parseMessage(buf: Buffer, depth: number, onRead?: (mail: MailCont
 
 /** Parse one raw e-mail (RFC 822 bytes). Resolves for every input; never rejects. */
 export async function parseNoticeEmail(raw: Buffer | string): Promise<ParsedEmail> {
-  return (await parseNoticeMessage(raw)).parsed;
+  return parseRaw(raw);
+}
+
+function parseRaw(raw: unknown, onRead?: (read: ReadMessage) => void): ParsedEmail {
+  try {
+    const buf = toBuffer(raw);
+    if (!buf) return { kind: "malformed", reason: "input is neither a Buffer nor a string" };
+    return parseMessage(buf, 0, onRead);
+  } catch (error) {
+    return { kind: "malformed", reason: `unexpected parse failure: ${error instanceof Error ? error.message : String(error)}` };
+  }
 }
 
 export interface ParsedMessage {
@@ -160,16 +183,15 @@ export interface ParsedMessage {
 
 /** Parse one raw e-mail and keep its readable body, so nothing needs to read the raw message again. */
 export async function parseNoticeMessage(raw: Buffer | string): Promise<ParsedMessage> {
+  let read: ReadMessage | null = null;
+  const parsed = parseRaw(raw, (r) => {
+    read ??= r;
+  });
   let body = EMPTY_MESSAGE_BODY;
-  const keepBody = (mail: MailContent) => {
-    body = messageBodyOf(mail);
-  };
   try {
-    const buf = toBuffer(raw);
-    if (!buf) return { parsed: { kind: "malformed", reason: "input is neither a Buffer nor a string" }, body };
-    const parsed = await parseMessage(buf, 0, keepBody);
-    return { parsed, body };
-  } catch (error) {
-    return { parsed: { kind: "malformed", reason: `unexpected parse failure: ${error instanceof Error ? error.message : String(error)}` }, body };
+    if (read) body = messageBodyOf((read as ReadMessage).mail, (read as ReadMessage).htmlDoc);
+  } catch {
+    // The parse result stands without the readable body.
   }
+  return { parsed, body };
 }

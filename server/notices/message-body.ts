@@ -1,5 +1,5 @@
 import type { MailContent } from "./mime";
-import { htmlToTextDoc, plainToTextDoc } from "./text-doc";
+import { htmlToTextDoc, plainToTextDoc, type TextDoc } from "./text-doc";
 
 /** What people read of a received message: kept when it is parsed, shown by mail, PDF and console. */
 export interface MessageBody {
@@ -15,8 +15,9 @@ const MAX_WEBLINKS = 50;
 
 export const EMPTY_MESSAGE_BODY: MessageBody = { text: "", html: null, weblinks: [] };
 
-export function messageBodyOf(mail: MailContent): MessageBody {
-  const doc = mail.html ? htmlToTextDoc(mail.html) : plainToTextDoc(mail.text ?? "");
+/** The readable body; `htmlDoc` gives the HTML body as a text document when the parse already built it. */
+export function messageBodyOf(mail: MailContent, htmlDoc: () => TextDoc = () => htmlToTextDoc(mail.html ?? "")): MessageBody {
+  const doc = mail.html ? htmlDoc() : plainToTextDoc(mail.text ?? "");
   const weblinks = [...new Set(doc.links.map((l) => l.href).filter((href) => /^https?:\/\//i.test(href)))].slice(0, MAX_WEBLINKS);
   return { text: (mail.text ?? doc.text).trim(), html: mail.html, weblinks };
 }

@@ -1,11 +1,14 @@
-// MIME decoding is left to mailparser (headers, RFC 2047 words, folding,
-// quoted-printable/base64, charsets, multipart trees). This module picks out
-// what the notice parsers need and adds the mail-client fallback for text
-// whose bytes are not in the charset it claims (see charset.ts).
-import libmime from "libmime";
-import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
+// What the notice parsers need of a raw message: its subject, senders, ids,
+// date, text and HTML bodies, attachments' types and attached messages.
+// The MIME structure is read by mime-tree.ts in one synchronous pass; this
+// module chooses the bodies the way mail readers show them and adds the
+// mail-client fallback for text whose bytes are not in the charset it claims
+// (see charset.ts).
+import addressparser from "nodemailer/lib/addressparser";
 import { stripControlCharacters } from "../lib/control-characters";
-import { decodeUtf8OrLegacy, fixC1Controls, hasEightBit } from "./charset";
+import { decodeUtf8OrLegacy, fixC1Controls } from "./charset";
+import { decodedBody, decodeWordsSafely, firstValue, headerValue, readMimeTree, type HeaderLine, type MimePart } from "./mime-tree";
+import { decodeCharset, decodeFlowed, mediaTypeOf } from "./mime-words";
 import { findEmails } from "./text-utils";
 
 export interface MailContent {
@@ -25,170 +28,208 @@ export interface MailContent {
   /** Message-IDs this message answers (In-Reply-To, then References), without angle brackets. */
   inReplyTo: string[];
   /** Header fields by lower-case name (first occurrence), for classification. */
-  headers: ReadonlyMap<string, string>;
+  headers: { get(name: string): string | undefined; has(name: string): boolean };
 }
 
 const REPLACEMENT = "\ufffd";
 const HEADER_NAME = /^[a-z0-9][a-z0-9-]{0,75}$/i;
-
-function addresses(value: AddressObject | AddressObject[] | undefined): string[] {
-  const out: string[] = [];
-  for (const obj of Array.isArray(value) ? value : value ? [value] : []) {
-    for (const entry of obj.value ?? []) {
-      if (entry.address) out.push(entry.address.toLowerCase());
-      for (const member of entry.group ?? []) if (member.address) out.push(member.address.toLowerCase());
-    }
-  }
-  return out;
+/** A text part as a string; `legacy` reads it as windows-1252 whatever it declares. */
+function partText(part: MimePart, legacy: boolean): string {
+  let bytes = decodedBody(part);
+  if (part.flowed && !legacy) bytes = Buffer.from(decodeFlowed(bytes.toString("latin1"), part.delSp), "latin1");
+  const text = legacy ? decodeCharset(bytes, "windows-1252") : decodeCharset(bytes, part.charset);
+  return text.includes("\r\n") ? text.replaceAll("\r\n", "\n") : text;
 }
 
-function headerAddresses(headers: ReadonlyMap<string, string>, name: string): string[] {
-  const value = headers.get(name);
-  return value ? findEmails(value.slice(0, 4096)).map((e) => e.email.toLowerCase()) : [];
+interface Leaf {
+  part: MimePart;
+  alternative: boolean;
+}
+
+/** The inline text parts in order, each with whether it sits in a multipart/alternative. */
+function textLeaves(root: MimePart): Leaf[] {
+  const leaves: Leaf[] = [];
+  const walk = (part: MimePart, alternative: boolean) => {
+    if (part.children.length === 0 && !part.contentType.startsWith("multipart/") && !part.embedded) {
+      if (part.disposition === "inline" && TEXT_BODY.has(part.contentType)) leaves.push({ part, alternative });
+      return;
+    }
+    const inAlternative = alternative || part.contentType === "multipart/alternative";
+    for (const child of part.children) walk(child, inAlternative);
+  };
+  walk(root, false);
+  return leaves;
+}
+
+/** The HTML parts joined with line breaks, as mail readers show them. */
+function htmlBody(leaves: Leaf[], legacy: boolean): string | null {
+  const html = leaves.filter((l) => l.part.contentType === "text/html").map((l) => partText(l.part, legacy));
+  return html.length ? html.join("<br/>\n") : null;
+}
+
+/**
+ * The text parts in order. An HTML part outside an alternative stands for an empty
+ * text where the message also has plain text, as mail readers number them.
+ */
+function textBody(leaves: Leaf[], root: MimePart, legacy: boolean): string | null {
+  const hasText = leaves.some((l) => l.part.contentType !== "text/html");
+  const text: string[] = [];
+  for (const { part, alternative } of leaves) {
+    if (part.contentType !== "text/html") text.push(partText(part, legacy));
+    else if ((!alternative && hasText) || (part === root && !hasText)) text.push("");
+  }
+  return text.length ? text.join("\n") : null;
+}
+
+/**
+ * A body decoded as declared; where that leaves bytes unread (U+FFFD), read as
+ * windows-1252 as mail clients show them, but only where that reads every byte (a
+ * body that really holds U+FFFD keeps it).
+ */
+function decodedBodyText(read: (legacy: boolean) => string | null): string | null {
+  const declared = read(false);
+  if (!declared?.includes(REPLACEMENT)) return declared;
+  const legacy = read(true);
+  return legacy && !legacy.includes(REPLACEMENT) ? legacy : declared;
+}
+
+const TEXT_BODY = new Set(["text/plain", "text/html", "message/delivery-status"]);
+
+function attachments(root: MimePart): { types: string[]; messages: Buffer[] } {
+  const types: string[] = [];
+  const messages: Buffer[] = [];
+  const walk = (part: MimePart) => {
+    if (part.children.length || part.embedded || part.contentType.startsWith("multipart/")) {
+      for (const child of part.children) walk(child);
+      return;
+    }
+    if (part.disposition === "inline" && TEXT_BODY.has(part.contentType)) return;
+    let type = part.contentType;
+    if (type === "application/octet-stream" && part.filename?.includes(".")) type = mediaTypeOf(part.filename.split(".").pop() ?? "");
+    types.push(type);
+    if (type === "message/rfc822") messages.push(decodedBody(part));
+  };
+  walk(root);
+  return { types, messages };
 }
 
 function messageIds(value: string | undefined): string[] {
   return [...(value ?? "").slice(0, 8192).matchAll(/<([^<>\s]{1,500})>/g)].map((m) => m[1] ?? "").filter(Boolean);
 }
 
-/** End of the top-level header block (index of the blank line), or -1. */
-function headerBlockEnd(raw: Buffer): number {
-  const crlf = raw.indexOf("\r\n\r\n");
-  const lf = raw.indexOf("\n\n");
-  if (crlf < 0) return lf;
-  if (lf < 0) return crlf;
-  return Math.min(crlf, lf);
+/** Message-IDs of a References or In-Reply-To value; a value with no angle brackets lists bare ids. */
+function idList(value: string): string[] {
+  const bracketed = messageIds(value);
+  if (bracketed.length || value.includes("<")) return bracketed;
+  return value
+    .slice(0, 8192)
+    .split(/\s+/)
+    .filter((token) => token.length > 0 && token.length <= 500);
 }
 
-/**
- * A header as its raw bytes say, for headers sent as raw 8-bit text: UTF-8
- * when the bytes are valid UTF-8, else windows-1252, then RFC 2047 words.
- */
-function rawHeader(raw: Buffer, name: string): string | null {
-  const end = headerBlockEnd(raw);
-  const head = raw.subarray(0, end < 0 ? Math.min(raw.length, 256 * 1024) : end);
-  const view = head.toString("latin1");
-  const m = new RegExp(`(?:^|\\n)${name}[ \\t]*:[ \\t]*`, "i").exec(view);
-  if (!m) return null;
-  const start = m.index + m[0].length;
-  let stop = start;
-  for (;;) {
-    const nl = view.indexOf("\n", stop);
-    if (nl < 0) {
-      stop = view.length;
-      break;
-    }
-    stop = nl;
-    if (view[nl + 1] !== " " && view[nl + 1] !== "\t") break;
-    stop = nl + 1;
-  }
-  const bytes = head.subarray(start, stop);
-  if (!hasEightBit(bytes)) return null;
-  const text = decodeUtf8OrLegacy(bytes)
-    .replace(/\r?\n[ \t]+/g, " ")
-    .trim();
-  try {
-    return libmime.decodeWords(text);
-  } catch {
-    return text;
-  }
+function addresses(value: string): string[] {
+  if (!value) return [];
+  const out: string[] = [];
+  const add = (entry: { address?: string; group?: unknown[] }) => {
+    const address = entry.address ?? "";
+    const decoded = address.includes("=?") ? decodeWordsSafely(address) : address;
+    if (decoded) out.push(decoded.toLowerCase());
+    for (const member of entry.group ?? []) add(member as { address?: string });
+  };
+  for (const entry of addressparser(value.slice(0, 16384))) add(entry);
+  return out;
 }
 
-/**
- * The message again with every text part declared windows-1252: mailparser
- * then decodes 8-bit bodies the way mail clients show undeclared text. Used
- * only when the first decoding produced U+FFFD.
- */
-function withLegacyTextCharset(raw: Buffer): Buffer {
-  const source = raw.toString("latin1");
-  let out = source.replace(/(^|\n)(Content-Type[ \t]*:[ \t]*text\/(?:plain|html))[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*/gi, "$1$2; charset=windows-1252");
-  const end = out.search(/\r?\n\r?\n/);
-  const head = end < 0 ? out : out.slice(0, end);
-  if (!/(^|\n)Content-Type[ \t]*:/i.test(head)) out = `Content-Type: text/plain; charset=windows-1252\r\n${out}`;
-  return Buffer.from(out, "latin1");
+function headerAddresses(headers: HeaderFields, name: string): string[] {
+  const value = headers.get(name);
+  return value ? findEmails(value.slice(0, 4096)).map((e) => e.email.toLowerCase()) : [];
 }
 
-// The parser needs neither mailparser's HTML/text conversions nor inline
-// images turned into data: URIs; skipping them saves most of its time on
-// large forwarded messages.
-const PARSER_OPTIONS = {
-  skipHtmlToText: true,
-  skipTextToHtml: true,
-  skipTextLinks: true,
-  skipImageLinks: true,
-  keepCidLinks: true,
-} as const;
-
-function parse(raw: Buffer): Promise<ParsedMail> {
-  return simpleParser(raw, PARSER_OPTIONS);
+/** The Subject as its bytes say: UTF-8 when valid, else windows-1252, then RFC 2047 words. */
+function subjectOf(lines: HeaderLine[]): string | null {
+  const line = lines.find((h) => h.key === "subject")?.line;
+  if (!line) return null;
+  const raw = line.slice(line.indexOf(":") + 1).replace(/(?:\r?\n|\r)[ \t]*/g, " ");
+  const subject = decodeWordsSafely(decodeUtf8OrLegacy(Buffer.from(raw, "latin1")).trim());
+  return subject || null;
 }
 
-function headerText(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
-  if (value && typeof value === "object" && "text" in value && typeof value.text === "string") return value.text;
-  return undefined;
-}
-
-/** Body text: control characters removed, blank bodies as null. */
-// Checked first: the replacing pass would copy every body, and control characters are rare.
+// Checked first, in one pass: the replacing passes would copy every body, and these are rare.
 // eslint-disable-next-line no-control-regex -- looking for control characters is the point
-const HAS_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-const withoutControls = (text: string) => (HAS_CONTROL.test(text) ? stripControlCharacters(text) : text);
+const HAS_CONTROL_OR_C1 = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const cleaned = (text: string) => (HAS_CONTROL_OR_C1.test(text) ? stripControlCharacters(fixC1Controls(text)) : text);
 
-function body(value: string | undefined): string | null {
-  return typeof value === "string" && value.trim() ? withoutControls(fixC1Controls(value)) : null;
+/** Body text: C1 controls read as windows-1252, control characters removed, blank bodies as null. */
+function body(value: string | null): string | null {
+  return value !== null && value.trim() ? cleaned(value) : null;
 }
 
-export async function readMail(raw: Buffer): Promise<MailContent> {
-  const mail = await parse(raw);
-  let html = typeof mail.html === "string" ? mail.html : undefined;
-  let text = mail.text;
-  if (html?.includes(REPLACEMENT) || text?.includes(REPLACEMENT)) {
-    const legacy = await parse(withLegacyTextCharset(raw)).catch(() => null);
-    // Only where the fallback read every byte: a body that really holds U+FFFD keeps it.
-    if (legacy && html?.includes(REPLACEMENT) && typeof legacy.html === "string" && !legacy.html.includes(REPLACEMENT)) html = legacy.html;
-    if (legacy && text?.includes(REPLACEMENT) && legacy.text && !legacy.text.includes(REPLACEMENT)) text = legacy.text;
+/** Header fields by lower-case name (first occurrence), decoded when asked for. */
+class HeaderFields {
+  private readonly raw = new Map<string, string>();
+  private readonly decoded = new Map<string, string>();
+  count = 0;
+
+  constructor(lines: HeaderLine[]) {
+    for (const h of lines) {
+      if (!HEADER_NAME.test(h.key)) continue;
+      this.count++;
+      if (!this.raw.has(h.key)) this.raw.set(h.key, h.line);
+    }
   }
 
-  const headers = new Map<string, string>();
-  let headerCount = 0;
-  for (const h of mail.headerLines ?? []) {
-    if (!HEADER_NAME.test(h.key)) continue;
-    headerCount++;
-    const value = headerText(mail.headers.get(h.key)) ?? h.line.slice(h.line.indexOf(":") + 1).trim();
-    if (!headers.has(h.key)) headers.set(h.key, value);
+  has(name: string): boolean {
+    return this.raw.has(name);
   }
 
-  let subject = typeof mail.subject === "string" ? mail.subject : null;
-  if (subject?.includes(REPLACEMENT)) subject = rawHeader(raw, "Subject") ?? subject;
+  get(name: string): string | undefined {
+    let value = this.decoded.get(name);
+    if (value === undefined) {
+      const line = this.raw.get(name);
+      if (line === undefined) return undefined;
+      value = headerValue(line);
+      this.decoded.set(name, value);
+    }
+    return value;
+  }
+}
+
+/** Reads a raw message. Throws only when its header block is too large to be mail. */
+export function readMail(raw: Buffer): MailContent {
+  const root = readMimeTree(raw);
+  const leaves = textLeaves(root);
+  const html = decodedBodyText((legacy) => htmlBody(leaves, legacy));
+  const headers = new HeaderFields(root.headers);
 
   const senderAddresses = [
-    ...addresses(mail.from),
+    ...addresses(firstValue(root.headers, "from")),
     ...headerAddresses(headers, "sender"),
-    ...addresses(mail.replyTo),
+    ...addresses(firstValue(root.headers, "reply-to")),
     ...headerAddresses(headers, "x-original-sender"),
     ...headerAddresses(headers, "return-path"),
   ];
-  const attachmentTypes: string[] = [];
-  const attachedMessages: Buffer[] = [];
-  for (const att of mail.attachments ?? []) {
-    const type = (att.contentType || "").toLowerCase();
-    attachmentTypes.push(type);
-    if (type === "message/rfc822" && Buffer.isBuffer(att.content)) attachedMessages.push(att.content);
-  }
-  const date = mail.date instanceof Date ? mail.date : null;
-  const messageId = messageIds(mail.messageId)[0] ?? (mail.messageId ?? "").replace(/^<|>$/g, "").trim();
+  const { types, messages } = attachments(root);
+  const dateValue = headers.get("date");
+  const date = dateValue ? new Date(dateValue) : null;
+  const idValue = decodeWordsSafely(headers.get("message-id") ?? "");
+  const messageId = messageIds(idValue)[0] ?? idValue.replace(/^<|>$/g, "").trim();
+  const subject = subjectOf(root.headers);
+  // The text body is often the plain alternative of an HTML notice, needed only when the HTML holds no notice.
+  let text: string | null | undefined;
   return {
-    subject: subject === null ? null : withoutControls(fixC1Controls(subject)),
+    subject: subject === null ? null : cleaned(subject),
     messageId: messageId || null,
     date: date && !Number.isNaN(date.getTime()) ? date : null,
     senderAddresses: [...new Set(senderAddresses)],
     html: body(html),
-    text: body(text),
-    attachmentTypes,
-    attachedMessages,
-    headerCount,
-    inReplyTo: [...new Set([...messageIds(mail.inReplyTo), ...messageIds([mail.references ?? []].flat().join(" ")).reverse()])],
+    get text() {
+      if (text === undefined) text = body(decodedBodyText((legacy) => textBody(leaves, root, legacy)));
+      return text;
+    },
+    attachmentTypes: types,
+    attachedMessages: messages,
+    headerCount: headers.count,
+    inReplyTo: [...new Set([...idList(headers.get("in-reply-to") ?? ""), ...idList(headers.get("references") ?? "").reverse()])],
     headers,
   };
 }

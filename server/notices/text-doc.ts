@@ -3,11 +3,11 @@
 // The notice parsers work on this form only, so HTML, plain-text and
 // forwarded layouts share one code path.
 //
-// HTML goes through htmlparser2's Tokenizer rather than its Parser or a DOM:
-// the Parser keeps a stack of open elements whose handling is quadratic on
+// HTML goes through a tokenising pass (html-scan.ts) rather than a parser or a
+// DOM: a parser keeps a stack of open elements whose handling is quadratic on
 // deeply nested or unbalanced markup, and we need no tree, only text, block
 // boundaries and anchors.
-import { Tokenizer, type TokenizerCallbacks } from "htmlparser2";
+import { scanHtml } from "./html-scan";
 import { MAX_ATTRIBUTE_CHARS, MAX_HTML_CHARS, MAX_LINKS, MAX_TEXT_CHARS } from "./limits";
 import { stripSimpleTags, trimChars } from "./text-utils";
 
@@ -69,7 +69,7 @@ const BLOCK_TAGS = new Set([
   "ul",
 ]);
 const CELL_TAGS = new Set(["td", "th"]);
-// Tokenizer treats these as raw text; their content is never visible.
+// Their content is never visible (the first four are raw text to the scanner).
 const SKIP_TAGS = new Set(["script", "style", "title", "textarea", "noscript", "template"]);
 
 const WHITESPACE = /[\s\u00a0\u2000-\u200a\u202f\u205f\u3000]+/g;
@@ -86,7 +86,10 @@ class TextBuilder {
 
   write(raw: string): void {
     if (this.full) return;
-    let s = NEEDS_CLEANING.test(raw) ? raw.replace(INVISIBLE, "").replace(WHITESPACE, " ") : raw;
+    // Runs of blanks between tags are common and need no regular expression (U+FEFF is blank
+    // to trim() but removed, not turned into a space).
+    let s = raw;
+    if (NEEDS_CLEANING.test(raw)) s = raw.trim() === "" && !raw.includes("\ufeff") ? " " : raw.replace(INVISIBLE, "").replace(WHITESPACE, " ");
     if (!s) return;
     if (s.startsWith(" ") && (this.last === "" || this.last === "\n" || this.last === " ")) s = s.slice(1);
     if (!s) return;
@@ -135,14 +138,9 @@ export function htmlToTextDoc(html: string): TextDoc {
   const links: TextLink[] = [];
   const anchors: OpenAnchor[] = [];
 
-  let tagName = "";
-  let attrName = "";
-  let attrValue = "";
-  let href: string | null = null;
   let skipping: string | null = null;
 
-  const slice = (start: number, end: number) => source.slice(start, end);
-  // Text and entity events arrive in small pieces; they are joined and
+  // Text arrives in pieces around tags and entities; it is joined and
   // normalised once per run of text.
   let pending = "";
   const flush = () => {
@@ -150,7 +148,7 @@ export function htmlToTextDoc(html: string): TextDoc {
     pending = "";
   };
 
-  const openTag = (name: string) => {
+  const openTag = (name: string, href: string | null) => {
     flush();
     if (skipping) return;
     if (SKIP_TAGS.has(name)) {
@@ -163,7 +161,7 @@ export function htmlToTextDoc(html: string): TextDoc {
       // An <a> inside an open <a> is invalid; close the outer one first as browsers do.
       const open = anchors.pop();
       if (open) closeAnchor(open);
-      anchors.push({ href: href ?? "", start: out.length });
+      anchors.push({ href: href === null ? "" : href.trim().slice(0, MAX_ATTRIBUTE_CHARS), start: out.length });
     }
   };
 
@@ -186,55 +184,19 @@ export function htmlToTextDoc(html: string): TextDoc {
     }
   };
 
-  const callbacks: TokenizerCallbacks = {
-    onattribdata(start, end) {
-      if (attrValue.length < MAX_ATTRIBUTE_CHARS) attrValue += slice(start, end);
-    },
-    onattribentity(codepoint) {
-      if (attrValue.length < MAX_ATTRIBUTE_CHARS) attrValue += String.fromCodePoint(codepoint);
-    },
-    onattribend() {
-      if (tagName === "a" && attrName === "href") href = attrValue.trim().slice(0, MAX_ATTRIBUTE_CHARS);
-      attrName = "";
-      attrValue = "";
-    },
-    onattribname(start, end) {
-      attrName = slice(start, end).toLowerCase();
-      attrValue = "";
-    },
-    oncdata() {},
-    onclosetag(start, end) {
-      closeTag(slice(start, end).toLowerCase());
-    },
-    oncomment() {},
-    ondeclaration() {},
-    onend() {},
-    onopentagend() {
-      openTag(tagName);
-    },
-    onopentagname(start, end) {
-      tagName = slice(start, end).toLowerCase();
-      href = null;
-    },
-    onprocessinginstruction() {},
-    onselfclosingtag() {
-      openTag(tagName);
-      if (tagName !== "br") closeTag(tagName);
-    },
-    ontext(start, end) {
-      if (!skipping && pending.length < MAX_TEXT_CHARS) pending += slice(start, end);
-    },
-    ontextentity(codepoint) {
-      if (!skipping && pending.length < MAX_TEXT_CHARS) pending += String.fromCodePoint(codepoint);
-    },
-  };
-
   try {
-    const tokenizer = new Tokenizer({ decodeEntities: true }, callbacks);
-    tokenizer.write(source);
-    tokenizer.end();
+    scanHtml(source, {
+      text(text) {
+        if (!skipping && pending.length < MAX_TEXT_CHARS) pending += text;
+      },
+      openTag(name, href, selfClosing) {
+        openTag(name, href);
+        if (selfClosing && name !== "br") closeTag(name);
+      },
+      closeTag,
+    });
   } catch {
-    // A tokenizer failure leaves whatever text was collected so far.
+    // A scanner failure leaves whatever text was collected so far.
   }
   flush();
   for (let open = anchors.pop(); open; open = anchors.pop()) closeAnchor(open);

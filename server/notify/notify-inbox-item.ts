@@ -6,7 +6,7 @@ import { findFirm } from "../firm/firm-repository";
 import { buildTemplateData } from "../mail/notice-template";
 import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
-import { logEvent } from "../jobs/event-log";
+import { type EventName, logEvent } from "../jobs/event-log";
 import { wallsForCase } from "../walls/walls";
 import { loadDeliveryDocuments } from "./delivery";
 import { TemplateSources, composeNotice } from "./notice-mail";
@@ -30,7 +30,7 @@ export async function notifyInboxItem(ctx: ServerContext, itemId: string, attemp
   const firm = await findFirm(ctx.database, item.firm_id);
   if (!firm) return;
   await recordNotifications(ctx, firm, { id: item.id, case_id: item.case_id });
-  const log = (event: string, detail: string, level: "INFO" | "WARNING" | "ERROR" = "INFO") =>
+  const log = (event: EventName, detail: string, level: "INFO" | "WARNING" | "ERROR" = "INFO") =>
     logEvent(db, { firmId: firm.id, inboxItemId: item.id, event, detail, level, at: ctx.clock.now() });
   try {
     await sendPendingRealtime(ctx, firm, { id: item.id, case_id: item.case_id }, log);
@@ -47,7 +47,7 @@ export async function notifyInboxItem(ctx: ServerContext, itemId: string, attemp
       .where("cadence", "=", "realtime")
       .where("status", "in", UNSENT)
       .execute();
-    await log("notification failed", `${reason} (${await countsOf(ctx, item.id)})`, "ERROR");
+    await log("notification failed", message("pipeline:events.withCounts", { reason, counts: await countsOf(ctx, item.id) }), "ERROR");
     return;
   }
   await log("notified", await countsOf(ctx, item.id));
@@ -57,7 +57,7 @@ async function sendPendingRealtime(
   ctx: ServerContext,
   firm: FirmRecord,
   item: { id: string; case_id: string },
-  log: (event: string, detail: string, level?: "WARNING") => Promise<void>,
+  log: (event: EventName, detail: string, level?: "WARNING") => Promise<void>,
 ): Promise<void> {
   const db = ctx.database.db;
   const rows = await db
@@ -149,7 +149,7 @@ async function markSent(ctx: ServerContext, rowId: string, mail: OutboundMailRow
 async function finishInterrupted(
   ctx: ServerContext,
   row: NotificationRow,
-  log: (event: string, detail: string, level?: "WARNING") => Promise<void>,
+  log: (event: EventName, detail: string, level?: "WARNING") => Promise<void>,
 ): Promise<boolean> {
   const mail = row.outbound_mail_id
     ? await ctx.database.db.selectFrom("outbound_mail").selectAll().where("id", "=", row.outbound_mail_id).executeTakeFirst()
@@ -174,8 +174,9 @@ async function timekeeperNames(ctx: ServerContext, rows: NotificationRow[]): Pro
 /** "1 sent, 2 digest pending, 1 withheld": the item's notifications by outcome, for the event log. */
 async function countsOf(ctx: ServerContext, itemId: string): Promise<string> {
   const rows = await ctx.database.db.selectFrom("notification").select(["status", "cadence"]).where("inbox_item_id", "=", itemId).execute();
-  const label = (r: { status: string; cadence: string }) => (r.status === "pending" && r.cadence === "digest" ? "digest pending" : r.status);
+  const label = (r: { status: string; cadence: string }) => (r.status === "pending" && r.cadence === "digest" ? "digestPending" : r.status);
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(label(row), (counts.get(label(row)) ?? 0) + 1);
-  return counts.size ? [...counts].map(([what, n]) => `${n} ${what}`).join(", ") : "0 recipients";
+  if (!counts.size) return message("pipeline:events.noRecipients");
+  return [...counts].map(([what, count]) => message(`pipeline:events.notifications.${what}`, { count })).join(", ");
 }

@@ -1,5 +1,6 @@
 import type { ServerContext } from "../context";
 import { RetryableFetchError } from "../courts/connector";
+import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterProcessing } from "../jobs/after-processing";
 import { setItem } from "./item-state";
@@ -62,7 +63,8 @@ export async function finishWhenAllFetched(ctx: ServerContext, itemId: string, f
   const docs = await db.selectFrom("document").select(["fetch_status", "fetch_error"]).where("processed_from_id", "=", itemId).execute();
   if (docs.some((d) => d.fetch_status === "pending")) return;
   const failed = docs.filter((d) => d.fetch_status === "failed");
-  const counts = ["fetched", "restricted", "failed"].map((s) => `${docs.filter((d) => d.fetch_status === s).length} ${s}`).join(", ");
+  const count = (status: string) => docs.filter((d) => d.fetch_status === status).length;
+  const counts = message("pipeline:events.fetched", { fetched: count("fetched"), restricted: count("restricted"), failed: count("failed") });
   const item = { id: itemId, firm_id: firmId };
   // Two last fetches may finish together: only the one that moves the item on queues what follows.
   await setItem(

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB, InboxItemTable } from "../db/schema";
-import { type EventLevel, logEvent } from "../jobs/event-log";
+import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
 import { type NextJob, enqueueAll } from "../jobs/queue";
 
 export type InboxStatus = "New" | "Started" | "Retry" | "Failed" | "Manual" | "Action Required" | "Canceled" | "Succeeded" | "Post Processing";
@@ -33,7 +33,7 @@ export async function setItem(
   ctx: ServerContext,
   item: { id: string; firm_id: number },
   change: ItemChange,
-  event: { event: string; detail?: string; level?: EventLevel },
+  event: { event: EventName; detail?: string; level?: EventLevel },
   options: { next?: NextJob[]; onlyFrom?: InboxStatus } = {},
 ): Promise<void> {
   const now = ctx.clock.now();
@@ -46,7 +46,7 @@ export async function changeItemIn(
   now: number,
   item: { id: string; firm_id: number },
   change: ItemChange,
-  event: { event: string; detail?: string; level?: EventLevel },
+  event: { event: EventName; detail?: string; level?: EventLevel },
   options: { next?: NextJob[]; onlyFrom?: InboxStatus } = {},
 ): Promise<void> {
   let update = trx

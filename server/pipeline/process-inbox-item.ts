@@ -77,7 +77,7 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
         ctx,
         item,
         { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, duplicate_of_id: original },
-        { event: "not a notice", detail: original ? `${parsed.reason}, linked to ${original}` : parsed.reason },
+        { event: "not a notice", detail: original ? message("pipeline:events.notANoticeLinked", { reason: parsed.reason, original }) : parsed.reason },
       );
     }
     if (parsed.kind === "unrecognised") {
@@ -100,7 +100,14 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
     ctx,
     item,
     { snippet: snippetOf(notice) },
-    { event: "parsed", detail: `${notice.notice_type}, court ${notice.court_id ?? "unknown"}, ${notice.dockets.length} docket(s)` },
+    {
+      event: "parsed",
+      detail: message("pipeline:events.parsed", {
+        type: notice.notice_type,
+        court: notice.court_id ?? message("pipeline:events.unknownCourt"),
+        count: notice.dockets.length,
+      }),
+    },
   );
 
   if (item.docket_index === null) {
@@ -195,7 +202,7 @@ async function splitIntoLinkedItems(ctx: ServerContext, item: Item, notice: Pars
       now,
       item,
       { status: "Succeeded", disposition: "Split", disposition_text: message("pipeline:split", { count: notice.dockets.length }) },
-      { event: "split", detail: String(notice.dockets.length) },
+      { event: "split", detail: message("pipeline:events.split", { count: notice.dockets.length }) },
       { next: children.map((c) => ({ kind: "process-inbox-item", refId: c.id })) },
     );
   });
@@ -218,7 +225,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
         inboxItemId: item.id,
         at: ctx.clock.now(),
         event: "case created automatically",
-        detail: `rule ${created.ruleName}, case ${created.caseId}`,
+        detail: message("pipeline:events.caseCreated", { rule: created.ruleName, case: created.caseId }),
       });
       match = { kind: "case", caseId: created.caseId };
     }
@@ -230,7 +237,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
         inboxItemId: item.id,
         at: ctx.clock.now(),
         event: "rule timekeepers assigned",
-        detail: String(added),
+        detail: message("pipeline:events.timekeepersAssigned", { count: added }),
       });
   }
   if (match.kind === "ignored") {
@@ -272,7 +279,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
     ctx,
     item,
     { status: pending > 0 ? "Post Processing" : "Succeeded", disposition: "Processed", case_id: match.caseId, action_required: "NONE", reason: "" },
-    { event: "matched", detail: `case ${match.caseId}, envelope ${recorded.envelopeId}, ${pending} document(s) to fetch` },
+    { event: "matched", detail: message("pipeline:events.matched", { case: match.caseId, envelope: recorded.envelopeId, count: pending }) },
     { next: pending > 0 ? [] : await jobsAfterProcessing(ctx, item) },
   );
   // The fetches may all have finished before the item was marked; then nothing else moves it on.

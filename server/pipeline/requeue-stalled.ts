@@ -83,7 +83,7 @@ async function requeueIn(ctx: ServerContext, db: Kysely<DB>): Promise<number> {
       inboxItemId: item.id,
       at: now,
       level: "WARNING",
-      event: message("inbox:recovery.event"),
+      event: "requeued after an interruption",
       detail: message(`inbox:recovery.${kind}`, { status: item.status }),
     });
   }

@@ -3,6 +3,7 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
 import { CsvError, type InfoRecord, parse } from "csv-parse";
+import { columnLabel, headerTarget, importHeaderNames } from "../../app/common/import/columns";
 import { importFields } from "../../app/common/import/format";
 import type { FieldDef } from "../../app/common/resources/types";
 import { stripControlCharacters } from "../lib/control-characters";
@@ -105,24 +106,37 @@ async function* records(path: string): AsyncGenerator<ImportLine> {
   }
 }
 
+/** Reads the header row: each name is an API field name or a column name the export writes. */
 function checkHeader(res: ServerResource, header: string[]): ImportColumn[] {
   if (header.length === 1 && /[;\t|]/.test(header[0]!)) throw bad("notCommaSeparated");
-  const repeated = [...new Set(header.filter((name, i) => header.indexOf(name) !== i))];
-  if (repeated.length) throw bad("duplicateColumns", { columns: repeated.join(", ") });
-  const writable = importFields(res.def);
-  // Names the export writes that an import does not set (created_at, counts) are accepted and ignored.
-  const kept = new Set([...res.def.fields.map((f) => f.name), ...Object.keys(res.columns)]);
-  const unknown = header.filter((name) => name !== "id" && !kept.has(name));
+  const names = importHeaderNames(message, res.def, Object.keys(res.columns));
+  const targets = header.map((name) => headerTarget(names, name));
+  const unknown = header.filter((_, i) => !targets[i]);
   if (unknown.length) {
-    throw bad("unknownColumns", { columns: unknown.join(", "), expected: ["id", ...writable.map((f) => f.name)].join(", ") });
+    throw bad("unknownColumns", { columns: unknown.join(", "), expected: ["id", ...importFields(res.def).map((f) => f.name)].join(", ") });
   }
-  const missing = writable.filter((f) => f.required && !header.includes(f.name)).map((f) => f.name);
-  if (missing.length) throw bad("missingColumns", { columns: missing.join(", ") });
-  return header.flatMap((name, index) => {
-    if (name === "id") return [{ index, name }];
-    const field = writable.find((f) => f.name === name);
-    return field ? [{ index, name, field }] : [];
+  // A reference's title column is its value only when the file has no id column for it.
+  const hasIds = new Set(targets.flatMap((t) => (t?.kind === "field" ? [t.field.name] : [])));
+  const columns = header.flatMap((name, index): ImportColumn[] => {
+    const target = targets[index]!;
+    if (target.kind === "id") return [{ index, name: "id" }];
+    if (target.kind === "field" || (target.kind === "title" && !hasIds.has(target.field.name)))
+      return [{ index, name: target.field.name, field: target.field }];
+    return [];
   });
+  // Two names for one field ("name" and "Name") repeat it as much as the same name twice.
+  const seen = new Set<string>();
+  const repeated = header.filter((name, index) => {
+    const key = columns.find((c) => c.index === index)?.name ?? `header:${name.trim().toLowerCase()}`;
+    const again = seen.has(key);
+    seen.add(key);
+    return again;
+  });
+  const named = columns.map((c) => c.name);
+  if (repeated.length) throw bad("duplicateColumns", { columns: [...new Set(repeated)].join(", ") });
+  const missing = importFields(res.def).filter((f) => f.required && !named.includes(f.name));
+  if (missing.length) throw bad("missingColumns", { columns: missing.map((f) => columnLabel(message, res.def, f.name)).join(", ") });
+  return columns;
 }
 
 const isBlank = (cells: string[]) => cells.every((cell) => cell === "");

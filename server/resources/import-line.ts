@@ -1,6 +1,7 @@
 import { FALSE_WORDS, LIST_SEPARATOR, TRUE_WORDS } from "../../app/common/import/format";
 import type { FieldDef } from "../../app/common/resources/types";
-import { type FieldErrors, fieldErrorsOf } from "../lib/errors";
+import type { ZodIssue } from "zod";
+import { type FieldErrors, catalogueMessage } from "../lib/errors";
 import { message } from "../lib/messages";
 import type { ImportFile, ImportLine } from "./import-file";
 import type { ServerResource } from "./types";
@@ -51,6 +52,28 @@ function cellToValue(field: FieldDef, cell: string): { value?: unknown; error?: 
   }
 }
 
+/**
+ * A schema issue in the catalogue's words. The entity's validators mostly speak in catalogue keys
+ * already; what zod says by itself ("Expected string, received number") is never shown.
+ */
+function issueMessage(problem: ZodIssue): string {
+  if (problem.message.startsWith("errors:")) return catalogueMessage(problem.message);
+  switch (problem.code) {
+    case "invalid_type":
+      return problem.received === "undefined" || problem.received === "null" ? message("errors:required") : issue("invalidValue");
+    case "invalid_enum_value":
+      return issue("invalidOption", { options: problem.options.join(", ") });
+    case "invalid_string":
+      return problem.validation === "email" ? message("errors:invalidEmail") : issue("invalidValue");
+    case "too_small":
+      return problem.type === "string" && problem.minimum === 1 ? message("errors:required") : issue("invalidValue");
+    case "too_big":
+      return problem.type === "string" ? catalogueMessage(`errors:fieldLength|${problem.maximum}`) : issue("invalidValue");
+    default:
+      return issue("invalidValue");
+  }
+}
+
 function recordName(res: ServerResource, raw: Row, id: string | undefined): string {
   const name = raw.unique_key ?? raw.reference_id ?? raw[res.def.titleField] ?? id ?? "";
   return String(name);
@@ -81,9 +104,12 @@ export function parseLine(res: ServerResource, file: ImportFile, input: ImportLi
     const unreadable = new Set(Object.keys(errors));
     // List items report as "field.2"; the report speaks of the field. A cell that could not be
     // read already has its reason, not the schema's "required" as well.
-    for (const [path, messages] of Object.entries(fieldErrorsOf(parsed.error))) {
-      const field = path.split(".")[0]!;
-      if (!unreadable.has(field)) (errors[field] ??= []).push(...messages);
+    for (const problem of parsed.error.issues) {
+      const field = problem.path.length ? String(problem.path[0]) : "_row";
+      if (unreadable.has(field)) continue;
+      const reasons = (errors[field] ??= []);
+      const reason = issueMessage(problem);
+      if (!reasons.includes(reason)) reasons.push(reason);
     }
   }
   return { line: input.line, values: parsed.success ? (parsed.data as Row) : raw, given, id, errors, record: recordName(res, raw, id) };

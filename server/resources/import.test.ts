@@ -53,7 +53,7 @@ describe("reading an import file", () => {
     expect(await refusal("clients", "\uFEFF \n")).toBe("The file is empty. An import file needs a header row and at least one line.");
     expect(await refusal("clients", "name\tunique_key\nA\tB")).toMatch(/^The file is not comma-separated/);
     expect(await refusal("clients", 'name,unique_key\n"A,B\n')).toMatch(/^The file could not be read as comma-separated values: Quote Not Closed/);
-    expect(await refusal("cases", "name,case_number\nA,1")).toBe("Required columns are missing: matter_id, jurisdiction_id, assigned_timekeepers.");
+    expect(await refusal("cases", "name,case_number\nA,1")).toBe("Required columns are missing: Matter, Jurisdiction, Timekeepers.");
   });
 
   it("counts CRLF files' lines right, however the file arrives in chunks", async () => {

@@ -56,11 +56,11 @@ const TABLES = [
   "case_timekeeper",
 ] as const;
 type Table = (typeof TABLES)[number];
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 
 // Tables are chosen at run time here, as in the generic repository.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+export type AnyDb = Kysely<any>;
 
 export class SeedRefused extends Error {}
 
@@ -147,7 +147,7 @@ async function removeEarlierSeed(database: Database, firmId: number): Promise<vo
 const MAX_PARAMS = 30_000;
 
 /** Inserts one multi-row statement and indexes its rows for free text like the repository. */
-async function insertChunk(db: AnyDb, dialect: Database["dialect"], firmId: number, table: Table, chunk: Row[]): Promise<void> {
+async function insertChunk(db: AnyDb, dialect: Database["dialect"], firmId: number, table: string, chunk: Row[]): Promise<void> {
   const fields = searchFieldsOf(table);
   const bodies = fields
     ? chunk.map((r) =>
@@ -177,13 +177,18 @@ async function insertChunk(db: AnyDb, dialect: Database["dialect"], firmId: numb
 /**
  * SQLite: one transaction per table. PostgreSQL: statements on two connections at once, each
  * committing by itself, because the server's work (indexes, text vectors) then uses both cores.
+ * Within a transaction the caller holds, the statements run one after the other in it.
  */
-async function insertTable(database: Database, firmId: number, table: Table, rows: Row[]): Promise<void> {
+export async function insertTable(database: Database, firmId: number, table: string, rows: Row[], within?: AnyDb): Promise<void> {
   if (rows.length === 0) return;
-  const db = database.db as unknown as AnyDb;
+  const db = within ?? (database.db as unknown as AnyDb);
   const perRow = Object.keys(rows[0]!).length + (searchFieldsOf(table) ? 1 : 0);
   const batch = Math.max(1, Math.min(1_000, Math.floor(MAX_PARAMS / perRow)));
   const chunks = Array.from({ length: Math.ceil(rows.length / batch) }, (_, i) => rows.slice(i * batch, (i + 1) * batch));
+  if (within) {
+    for (const chunk of chunks) await insertChunk(within, database.dialect, firmId, table, chunk);
+    return;
+  }
   if (database.dialect === "sqlite") {
     await db.transaction().execute(async (trx) => {
       for (const chunk of chunks) await insertChunk(trx, "sqlite", firmId, table, chunk);

@@ -5,7 +5,7 @@ import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterStorageAttempt } from "../jobs/after-processing";
-import { type EventLevel, logEvent } from "../jobs/event-log";
+import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
 import { type NextJob, enqueueAll } from "../jobs/queue";
 import { type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "./dms-target";
 import { targetForCredential } from "./dms-targets";
@@ -256,7 +256,7 @@ async function setDmsStatus(
   ctx: ServerContext,
   item: { id: string; firm_id: number },
   status: DmsStatus,
-  event: { event: string; detail?: string; level?: EventLevel },
+  event: { event: EventName; detail?: string; level?: EventLevel },
   next: NextJob[] = [],
 ): Promise<void> {
   const now = ctx.clock.now();
@@ -268,7 +268,12 @@ async function setDmsStatus(
 }
 
 /** The attempt is over for good: record it, with the mail of a firm that waits for the DMS. */
-async function finish(ctx: ServerContext, item: FilingItem, status: DmsStatus, event: { event: string; detail?: string; level?: EventLevel }): Promise<void> {
+async function finish(
+  ctx: ServerContext,
+  item: FilingItem,
+  status: DmsStatus,
+  event: { event: EventName; detail?: string; level?: EventLevel },
+): Promise<void> {
   if (status === "canceled") {
     await ctx.database.db
       .updateTable("document")

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEMO, api, backends, sessionsOf, testClock, useApi } from "./harness";
+import { DEMO, api, backends, sessionsOf, testClock, useApi, creator } from "./harness";
 
 // Every count below is worked out by hand from the rows this file inserts. The firm is in New
 // York; "now" is Tuesday 10 March 2026, 12:00 EDT, two days after clocks went forward.
@@ -54,11 +54,7 @@ describe.each(backends)("the dashboard's counts (%s)", (backend) => {
     const admin = api(server().url, (await sessionOf(DEMO.admin)).access_token);
     firmId = (await db.selectFrom("app_user").select("firm_id").where("email", "=", DEMO.admin).executeTakeFirstOrThrow()).firm_id;
     await db.updateTable("firm").set({ default_time_zone: "America/New_York" }).where("id", "=", firmId).execute();
-    const post = async (path: string, body: Record<string, unknown>) => {
-      const res = await admin.post(path, body);
-      if (res.status !== 201) throw new Error(`${path} answered ${res.status}: ${res.text}`);
-      return res.body.id as string;
-    };
+    const post = creator(admin);
     ids.ann = await post("/api/v1/timekeeper", { full_name: "Ann Archer", email: "ann@lawfirm.test" });
     ids.bob = await post("/api/v1/timekeeper", { full_name: "Bob Baker", email: "bob@lawfirm.test" });
     ids.X = await post("/api/v1/client", { name: "Xavier Holdings", unique_key: "C-X" });

@@ -4,7 +4,10 @@ import { sendDemoNotices } from "../../server/seed/send-demo-notices";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
 import { type Worker, startWorker } from "../../server/jobs/worker";
 import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
-import { type RunningApi, startApi } from "./harness";
+import { withoutControlCharacters } from "../../server/lib/control-characters";
+import { parseNoticeEmail } from "../../server/notices";
+import { type DemoYearReport, seedDemoYear } from "../../server/seed/demo-year";
+import { DEMO, type RunningApi, api, backends, login, startApi } from "./harness";
 
 describe("the demo on a fresh start", () => {
   let running: RunningApi;
@@ -43,5 +46,99 @@ describe("the demo on a fresh start", () => {
     const docs = await db.selectFrom("document").select(["fetch_status"]).execute();
     expect(docs.filter((d) => d.fetch_status === "fetched").length).toBeGreaterThanOrEqual(18);
     expect(docs.some((d) => d.fetch_status === "restricted")).toBe(true);
+  });
+});
+
+describe.each(backends)("the demo firm's year (%s)", (backend) => {
+  let running: RunningApi;
+  let firmId: number;
+  let secondFirmId: number;
+  let report: DemoYearReport | null;
+
+  beforeAll(async () => {
+    running = await startApi({ backend, env: { ECFX_DEMO_DATA: "true" } });
+    const firms = await running.ctx.database.db.selectFrom("firm").select(["id", "is_default"]).orderBy("id").execute();
+    firmId = firms.find((f) => f.is_default)!.id;
+    secondFirmId = firms.find((f) => !f.is_default)!.id;
+    report = await seedDemoYear(running.ctx, firmId);
+  }, 300_000);
+
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  it("gives the demo firm a few hundred cases and a year of notices in a weekday rhythm", async () => {
+    const db = running.ctx.database.db;
+    expect(report?.cases).toBeGreaterThanOrEqual(300);
+    const cases = await db.selectFrom("court_case").select("id").where("firm_id", "=", firmId).execute();
+    expect(cases.length).toBeGreaterThanOrEqual(300);
+    const items = await db.selectFrom("inbox_item").select(["created_at", "status", "disposition"]).where("firm_id", "=", firmId).execute();
+    expect(items.length).toBeGreaterThanOrEqual(2000);
+    const months = new Set(items.map((i) => new Date(Number(i.created_at)).toISOString().slice(0, 7)));
+    expect(months.size).toBeGreaterThanOrEqual(11);
+    const weekend = items.filter((i) => [0, 6].includes(new Date(Number(i.created_at) - 5 * 3_600_000).getUTCDay()));
+    expect(weekend.length).toBeLessThan(items.length * 0.1);
+    expect(items.filter((i) => i.status === "Failed").length).toBeGreaterThan(0);
+    expect(items.filter((i) => i.status === "Action Required").length).toBeGreaterThan(10);
+    expect(items.filter((i) => i.disposition === "Processed").length).toBeGreaterThan(items.length * 0.8);
+  });
+
+  it("records documents fetched, restricted, sealed and failed, filed or not, with digests sent", async () => {
+    const db = running.ctx.database.db;
+    const docs = await db.selectFrom("document").select(["fetch_status", "sealed", "file_id", "dms_status"]).where("firm_id", "=", firmId).execute();
+    for (const status of ["fetched", "restricted", "failed"]) expect(docs.some((d) => d.fetch_status === status)).toBe(true);
+    expect(docs.some((d) => d.sealed === 1)).toBe(true);
+    for (const status of ["succeeded", "failed", "canceled"]) expect(docs.some((d) => d.dms_status === status)).toBe(true);
+    for (const doc of docs.filter((d) => d.file_id).slice(0, 50)) expect(running.ctx.blobs.exists(doc.file_id!)).toBe(true);
+    const runs = await db.selectFrom("digest_run").select("id").where("firm_id", "=", firmId).where("status", "=", "sent").execute();
+    expect(runs.length).toBeGreaterThan(50);
+    const sent = await db.selectFrom("notification").select(["cadence"]).where("firm_id", "=", firmId).where("status", "=", "sent").execute();
+    expect(new Set(sent.map((n) => n.cadence))).toEqual(new Set(["realtime", "digest"]));
+  });
+
+  it("stores what the parser reads from each notice", async () => {
+    const rows = await running.ctx.database.db
+      .selectFrom("inbox_item")
+      .select(["raw_content", "parsed"])
+      .where("firm_id", "=", firmId)
+      .where("disposition", "=", "Processed")
+      .orderBy("created_at")
+      .execute();
+    for (const row of rows.filter((_, i) => i % Math.ceil(rows.length / 25) === 0)) {
+      expect(JSON.parse(row.parsed!)).toEqual(withoutControlCharacters(await parseNoticeEmail(row.raw_content)));
+    }
+  });
+
+  it("opens a stored document and a filed one through the API, and the second firm sees none of it", async () => {
+    const db = running.ctx.database.db;
+    const session = await login(running.url, DEMO.admin);
+    const doc = await db.selectFrom("document").select("id").where("firm_id", "=", firmId).where("dms_status", "=", "succeeded").executeTakeFirstOrThrow();
+    const content = await api(running.url, session.access_token).get(`/api/v1/document/${doc.id}/content`);
+    expect(content.status).toBe(200);
+    expect(content.text.startsWith("%PDF-")).toBe(true);
+    const record = await db.selectFrom("dms_record").select("id").where("firm_id", "=", firmId).where("status", "=", "succeeded").executeTakeFirstOrThrow();
+    const filed = await api(running.url, session.access_token).get(`/api/v1/dms-record/${record.id}/content`);
+    expect(filed.status).toBe(200);
+    expect(filed.text.startsWith("%PDF-")).toBe(true);
+    for (const table of ["inbox_item", "court_case", "document", "notification"] as const) {
+      const other = await db.selectFrom(table).select("id").where("firm_id", "=", secondFirmId).execute();
+      expect(other).toEqual([]);
+    }
+  });
+
+  it("is added once: a second run leaves the firm as it is", async () => {
+    const count = async () =>
+      Number(
+        (
+          await running.ctx.database.db
+            .selectFrom("inbox_item")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("firm_id", "=", firmId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    expect(await seedDemoYear(running.ctx, firmId)).toBeNull();
+    expect(await count()).toBe(before);
   });
 });

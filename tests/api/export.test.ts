@@ -41,9 +41,9 @@ describe.each(backends)("CSV export (%s)", (backend) => {
     expect(res.headers.get("content-type")).toMatch(/^text\/csv; charset=utf-8/);
     expect(res.headers.get("x-total-count")).toBe("7");
     const { header, records } = readCsv(res.text);
-    expect(header.slice(0, 2)).toEqual(["id", "name"]);
-    expect(header).toEqual(expect.arrayContaining(["unique_key", "status", "created_at", "matter_count"]));
-    expect(records.map((r) => r.name)).toEqual([
+    expect(header.slice(0, 2)).toEqual(["ID", "Name"]);
+    expect(header).toEqual(expect.arrayContaining(["Client number", "Status", "Created", "Matters"]));
+    expect(records.map((r) => r.Name)).toEqual([
       "Acme Holdings",
       '\'=HYPERLINK("http://evil.test","x")',
       "'+1+1",
@@ -52,21 +52,33 @@ describe.each(backends)("CSV export (%s)", (backend) => {
       "'\tTabbed",
       '\'\rReturn, with comma "and quotes"',
     ]);
-    expect(records[0]!.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    expect(records[0]!.matter_count).toBe("0");
+    expect(records[0]!.Created).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(records[0]!.Matters).toBe("0");
   });
 
   it("applies the filters, free text, sort and quick filter of the table, never its paging", async () => {
     const admin = await as(DEMO.admin);
     const closed = readCsv((await admin.get("/api/v1/client/export?filter.status=closed&sort=-unique_key&max=1&offset=5")).text);
-    expect(closed.records.map((r) => r.unique_key)).toEqual(["C-103", "C-102"]);
+    expect(closed.records.map((r) => r["Client number"])).toEqual(["C-103", "C-102"]);
     const found = readCsv((await admin.get("/api/v1/client/export?freeText=acme")).text);
-    expect(found.records.map((r) => r.unique_key)).toEqual(["C-100"]);
+    expect(found.records.map((r) => r["Client number"])).toEqual(["C-100"]);
     const notMapped = await admin.get("/api/v1/client/export?quick=notMapped");
     expect(notMapped.headers.get("x-total-count")).toBe("7");
     const none = await admin.get("/api/v1/client/export?filter.status=active&quick=notMapped&freeText=nothing-like-this");
     expect(none.status).toBe(200);
     expect(readCsv(none.text)).toMatchObject({ records: [] });
+  });
+
+  it("names the file after the entity and the firm's day", async () => {
+    const admin = await as(DEMO.admin);
+    const firm = (await admin.get("/api/v1/firm")).body as { id: number; default_time_zone: string };
+    const firmId = firm.id;
+    // Kiritimati is UTC+14 all year: for most of the UTC day it is already tomorrow there.
+    await server().ctx.database.db.updateTable("firm").set({ default_time_zone: "Pacific/Kiritimati" }).where("id", "=", firmId).execute();
+    const res = await admin.get("/api/v1/client/export");
+    const day = new Date(Date.now() + 14 * 3600 * 1000).toISOString().slice(0, 10);
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="clients-${day}.csv"`);
+    await server().ctx.database.db.updateTable("firm").set({ default_time_zone: firm.default_time_zone }).where("id", "=", firmId).execute();
   });
 
   it("answers a bad query as the search does", async () => {
@@ -97,8 +109,8 @@ describe.each(backends)("CSV export (%s)", (backend) => {
     const res = await (await as(DEMO.manager)).get("/api/v1/client/export");
     expect(res.status).toBe(200);
     const { header, records } = readCsv(res.text);
-    expect(header).not.toContain("name");
-    expect(header).toContain("unique_key");
+    expect(header).not.toContain("Name");
+    expect(header).toContain("Client number");
     expect(records).toHaveLength(7);
     expect(res.text).not.toContain("Acme Holdings");
     expect((await (await as(DEMO.manager)).get("/api/v1/client/export?sort=name")).status).toBe(400);
@@ -116,10 +128,10 @@ describe.each(backends)("CSV export (%s)", (backend) => {
     expect(res.status).toBe(200);
     expect(res.headers.get("x-total-count")).toBe("0");
     const { header, records } = readCsv(res.text);
-    expect(header).toContain("name");
+    expect(header).toContain("Name");
     expect(records).toEqual([]);
     const users = readCsv((await second.get("/api/v1/user/export")).text);
-    expect(users.records.map((r) => r.email)).toEqual([DEMO.secondAdmin]);
+    expect(users.records.map((r) => r.Email)).toEqual([DEMO.secondAdmin]);
   });
 
   it("streams more than one batch of 1000 rows, each row once", async () => {
@@ -147,8 +159,8 @@ describe.each(backends)("CSV export (%s)", (backend) => {
     expect(res.headers.get("x-total-count")).toBe(String(count));
     const { records } = readCsv(res.text);
     expect(records).toHaveLength(count);
-    expect(new Set(records.map((r) => r.id)).size).toBe(count);
-    expect(records[0]!.name).toBe(`Group ${String(count - 1).padStart(5, "0")}`);
-    expect(records[count - 1]!.name).toBe("Group 00000");
+    expect(new Set(records.map((r) => r.ID)).size).toBe(count);
+    expect(records[0]!.Name).toBe(`Group ${String(count - 1).padStart(5, "0")}`);
+    expect(records[count - 1]!.Name).toBe("Group 00000");
   });
 });

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DmsStoreRequest, DmsTarget } from "../../server/storage/dms-target";
 import { targetForCredential } from "../../server/storage/dms-targets";
-import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
+import { type RunningApi, DEMO, api, backends, login, startApi, creator } from "./harness";
 
 // Firm isolation on the data paths: each firm's files under a root of its own that no credential
 // value leaves, records opened from the folder they were written under; nobody grants more than
@@ -148,11 +148,7 @@ describe.each(backends)("firm data security (%s)", (backend) => {
     const ids: Record<string, string> = {};
 
     beforeAll(async () => {
-      const post = async (route: string, body: unknown) => {
-        const res = await as.admin.post(route, body);
-        if (res.status !== 201) throw new Error(`${route}: ${res.status} ${res.text}`);
-        return res.body.id as string;
-      };
+      const post = creator(as.admin);
       ids.walled = await post("/api/v1/timekeeper", { full_name: "Wally Walled", email: "wally@lawfirm.test" });
       ids.client = await post("/api/v1/client", { name: "Zanzibar Client", unique_key: "C-ZAN" });
       ids.matter = await post("/api/v1/matter", { name: "Zanzibar matter", unique_key: "M-ZAN", client_id: ids.client });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Writable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { buildApi } from "../../server/api/app";
@@ -77,7 +78,7 @@ export async function createPgDatabase(): Promise<{ url: string; drop(): Promise
   };
 }
 
-export async function startApi(options: { backend: Backend; env?: Record<string, string>; clock?: Clock }): Promise<RunningApi> {
+export async function startApi(options: { backend: Backend; env?: Record<string, string>; clock?: Clock; logStream?: Writable }): Promise<RunningApi> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-api-"));
   const pgDb = options.backend === "postgres" ? await createPgDatabase() : undefined;
   const cleanup = async () => {
@@ -96,7 +97,7 @@ export async function startApi(options: { backend: Backend; env?: Record<string,
       ...options.env,
     });
     const ctx = await openContext(config, options.clock);
-    const app = buildApi(ctx);
+    const app = buildApi(ctx, { logStream: options.logStream });
     try {
       const url = await app.listen({ port: 0, host: "127.0.0.1" });
       return {
@@ -161,6 +162,15 @@ export function api(url: string, token?: string) {
     get: (route: string, headers?: Record<string, string>) => call(url, token, "GET", route, { headers }),
     post: (route: string, json?: unknown, headers?: Record<string, string>) => call(url, token, "POST", route, { json, headers }),
     put: (route: string, json?: unknown, headers?: Record<string, string>) => call(url, token, "PUT", route, { json, headers }),
+  };
+}
+
+/** Creates records for a test's set-up and answers their ids; anything but 201 stops the set-up. */
+export function creator(client: ReturnType<typeof api>) {
+  return async (route: string, body: unknown): Promise<string> => {
+    const res = await client.post(route, body);
+    if (res.status !== 201) throw new Error(`${route} answered ${res.status}: ${res.text}`);
+    return res.body.id as string;
   };
 }
 

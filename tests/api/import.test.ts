@@ -1,4 +1,8 @@
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
+import { isImportable } from "../../app/common/import/format";
+import { SERVER_RESOURCES } from "../../server/resources/registry";
 import type { Kysely } from "kysely";
 import { BATCH_SIZE } from "../../server/resources/import";
 import { STALE_MS } from "../../server/resources/import-jobs";
@@ -9,6 +13,14 @@ import { type ApiResponse, DEMO, api, backends, sessionsOf, useApi } from "./har
 // per backend and build on each other's data (clients, then matters, then cases).
 
 type Client = ReturnType<typeof api>;
+
+/** An exported file as its header and rows (the byte order mark removed). */
+function readCsv(text: string): { header: string[]; rows: string[][] } {
+  const [header = [], ...rows] = parse(text.replace(/^\uFEFF/, "")) as string[][];
+  return { header, rows };
+}
+
+const writeCsv = (header: string[], rows: string[][]) => stringify([header, ...rows]);
 
 describe.each(backends)("import (%s)", (backend) => {
   const server = useApi({ backend });
@@ -65,7 +77,7 @@ describe.each(backends)("import (%s)", (backend) => {
     expect(lines[0]!.reasons).toEqual({ name: ["This field is required."] });
     expect(lines[1]!.record).toBe("C-004");
     expect(lines[1]!.reasons.open_date).toEqual(["Enter a date as YYYY-MM-DD."]);
-    expect(lines[1]!.reasons.status?.[0]).toContain("dormant");
+    expect(lines[1]!.reasons.status).toEqual(["Enter one of: active, closed, pending."]);
     const found = await admin.get("/api/v1/client/search?sort=unique_key");
     expect(found.body.map((c: { unique_key: string; name: string }) => [c.unique_key, c.name])).toEqual([
       ["C-001", "Acme Corp"],
@@ -245,7 +257,7 @@ describe.each(backends)("import (%s)", (backend) => {
       const res = await send(admin, "client", text, "", contentType);
       return [res.status, res.body?.message];
     };
-    expect(await refusal(undefined)).toEqual([400, "No file was chosen. Choose a .txt file to import."]);
+    expect(await refusal(undefined)).toEqual([400, "No file was chosen. Choose a .txt or .csv file to import."]);
     expect(await refusal("")).toEqual([400, expect.stringMatching(/^(No file was chosen|The file is empty)/)]);
     expect(await refusal("  \n\n")).toEqual([400, "The file is empty. An import file needs a header row and at least one line."]);
     expect(await refusal("name,unique_key\n")).toEqual([400, "The file has a header row but no lines to import."]);
@@ -255,10 +267,12 @@ describe.each(backends)("import (%s)", (backend) => {
     ]);
     expect(await refusal("name,colour\nA,red")).toEqual([
       400,
-      "Unknown columns: colour. The header row can name: id, name, unique_key, reference_id, status, open_date, originating_timekeeper_id, storage_policy_id.",
+      "Unknown columns: colour. The header row can name: id, name, unique_key, reference_id, status, open_date, originating_timekeeper_id, storage_policy_id, or the column names an export writes.",
     ]);
     expect(await refusal("name,name,unique_key\nA,A,B")).toEqual([400, "These columns appear more than once: name."]);
-    expect(await refusal("name,status\nA,active")).toEqual([400, "Required columns are missing: unique_key."]);
+    expect(await refusal("name,status\nA,active")).toEqual([400, "Required columns are missing: Client number."]);
+    // Two names of one field are one column given twice.
+    expect(await refusal("name,Name,unique_key\nA,A,B")).toEqual([400, "These columns appear more than once: Name."]);
     expect((await refusal('name,unique_key\n"open,C-9'))[0]).toBe(400);
     for (const type of ["application/xml", "image/png"]) {
       expect(await refusal("name,unique_key\nA,B", type)).toEqual([415, "Send the file as text/plain or text/csv."]);
@@ -321,5 +335,85 @@ describe.each(backends)("import (%s)", (backend) => {
     const job = await admin.get("/api/v1/import-jobs/stale-job");
     expect(job.body).toMatchObject({ status: "failed", processed: 0 });
     expect(job.body.message).toMatch(/^The import stopped before it finished/);
+  });
+  it("imports back an exported file that was changed, by the names the export writes", async () => {
+    const admin = await as(DEMO.admin);
+    const exported = await admin.get("/api/v1/client/export?filter.unique_key=C-00&sort=unique_key");
+    const { header, rows } = readCsv(exported.text);
+    expect(header).toEqual(expect.arrayContaining(["ID", "Name", "Client number", "Originating timekeeper", "Originating timekeeper (ID)", "Created"]));
+    const at = (name: string) => header.indexOf(name);
+    const ada = (await admin.get("/api/v1/timekeeper/search?filter.unique_key=TK-1")).body[0];
+    rows[0]![at("Name")] = "Acme Round Trip";
+    rows[0]![at("Originating timekeeper (ID)")] = ada.id;
+    // The title beside an id column is for reading: changing it alone changes nothing.
+    rows[1]![at("Originating timekeeper")] = "Somebody Else";
+    const { job, lines } = await imported(admin, "client", writeCsv(header, rows), "", { contentType: "text/csv" });
+    expect(job).toMatchObject({ total: rows.length, created: 0, updated: rows.length, rejected: 0 });
+    expect(lines.every((l) => l.outcome === "updated")).toBe(true);
+    const acme = (await admin.get(`/api/v1/client/${rows[0]![at("ID")]}`)).body;
+    expect(acme).toMatchObject({ name: "Acme Round Trip", originating_timekeeper_id: ada.id });
+    expect((await admin.get(`/api/v1/client/${rows[1]![at("ID")]}`)).body.originating_timekeeper_id).toBeNull();
+
+    // The export names the referenced record by its title, and its id beside it.
+    const again = readCsv((await admin.get("/api/v1/client/export?filter.unique_key=C-001")).text);
+    const [acmeRow] = again.rows;
+    expect(acmeRow![again.header.indexOf("Originating timekeeper")]).toBe("Ada Attorney");
+    expect(acmeRow![again.header.indexOf("Originating timekeeper (ID)")]).toBe(ada.id);
+
+    // A list of references: titles and ids joined with ";", imported back by the ids.
+    const cases = readCsv((await admin.get("/api/v1/case/export?filter.unique_key=K-1")).text);
+    const tk = (name: string) => cases.rows[0]![cases.header.indexOf(name)]!;
+    expect(tk("Timekeepers")).toBe("Ada Attorney");
+    expect(tk("Timekeepers (ID)")).toBe(ada.id);
+    const bo = (await admin.get("/api/v1/timekeeper/search?filter.unique_key=TK-2")).body[0];
+    cases.rows[0]![cases.header.indexOf("Timekeepers (ID)")] = `${ada.id};${bo.id}`;
+    cases.rows[0]![cases.header.indexOf("Case name")] = "Acme v. Beta (round trip)";
+    const caseImport = await imported(admin, "case", writeCsv(cases.header, cases.rows), "", { contentType: "text/csv" });
+    expect(caseImport.job).toMatchObject({ updated: 1, rejected: 0 });
+    const [stored] = (await admin.get("/api/v1/case/search?filter.unique_key=K-1")).body;
+    expect(stored.name).toBe("Acme v. Beta (round trip)");
+    expect([...stored.assigned_timekeepers].sort()).toEqual([ada.id, bo.id].sort());
+  });
+
+  it("takes a file written by hand with the labels people see", async () => {
+    const admin = await as(DEMO.admin);
+    const { job } = await imported(admin, "matter", "Name, matter number ,Client,Status\nLabelled matter,M-LBL,C-002,open");
+    expect(job).toMatchObject({ created: 1, rejected: 0 });
+    const [matter] = (await admin.get("/api/v1/matter/search?filter.unique_key=M-LBL")).body;
+    const beta = (await admin.get("/api/v1/client/search?filter.unique_key=C-002")).body[0];
+    expect(matter.client_id).toBe(beta.id);
+  });
+
+  it("accepts the header of every importable entity's export", async () => {
+    const admin = await as(DEMO.admin);
+    const importable = SERVER_RESOURCES.filter((r) => r.writable && isImportable(r.def));
+    expect(importable.length).toBeGreaterThan(10);
+    for (const res of importable) {
+      const segment = res.def.apiPath.replace("/api/v1/", "");
+      const exported = await admin.get(`/api/v1/${segment}/export?max=1`);
+      expect(exported.status, res.def.key).toBe(200);
+      const { header } = readCsv(exported.text);
+      // One line naming no record: the header is what is checked; the line is rejected on its own.
+      expect(header[0]).toBe("ID");
+      const line = header.map((_, i) => (i === 0 ? "no-such-record" : ""));
+      const started = await send(admin, segment, writeCsv(header, [line]), "", "text/csv");
+      expect(started.status, `${res.def.key}: ${started.text}`).toBe(202);
+      await finished(admin, started);
+    }
+  });
+
+  it("rejects lines in the catalogue's words, never a validator's", async () => {
+    const admin = await as(DEMO.admin);
+    const { lines } = await imported(
+      admin,
+      "timekeeper",
+      `full_name,email,unique_key,status,additional_receipt_emails\nNo Mail,not-an-address,TK-X1,active,\n${"L".repeat(300)},long@firm.test,TK-X2,active,\nBad List,list@firm.test,TK-X3,active,a@b.test;nope`,
+    );
+    const reasons = Object.fromEntries(lines.map((l) => [l.record, l.reasons]));
+    expect(reasons["TK-X1"]).toEqual({ email: ["Enter a valid email address."] });
+    expect(reasons["TK-X2"]!.full_name).toEqual([expect.stringMatching(/^Field length must be less than \d+ characters long$/)]);
+    expect(reasons["TK-X3"]).toEqual({ additional_receipt_emails: ["Enter a valid email address."] });
+    const words = JSON.stringify(lines.map((l) => l.reasons));
+    expect(words).not.toMatch(/Expected|received|Invalid enum|Required$/);
   });
 });

@@ -10,6 +10,8 @@ export interface BackendResult {
   /** Why this backend was not measured. */
   skipped?: string;
   seedSeconds?: number;
+  /** From starting the compiled product to its console and API both answering. */
+  startupSeconds?: number;
   seedOutput?: string;
   totalCases?: number;
   summaries: Summary[];
@@ -86,12 +88,12 @@ function markdownBlock(m: Machine, results: BackendResult[], scripts: ScriptResu
   const lines = [
     `Measured ${date} with \`${command}\` on ${machineLine(m)}.`,
     "",
-    "| database | `ecfx seed --size large --force` (wall time) | rows written (time inside the command) | cases searched |",
-    "| --- | --- | --- | --- |",
+    "| database | `ecfx seed --size large --force` (wall time) | rows written (time inside the command) | cases searched | start-up to first answer (compiled) |",
+    "| --- | --- | --- | --- | --- |",
     ...results.map((r) =>
       r.skipped
-        ? `| ${r.backend} | SKIPPED: ${r.skipped} | | |`
-        : `| ${r.backend} | ${r.seedSeconds?.toFixed(1) ?? "–"} s | ${seedLine(r.seedOutput)} | ${r.totalCases ?? "–"} |`,
+        ? `| ${r.backend} | SKIPPED: ${r.skipped} | | | |`
+        : `| ${r.backend} | ${r.seedSeconds?.toFixed(1) ?? "–"} s | ${seedLine(r.seedOutput)} | ${r.totalCases ?? "–"} | ${r.startupSeconds?.toFixed(2) ?? "–"} s |`,
     ),
     "",
     `| ${HEADER.join(" | ")} |`,

@@ -40,6 +40,8 @@ async function benchBackend(backend: BackendName, requests: number, pgUrl?: stri
     console.log(seed.output.trimEnd().replace(/^/gm, `[${backend}]   `));
     console.log(`[${backend}] starting the product…`);
     const product = await startProduct(data);
+    result.startupSeconds = product.startupMs / 1000;
+    console.log(`[${backend}] answered ${product.startupMs.toFixed(0)} ms after it was started (compiled JavaScript)`);
     try {
       console.log(`[${backend}] API searches (${requests} requests each)…`);
       const api = await runApiSearches(product.apiUrl, requests, product.cpuMs);

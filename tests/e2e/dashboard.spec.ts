@@ -35,6 +35,9 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled });
 
     test("draws every chart as SVG on the server, with its numbers behind Show data", async ({ page }) => {
+      // A chart the client draws otherwise than the server fails hydration: React then says so here.
+      const pageErrors: string[] = [];
+      page.on("pageerror", (error) => pageErrors.push(error.message));
       await signedIn(page, USERS.admin);
       await page.goto("/dashboard?period=today");
       for (const chart of ["by-state", "by-hour", "by-month"]) {
@@ -56,6 +59,7 @@ for (const javaScriptEnabled of [true, false]) {
         await page.getByTestId("by-state").locator(".recharts-bar-rectangle path").first().hover();
         await expect(page.getByTestId("by-state").locator(".recharts-default-tooltip")).toContainText(/Notices : [1-9]/);
       }
+      expect(pageErrors).toEqual([]);
     });
 
     test("keeps the period in the URL, so a bookmark opens on it", async ({ page }) => {

@@ -47,3 +47,14 @@ export async function apiToken(email: string = USERS.admin): Promise<string> {
   expect(res.status).toBe(200);
   return ((await res.json()) as { access_token: string }).access_token;
 }
+
+/** Creates a record through the API (for setting up data) and answers its id. */
+export async function apiCreate(token: string, route: string, body: unknown): Promise<string> {
+  const res = await fetch(`${API_URL}${route}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}

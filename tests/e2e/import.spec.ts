@@ -1,8 +1,12 @@
 import { type Page, expect, test } from "@playwright/test";
-import { API_URL, PASSWORD, USERS, signedIn } from "./helpers";
+import fs from "node:fs";
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
+import { API_URL, PASSWORD, USERS, apiToken, signedIn } from "./helpers";
 
 // Importing a clients file from the console, with and without JavaScript: the report names the
-// bad line and why, and a second import of the same file updates instead of duplicating.
+// bad line and why, a second import of the same file updates instead of duplicating, and a file
+// the export downloaded can be edited and imported back.
 
 const txt = (name: string, text: string) => ({ name, mimeType: "text/plain", buffer: Buffer.from(text) });
 
@@ -20,7 +24,7 @@ async function clientsWithKeyPrefix(prefix: string): Promise<{ unique_key: strin
 }
 
 async function upload(page: Page, file: ReturnType<typeof txt>, button = "Import") {
-  await page.getByLabel("File (.txt)").setInputFiles(file);
+  await page.getByLabel("File (.txt or .csv)").setInputFiles(file);
   await page.getByRole("button", { name: button, exact: true }).click();
 }
 
@@ -59,6 +63,46 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(/\/clients$/);
     });
 
+    test("downloads an export under a dated name, and imports it back once edited", async ({ page }) => {
+      const key = `${prefix}RT-`;
+      const token = await apiToken();
+      for (const n of [1, 2]) {
+        const created = await fetch(`${API_URL}/api/v1/client`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({ name: `Round ${n} ${prefix}`, unique_key: `${key}${n}` }),
+        });
+        expect(created.status).toBe(201);
+      }
+      await signedIn(page, USERS.admin);
+      await page.goto(`/clients?filter.unique_key=${encodeURIComponent(key)}`);
+      await page.getByTestId("export-form").locator("summary").click();
+      if (javaScriptEnabled) await expect(page.locator("form[data-testid=export-download][data-hydrated]")).toBeAttached();
+      const name = page.getByLabel(/^File name/);
+      await expect(name).toHaveValue(/^clients-\d{4}-\d{2}-\d{2}$/);
+      const downloading = page.waitForEvent("download");
+      await page.getByRole("button", { name: "Download CSV" }).click();
+      const download = await downloading;
+      expect(download.suggestedFilename()).toBe(`${await name.inputValue()}.csv`);
+
+      const text = fs.readFileSync((await download.path())!, "utf8");
+      const [header = [], ...rows] = parse(text.replace(/^\uFEFF/, "")) as string[][];
+      expect(header.slice(0, 3)).toEqual(["ID", "Name", "Client number"]);
+      expect(rows.map((r) => r[2]).sort()).toEqual([`${key}1`, `${key}2`]);
+      const first = rows.find((r) => r[2] === `${key}1`)!;
+      first[1] = `Edited ${prefix}`;
+
+      await page.goto("/clients/import");
+      if (javaScriptEnabled) await expect(page.locator("form[data-hydrated]")).toBeAttached();
+      await upload(page, { name: download.suggestedFilename(), mimeType: "text/csv", buffer: Buffer.from(stringify([header, ...rows])) });
+      await expectCounts(page, { total: 2, created: 0, updated: 2, rejected: 0 });
+      const stored = await clientsWithKeyPrefix(key);
+      expect(stored.map((c) => [c.unique_key, c.name])).toEqual([
+        [`${key}1`, `Edited ${prefix}`],
+        [`${key}2`, `Round 2 ${prefix}`],
+      ]);
+    });
+
     test("asks to confirm a file over the firm's warning threshold", async ({ page }) => {
       await signedIn(page, USERS.admin);
       await page.goto("/clients/import");
@@ -83,16 +127,16 @@ for (const javaScriptEnabled of [true, false]) {
       else expect(documentLoads).toBeGreaterThanOrEqual(1);
     });
 
-    test("refuses a file that is not .txt, an empty file and no file, in the spec's terms", async ({ page }) => {
+    test("refuses a file that is not .txt or .csv, an empty file and no file, in the spec's terms", async ({ page }) => {
       await signedIn(page, USERS.admin);
       await page.goto("/clients/import");
-      await upload(page, txt("clients.csv", "name,unique_key\nA,B\n"));
-      await expect(page.getByText("Import files must be .txt files of comma-separated values.")).toBeVisible();
+      await upload(page, txt("clients.xlsx", "name,unique_key\nA,B\n"));
+      await expect(page.getByText("Import files must be .txt or .csv files of comma-separated values.")).toBeVisible();
       await upload(page, txt("empty.txt", ""));
       await expect(page.getByText("The file is empty. An import file needs a header row and at least one line.")).toBeVisible();
-      await page.getByLabel("File (.txt)").setInputFiles([]);
+      await page.getByLabel("File (.txt or .csv)").setInputFiles([]);
       await page.getByRole("button", { name: "Import", exact: true }).click();
-      await expect(page.getByText("No file was chosen. Choose a .txt file to import.")).toBeVisible();
+      await expect(page.getByText("No file was chosen. Choose a .txt or .csv file to import.")).toBeVisible();
       await upload(page, txt("semicolons.txt", "name;unique_key\nA;B\n"));
       await expect(page.getByText("The file is not comma-separated: its header row has a single column.", { exact: false })).toBeVisible();
     });

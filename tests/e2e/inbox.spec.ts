@@ -83,7 +83,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByTestId("card-case")).toContainText(javaScriptEnabled ? "2:24-cv-00123" : "2:23-cv-04567");
       await expect(page.getByTestId("card-parsed")).toContainText(javaScriptEnabled ? "Motion to Dismiss" : "Response in Opposition");
       await expect(page.getByTestId("card-documents")).toContainText("Stored");
-      await expect(page.getByTestId("card-history")).toContainText("documents fetched");
+      await expect(page.getByTestId("card-history")).toContainText("Documents fetched");
       const frame = page.getByTestId("card-original").locator("iframe");
       await expect(frame).toHaveAttribute("sandbox", "");
       await expect(page.getByTestId("card-raw")).toContainText("Subject:", { useInnerText: false });

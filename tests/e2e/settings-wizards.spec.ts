@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Page, expect, test } from "@playwright/test";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+import { USERS, apiCreate, apiToken, signedIn } from "./helpers";
 
 // The firm's settings that send notices out and file them, made and changed through their wizards
 // and edit forms with JavaScript off (and on): DMS credentials, a storage policy with document
@@ -25,15 +25,7 @@ for (const js of [false, true]) {
 
     test.beforeAll(async () => {
       const token = await apiToken();
-      const post = async (route: string, body: unknown) => {
-        const res = await fetch(`${API_URL}${route}`, {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-          body: JSON.stringify(body),
-        });
-        expect(res.status).toBe(201);
-        return ((await res.json()) as { id: string }).id;
-      };
+      const post = (route: string, body: unknown) => apiCreate(token, route, body);
       const client = await post("/api/v1/client", { name: `Auto Client ${tag}`, unique_key: `AC-${tag}` });
       await post("/api/v1/matter", { name: names.matter, unique_key: `AM-${tag}`, client_id: client });
       await post("/api/v1/timekeeper", { full_name: names.keeper, email: `auto-${tag}@lawfirm.test` });

@@ -68,10 +68,12 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(/\/success$/);
     });
 
-    test("unknown paths go to the dashboard", async ({ page }) => {
+    test("unknown paths answer 404 with a way home", async ({ page }) => {
       await signedIn(page, USERS.manager);
-      await page.goto("/no-such-page");
-      await expect(page).toHaveURL(/\/dashboard$/);
+      const answer = await page.goto("/no-such-page");
+      expect(answer?.status()).toBe(404);
+      await expect(page).toHaveURL(/\/no-such-page$/);
+      await expect(page.getByTestId("not-found")).toContainText("Page not found");
     });
 
     test("dark mode survives a reload", async ({ page }) => {

@@ -205,9 +205,10 @@ test.describe("tables without JavaScript", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), exporter.getByRole("button", { name: "Download CSV" }).click()]);
     expect(download.suggestedFilename()).toBe("alpha cases.csv");
     const records = readDownload(await download.path());
-    expect(records.map((r) => r.case_number).sort()).toEqual(alphaNumbers);
-    expect(records.every((r) => r.matter_id === seeded.alpha)).toBe(true);
-    expect(records.find((r) => r.case_number === "2:26-cv-203")).toBeUndefined();
+    // Columns carry the names the table shows; a reference's id sits beside its title.
+    expect(records.map((r) => r["Case number"]).sort()).toEqual(alphaNumbers);
+    expect(records.every((r) => r["Matter (ID)"] === seeded.alpha)).toBe(true);
+    expect(records.find((r) => r["Case number"] === "2:26-cv-203")).toBeUndefined();
 
     // The server checks the name too.
     await page.goto(`/cases/export?filename=%20&filter.matter_id=${seeded.alpha}`);
@@ -348,6 +349,8 @@ test.describe("tables with JavaScript", () => {
     await expect(page.getByTestId("resource-table")).toHaveAttribute("data-renderer", "interactive");
     const exporter = page.getByTestId("export-form");
     await exporter.locator("summary").click();
+    await expect(exporter.getByLabel("File name")).toHaveValue(/^cases-\d{4}-\d{2}-\d{2}$/);
+    await exporter.getByLabel("File name").fill("");
     await exporter.getByRole("button", { name: "Download CSV" }).click();
     await expect(exporter).toContainText("Filename required");
 
@@ -356,9 +359,9 @@ test.describe("tables with JavaScript", () => {
     expect(download.suggestedFilename()).toBe("beta.csv");
     const records = readDownload(await download.path());
     expect(records).toHaveLength(CASES_PER_MATTER);
-    expect(records[0]!.case_number).toBe("2:26-cv-223");
+    expect(records[0]!["Case number"]).toBe("2:26-cv-223");
     // A cell that would start a spreadsheet formula stays text.
-    expect(records.find((r) => r.case_number === "2:26-cv-203")!.name).toBe("'=Tbl Formula Case");
+    expect(records.find((r) => r["Case number"] === "2:26-cv-203")!["Case name"]).toBe("'=Tbl Formula Case");
   });
 
   test("the column layout is saved for the user and drawn by the server", async ({ page, browser }) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiCreate, apiToken, signedIn } from "./helpers";
 
 // Ethical walls in the console: the firm's switch and its state above the walls' table, and a
 // wall made through the wizard, without JavaScript (every step a real POST).
@@ -9,15 +9,7 @@ import { API_URL, USERS, apiToken, signedIn } from "./helpers";
 const tag = randomBytes(4).toString("hex");
 const names = { client: `Walled Client ${tag}`, matter: `Walled Matter ${tag}`, keeper: `Wanda Wall ${tag}`, wall: `Wall ${tag}` };
 
-async function post(token: string, route: string, body: unknown): Promise<string> {
-  const res = await fetch(`${API_URL}${route}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
+const post = apiCreate;
 
 test.beforeAll(async () => {
   const token = await apiToken();

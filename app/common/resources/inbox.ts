@@ -47,6 +47,7 @@ export const inboxItems = defineResource({
     { field: "dms_status", filter: "select" },
   ],
   defaultSort: "-created_at",
+  viewPath: (id) => `/inbox-items/id/${encodeURIComponent(id)}`,
   extraAction: { path: "/inbox-items/upload", labelKey: "inbox:upload.title" },
   quickFilters: { notMapped: { field: "case_id", labelKey: "resources:inbox-items.notMapped" } },
   wizard: [],
@@ -81,6 +82,7 @@ export const envelopes = defineResource({
     { field: "created_at", sortable: true, filter: "dateRange" },
   ],
   defaultSort: "-created_at",
+  sections: ["envelopeDocuments"],
   quickFilters: {},
   wizard: [],
 });

@@ -42,7 +42,7 @@ export const preferenceGroups = defineResource({
   resource: "timekeeper_group",
   accessKey: "timekeeperGroupAccess",
   apiPath: "/api/v1/timekeeper-group",
-  page: { titleKey: "pages.preferenceGroups", drawer: "notices" },
+  page: { titleKey: "pages.preferenceGroups", drawer: "notices", icon: "adjustments" },
   titleField: "name",
   schema: z.object({
     name: name(),
@@ -90,10 +90,11 @@ export const templates = defineResource({
   resource: "email_template",
   accessKey: "emailTemplateAccess",
   apiPath: "/api/v1/email-template",
-  page: { titleKey: "pages.templates", drawer: "notices" },
+  page: { titleKey: "pages.templates", drawer: "notices", icon: "template" },
   titleField: "name",
   schema: z.object({ name: name(), template: requiredText(100_000) }),
-  fields: [{ name: "name", kind: "text", required: true }, { name: "template", kind: "textarea", required: true, filterable: false }, created],
+  // The record page shows the template rendered (its preview section), not its source.
+  fields: [{ name: "name", kind: "text", required: true }, { name: "template", kind: "textarea", required: true, filterable: false, internal: true }, created],
   columns: [
     { field: "name", sortable: true, filter: "text" },
     { field: "created_at", sortable: true, filter: "dateRange" },
@@ -102,6 +103,7 @@ export const templates = defineResource({
   quickFilters: {},
   wizard: [{ key: "template", fields: ["name", "template"] }],
   editPath: (id) => `/templates/edit/${encodeURIComponent(id)}`,
+  sections: ["templatePreview"],
 });
 
 export const notificationRules = defineResource({
@@ -109,7 +111,7 @@ export const notificationRules = defineResource({
   resource: "notification_rule",
   accessKey: "notificationRuleAccess",
   apiPath: "/api/v1/notification-rule",
-  page: { titleKey: "pages.notificationRules", drawer: "notices" },
+  page: { titleKey: "pages.notificationRules", drawer: "notices", icon: "bellRinging" },
   titleField: "name",
   schema: z.object({
     name: name(),
@@ -147,7 +149,7 @@ export const autoCaseCreation = defineResource({
   resource: "auto_case_creation",
   accessKey: "firmAccess",
   apiPath: "/api/v1/auto-case-creation",
-  page: { titleKey: "pages.autoCaseCreation", drawer: "firm" },
+  page: { titleKey: "pages.autoCaseCreation", drawer: "firm", icon: "wand" },
   titleField: "name",
   schema: z.object({
     name: name(),

@@ -34,7 +34,7 @@ export const storagePolicies = defineResource({
   resource: "storage_policy",
   accessKey: "storagePolicyAccess",
   apiPath: "/api/v1/storage-policy",
-  page: { titleKey: "pages.storagePolicies", drawer: "firm" },
+  page: { titleKey: "pages.storagePolicies", drawer: "firm", icon: "folders" },
   titleField: "name",
   schema: z.object({
     name: name(),
@@ -86,7 +86,7 @@ export const dmsCredentials = defineResource({
   resource: "generic_credential",
   accessKey: "firmAccess",
   apiPath: "/api/v1/generic-credential",
-  page: { titleKey: "pages.dms", drawer: "firm" },
+  page: { titleKey: "pages.dms", drawer: "firm", icon: "database" },
   titleField: "name",
   schema: z.object({
     name: name(),

@@ -81,17 +81,30 @@ export type DrawerIcon =
   | "mail"
   | "dashboard"
   | "userCircle"
-  | "code";
+  | "code"
+  | "adjustments"
+  | "template"
+  | "bellRinging"
+  | "wand"
+  | "folders"
+  | "database"
+  | "wall"
+  | "buildingCommunity"
+  | "hierarchy";
 
-export interface PageEntry {
+export type PageEntry = {
   /** Catalogue key of the page title; by default the entity's title (`resources:<key>.title`). */
   titleKey?: string;
-  /** Shown in the drawer once the page works; pages still to come stay out of it. */
-  drawer?: DrawerGroup;
-  icon?: DrawerIcon;
   /** The role key the page asks for, where it is not the entity's own. */
   accessKey?: AccessKey;
-}
+} & (
+  | {
+      /** Shown in the drawer once the page works, with its icon; pages still to come stay out of it. */
+      drawer: DrawerGroup;
+      icon: DrawerIcon;
+    }
+  | { drawer?: undefined; icon?: undefined }
+);
 
 export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<z.ZodRawShape>> {
   /** Registry key and URL segment: "cases". */
@@ -116,6 +129,10 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
   crossCheck?: CrossCheck;
   /** A bespoke editor that takes over from the generic edit form: the path that edits one record. */
   editPath?: (id: string) => string;
+  /** A bespoke page that shows one record in place of the generic record page (the inbox card). */
+  viewPath?: (id: string) => string;
+  /** What the record page shows under the record: lists of related records, a rendered preview. */
+  sections?: RecordSection[];
   /** The console page of the entity's list (route table and drawer); absent for entities without one. */
   page?: PageEntry;
   /** An import may synchronise: the firm's records absent from the file are deleted. */
@@ -123,6 +140,9 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
   /** Another way in beside "New" on the list page: a path and the catalogue key of its label (the inbox's upload). */
   extraAction?: { path: string; labelKey: string };
 }
+
+/** A part of a record page under the record: a case's notices and documents, an envelope's documents, a template's preview. */
+export type RecordSection = "caseNotices" | "caseDocuments" | "envelopeDocuments" | "templatePreview";
 
 export interface CrossCheck {
   fields: string[];
@@ -137,3 +157,6 @@ export function defineResource<S extends z.ZodObject<z.ZodRawShape>>(def: Resour
 export const fieldLabelKey = (resourceKey: string, field: string) => `resources:${resourceKey}.fields.${field}`;
 export const resourceTitleKey = (resourceKey: string) => `resources:${resourceKey}.title`;
 export const resourceSingularKey = (resourceKey: string) => `resources:${resourceKey}.singular`;
+
+/** The page that shows one record: the entity's own page where it declares one, else the generic record page. */
+export const recordPath = (def: Pick<ResourceDef, "key" | "viewPath">, id: string) => def.viewPath?.(id) ?? `/${def.key}/${encodeURIComponent(id)}`;

@@ -11,7 +11,7 @@ export const ethicalWalls = defineResource({
   resource: "firm",
   accessKey: "firmAccess",
   apiPath: "/api/v1/ethical-wall",
-  page: { titleKey: "pages.ethicalWalls", drawer: "firm" },
+  page: { titleKey: "pages.ethicalWalls", drawer: "firm", icon: "wall" },
   titleField: "name",
   schema: z.object({
     name: name(),

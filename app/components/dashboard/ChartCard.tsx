@@ -14,7 +14,7 @@ interface Props {
 }
 
 const WIDTH = 440;
-const HEIGHT = 220;
+const HEIGHT = 260;
 
 /**
  * A bar chart drawn as SVG on the server (readable without JavaScript; tooltips once it runs),
@@ -33,7 +33,8 @@ export function ChartCard({ testId, title, keyLabel, data, label = (k) => k }: P
       <div className="dashboard-chart" aria-hidden="true">
         <BarChart width={WIDTH} height={HEIGHT} data={rows} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="name" interval="preserveStartEnd" tick={{ fontSize: 11 }} />
+          {/* Every tick, angled: the server cannot measure text, so the client must not drop ticks it measured, or hydration fails. */}
+          <XAxis dataKey="name" interval={0} angle={-40} textAnchor="end" height={64} tick={{ fontSize: 10 }} />
           <YAxis allowDecimals={false} width={40} tick={{ fontSize: 11 }} />
           <Tooltip cursor={{ fillOpacity: 0.15 }} formatter={(value) => [String(value), t("count")]} />
           <Bar dataKey="count" isAnimationActive={false} />

@@ -1,7 +1,8 @@
 import { Anchor, Group, Text } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { FieldDef } from "../../common/resources/types";
+import { findResource } from "../../common/resources";
+import { type FieldDef, recordPath } from "../../common/resources/types";
 import { formatMoment, useFirmTimeZone } from "../../utils/dates";
 import { propertiesToText } from "./form-values";
 import { referenceSource } from "./reference-sources";
@@ -16,7 +17,7 @@ function ReferenceLink({ reference, id, titles }: { reference: string; id: strin
   const source = referenceSource(reference);
   if (!source?.hasDetailPage) return <span>{title}</span>;
   return (
-    <Anchor component={Link} to={`/${reference}/${encodeURIComponent(id)}`}>
+    <Anchor component={Link} to={recordPath(findResource(reference) ?? { key: reference }, id)}>
       {title}
     </Anchor>
   );

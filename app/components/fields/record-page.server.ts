@@ -10,6 +10,8 @@ import { INTENT_FIELD, inputOf } from "../../utils/wizard-state";
 import { changed, editFields, isReferenceKind, schemaFor } from "./form-values";
 import { type Row, apiMessage, deleteRecord, pickerData, readRecord, referenceTitles, updateRecord } from "./record-api.server";
 import { readForm } from "../../utils/request-body.server";
+import { loadRecordSections } from "../record-sections/sections.server";
+import { pageNotFound } from "../../utils/not-found.server";
 
 // The detail page of any registry entry: the record with its references named, an edit form
 // for roles with full access, and delete with a confirmation step.
@@ -19,7 +21,9 @@ const asList = (value: unknown): string[] =>
 
 async function openRecordPage(request: Request, key: string | undefined, id: string | undefined) {
   const def = key ? findResource(key) : undefined;
-  if (!def || !id) throw redirect("/dashboard");
+  if (!def || !id) return pageNotFound(request);
+  // An entity with a page of its own (the inbox card) answers there; old links keep working.
+  if (def.viewPath) throw redirect(def.viewPath(id));
   const signedIn = await requireUser(request, def.accessKey);
   // A role that may only read sees the page without edit and delete; the API refuses them anyway.
   const canWrite = signedIn.me.userRole[def.accessKey] === "FULL" && Object.keys(def.schema.shape).length > 0;
@@ -39,16 +43,27 @@ export async function recordPageData(request: Request, key: string | undefined, 
   const record = await readRecord(api, def, rest.id);
   const references = def.fields.filter((f) => isReferenceKind(f) && f.reference && f.name in record);
   const editing = canWrite && new URL(request.url).searchParams.has("edit");
-  const [titles, pickers] = await Promise.all([
+  const [titles, pickers, sections] = await Promise.all([
     referenceTitles(
       api,
       references.map((f) => ({ reference: f.reference!, ids: asList(record[f.name]) })),
     ),
     editing ? pickerData(api, pickersFor(editFields(def, record), record)) : Promise.resolve({}),
+    editing ? Promise.resolve({}) : loadRecordSections(api, rest.me, def, rest.id, record),
   ]);
   const title = String(record[def.titleField] ?? rest.id);
   return data(
-    { resourceKey: def.key, record, titles, canWrite, editing, pickers, title, pageTitle: { key: "wizard:detailTitle", values: { resource: def.key, title } } },
+    {
+      resourceKey: def.key,
+      record,
+      titles,
+      canWrite,
+      editing,
+      pickers,
+      sections,
+      title,
+      pageTitle: { key: "wizard:detailTitle", values: { resource: def.key, title } },
+    },
     { headers },
   );
 }

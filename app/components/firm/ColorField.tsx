@@ -29,7 +29,7 @@ export function ColorField({ field, input, label }: FieldInputProps & { field: F
       <Group gap="xs" mt={4} wrap="nowrap">
         {color ? <ColorSwatch color={color} size={16} /> : null}
         {contrast !== null && contrast < CONTRAST_THRESHOLD ? (
-          <Text size="xs" c="orange.8" data-testid={`contrast-${field.name}`}>
+          <Text size="xs" c="orange" data-testid={`contrast-${field.name}`}>
             {t("contrastWarning", { ratio: contrast.toFixed(2), threshold: CONTRAST_THRESHOLD })}
           </Text>
         ) : null}

@@ -27,7 +27,7 @@ export function ImportForm({ def, posted }: { def: ResourceDef; posted: ImportAc
   const fileError = importErrors(t, fields.file.errors);
   const confirming = Boolean(posted?.confirmation) && !fileError;
   return (
-    <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
+    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} data-hydrated={hydrated || undefined}>
       <Stack gap="sm">
         {confirming ? (
           <Alert color="yellow" title={t("transfer:import.confirmTitle")} role="alert" data-testid="import-confirm">
@@ -48,7 +48,7 @@ export function ImportForm({ def, posted }: { def: ResourceDef; posted: ImportAc
             id={fields.file.id}
             name={fields.file.name}
             type="file"
-            accept=".txt,text/plain"
+            accept=".txt,.csv,text/plain,text/csv"
             aria-invalid={fileError ? true : undefined}
             aria-describedby={fileError ? fields.file.errorId : undefined}
             style={{ display: "block", marginTop: 4 }}

@@ -1,7 +1,7 @@
 import { Alert, Badge, Card, List, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import type { ResourceDef } from "../../common/resources/types";
-import { fieldLabelKey } from "../../common/resources/types";
+import { columnLabel } from "../../common/import/columns";
 import { Pager } from "../Pager";
 import type { ImportJobReport, ImportLineReport } from "../../common/import/types";
 
@@ -15,7 +15,7 @@ function Reasons({ def, reasons }: { def: ResourceDef; reasons: ImportLineReport
     <List size="sm" spacing={2}>
       {entries.map(([field, messages]) => (
         <List.Item key={field}>
-          {field === "_row" ? null : <b>{field === "id" ? "id" : t(fieldLabelKey(def.key, field))}: </b>}
+          {field === "_row" ? null : <b>{columnLabel(t, def, field)}: </b>}
           {messages.join(" ")}
         </List.Item>
       ))}

@@ -12,10 +12,13 @@ const isChosenFile = (value: unknown): value is File =>
   typeof (value as File).text === "function" &&
   ((value as File).name !== "" || (value as File).size > 0);
 
+const IMPORT_FILE_NAME = /\.(txt|csv)$/i;
+
 export const importFormSchema = z.object({
   file: z
     .custom<File>(isChosenFile, "transfer:import.noFile")
-    .refine((file) => /\.txt$/i.test(file.name), "transfer:import.notTxt")
+    // The spec's .txt, and the .csv the export writes, so that an export can be imported back.
+    .refine((file) => IMPORT_FILE_NAME.test(file.name), "transfer:import.notTextFile")
     .refine((file) => file.size > 0, "transfer:import.emptyFile"),
   sync: z.boolean().optional(),
   confirm: z.boolean().optional(),

@@ -16,7 +16,10 @@ import type { ResourceDef } from "../../common/resources/types";
 import type { ApiClient } from "../../utils/auth.server";
 import { readMultipartForm } from "../../utils/request-body.server";
 import { requireUser } from "../../utils/auth.server";
+import { pageNotFound } from "../../utils/not-found.server";
 import { LINES_PER_PAGE, MAX_IMPORT_BYTES, isImportable } from "../../common/import/format";
+import { columnLabel } from "../../common/import/columns";
+import { remixI18n } from "../../utils/i18n.server";
 import { importFormSchema } from "./import-form";
 import type { ImportConfirmation, ImportJobReport, ImportLineReport } from "../../common/import/types";
 
@@ -26,7 +29,7 @@ import type { ImportConfirmation, ImportJobReport, ImportLineReport } from "../.
 /** The entity of the URL, for a user whose role may write it; anyone else is sent on. */
 export async function importing(request: Request, key: string | undefined) {
   const def = key ? findResource(key) : undefined;
-  if (!def || !isImportable(def)) throw redirect("/dashboard");
+  if (!def || !isImportable(def)) return pageNotFound(request);
   const signedIn = await requireUser(request, def.accessKey);
   if (signedIn.me.userRole[def.accessKey] !== "FULL") throw redirect("/success", { headers: signedIn.headers });
   return { def, ...signedIn };
@@ -60,10 +63,10 @@ export interface ImportActionData {
 
 const fileError = (error: string): SubmissionResult<string[]> => ({ status: "error", error: { file: [error] } });
 
-/** The API's refusal as one sentence, naming the fields it refused. */
-function refusal(body: { message?: string; fieldErrors?: Record<string, string[]> }): string {
+/** The API's refusal as one sentence, naming the fields it refused as the page does. */
+function refusal(body: { message?: string; fieldErrors?: Record<string, string[]> }, label: (field: string) => string): string {
   const text = body.message ?? "errors:somethingWrong";
-  const fields = Object.entries(body.fieldErrors ?? {}).map(([field, messages]) => `${field}: ${messages.join(" ")}`);
+  const fields = Object.entries(body.fieldErrors ?? {}).map(([field, messages]) => `${label(field)}: ${messages.join(" ")}`);
   return fields.length ? `${text} (${fields.join("; ")})` : text;
 }
 
@@ -95,15 +98,22 @@ export async function submitImport(request: Request, api: ApiClient, def: Resour
     throw error;
   }
   const kept = form.get("file");
+  const t = await remixI18n.getFixedT(request);
   try {
-    return await passOn(form, api, def, headers);
+    return await passOn(form, api, def, headers, (field) => columnLabel(t, def, field));
   } finally {
     if (kept && typeof kept === "object" && "remove" in kept && typeof kept.remove === "function")
       await (kept.remove as () => Promise<void>)().catch(() => undefined);
   }
 }
 
-async function passOn(form: FormData, api: ApiClient, def: ResourceDef, headers: Headers): Promise<Response | ImportActionData> {
+async function passOn(
+  form: FormData,
+  api: ApiClient,
+  def: ResourceDef,
+  headers: Headers,
+  label: (field: string) => string,
+): Promise<Response | ImportActionData> {
   const submission = parseWithZod(form, { schema: importFormSchema });
   // The reply never carries the file back: it is a handle on a file about to be deleted.
   const hideFields = ["file"];
@@ -121,5 +131,5 @@ async function passOn(form: FormData, api: ApiClient, def: ResourceDef, headers:
   const body = (await response.json().catch(() => ({}))) as Partial<ImportJobReport & ImportConfirmation> & { fieldErrors?: Record<string, string[]> };
   if (response.status === 202 && body.id) return redirect(`/${def.key}/import?job=${encodeURIComponent(body.id)}`, { headers });
   if (response.ok && body.confirmationRequired) return { lastResult: submission.reply({ hideFields }), confirmation: body.message };
-  return { lastResult: submission.reply({ hideFields, fieldErrors: { file: [refusal(body)] } }) };
+  return { lastResult: submission.reply({ hideFields, fieldErrors: { file: [refusal(body, label)] } }) };
 }

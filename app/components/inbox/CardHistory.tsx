@@ -43,7 +43,7 @@ export function CardHistory({ card }: { card: InboxCard }) {
             {card.events.map((e, i) => (
               <Table.Tr key={i}>
                 <Table.Td>{formatDate(e.created_at, "second")}</Table.Td>
-                <Table.Td>{e.event}</Table.Td>
+                <Table.Td>{t(`events.${e.event}`, { defaultValue: e.event })}</Table.Td>
                 <Table.Td>{e.detail}</Table.Td>
               </Table.Tr>
             ))}

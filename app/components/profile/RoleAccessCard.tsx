@@ -1,5 +1,6 @@
 import { Badge, Card, Table, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
+import { resourceTypeLabelKey } from "../../common/resources/labels";
 import type { roleRows } from "../../utils/role-rows";
 
 export interface RoleView {
@@ -26,7 +27,7 @@ export function RoleAccessCard({ role }: { role: RoleView | null }) {
         <Table.Tbody>
           {(role?.rows ?? []).map((row) => (
             <Table.Tr key={row.resource}>
-              <Table.Td>{t(`resourceTypes.${row.resource}`)}</Table.Td>
+              <Table.Td>{t(resourceTypeLabelKey(row.resource))}</Table.Td>
               <Table.Td>{t(`access.${row.access}`)}</Table.Td>
             </Table.Tr>
           ))}

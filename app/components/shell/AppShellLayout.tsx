@@ -1,5 +1,5 @@
 import { AppShell, Burger, Group, Text, Title } from "@mantine/core";
-import { useFetcher } from "@remix-run/react";
+import { Link, useFetcher } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { UserRoleMap } from "../../common/access";
@@ -7,6 +7,7 @@ import type { FirmBranding } from "../../common/firm-schema";
 import { DRAWER_WIDTH, TOOLBAR_HEIGHT } from "../../utils/theme";
 import type { ThemeStore } from "../../utils/versioned-store";
 import { DrawerNav } from "./DrawerNav";
+import { useMobileDrawer } from "./mobile-drawer";
 import { ThemeControls } from "./ThemeControls";
 import { UserMenu } from "./UserMenu";
 
@@ -26,11 +27,12 @@ export function AppShellLayout({ title, theme, branding, user, role, children }:
   // Optimistic: the drawer moves at once while the preference is saved.
   const pendingOpen = fetcher.formData?.get("drawerOpen");
   const opened = pendingOpen != null ? pendingOpen === "true" : theme.drawerOpen;
+  const mobile = useMobileDrawer();
 
   return (
     <AppShell
       header={{ height: TOOLBAR_HEIGHT }}
-      navbar={{ width: DRAWER_WIDTH, breakpoint: "sm", collapsed: { mobile: !opened, desktop: !opened } }}
+      navbar={{ width: DRAWER_WIDTH, breakpoint: "sm", collapsed: { mobile: !mobile.opened, desktop: !opened } }}
       padding="md"
       data-accessible-colors={theme.accessibleColors}
     >
@@ -40,10 +42,24 @@ export function AppShellLayout({ title, theme, branding, user, role, children }:
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <fetcher.Form method="post" action="/preferences/theme">
+            {/* Two burgers, one per screen size (CSS picks): the saved preference, the page-only drawer. */}
+            <fetcher.Form method="post" action="/preferences/theme" className="drawer-toggle-wide">
               <input type="hidden" name="drawerOpen" value={String(!opened)} />
               <Burger component="button" type="submit" opened={opened} aria-label={t("shell.toggleDrawer")} aria-expanded={opened} size="sm" />
             </fetcher.Form>
+            <Burger
+              renderRoot={(props) => <Link {...props} to={mobile.href} preventScrollReset />}
+              onClick={(event) => {
+                event.preventDefault();
+                mobile.toggle();
+              }}
+              opened={mobile.opened}
+              aria-label={t("shell.toggleDrawer")}
+              aria-expanded={mobile.opened}
+              className="drawer-toggle-narrow"
+              size="sm"
+              data-testid="mobile-drawer-toggle"
+            />
             {branding?.has_logo ? <img src={`/firm-logo.png?firm=${branding.id}`} alt="" height={36} /> : null}
             <Text fw={700} c="firm" visibleFrom="xs">
               {branding?.name ?? t("appName")}

@@ -1,23 +1,32 @@
 import { NavLink, Stack, Text } from "@mantine/core";
 import { NavLink as RemixNavLink, useLocation } from "@remix-run/react";
 import {
+  IconAdjustmentsCog,
   IconAlphabetLatin,
+  IconBellRinging,
   IconBriefcase,
   IconBuilding,
   IconBuildingBank,
+  IconBuildingCommunity,
   IconCode,
+  IconDatabase,
+  IconFolders,
   IconGavel,
+  IconHierarchy2,
   IconInbox,
   IconLayoutDashboard,
   IconMail,
   IconMapPin,
   IconScale,
   IconSitemap,
+  IconTemplate,
   IconUserCircle,
   IconUserOff,
   IconUsers,
   IconUsersGroup,
   IconUserStar,
+  IconWall,
+  IconWand,
   IconWorld,
   type Icon,
 } from "@tabler/icons-react";
@@ -27,7 +36,7 @@ import type { DrawerIcon } from "../../common/resources/types";
 import { type DrawerGroup, ROUTES } from "../../utils/route-table";
 
 // The drawer's vocabulary of icons; the route table names one for each page it shows.
-const ICONS: Record<DrawerIcon, Icon> = {
+export const ICONS: Record<DrawerIcon, Icon> = {
   dashboard: IconLayoutDashboard,
   userCircle: IconUserCircle,
   code: IconCode,
@@ -46,6 +55,15 @@ const ICONS: Record<DrawerIcon, Icon> = {
   mapPin: IconMapPin,
   usersGroup: IconUsersGroup,
   alphabet: IconAlphabetLatin,
+  adjustments: IconAdjustmentsCog,
+  template: IconTemplate,
+  bellRinging: IconBellRinging,
+  wand: IconWand,
+  folders: IconFolders,
+  database: IconDatabase,
+  wall: IconWall,
+  buildingCommunity: IconBuildingCommunity,
+  hierarchy: IconHierarchy2,
 };
 
 const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "developer"];

@@ -1,13 +1,15 @@
 import { Anchor } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import type { TFunction } from "i18next";
+import { findResource } from "../../common/resources";
+import { recordPath } from "../../common/resources/types";
 import type { TableColumn } from "./columns";
 import { useFirmTimeZone } from "../../utils/dates";
 import { type ReferenceTitles, cellText } from "./format";
 import type { TableRow } from "./types";
 
-/** The detail page of a row. */
-export const rowHref = (resourceKey: string, id: unknown) => `/${resourceKey}/${encodeURIComponent(String(id))}`;
+/** The page of a row: the one its entity declares, or the generic record page. */
+export const rowHref = (resourceKey: string, id: unknown) => recordPath(findResource(resourceKey) ?? { key: resourceKey }, String(id));
 
 interface Props {
   /** Passed down rather than looked up per cell: a page has hundreds of cells. */

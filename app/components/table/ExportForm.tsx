@@ -3,6 +3,8 @@ import { Form } from "@remix-run/react";
 import { IconDownload } from "@tabler/icons-react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { defaultExportName } from "../../common/export-name";
+import { useFirmTimeZone } from "../../utils/dates";
 import { tableSearchParams } from "../../utils/table-url";
 import { useHydrated } from "../../utils/use-hydrated";
 import { HiddenInputs } from "./HiddenInputs";
@@ -12,12 +14,13 @@ import type { TableData } from "./types";
 export const exportPath = (resourceKey: string) => `/${resourceKey}/export`;
 
 /**
- * Asks for a file name and downloads every row matching the table's current filters as CSV. A
+ * Asks for a file name (the entity and today's date unless changed) and downloads every row matching the table's current filters as CSV. A
  * document request, so the browser saves the file and the page stays where it is.
  */
 export function ExportForm({ table }: { table: TableData }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
+  const timeZone = useFirmTimeZone();
   const [error, setError] = useState<string | undefined>();
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const filename = new FormData(event.currentTarget).get("filename");
@@ -35,10 +38,26 @@ export function ExportForm({ table }: { table: TableData }) {
           {t("table:export.button")}
         </Text>
       </Box>
-      <Form method="get" action={exportPath(table.resourceKey)} reloadDocument onSubmit={onSubmit} noValidate={hydrated}>
+      <Form
+        method="get"
+        action={exportPath(table.resourceKey)}
+        reloadDocument
+        onSubmit={onSubmit}
+        noValidate={hydrated}
+        data-testid="export-download"
+        data-hydrated={hydrated || undefined}
+      >
         <HiddenInputs params={tableSearchParams(table.state, table.spec)} omit={(key) => key === "page" || key === "size"} />
         <Stack gap="xs" mt="xs" maw={320}>
-          <TextInput name="filename" label={t("table:export.filename")} required maxLength={100} error={error} rightSection={<Text size="xs">.csv</Text>} />
+          <TextInput
+            name="filename"
+            label={t("table:export.filename")}
+            defaultValue={defaultExportName(table.resourceKey, Date.now(), timeZone)}
+            required
+            maxLength={100}
+            error={error}
+            rightSection={<Text size="xs">.csv</Text>}
+          />
           <Text size="xs" c="dimmed">
             {t("table:export.filenameHint")}
           </Text>

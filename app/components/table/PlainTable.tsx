@@ -4,7 +4,7 @@ import { IconArrowDown, IconArrowUp, IconArrowsSort } from "@tabler/icons-react"
 import { useTranslation } from "react-i18next";
 import { changeState, sortDirection, tableHref, toggledSort } from "../../utils/table-url";
 import { CellContent } from "./CellContent";
-import type { ArrangedColumn } from "./layout";
+import { type ArrangedColumn, MIN_WIDTH } from "./layout";
 import type { TableData, TableSelection } from "./types";
 
 const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
@@ -63,7 +63,8 @@ export function PlainTable({ table, striped, selection }: { table: TableData; st
             {columns.map((c) => (
               <Table.Th
                 key={c.field}
-                style={c.width ? { width: c.width } : undefined}
+                // Never narrower than a column of the interactive table: a phone scrolls the table instead.
+                style={{ minWidth: MIN_WIDTH, ...(c.width ? { width: c.width } : {}) }}
                 aria-sort={lead.replace(/^-/, "") === c.field ? ARIA_SORT[lead.startsWith("-") ? "desc" : "asc"] : undefined}
                 data-field={c.field}
               >

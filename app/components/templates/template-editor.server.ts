@@ -16,7 +16,7 @@ import { readForm } from "../../utils/request-body.server";
 
 export const editorPath = (id: string) => `/templates/edit/${encodeURIComponent(id)}`;
 
-async function previewTemplate(api: ApiClient, template: string, inboxItemId?: string): Promise<PreviewOutcome> {
+export async function previewTemplate(api: ApiClient, template: string, inboxItemId?: string): Promise<PreviewOutcome> {
   const json = inboxItemId ? { template, inboxItemId } : { template };
   const answer = await call<RenderedPreview>(api, `${templates.apiPath}/preview`, { method: "POST", json });
   return answer.ok ? { ok: true, preview: answer.data } : { ok: false, message: apiMessage(answer.error) };

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from "fastify";
+import { defaultExportName } from "../../../app/common/export-name";
 import type { ServerContext } from "../../context";
+import { findFirm } from "../../firm/firm-repository";
 import { message } from "../../lib/messages";
 import { dispositionOf } from "../../lib/content-disposition";
 import { exportCsv } from "../../resources/export";
@@ -25,11 +27,13 @@ export function resourceExportRoutes(app: FastifyInstance, ctx: ServerContext) {
     // The entity's default order may name a field this role cannot read; the id order remains.
     if (!params.sort) query = { ...query, sort: query.sort.filter((s) => fieldLevel(caller, res.def.resource, s.field) !== "DENY") };
     const csv = await exportCsv(ctx, caller, res, query);
+    const firm = await findFirm(ctx.database, caller.firmId);
+    const filename = `${defaultExportName(res.def.key, ctx.clock.now(), firm?.default_time_zone ?? "UTC")}.csv`;
     csv.body.on("error", (error) => request.log.error({ err: error }, "export stopped"));
     return reply
       .type("text/csv; charset=utf-8")
       .header("x-total-count", String(csv.total))
-      .header("content-disposition", dispositionOf(`${res.def.key}.csv`))
+      .header("content-disposition", dispositionOf(filename))
       .send(csv.body);
   });
 }

@@ -1,0 +1,51 @@
+/**
+ * The names of the events written to the event log. They are stored as they are and translated
+ * when shown (`inbox:events.<name>`), so a firm's dictionary renames them everywhere at once and
+ * old entries read in the words of today's catalogue.
+ */
+export const EVENT_NAMES = [
+  "received",
+  "started",
+  "parsed",
+  "not a notice",
+  "unrecognised",
+  "malformed",
+  "ignored sender",
+  "sender not accepted",
+  "duplicate message",
+  "special handling",
+  "split",
+  "no docket",
+  "case created automatically",
+  "rule timekeepers assigned",
+  "ignored case",
+  "case not found",
+  "duplicate document",
+  "matched",
+  "documents fetched",
+  "retry",
+  "failed",
+  "archived",
+  "process manually",
+  "retry requested",
+  "case picked",
+  "requeued after an interruption",
+  "storage started",
+  "storage canceled",
+  "storage succeeded",
+  "storage delayed",
+  "storage failed",
+  "stored",
+  "storage failure report not sent",
+  "requeued to the DMS",
+  "notified",
+  "notification retry",
+  "notification failed",
+  "notification sent again",
+  "template failed",
+  "digest failed",
+  "activity report failed",
+  "user changed",
+] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number];

@@ -1,0 +1,44 @@
+import { type AccessKey, allows } from "../../common/access";
+import type { RecordSection, ResourceDef } from "../../common/resources/types";
+import { ApiError } from "../../utils/api.server";
+import type { ApiClient, Me } from "../../utils/auth.server";
+import { previewTemplate } from "../templates/template-editor.server";
+import type { LoadedSections } from "./types";
+
+// What a record page shows under a case, an ECF notification or a template. The API scopes the
+// lists to the firm and its ethical walls; a role that may not read notices or documents gets no
+// list at all.
+
+/** Notices on one case page; more are a filter away in the inbox. */
+const NOTICES_MAX = 100;
+
+const q = encodeURIComponent;
+
+async function readList<T>(api: ApiClient, path: string): Promise<T[] | null> {
+  try {
+    return (await api.json<T[]>(path)).data;
+  } catch (error) {
+    // Refused or gone: the page shows the record without the list, and says so.
+    if (error instanceof ApiError && error.status < 500) return null;
+    throw error;
+  }
+}
+
+type Record_ = Record<string, unknown>;
+
+/** What each section needs of the role, and how it is loaded. */
+const SOURCES: { [S in RecordSection]: { access: AccessKey; load: (api: ApiClient, id: string, record: Record_) => Promise<LoadedSections[S]> } } = {
+  caseNotices: {
+    access: "inboxItemAccess",
+    load: (api, id) => readList(api, `/api/v1/inbox-item/search?max=${NOTICES_MAX}&sort=-created_at&filter.case_id=${q(id)}`),
+  },
+  caseDocuments: { access: "documentAccess", load: (api, id) => readList(api, `/api/v1/document/list?case_id=${q(id)}`) },
+  envelopeDocuments: { access: "documentAccess", load: (api, id) => readList(api, `/api/v1/document/list?envelope_id=${q(id)}`) },
+  templatePreview: { access: "emailTemplateAccess", load: (api, _id, record) => previewTemplate(api, String(record.template ?? "")) },
+};
+
+export async function loadRecordSections(api: ApiClient, me: Me, def: ResourceDef, id: string, record: Record_): Promise<LoadedSections> {
+  const shown = (def.sections ?? []).filter((section) => allows(me.userRole[SOURCES[section].access], "read"));
+  const loaded = await Promise.all(shown.map((section) => SOURCES[section].load(api, id, record)));
+  return Object.fromEntries(shown.map((section, i) => [section, loaded[i]]));
+}
