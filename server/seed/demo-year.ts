@@ -642,7 +642,8 @@ function notify(random: Random, firm: Firm, t: Tables, idOf: () => string, step:
       sentAt = runAt(day) + random.int(5_000, 90_000);
       const key = `${groupId} ${day}`;
       runId = digestRuns.get(key) ?? null;
-      if (!runId) {
+      // A digest not yet due is still waiting for its run: the scheduler claims that day, not the demo.
+      if (!runId && runAt(day) <= step.now) {
         runId = idOf();
         digestRuns.set(key, runId);
         t.digest_run.push({
@@ -655,8 +656,6 @@ function notify(random: Random, firm: Firm, t: Tables, idOf: () => string, step:
           created_at: runAt(day),
         });
       }
-      // A digest not yet due is still waiting for its run.
-      if (runAt(day) > step.now) runId = null;
     }
     t.notification.push({
       id: idOf(),
@@ -687,6 +686,24 @@ function notify(random: Random, firm: Firm, t: Tables, idOf: () => string, step:
         .filter(Boolean)
         .join(", "),
     );
+}
+
+/**
+ * The scheduler runs while the year is written and may have claimed a day's digest already (one
+ * run per group, day and kind): its run is kept and the year's notifications of that day join it.
+ */
+async function adoptClaimedRuns(db: AnyDb, firmId: number, tables: Tables): Promise<void> {
+  const claimed = await db.selectFrom("digest_run").select(["id", "timekeeper_group_id", "local_date", "kind"]).where("firm_id", "=", firmId).execute();
+  const existing = new Map(claimed.map((r) => [`${r.timekeeper_group_id} ${r.local_date} ${r.kind}`, r.id]));
+  const adopted = new Map<string, string>();
+  tables.digest_run = tables.digest_run.filter((run) => {
+    const id = existing.get(`${run.timekeeper_group_id} ${run.local_date} ${run.kind}`);
+    if (id) adopted.set(run.id!, id);
+    return !id;
+  });
+  for (const n of tables.notification) {
+    if (n.digest_run_id && adopted.has(n.digest_run_id)) n.digest_run_id = adopted.get(n.digest_run_id)!;
+  }
 }
 
 /**
@@ -732,6 +749,7 @@ export async function seedDemoYear(ctx: ServerContext, firmId: number, now = ctx
     "event_log",
   ] as const;
   await ctx.database.db.transaction().execute(async (trx) => {
+    await adoptClaimedRuns(trx as unknown as AnyDb, firmId, tables);
     for (const table of order) await insertTable(ctx.database, firmId, table, tables[table] as Row[], trx as unknown as AnyDb);
   });
   return { cases: tables.court_case.length, items: tables.inbox_item.length, seconds: (performance.now() - started) / 1000 };

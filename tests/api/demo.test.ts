@@ -54,12 +54,34 @@ describe.each(backends)("the demo firm's year (%s)", (backend) => {
   let firmId: number;
   let secondFirmId: number;
   let report: DemoYearReport | null;
+  let claimed: Array<{ id: string; local_date: string; timekeeper_group_id: string }>;
 
   beforeAll(async () => {
     running = await startApi({ backend, env: { ECFX_DEMO_DATA: "true" } });
     const firms = await running.ctx.database.db.selectFrom("firm").select(["id", "is_default"]).orderBy("id").execute();
     firmId = firms.find((f) => f.is_default)!.id;
     secondFirmId = firms.find((f) => !f.is_default)!.id;
+    // The product's scheduler runs while the year is written: it has claimed the digests of the
+    // last three days already, as it would have on a machine that was up.
+    const groups = await running.ctx.database.db
+      .selectFrom("timekeeper_group")
+      .select("id")
+      .where("firm_id", "=", firmId)
+      .where("notification_cadence", "!=", "REALTIME")
+      .execute();
+    expect(groups.length).toBeGreaterThan(0);
+    claimed = groups.flatMap((g) =>
+      [0, 1, 2].map((back) => ({
+        id: `claimed-${g.id}-${back}`,
+        firm_id: firmId,
+        timekeeper_group_id: g.id,
+        local_date: new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10),
+        kind: "digest",
+        status: "sent",
+        created_at: Date.now() - back * 86_400_000,
+      })),
+    );
+    await running.ctx.database.db.insertInto("digest_run").values(claimed).execute();
     report = await seedDemoYear(running.ctx, firmId);
   }, 300_000);
 
@@ -94,6 +116,26 @@ describe.each(backends)("the demo firm's year (%s)", (backend) => {
     expect(runs.length).toBeGreaterThan(50);
     const sent = await db.selectFrom("notification").select(["cadence"]).where("firm_id", "=", firmId).where("status", "=", "sent").execute();
     expect(new Set(sent.map((n) => n.cadence))).toEqual(new Set(["realtime", "digest"]));
+  });
+
+  it("joins the digests the scheduler had claimed, and claims no day whose digest is not yet due", async () => {
+    const db = running.ctx.database.db;
+    const runs = await db.selectFrom("digest_run").select(["id", "timekeeper_group_id", "local_date", "created_at"]).where("firm_id", "=", firmId).execute();
+    const perDay = new Map<string, number>();
+    for (const r of runs) perDay.set(`${r.timekeeper_group_id} ${r.local_date}`, (perDay.get(`${r.timekeeper_group_id} ${r.local_date}`) ?? 0) + 1);
+    expect([...perDay.values()].every((n) => n === 1)).toBe(true);
+    for (const c of claimed) expect(runs.some((r) => r.id === c.id)).toBe(true);
+    expect(runs.filter((r) => !r.id.startsWith("claimed-") && Number(r.created_at) > Date.now())).toEqual([]);
+    const joined = await db
+      .selectFrom("notification")
+      .select("id")
+      .where(
+        "digest_run_id",
+        "in",
+        claimed.map((c) => c.id),
+      )
+      .execute();
+    expect(joined.length).toBeGreaterThan(0);
   });
 
   it("stores what the parser reads from each notice", async () => {
