@@ -70,7 +70,7 @@ describe.each(backends)("the demo firm's year (%s)", (backend) => {
       .where("notification_cadence", "!=", "REALTIME")
       .execute();
     expect(groups.length).toBeGreaterThan(0);
-    claimed = groups.flatMap((g) =>
+    const rows = groups.flatMap((g) =>
       [0, 1, 2].map((back) => ({
         id: `claimed-${g.id}-${back}`,
         firm_id: firmId,
@@ -81,7 +81,8 @@ describe.each(backends)("the demo firm's year (%s)", (backend) => {
         created_at: Date.now() - back * 86_400_000,
       })),
     );
-    await running.ctx.database.db.insertInto("digest_run").values(claimed).execute();
+    await running.ctx.database.db.insertInto("digest_run").values(rows).execute();
+    claimed = rows;
     report = await seedDemoYear(running.ctx, firmId);
   }, 300_000);
 
