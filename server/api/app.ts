@@ -21,6 +21,7 @@ import { resourceImportRoutes } from "./routes/resource-import";
 import { roleRoutes } from "./routes/roles";
 import { securityRoleRoutes } from "./routes/security-roles";
 import { storageRoutes } from "./routes/storage";
+import { slowCallRoutes } from "./routes/slow-calls";
 import { wallRoutes } from "./routes/walls";
 import { resourceRoutes } from "./routes/resources";
 
@@ -53,6 +54,7 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: "Not found." }));
 
   healthRoutes(app, ctx);
+  slowCallRoutes(app, ctx);
   authRoutes(app, ctx);
   roleRoutes(app, ctx);
   securityRoleRoutes(app, ctx);

@@ -24,6 +24,14 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return header.slice("Bearer ".length).trim() || undefined;
 }
 
+// The firm each authenticated request acted for, for what is recorded once it has been answered.
+const firmOfRequest = new WeakMap<FastifyRequest, number>();
+
+/** The firm of the caller this request authenticated as, if it did. */
+export function callerFirmOf(request: FastifyRequest): number | undefined {
+  return firmOfRequest.get(request);
+}
+
 export async function authenticate(ctx: ServerContext, request: FastifyRequest): Promise<Caller> {
   const token = bearerToken(request);
   if (!token) throw unauthorized();
@@ -47,6 +55,7 @@ export async function authenticate(ctx: ServerContext, request: FastifyRequest):
     .executeTakeFirst();
   // A password change or sign-out-everywhere bumps the version and so ends older tokens.
   if (!row || row.firm_id !== claims.firmId || row.token_version !== claims.tokenVersion) throw unauthorized();
+  firmOfRequest.set(request, row.firm_id);
   return {
     userId: row.id,
     firmId: row.firm_id,

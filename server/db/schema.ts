@@ -121,6 +121,15 @@ export interface OutboundMailTable {
   message_id: string | null;
 }
 
+/** One signed-in API call: its route pattern (never the address with its ids) and how long it took. */
+export interface ApiCallTimingTable {
+  firm_id: number;
+  method: string;
+  route: string;
+  ms: number;
+  at: Millis;
+}
+
 export interface InboxAddressTable {
   address: string;
   firm_id: number;
@@ -441,6 +450,7 @@ export interface DB {
   notification: NotificationTable;
   digest_run: DigestRunTable;
   dms_record: DmsRecordTable;
+  api_call_timing: ApiCallTimingTable;
 }
 
 export type FirmRow = Selectable<FirmTable>;
