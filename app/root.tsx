@@ -7,6 +7,7 @@ import { type LinksFunction, type LoaderFunctionArgs, data } from "@remix-run/no
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches } from "@remix-run/react";
 import tableStyles from "mantine-react-table/styles.css";
 import { useTranslation } from "react-i18next";
+import { ApiStatusBanner } from "./components/ApiStatusBanner";
 import { Toaster } from "./components/Toaster";
 import appStyles from "./styles/app.css";
 import { firmBranding } from "./utils/branding.server";
@@ -70,6 +71,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           cssVariablesResolver={cssVariablesResolver}
         >
           <Notifications position="top-center" autoClose={5000} limit={5} className="toast-area" />
+          <ApiStatusBanner />
           {children}
         </MantineProvider>
         <ScrollRestoration nonce={nonce} />

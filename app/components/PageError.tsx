@@ -1,5 +1,5 @@
 import { Alert, Anchor, Center, Stack } from "@mantine/core";
-import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { Link, isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { NotFound } from "./NotFound";
 
@@ -7,6 +7,7 @@ import { NotFound } from "./NotFound";
 export function PageError() {
   const error = useRouteError();
   const { t } = useTranslation();
+  const location = useLocation();
   let key = "errors:internal";
   if (isRouteErrorResponse(error) && (error.data as { notFound?: boolean } | undefined)?.notFound) {
     return (
@@ -25,6 +26,11 @@ export function PageError() {
         <Alert color="red" role="alert" data-testid="page-error">
           {t(key)}
         </Alert>
+        {isRouteErrorResponse(error) && error.status === 503 ? (
+          <Anchor href={location.pathname + location.search} data-testid="try-again">
+            {t("tryAgain")}
+          </Anchor>
+        ) : null}
         <Anchor component={Link} to="/dashboard" reloadDocument>
           {t("success.back")}
         </Anchor>

@@ -123,6 +123,12 @@ export interface ApiClient {
   raw(path: string, req?: Omit<ApiRequest, "token">): Promise<Response>;
 }
 
+/** The API cannot be reached at all (refused, reset, no answer), as opposed to answering with an error. */
+const unreachable = (error: unknown) => error instanceof ApiError && error.status === 503 && error.body.message === "errors:apiUnavailable";
+
+/** A page whose data cannot be loaded because the API is away: 503 with the catalogue's words. */
+const apiAwayPage = () => data({ key: "errors:apiUnavailable" }, { status: 503 });
+
 function clientFor(request: Request, auth: AuthSession): ApiClient {
   const guard = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
@@ -134,6 +140,8 @@ function clientFor(request: Request, auth: AuthSession): ApiClient {
         if (error.status === 403) throw redirect("/success");
         // An id too long for the API's routes (414) names nothing that exists either.
         if (error.status === 404 || error.status === 414) throw data({ key: "errors:notFound" }, { status: 404 });
+        // A page cannot be drawn without the API; a form post keeps its own handling (the typed values stay).
+        if (unreachable(error) && request.method === "GET") throw apiAwayPage();
       }
       throw error;
     }
@@ -180,6 +188,7 @@ export async function requireUser(request: Request, accessKey: AccessKey | null 
     me = await fetchMe(auth.authToken);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) throw await sessionExpired(request);
+    if (unreachable(error)) throw apiAwayPage();
     throw error;
   }
   if (!canOpen(me.userRole, accessKey)) throw redirect("/success", { headers });

@@ -262,6 +262,47 @@ describe("console edges", () => {
     for (const secret of ["SECRET-DOCUMENT-TOKEN-123", "SECRET-RESET-TOKEN-456", "SECRET-API-TOKEN-789"]) expect(output).not.toContain(secret);
   });
 
+  it("answers 503 with the catalogue's words when the API cannot be reached, and sign-in says so", async () => {
+    // A second console on the same secrets (so the session cookie opens it), whose API is away.
+    const awayPort = await freePort();
+    const deadApi = await freePort();
+    const away = spawn(process.execPath, [SERVER_ENTRY], {
+      cwd: root,
+      env: {
+        ...process.env,
+        ECFX_ROLES: "console",
+        ECFX_DATA_DIR: dataDir,
+        PORT: String(awayPort),
+        ECFX_API_URL: `http://127.0.0.1:${deadApi}`,
+        LOG_LEVEL: "warn",
+        NODE_ENV: "production",
+      },
+      stdio: "ignore",
+    });
+    try {
+      const host = `localhost:${awayPort}`;
+      let login: Answer | null = null;
+      for (let i = 0; i < 120 && login?.status !== 200; i++) {
+        login = await request(awayPort, "/login").catch(() => null);
+        if (login?.status !== 200) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(login?.status).toBe(200);
+      const page = await request(awayPort, "/dashboard", { headers: { cookie, host } });
+      expect(page.status).toBe(503);
+      expect(page.body).toContain("The ECFX service cannot be reached. Try again in a moment.");
+      expect(page.body).toContain('data-testid="try-again"');
+      const post = await request(awayPort, "/login", {
+        method: "POST",
+        headers: { host, origin: `http://${host}`, "content-type": FORM },
+        body: form({ email: DEMO.admin, password: DEMO_PASSWORD }),
+      });
+      expect(post.body).toContain("The ECFX service cannot be reached. Try again in a moment.");
+      expect(post.status).toBeLessThan(500);
+    } finally {
+      away.kill("SIGTERM");
+    }
+  });
+
   it("creates the database and the secrets readable by their owner only", () => {
     for (const file of ["ecfx.sqlite", "ecfx.sqlite-wal", "secrets.json"]) {
       const mode = fs.statSync(path.join(dataDir, file)).mode & 0o777;

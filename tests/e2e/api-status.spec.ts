@@ -1,0 +1,32 @@
+import { expect, test } from "@playwright/test";
+import { USERS, signedIn } from "./helpers";
+
+// With JavaScript an open page asks every half minute whether the ECFX service answers and says
+// so while it does not (without JavaScript a page that cannot load answers 503 itself:
+// tests/api/console-edges.test.ts).
+
+test("a banner says so while the ECFX service does not answer, and goes once it is back", async ({ page }) => {
+  await page.clock.install();
+  await signedIn(page, USERS.docketing);
+  await page.goto("/cases");
+  await expect(page.locator("body[data-hydrated]")).toHaveCount(1);
+  const banner = page.getByTestId("api-down");
+
+  let asked = 0;
+  await page.route("**/healthcheck", (route) => {
+    asked++;
+    return route.fulfill({ status: 503, contentType: "application/json", body: '{"status":"unavailable","api":null,"database":null}' });
+  });
+  await page.clock.fastForward(29_000);
+  expect(asked).toBe(0);
+  await page.clock.fastForward(1_000);
+  await expect(banner).toHaveText(
+    "The ECFX service is not answering. Pages cannot load and changes cannot be saved until it is back; this message goes away by itself.",
+  );
+  expect(asked).toBe(1);
+
+  // Back: the real health check answers at the next ask, here when the network comes back.
+  await page.unroute("**/healthcheck");
+  await page.evaluate(() => window.dispatchEvent(new Event("online")));
+  await expect(banner).toHaveCount(0);
+});
