@@ -4,6 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { FirmLinks } from "../components/firm/FirmLinks";
 import { FirmSettingsForm } from "../components/firm/FirmSettingsForm";
 import { LogoForm } from "../components/firm/LogoForm";
+import { FIRM_INFORMATION_PAGE } from "../components/firm/firm-fields";
 import { firmSettingsAction, firmSettingsData } from "../components/firm/firm-settings.server";
 
 // Spec §2: /firm-information, the firm settings (§3), the logo, and links to the pages that own
@@ -12,11 +13,11 @@ import { firmSettingsAction, firmSettingsData } from "../components/firm/firm-se
 export const handle = { titleKey: "pages.firmInformation" };
 
 export function loader({ request }: LoaderFunctionArgs) {
-  return firmSettingsData(request);
+  return firmSettingsData(request, FIRM_INFORMATION_PAGE);
 }
 
 export function action({ request }: ActionFunctionArgs) {
-  return firmSettingsAction(request);
+  return firmSettingsAction(request, FIRM_INFORMATION_PAGE);
 }
 
 export default function FirmInformation() {
@@ -25,7 +26,7 @@ export default function FirmInformation() {
   return (
     <Stack maw={1000}>
       <LogoForm firm={firm} canEdit={canEdit} />
-      <FirmSettingsForm firm={firm} templates={templates} timeZones={timeZones} canEdit={canEdit} result={posted?.result} />
+      <FirmSettingsForm page={FIRM_INFORMATION_PAGE} firm={firm} templates={templates} timeZones={timeZones} canEdit={canEdit} result={posted?.result} />
       <FirmLinks />
     </Stack>
   );

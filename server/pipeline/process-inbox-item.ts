@@ -14,7 +14,7 @@ import { finishWhenAllFetched } from "./fetch-document";
 import { recordNotice } from "./record-notice";
 import { changeItemIn, setItem } from "./item-state";
 import { matchDocket } from "./match-case";
-import { reportCaseNotFound } from "./case-not-found-report";
+import { reportCaseNotFound, reportManualProcessing } from "./firm-report-mail";
 import { message } from "../lib/messages";
 
 type Item = Selectable<InboxItemTable>;
@@ -150,9 +150,10 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
         );
       }
     }
-    const manualSender = firm?.manual_process_emails.includes(item.sender.toLowerCase());
-    if (firm?.manually_process_notices || manualSender) {
-      return setItem(ctx, item, { status: "Manual", action_required: "USER", reason: message("pipeline:specialHandling") }, { event: "special handling" });
+    if (firm?.manually_process_notices) {
+      await setItem(ctx, item, { status: "Manual", action_required: "USER", reason: message("pipeline:specialHandling") }, { event: "special handling" });
+      await reportManualProcessing(ctx, item);
+      return;
     }
     if (notice.dockets.length > 1) return splitIntoLinkedItems(ctx, item, notice);
   }

@@ -2,6 +2,12 @@ import { Anchor, Card, Stack, Text, Title } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
+const PAGES = [
+  { to: "/hierarchy", key: "hierarchy" },
+  { to: "/ethical-walls", key: "walls" },
+  { to: "/special-handling", key: "specialHandling" },
+] as const;
+
 /** Firm settings that have their own pages: linked here rather than edited twice. */
 export function FirmLinks() {
   const { t } = useTranslation("firm");
@@ -11,20 +17,15 @@ export function FirmLinks() {
         {t("elsewhere.title")}
       </Title>
       <Stack gap={4}>
-        <Text size="sm">
-          <Anchor component={Link} to="/hierarchy">
-            {t("elsewhere.hierarchy")}
-          </Anchor>
-          {" — "}
-          {t("elsewhere.hierarchyHelp")}
-        </Text>
-        <Text size="sm">
-          <Anchor component={Link} to="/ethical-walls">
-            {t("elsewhere.walls")}
-          </Anchor>
-          {" — "}
-          {t("elsewhere.wallsHelp")}
-        </Text>
+        {PAGES.map((page) => (
+          <Text size="sm" key={page.to}>
+            <Anchor component={Link} to={page.to}>
+              {t(`elsewhere.${page.key}`)}
+            </Anchor>
+            {" — "}
+            {t(`elsewhere.${page.key}Help`)}
+          </Text>
+        ))}
       </Stack>
     </Card>
   );

@@ -10,7 +10,7 @@ import { FieldInput, type InputState, inputErrors } from "../fields/FieldInput";
 import { FormErrorAlert } from "../fields/FormErrorAlert";
 import { recordToInputs } from "../fields/form-values";
 import { ColorField } from "./ColorField";
-import { FIRM_FIELDS, FIRM_SECTIONS, type FirmField, parseFirmForm } from "./firm-fields";
+import { type FirmField, type FirmSettingsPage, fieldsOf, parseFirmForm } from "./firm-fields";
 import { FirmSelect } from "./FirmSelect";
 
 interface Option {
@@ -19,6 +19,7 @@ interface Option {
 }
 
 interface Props {
+  page: FirmSettingsPage;
   firm: FirmRecord;
   templates: Option[];
   timeZones: readonly string[];
@@ -26,18 +27,18 @@ interface Props {
   result?: SubmissionResult<string[]>;
 }
 
-/** The firm's settings in sections; a role that may only read sees them disabled, without Save. */
-export function FirmSettingsForm({ firm, templates, timeZones, canEdit, result }: Props) {
+/** A page's firm settings in sections; a role that may only read sees them disabled, without Save. */
+export function FirmSettingsForm({ page, firm, templates, timeZones, canEdit, result }: Props) {
   const { t } = useTranslation("firm");
   const busy = useNavigation().state !== "idle";
   const hydrated = useHydrated();
   const [form, meta] = useForm<Record<string, string | string[]>>({
     id: "firm-settings",
     lastResult: result,
-    defaultValue: recordToInputs(FIRM_FIELDS, firm as unknown as Record<string, unknown>),
+    defaultValue: recordToInputs(fieldsOf(page), firm as unknown as Record<string, unknown>),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseFirmForm(formData),
+    onValidate: ({ formData }) => parseFirmForm(formData, page),
   });
   const inputs = meta as unknown as Record<string, InputState>;
 
@@ -70,7 +71,7 @@ export function FirmSettingsForm({ firm, templates, timeZones, canEdit, result }
             </Alert>
           )}
           <FormErrorAlert error={translateErrors(t, form.errors)} />
-          {FIRM_SECTIONS.map((section) => (
+          {page.sections.map((section) => (
             <Card withBorder key={section.key} data-section={section.key}>
               <Title order={2} size="h4" mb="sm">
                 {t(`sections.${section.key}`)}

@@ -64,8 +64,6 @@ export const FIRM_SECTIONS: FirmSection[] = [
       { name: "additional_receipt_emails", kind: "emails" },
       { name: "error_notification_emails", kind: "emails" },
       { name: "error_notification_level", kind: "select", options: EVENT_LEVELS },
-      { name: "manually_process_notices", kind: "boolean" },
-      { name: "manual_process_emails", kind: "emails" },
       { name: "case_not_found_report_emails", kind: "emails" },
       { name: "dms_failure_report_emails", kind: "emails" },
     ],
@@ -79,7 +77,29 @@ export const FIRM_SECTIONS: FirmSection[] = [
   },
 ];
 
-export const FIRM_FIELDS: FirmField[] = FIRM_SECTIONS.flatMap((s) => s.fields);
+/** A page of firm settings: where it is, and the sections it shows and saves. */
+export interface FirmSettingsPage {
+  path: string;
+  sections: FirmSection[];
+}
+
+export const FIRM_INFORMATION_PAGE: FirmSettingsPage = { path: "/firm-information", sections: FIRM_SECTIONS };
+
+/** Spec §2 /special-handling: notices held for a person to process, and who is told about them. */
+export const SPECIAL_HANDLING_PAGE: FirmSettingsPage = {
+  path: "/special-handling",
+  sections: [
+    {
+      key: "specialHandling",
+      fields: [
+        { name: "manually_process_notices", kind: "boolean" },
+        { name: "manual_process_emails", kind: "emails" },
+      ],
+    },
+  ],
+};
+
+export const fieldsOf = (page: FirmSettingsPage): FirmField[] => page.sections.flatMap((s) => s.fields);
 
 const asList = (value: unknown) => {
   if (value === undefined || value === null) return [];
@@ -103,11 +123,22 @@ function formRule(field: FirmField, rule: z.ZodTypeAny): z.ZodTypeAny {
 
 const shape = firmUpdateSchema.shape as Record<FirmFieldName, z.ZodTypeAny>;
 
-/** The API's schema for the fields the form shows, reading posted text as above. */
-export const firmFormSchema = z.object(Object.fromEntries(FIRM_FIELDS.map((f) => [f.name, formRule(f, shape[f.name])])) as Record<FirmFieldName, z.ZodTypeAny>);
+type FirmFormSchema = z.ZodObject<Record<FirmFieldName, z.ZodTypeAny>>;
+const schemas = new Map<string, FirmFormSchema>();
 
-/** The posted settings, validated by the API's rules (on the page and again in the action). */
-export const parseFirmForm = (formData: FormData) => parseWithZod(formData, { schema: firmFormSchema, disableAutoCoercion: true });
+/** The API's schema for the fields a page shows, reading posted text as above. */
+function firmFormSchema(page: FirmSettingsPage): FirmFormSchema {
+  let schema = schemas.get(page.path);
+  if (!schema) {
+    schema = z.object(Object.fromEntries(fieldsOf(page).map((f) => [f.name, formRule(f, shape[f.name])])) as Record<FirmFieldName, z.ZodTypeAny>);
+    schemas.set(page.path, schema);
+  }
+  return schema;
+}
+
+/** A page's posted settings, validated by the API's rules (on the page and again in the action). */
+export const parseFirmForm = (formData: FormData, page: FirmSettingsPage) =>
+  parseWithZod(formData, { schema: firmFormSchema(page), disableAutoCoercion: true });
 
 /** The record as the PUT wants it: every updatable field, the hidden ones unchanged. */
 export function firmUpdateOf(record: FirmRecord, posted: Partial<FirmUpdate>): Record<string, unknown> {

@@ -6,13 +6,12 @@ import { type SignedIn, requireUser } from "../../utils/auth.server";
 import type { FirmRecord } from "../../common/firm-schema";
 import { redirectWithToast } from "../../utils/toast.server";
 import { inputOf } from "../../utils/wizard-state";
-import { FIRM_FIELDS, firmUpdateOf, parseFirmForm } from "./firm-fields";
+import { FIRM_INFORMATION_PAGE, type FirmSettingsPage, fieldsOf, firmUpdateOf, parseFirmForm } from "./firm-fields";
 import { LOGO_INTENT, MAX_LOGO_BYTES, isPng } from "./logo";
 import { readForm } from "../../utils/request-body.server";
 
-// The firm settings page: the firm, the choices of its selects, saving the settings and the logo.
-
-const PAGE = "/firm-information";
+// The firm settings pages (/firm-information, /special-handling): the firm, the choices of their
+// selects, saving a page's settings, and the logo.
 
 /** An unreachable API counts as a failed call; an ended session still goes to sign-in. */
 const unlessUnreachable = (error: unknown) => {
@@ -33,51 +32,55 @@ async function templateOptions(api: SignedIn["api"]): Promise<TemplateOption[]> 
   return rows.map((row) => ({ value: String(row.id), label: row.name }));
 }
 
-export async function firmSettingsData(request: Request) {
+export async function firmSettingsData(request: Request, page: FirmSettingsPage) {
   const { me, api, headers } = await requireUser(request, "firmAccess");
-  const [{ data: firm }, templates] = await Promise.all([api.json<FirmRecord>("/api/v1/firm"), templateOptions(api)]);
+  const listsTemplates = fieldsOf(page).some((f) => f.source === "templates");
+  const [{ data: firm }, templates] = await Promise.all([api.json<FirmRecord>("/api/v1/firm"), listsTemplates ? templateOptions(api) : []]);
   // The zones come from the server so that both renders list the same ones, the stored one included.
   const timeZones = TIME_ZONES.includes(firm.default_time_zone) ? TIME_ZONES : [firm.default_time_zone, ...TIME_ZONES];
   return data({ firm, templates, timeZones, canEdit: allows(me.userRole.firmAccess, "write") }, { headers });
 }
 
-const failed = (request: Request, key: string, headers: Headers) => redirectWithToast(request, PAGE, { type: "error", key }, { headers });
+const failed = (request: Request, page: FirmSettingsPage, key: string, headers: Headers) =>
+  redirectWithToast(request, page.path, { type: "error", key }, { headers });
 
-async function saveSettings(request: Request, formData: FormData, { api, headers }: SignedIn) {
-  const submission = parseFirmForm(formData);
+async function saveSettings(request: Request, page: FirmSettingsPage, formData: FormData, { api, headers }: SignedIn) {
+  const submission = parseFirmForm(formData, page);
   if (submission.status !== "success") return data({ result: submission.reply() }, { headers });
   try {
     // The PUT takes the whole record: what the form does not show is carried over as stored.
     const { data: firm } = await api.json<FirmRecord>("/api/v1/firm");
     const path = `/api/v1/firm/${firm.id}`;
     const response = await api.raw(path, { method: "PUT", json: firmUpdateOf(firm, submission.value) });
-    if (response.ok) return redirectWithToast(request, PAGE, { type: "success", key: "firm:saved" }, { headers });
+    if (response.ok) return redirectWithToast(request, page.path, { type: "success", key: "firm:saved" }, { headers });
     const error = await errorOf(response, path);
     const fieldErrors: Record<string, string[]> = {};
     for (const [key, messages] of Object.entries(error.body.fieldErrors ?? {})) (fieldErrors[inputOf(key)] ??= []).push(...messages);
-    const onForm = Object.keys(fieldErrors).length > 0 && Object.keys(fieldErrors).every((name) => FIRM_FIELDS.some((f) => f.name === name));
+    const onForm = Object.keys(fieldErrors).length > 0 && Object.keys(fieldErrors).every((name) => fieldsOf(page).some((f) => f.name === name));
     if (error.status === 400 && onForm) return data({ result: submission.reply({ fieldErrors }) }, { headers });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
   }
-  return failed(request, "errors:settingsUpdate", headers);
+  return failed(request, page, "errors:settingsUpdate", headers);
 }
 
 async function uploadLogo(request: Request, formData: FormData, { api, headers }: SignedIn) {
+  const page = FIRM_INFORMATION_PAGE;
   const file = formData.get("logo");
   const bytes = file && typeof file !== "string" ? Buffer.from(await file.arrayBuffer()) : null;
-  if (!bytes || bytes.length === 0 || bytes.length >= MAX_LOGO_BYTES || !isPng(bytes)) return failed(request, "errors:imageUpload", headers);
+  if (!bytes || bytes.length === 0 || bytes.length >= MAX_LOGO_BYTES || !isPng(bytes)) return failed(request, page, "errors:imageUpload", headers);
   const response = await api.raw("/api/v1/firm/logo.png", { method: "PUT", body: bytes, contentType: "image/png" }).catch(unlessUnreachable);
-  if (!response?.ok) return failed(request, "errors:imageUpload", headers);
-  return redirectWithToast(request, PAGE, { type: "success", key: "firm:logo.saved" }, { headers });
+  if (!response?.ok) return failed(request, page, "errors:imageUpload", headers);
+  return redirectWithToast(request, page.path, { type: "success", key: "firm:logo.saved" }, { headers });
 }
 
-export async function firmSettingsAction(request: Request) {
+export async function firmSettingsAction(request: Request, page: FirmSettingsPage) {
   const signedIn = await requireUser(request, "firmAccess");
   if (!allows(signedIn.me.userRole.firmAccess, "write")) throw redirect("/success", { headers: signedIn.headers });
   // An oversized upload is refused before it is read into memory.
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_LOGO_BYTES + 64 * 1024) return failed(request, "errors:imageUpload", signedIn.headers);
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_LOGO_BYTES + 64 * 1024) return failed(request, page, "errors:imageUpload", signedIn.headers);
   const formData = await readForm(request);
-  if (formData.get("intent") === LOGO_INTENT) return uploadLogo(request, formData, signedIn);
-  return saveSettings(request, formData, signedIn);
+  // The logo has its form on the firm information page only.
+  if (formData.get("intent") === LOGO_INTENT && page === FIRM_INFORMATION_PAGE) return uploadLogo(request, formData, signedIn);
+  return saveSettings(request, page, formData, signedIn);
 }

@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { field, open, press } from "./forms";
+import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+
+// /special-handling: manual processing and who is told about held notices, on a page of its own
+// (no longer on /firm-information), with JavaScript on and off.
+
+const tag = randomBytes(4).toString("hex");
+let original: Record<string, unknown>;
+
+async function firmApi(method: "GET" | "PUT", body?: unknown): Promise<Record<string, unknown>> {
+  const token = await apiToken();
+  const res = await fetch(`${API_URL}/api/v1/firm${method === "PUT" ? `/${String(original.id)}` : ""}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+test.beforeAll(async () => {
+  original = await firmApi("GET");
+});
+
+// Held notices would stop the other browser tests' notices: the firm goes back as it was.
+test.afterAll(async () => {
+  await firmApi("PUT", original);
+});
+
+for (const js of [false, true]) {
+  test.describe(`special handling ${js ? "with" : "without"} JavaScript`, () => {
+    test.use({ javaScriptEnabled: js });
+
+    test("manual processing and its recipients are saved on their own page", async ({ page }) => {
+      const recipient = `clerk-${js ? "js" : "nojs"}-${tag}@lawfirm.test`;
+      await signedIn(page, USERS.admin);
+      await open(page, js, "/special-handling");
+      await expect(page.getByTestId("page-title")).toHaveText("Special Handling");
+      await page.getByLabel("Manually process notices").check();
+      await field(page, "Manual-process recipients").fill(recipient);
+      await press(page, "Save");
+      await expect(page.getByText("Firm settings saved.")).toBeVisible();
+
+      await page.reload();
+      await expect(page.getByLabel("Manually process notices")).toBeChecked();
+      await expect(field(page, "Manual-process recipients")).toHaveValue(recipient);
+      const saved = await firmApi("GET");
+      expect(saved).toMatchObject({ manually_process_notices: true, manual_process_emails: [recipient], name: original.name });
+      await firmApi("PUT", original);
+
+      // The firm information page no longer holds them, and saving it leaves them as they are.
+      await open(page, js, "/firm-information");
+      await expect(page.getByLabel("Manually process notices")).toHaveCount(0);
+      await firmApi("PUT", { ...original, manually_process_notices: true });
+      await press(page, "Save");
+      await expect(page.getByText("Firm settings saved.")).toBeVisible();
+      expect((await firmApi("GET")).manually_process_notices).toBe(true);
+      await firmApi("PUT", original);
+    });
+
+    test("a bad recipient is refused in the catalogue's words and nothing is saved", async ({ page }) => {
+      await signedIn(page, USERS.admin);
+      await open(page, js, "/special-handling");
+      await field(page, "Manual-process recipients").fill("not-an-address");
+      await press(page, "Save");
+      await expect(page.getByText("Enter a valid email address.")).toBeVisible();
+      expect((await firmApi("GET")).manual_process_emails).toEqual(original.manual_process_emails);
+    });
+
+    test("a role that may only read the firm sees the settings without Save", async ({ page }) => {
+      await signedIn(page, USERS.manager);
+      await open(page, js, "/special-handling");
+      await expect(page.getByTestId("read-only")).toBeVisible();
+      await expect(page.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
+    });
+  });
+}
