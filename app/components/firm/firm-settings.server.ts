@@ -4,6 +4,7 @@ import { allows } from "../../common/access";
 import { ApiError, errorOf } from "../../utils/api.server";
 import { type SignedIn, requireUser } from "../../utils/auth.server";
 import type { FirmRecord } from "../../common/firm-schema";
+import type { Toast } from "../../utils/toast";
 import { redirectWithToast } from "../../utils/toast.server";
 import { inputOf } from "../../utils/wizard-state";
 import { FIRM_INFORMATION_PAGE, type FirmSettingsPage, fieldsOf, firmUpdateOf, parseFirmForm } from "./firm-fields";
@@ -41,6 +42,14 @@ export async function firmSettingsData(request: Request, page: FirmSettingsPage)
   return data({ firm, templates, timeZones, canEdit: allows(me.userRole.firmAccess, "write") }, { headers });
 }
 
+/** The toast of a failed firm save: the API's own text when it sent one, else the catalogue's. */
+export function firmSaveFailure(error: ApiError): Toast {
+  const text = error.body.message?.trim();
+  // A catalogue key (the API out of reach) is said in the catalogue's words, not shown as a key.
+  if (!text || /^[a-z]+:[\w.]+$/.test(text)) return { type: "error", key: text || "errors:settingsUpdate" };
+  return { type: "error", text };
+}
+
 const failed = (request: Request, page: FirmSettingsPage, key: string, headers: Headers) =>
   redirectWithToast(request, page.path, { type: "error", key }, { headers });
 
@@ -58,10 +67,13 @@ async function saveSettings(request: Request, page: FirmSettingsPage, formData: 
     for (const [key, messages] of Object.entries(error.body.fieldErrors ?? {})) (fieldErrors[inputOf(key)] ??= []).push(...messages);
     const onForm = Object.keys(fieldErrors).length > 0 && Object.keys(fieldErrors).every((name) => fieldsOf(page).some((f) => f.name === name));
     if (error.status === 400 && onForm) return data({ result: submission.reply({ fieldErrors }) }, { headers });
+    // Spec §8: the failure is logged, and its own text, when it has one, is what the user reads.
+    console.error(`Saving the firm failed: ${error.status} ${error.body.message ?? ""}`);
+    return redirectWithToast(request, page.path, firmSaveFailure(error), { headers });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
+    return redirectWithToast(request, page.path, firmSaveFailure(error), { headers });
   }
-  return failed(request, page, "errors:settingsUpdate", headers);
 }
 
 async function uploadLogo(request: Request, formData: FormData, { api, headers }: SignedIn) {
