@@ -3,6 +3,7 @@ import { notifications } from "@mantine/notifications";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../utils/use-hydrated";
+import { ToastMessage } from "./ToastMessage";
 
 import type { Toast, ToastType } from "../utils/toast";
 
@@ -23,9 +24,10 @@ export function showToast(message: string, type: ToastType = "info") {
   pending.add(message);
   notifications.show({
     id: message,
-    message,
+    message: <ToastMessage message={message} color={COLORS[type]} onDone={() => notifications.hide(message)} />,
     color: COLORS[type],
-    autoClose: 5000,
+    // The message closes it after TOAST_MS of time not under the pointer.
+    autoClose: false,
     withBorder: true,
     onClose: () => pending.delete(message),
   });

@@ -1,0 +1,31 @@
+import { expect, test } from "@playwright/test";
+import { USERS, signedIn } from "./helpers";
+
+// Spec §4/§9: a toast lasts 5000 ms, its progress bar moves every 100 ms and stands still while
+// the pointer is over it; the same message is never stacked twice.
+
+test("a toast shows the time it has left, waits while the pointer is on it, then closes", async ({ page }) => {
+  await page.clock.install();
+  await signedIn(page, USERS.admin);
+  // An export without a file name comes back to the list with an error toast.
+  await page.goto("/cases/export?filename=%20");
+  const toast = page.locator(".toast-area .mantine-Notification-root");
+  await expect(toast).toHaveCount(1);
+  const bar = toast.getByRole("progressbar");
+  const left = async () => Number(await bar.getAttribute("aria-valuenow"));
+  await expect.poll(left).toBeGreaterThan(90);
+
+  await page.clock.runFor(1_000);
+  await expect.poll(left).toBeLessThanOrEqual(80);
+  await toast.hover();
+  const paused = await left();
+  await page.clock.runFor(8_000);
+  expect(await left()).toBe(paused);
+  await expect(toast).toHaveCount(1);
+
+  await page.mouse.move(5, 500);
+  await page.clock.runFor(Math.ceil((paused / 100) * 5_000) - 500);
+  await expect(toast).toHaveCount(1);
+  await page.clock.runFor(1_500);
+  await expect(toast).toHaveCount(0);
+});
