@@ -36,6 +36,8 @@ export function buildTheme(branding: { primary_color?: string; secondary_color?:
     focusRing: accessibleColors ? "always" : "auto",
     components: {
       Tooltip: { defaultProps: { openDelay: 500 } },
+      // Spec §9: the default form field style is underlined (drawn in app/styles/app.css).
+      Input: { defaultProps: { variant: "underlined" } },
     },
     other: { accessibleColors },
   });

@@ -69,6 +69,22 @@ for (const js of [false, true]) {
       expect((await firmApi("GET")).manual_process_emails).toEqual(original.manual_process_emails);
     });
 
+    test("fields are underlined, the spec's default field style, with a line one can see", async ({ page }) => {
+      await signedIn(page, USERS.admin);
+      await open(page, js, "/special-handling");
+      const box = field(page, "Manual-process recipients");
+      const style = await box.evaluate((el) => {
+        const css = getComputedStyle(el);
+        return { top: css.borderTopWidth, left: css.borderLeftWidth, bottom: css.borderBottomWidth, color: css.borderBottomColor };
+      });
+      expect(style).toMatchObject({ top: "0px", left: "0px", bottom: "1px" });
+      // At least 3:1 against the white card (WCAG 1.4.11, a field's edge).
+      const [r, g, b] = style.color.match(/\d+/g)!.map(Number) as [number, number, number];
+      const lum = [r, g, b].map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
+      const luminance = 0.2126 * lum[0]! + 0.7152 * lum[1]! + 0.0722 * lum[2]!;
+      expect(1.05 / (luminance + 0.05)).toBeGreaterThanOrEqual(3);
+    });
+
     test("a role that may only read the firm sees the settings without Save", async ({ page }) => {
       await signedIn(page, USERS.manager);
       await open(page, js, "/special-handling");

@@ -12,6 +12,7 @@ Intro text that is not a release.
 - A \`code\` word, a [link](https://keepachangelog.com/) and **bold**
   continued on a second line.
 - A [bad link](javascript:alert(1)) stays text.
+- The firm's "quoted" Tom & Jerry <tag> \`a&b\` and \`x<y\`.
 
 ## [1.2.0] - 2026-10-01
 
@@ -40,6 +41,8 @@ describe("release notes from a Keep a Changelog file", () => {
       { kind: "text", text: " continued on a second line." },
     ]);
     expect(releases[0]!.sections[0]!.items[1]).toEqual([{ kind: "text", text: "A bad link stays text." }]);
+    // Text comes back as written, not HTML-escaped.
+    expect(releases[0]!.sections[0]!.items[2]!.map((p) => p.text).join("")).toBe('The firm\'s "quoted" Tom & Jerry <tag> a&b and x<y.');
   });
 
   it("keeps the product's own CHANGELOG.md in the format: releases newest first, known section names", () => {

@@ -25,28 +25,32 @@ const RELEASE_HEADING = /^\[?([^\]\s]+)\]?(?:\s+-\s+(\d{4}-\d{2}-\d{2}))?/;
 // Only web and mail addresses become links: a javascript: or data: target stays text.
 const SAFE_HREF = /^(https?:|mailto:)/i;
 
+// The lexer hands text over HTML-escaped (its own five entities); the page gets plain text.
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+const plain = (text: string) => text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity]!);
+
 function inline(tokens: Token[] | undefined, out: Inline[] = []): Inline[] {
   for (const token of tokens ?? []) {
     switch (token.type) {
       case "codespan":
-        out.push({ kind: "code", text: (token as Tokens.Codespan).text });
+        out.push({ kind: "code", text: plain((token as Tokens.Codespan).text) });
         break;
       case "link": {
         const link = token as Tokens.Link;
-        if (SAFE_HREF.test(link.href)) out.push({ kind: "link", text: link.text, href: link.href });
-        else out.push({ kind: "text", text: link.text });
+        if (SAFE_HREF.test(link.href)) out.push({ kind: "link", text: plain(link.text), href: link.href });
+        else out.push({ kind: "text", text: plain(link.text) });
         break;
       }
       case "strong":
       case "em":
-        out.push({ kind: token.type, text: (token as Tokens.Strong).text });
+        out.push({ kind: token.type, text: plain((token as Tokens.Strong).text) });
         break;
       case "text":
         if ((token as Tokens.Text).tokens?.length) inline((token as Tokens.Text).tokens, out);
-        else out.push({ kind: "text", text: (token as Tokens.Text).text });
+        else out.push({ kind: "text", text: plain((token as Tokens.Text).text) });
         break;
       default:
-        out.push({ kind: "text", text: "text" in token && typeof token.text === "string" ? token.text : token.raw });
+        out.push({ kind: "text", text: "text" in token && typeof token.text === "string" ? plain(token.text) : token.raw });
     }
   }
   return out;
