@@ -69,7 +69,15 @@ const DATA_EXTENSIONS: Partial<Record<RegistryKey, ServerExtension>> = {
   },
   jurisdictions: {
     table: "jurisdiction",
-    links: { ecfx_jurisdictions: { table: "jurisdiction_ecfx", ownerColumn: "jurisdiction_id", valueColumn: "ecfx_jurisdiction_id" } },
+    links: {
+      // Spec §8: a jurisdiction whose courts cannot be mapped says so in its own words.
+      ecfx_jurisdictions: {
+        table: "jurisdiction_ecfx",
+        ownerColumn: "jurisdiction_id",
+        valueColumn: "ecfx_jurisdiction_id",
+        unknownMessageKey: "errors:jurisdictionMapping",
+      },
+    },
     search: keyed("name", "reference_id", "unique_key"),
     uniques: [{ fields: ["name"], messageKey: "errors:jurisdictionNameExists" }, ...keyUnique],
     dependents: [

@@ -279,7 +279,7 @@ async function checkReferences(ctx: ServerContext, caller: Caller, res: ServerRe
     if (link.target.firmOwned) query = query.where("firm_id", "=", caller.firmId);
     const found = new Set((await query.execute()).map((r) => r.id as string));
     const missing = list.filter((v) => !found.has(String(v)));
-    if (missing.length) errors[field] = [message("errors:unknownReference")];
+    if (missing.length) errors[field] = [message(link.unknownMessageKey ?? "errors:unknownReference")];
   }
   if (Object.keys(errors).length) throw invalid(errors);
 }

@@ -29,6 +29,8 @@ export interface LinkStorage {
    * moves those rows; deleting the owner releases them.
    */
   inverse?: boolean;
+  /** The catalogue key said when a value names nothing that exists (default: pick an existing entry). */
+  unknownMessageKey?: string;
 }
 
 /** One write of the generic module, as a hook sees it: the values sent, and the row's id unless created. */

@@ -43,6 +43,7 @@ export const users = defineResource({
 
 export const abbreviations = defineResource({
   key: "abbreviations",
+  creationFailedKey: "errors:abbreviationCreation",
   // Abbreviations belong to the firm's settings (firmAccess in the spec).
   resource: "firm",
   accessKey: "firmAccess",

@@ -31,6 +31,7 @@ const properties = () =>
 
 export const storagePolicies = defineResource({
   key: "storage-policies",
+  creationFailedKey: "errors:storagePolicyCreation",
   resource: "storage_policy",
   accessKey: "storagePolicyAccess",
   apiPath: "/api/v1/storage-policy",

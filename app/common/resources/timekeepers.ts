@@ -7,6 +7,7 @@ export const TIMEKEEPER_STATUSES = ["active", "inactive"] as const;
 
 export const timekeepers = defineResource({
   key: "timekeepers",
+  creationFailedKey: "errors:timekeeperCreation",
   resource: "timekeeper",
   accessKey: "timekeeperAccess",
   apiPath: "/api/v1/timekeeper",

@@ -139,6 +139,8 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
   importSync?: boolean;
   /** Another way in beside "New" on the list page: a path and the catalogue key of its label (the inbox's upload). */
   extraAction?: { path: string; labelKey: string };
+  /** Spec §8: what a wizard says when the API fails to create one (default 'Item creation failed'). */
+  creationFailedKey?: string;
 }
 
 /** A part of a record page under the record: a case's notices and documents, an envelope's documents, a template's preview. */

@@ -26,18 +26,24 @@ export type CreateOutcome =
       at?: string;
     };
 
-function failure(error: ApiError, rename: (field: string) => string, draft: DraftValues = {}) {
+/**
+ * What the form says of a refusal: the API's own words for what the user can fix (a conflict, a
+ * rule), the entity's creation failure of spec §8 when the API failed or could not be reached.
+ */
+const formErrorOf = (error: ApiError, def?: ResourceDef) => (error.status >= 500 ? (def?.creationFailedKey ?? "errors:itemCreation") : apiMessage(error));
+
+function failure(error: ApiError, rename: (field: string) => string, draft: DraftValues = {}, def?: ResourceDef) {
   const fieldErrors: Record<string, string[]> = {};
   for (const [field, messages] of Object.entries(error.body.fieldErrors ?? {})) (fieldErrors[rename(field)] ??= []).push(...messages);
   const hasFieldErrors = Object.keys(fieldErrors).length > 0;
-  return { ok: false as const, fieldErrors, formError: hasFieldErrors ? undefined : apiMessage(error), draft };
+  return { ok: false as const, fieldErrors, formError: hasFieldErrors ? undefined : formErrorOf(error, def), draft };
 }
 
 const same = (field: string) => field;
 
 export async function createRecordOf(api: ApiClient, def: ResourceDef, values: Row): Promise<CreateOutcome> {
   const created = await createRecord(api, def.apiPath, values);
-  return created.ok ? { ok: true, id: String(created.data.id) } : failure(created.error, same);
+  return created.ok ? { ok: true, id: String(created.data.id) } : failure(created.error, same, {}, def);
 }
 
 /**
