@@ -3,19 +3,11 @@ import { type LoaderFunctionArgs, data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { allows } from "../common/access";
+import type { SlowRoute } from "../common/slow-route";
 import { requireUser } from "../utils/auth.server";
 
 // The firm's slowest API routes of the last hour (developer page, administrators).
 export const handle = { titleKey: "pages.slow" };
-
-interface SlowRoute {
-  method: string;
-  route: string;
-  count: number;
-  p50: number;
-  p95: number;
-  max: number;
-}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { me, api, headers } = await requireUser(request, "firmAccess");

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import type { SlowRoute } from "../../app/common/slow-route";
 import type { Database } from "../db/database";
 
 // Every signed-in API call's duration, per firm and route pattern, for the slow-requests page.
@@ -71,15 +72,6 @@ export function callTimings(database: Database, now = () => Date.now()): CallTim
       await flush();
     },
   };
-}
-
-export interface SlowRoute {
-  method: string;
-  route: string;
-  count: number;
-  p50: number;
-  p95: number;
-  max: number;
 }
 
 /** The firm's routes of the last hour, slowest first by p95 (nearest-rank percentiles). */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Page, expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
-import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+import { USERS, firmApi, signedIn } from "./helpers";
 
 // The firm settings page with JavaScript on and off: settings saved and shown again, the form's
 // rules in the catalogue's words, the logo upload, and the roles that may not change the firm.
@@ -21,18 +21,6 @@ const HIDDEN = [
 ];
 
 let original: Record<string, unknown>;
-
-async function firmApi(method: "GET" | "PUT", body?: unknown): Promise<Record<string, unknown>> {
-  const token = await apiToken();
-  const id = original?.id ?? "";
-  const res = await fetch(`${API_URL}/api/v1/firm${method === "PUT" ? `/${String(id)}` : ""}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, unknown>;
-}
 
 test.beforeAll(async () => {
   original = await firmApi("GET");

@@ -58,3 +58,15 @@ export async function apiCreate(token: string, route: string, body: unknown): Pr
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
+
+/** The demo firm's record through the API: read it, or write it whole (as the firm PUT wants). */
+export async function firmApi(method: "GET" | "PUT", body?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const token = await apiToken();
+  const res = await fetch(`${API_URL}/api/v1/firm${method === "PUT" ? `/${String(body?.id ?? "")}` : ""}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}

@@ -1,24 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
-import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+import { USERS, firmApi, signedIn } from "./helpers";
 
 // /special-handling: manual processing and who is told about held notices, on a page of its own
 // (no longer on /firm-information), with JavaScript on and off.
 
 const tag = randomBytes(4).toString("hex");
 let original: Record<string, unknown>;
-
-async function firmApi(method: "GET" | "PUT", body?: unknown): Promise<Record<string, unknown>> {
-  const token = await apiToken();
-  const res = await fetch(`${API_URL}/api/v1/firm${method === "PUT" ? `/${String(original.id)}` : ""}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, unknown>;
-}
 
 test.beforeAll(async () => {
   original = await firmApi("GET");
