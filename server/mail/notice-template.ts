@@ -58,11 +58,25 @@ export function noticeSubject(data: NoticeTemplateData): string {
   return subject.length > MAX_SUBJECT ? `${subject.slice(0, MAX_SUBJECT - 1).trimEnd()}…` : subject;
 }
 
+// A firm has a handful of templates and every notice mail renders one: each is compiled once.
+const compiled = new Map<string, HandlebarsTemplateDelegate>();
+const COMPILED_LIMIT = 200;
+
+function compiledTemplate(source: string): HandlebarsTemplateDelegate {
+  let template = compiled.get(source);
+  if (!template) {
+    template = templateEngine.compile(source, { strict: false });
+    compiled.set(source, template);
+    if (compiled.size > COMPILED_LIMIT) compiled.delete(compiled.keys().next().value!);
+  }
+  return template;
+}
+
 /** Renders a template against a notice's data. Throws TemplateRenderError with a readable message. */
 export function renderNoticeMail(source: string, data: NoticeTemplateData): RenderedMail {
   let html: string;
   try {
-    html = templateEngine.compile(source, { strict: false })(data);
+    html = compiledTemplate(source)(data);
   } catch (error) {
     throw new TemplateRenderError(firstLines(error));
   }

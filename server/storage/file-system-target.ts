@@ -135,16 +135,20 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     let current = realRoot;
     for (const segment of segments) {
       const next = path.join(current, segment);
-      try {
-        await fs.mkdir(next);
-      } catch (error) {
-        if (codeOf(error) !== "EEXIST") throw failure(message("filing:folderNotCreated", { folder: next }), error);
-      }
-      let real: string;
-      try {
-        real = await fs.realpath(next);
-      } catch (error) {
-        throw failure(message("filing:folderNotResolved", { folder: next }), error);
+      // Most folders exist already (a case's folder holds all its notices): resolved first, made
+      // only when missing, so the common path raises no error.
+      let real = await fs.realpath(next).catch(() => null);
+      if (real === null) {
+        try {
+          await fs.mkdir(next);
+        } catch (error) {
+          if (codeOf(error) !== "EEXIST") throw failure(message("filing:folderNotCreated", { folder: next }), error);
+        }
+        try {
+          real = await fs.realpath(next);
+        } catch (error) {
+          throw failure(message("filing:folderNotResolved", { folder: next }), error);
+        }
       }
       if (!isInside(realRoot, real)) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:folderOutside", { folder: next, target: real }), false);
       if (!(await fs.stat(real)).isDirectory()) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:fileNotFolder", { folder: next }), false);
@@ -202,12 +206,18 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
   /** The first copy number whose document name (and sidecar name, with properties) nobody holds. */
   async function intend(request: DmsStoreRequest, idempotencyKey: string): Promise<DmsIntended> {
     const { realRoot, folder, name, suffix, sidecar } = await guarded(request.name, () => placeOf(request));
+    // The folder is listed once: a case folder holding a thousand "Order.pdf" copies costs one
+    // read, not a thousand look-ups. Links are listed too, so they count as taken.
+    const listed = await guarded(request.name, () => namesIn(folder));
     for (let copy = 1; copy <= MAX_COPIES; copy++) {
       const final = path.join(folder, `${copy === 1 ? name : `${name} (${copy})`}${suffix ? `.${suffix}` : ""}`);
       if (path.dirname(final) !== folder || !isInside(realRoot, final)) {
         throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:fileOutside", { file: path.basename(final) }), false);
       }
-      // lstat: a link with the name counts as taken, so nothing is ever written through it.
+      const base = path.basename(final);
+      if (listed.has(base) || (sidecar && listed.has(`${base}${SIDECAR_SUFFIX}`))) continue;
+      // lstat as well, for file systems that ignore case: a link with the name counts as taken,
+      // so nothing is ever written through it.
       if ((await exists(final)) || (sidecar && (await exists(`${final}${SIDECAR_SUFFIX}`)))) continue;
       return { location: relativeTo(realRoot, final), contentHash: sha256(request.bytes), idempotencyKey };
     }
@@ -311,6 +321,14 @@ async function guarded<T>(name: string, run: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof DmsTargetError) throw error;
     throw failure(message("filing:storeFailed", { name }), error);
+  }
+}
+
+async function namesIn(folder: string): Promise<Set<string>> {
+  try {
+    return new Set(await fs.readdir(folder));
+  } catch (error) {
+    throw failure(message("filing:notRead", { file: folder }), error);
   }
 }
 
