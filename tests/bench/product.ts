@@ -163,19 +163,25 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs: number): Pro
  * roles. Started twice: the first start builds what is stale, the second is the one timed and used.
  */
 export async function startProduct(data: PreparedData): Promise<RunningProduct> {
-  await ensureServerBuilt();
+  await buildProduct();
   await (await startOnce(data)).stop();
   return startOnce(data);
 }
 
-async function startOnce(data: PreparedData): Promise<RunningProduct> {
-  const [port, apiPort] = [await freePort(), await freePort()];
-  const startedAt = performance.now();
+export interface SpawnedProduct {
+  child: ChildProcess;
+  /** Stops the process and any process it started (its own process group). */
+  stop(): Promise<void>;
+  log(): string;
+}
+
+/** The compiled product as one process group with the given roles and settings. */
+export function spawnProduct(data: PreparedData, env: Record<string, string>): SpawnedProduct {
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
     // Its own process group, so stopping it also stops the console process it starts.
     detached: true,
-    env: { ...process.env, ...data.env, ECFX_ROLES: "console,api", PORT: String(port), ECFX_API_PORT: String(apiPort), ECFX_HOST: "127.0.0.1" },
+    env: { ...process.env, ...data.env, ...env },
   });
   let log = "";
   child.stdout!.on("data", (d: Buffer) => (log += d.toString()));
@@ -188,16 +194,29 @@ async function startOnce(data: PreparedData): Promise<RunningProduct> {
     await exited;
     clearTimeout(timer);
   };
+  return { child, stop, log: () => log };
+}
+
+/** Waits until `url` answers 2xx, while the process runs; false when it stopped or time ran out. */
+export const answers = (url: string, product: SpawnedProduct, timeoutMs: number) => waitFor(url, product.child, timeoutMs);
+
+async function startOnce(data: PreparedData): Promise<RunningProduct> {
+  const [port, apiPort] = [await freePort(), await freePort()];
+  const startedAt = performance.now();
+  const product = spawnProduct(data, { ECFX_ROLES: "console,api", PORT: String(port), ECFX_API_PORT: String(apiPort), ECFX_HOST: "127.0.0.1" });
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const consoleUrl = `http://127.0.0.1:${port}`;
   // A stale console build is rebuilt at start, which takes a while on two cores.
-  const ready = (await waitFor(`${apiUrl}/api/v1/health`, child, 120_000)) && (await waitFor(`${consoleUrl}/healthcheck`, child, 600_000));
+  const ready = (await answers(`${apiUrl}/api/v1/health`, product, 120_000)) && (await answers(`${consoleUrl}/healthcheck`, product, 600_000));
   if (!ready) {
-    await stop();
-    throw new Error(`the product did not start:\n${log.slice(-4_000)}`);
+    await product.stop();
+    throw new Error(`the product did not start:\n${product.log().slice(-4_000)}`);
   }
-  return { apiUrl, consoleUrl, startupMs: performance.now() - startedAt, cpuMs: productCpu(child.pid!, data), log: () => log, stop };
+  return { apiUrl, consoleUrl, startupMs: performance.now() - startedAt, cpuMs: productCpu(product.child.pid!, data), log: product.log, stop: product.stop };
 }
+
+/** Compiles the server when its sources changed (once per benchmark run is enough). */
+export const buildProduct = (): Promise<void> => ensureServerBuilt();
 
 /** A benchmark script of its own (`npx tsx tests/bench/<script> …`), its output as is. */
 export function runBenchScript(script: string, args: string[] = []): Promise<string> {

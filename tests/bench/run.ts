@@ -103,6 +103,9 @@ const SCRIPTS: [title: string, script: string, args: string[]][] = [
   ["Notice parser against juriscraper, one core", "parse-vs-juriscraper.bench.ts", ["5", "3"]],
   ["A burst of 400 notices: pipeline throughput", "pipeline.bench.ts", ["400"]],
   ["Notices at 20/s: in → filed and mailed", "delivery.bench.ts", ["20", "15"]],
+  ["Highest steady rate, separate processes, SQLite, 1 worker", "delivery-processes.bench.ts", ["sqlite", "1", "20,30,40,50,60", "10"]],
+  ["Highest steady rate, separate processes, PostgreSQL, 1 worker", "delivery-processes.bench.ts", ["postgres", "1", "20,30,40,50", "10"]],
+  ["Highest steady rate, separate processes, PostgreSQL, 3 workers", "delivery-processes.bench.ts", ["postgres", "3", "20,30,40,50", "10"]],
   ["The dashboard for last year, 1,000,000 notices over two years", "dashboard.bench.ts", ["1000000", "100"]],
 ];
 

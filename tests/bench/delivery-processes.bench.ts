@@ -1,0 +1,195 @@
+// Notices at a steady rate through the compiled product in separate processes, as a firm runs it
+// on its machines: one process for the API and the SMTP listener, N worker processes, on SQLite
+// or PostgreSQL, against the court simulator. For each offered rate, the p95 from the SMTP reply
+// to the notice filed and mailed, and the product's CPU per notice; then the highest rate whose
+// p95 stayed under 1 s.
+// Run: npx tsx tests/bench/delivery-processes.bench.ts [sqlite|postgres] [workers] [rates,...] [seconds]
+import os from "node:os";
+import nodemailer from "nodemailer";
+import { openDatabase } from "../../server/db/database";
+import { startCourtSimulator } from "../../server/courts/simulator";
+import { DEMO_INBOX } from "../../server/seed/demo";
+import { distinctNotices, percentile } from "./notice-pipeline";
+import {
+  BENCH_PASSWORD,
+  type BackendName,
+  type PreparedData,
+  type SpawnedProduct,
+  answers,
+  buildProduct,
+  findPostgres,
+  freePort,
+  prepareData,
+  productCpu,
+  spawnProduct,
+} from "./product";
+
+const BACKEND = (process.argv[2] ?? "sqlite") as BackendName;
+const WORKERS = Number(process.argv[3] ?? 1);
+const RATES = (process.argv[4] ?? "30,40,50,60,80").split(",").map(Number);
+const SECONDS = Number(process.argv[5] ?? 10);
+const AIM_MS = 1_000;
+
+interface RateResult {
+  rate: number;
+  p50: number;
+  p95: number;
+  done: number;
+  cpuPerNotice: number;
+}
+
+async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
+  const count = rate * SECONDS;
+  const data: PreparedData = await prepareData(BACKEND, pgUrl);
+  const simulator = await startCourtSimulator();
+  const products: SpawnedProduct[] = [];
+  try {
+    const [apiPort, smtpPort] = [await freePort(), await freePort()];
+    const common = {
+      ECFX_COURT_BASE_URL: simulator.url,
+      ECFX_DEMO_DATA: "false",
+      ECFX_DEMO_YEAR: "false",
+      ECFX_DEMO_PASSWORD: BENCH_PASSWORD,
+      ECFX_COURT_CONCURRENCY: "8",
+      ECFX_API_PORT: String(apiPort),
+      ECFX_SMTP_PORT: String(smtpPort),
+    };
+    // The front first: it creates the database, the secrets and the demo firm the workers share.
+    const front = spawnProduct(data, { ...common, ECFX_ROLES: "api,smtp" });
+    products.push(front);
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    if (!(await answers(`${apiUrl}/api/v1/health`, front, 120_000))) throw new Error(`the API did not start:\n${front.log().slice(-3_000)}`);
+    for (let n = 0; n < WORKERS; n++) products.push(spawnProduct(data, { ...common, ECFX_ROLES: "worker" }));
+
+    const token = (
+      (await (
+        await fetch(`${apiUrl}/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ username: "admin@demo.ecfx.test", password: BENCH_PASSWORD }),
+        })
+      ).json()) as { access_token: string }
+    ).access_token;
+    const post = async (route: string, body: unknown) => {
+      const res = await fetch(`${apiUrl}${route}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as { id: string };
+      if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(json)}`);
+      return json.id;
+    };
+    const timekeeper = await post("/api/v1/timekeeper", { full_name: "Bench Keeper", email: "bench@firm.test" });
+    await post("/api/v1/timekeeper-group", {
+      name: "Realtime PDF",
+      time_zone: "America/Chicago",
+      delivery_method: "PDF",
+      notification_cadence: "REALTIME",
+      timekeeper_ids: [timekeeper],
+    });
+    const jurisdiction = await post("/api/v1/jurisdiction", { name: "E.D. Tex.", ecfx_jurisdictions: ["txed"] });
+    const client = await post("/api/v1/client", { name: "Bench Client", unique_key: "B-1" });
+    const matter = await post("/api/v1/matter", { name: "Bench Matter", unique_key: "BM-1", client_id: client });
+    await post("/api/v1/case", {
+      name: "Bench case",
+      case_number: "2:24-cv-00123",
+      matter_id: matter,
+      jurisdiction_id: jurisdiction,
+      assigned_timekeepers: [timekeeper],
+    });
+    const store = await post("/api/v1/generic-credential", { name: "Bench store", field: "bench" });
+    const policy = await post("/api/v1/storage-policy", { name: "Bench policy", dms_credential_id: store, store_documents: true, store_email: "eml" });
+
+    const database = openDatabase(data.env.DATABASE_URL ?? `sqlite:${data.env.ECFX_DATA_DIR}/ecfx.sqlite`);
+    try {
+      const db = database.db;
+      await db.updateTable("firm").set({ storage_policy_id: policy }).where("is_default", "=", 1).execute();
+      // CPU of every process of the product, and of PostgreSQL's backends for its database once.
+      const meters = products.map((p, i) => productCpu(p.child.pid!, i === 0 ? data : { ...data, env: { ...data.env, DATABASE_URL: "" } }));
+      const cpu = () => meters.reduce((sum, meter) => sum + meter(), 0);
+      const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, pool: true, maxConnections: 10, ignoreTLS: true });
+      const messages = distinctNotices(count);
+      const cpuBefore = cpu();
+      const started = Date.now();
+      const sends: Promise<unknown>[] = [];
+      for (let n = 0; n < count; n++) {
+        const wait = started + (n * 1000) / rate - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        sends.push(transport.sendMail({ envelope: { from: "txed_cmecf@txed.uscourts.test", to: [DEMO_INBOX] }, raw: messages[n]! }));
+      }
+      await Promise.all(sends);
+      transport.close();
+      for (let i = 0; i < 1200; i++) {
+        const mailed = await db
+          .selectFrom("outbound_mail")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("inbox_item_id", "is not", null)
+          .executeTakeFirst();
+        const filed = await db
+          .selectFrom("dms_record")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("status", "=", "succeeded")
+          .where("what", "=", "document")
+          .executeTakeFirst();
+        if (Number(mailed?.n) >= count && Number(filed?.n) >= count) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const cpuUsed = cpu() - cpuBefore;
+      const items = await db.selectFrom("inbox_item").select(["id", "created_at"]).execute();
+      const mails = new Map(
+        (await db.selectFrom("outbound_mail").select(["inbox_item_id", "created_at"]).where("inbox_item_id", "is not", null).execute()).map((m) => [
+          m.inbox_item_id!,
+          Number(m.created_at),
+        ]),
+      );
+      const files = new Map<string, number>();
+      for (const r of await db.selectFrom("dms_record").select(["inbox_item_id", "updated_at"]).where("status", "=", "succeeded").execute()) {
+        files.set(r.inbox_item_id, Math.max(files.get(r.inbox_item_id) ?? 0, Number(r.updated_at)));
+      }
+      const both = items.filter((i) => mails.has(i.id) && files.has(i.id)).map((i) => Math.max(mails.get(i.id)!, files.get(i.id)!) - Number(i.created_at));
+      const sorted = both.sort((a, b) => a - b);
+      return {
+        rate,
+        p50: percentile(sorted, 50),
+        p95: sorted.length < count ? Infinity : percentile(sorted, 95),
+        done: both.length,
+        cpuPerNotice: cpuUsed / count,
+      };
+    } finally {
+      await database.close();
+    }
+  } finally {
+    for (const product of products.reverse()) await product.stop();
+    await simulator.close();
+    await data.cleanup();
+  }
+}
+
+async function main() {
+  let pgUrl: string | undefined;
+  if (BACKEND === "postgres") {
+    const found = await findPostgres();
+    if ("reason" in found) {
+      console.log(`delivery in separate processes on PostgreSQL skipped: ${found.reason}`);
+      return;
+    }
+    pgUrl = found.url;
+  }
+  await buildProduct();
+  const cpus = os.cpus();
+  console.log(
+    `notices through separate processes on ${BACKEND === "sqlite" ? "SQLite" : "PostgreSQL"}: API and SMTP in one, ${WORKERS} worker${WORKERS > 1 ? "s" : ""} — ${cpus[0]?.model ?? "?"} × ${cpus.length}, load ${os.loadavg()[0]?.toFixed(2)}`,
+  );
+  let best = 0;
+  for (const rate of RATES) {
+    const r = await runAt(rate, pgUrl);
+    const p95 = Number.isFinite(r.p95) ? `${r.p95} ms` : `not all done (${r.done} of ${rate * SECONDS})`;
+    console.log(`  ${String(rate).padStart(3)}/s: p50 ${r.p50} ms, p95 ${p95}, CPU ${r.cpuPerNotice.toFixed(1)} ms per notice`);
+    if (r.p95 < AIM_MS) best = rate;
+    else if (r.p95 > 3 * AIM_MS) break;
+  }
+  console.log(`  highest steady rate with p95 under ${AIM_MS} ms: ${best ? `${best} notices/s` : `below ${RATES[0]}/s`}`);
+}
+
+void main();
