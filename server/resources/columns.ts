@@ -52,7 +52,8 @@ export function buildResources(entries: [ResourceDef, ServerExtension][]): Serve
   };
   return entries.map(([def, ext]) => {
     const columns: Record<string, ColumnSpec> = { id: RECORD_COLUMNS.id! };
-    if (ext.stamped !== false) Object.assign(columns, { created_at: RECORD_COLUMNS.created_at, updated_at: RECORD_COLUMNS.updated_at });
+    if (ext.stamped === "created") columns.created_at = RECORD_COLUMNS.created_at!;
+    else if (ext.stamped !== false) Object.assign(columns, { created_at: RECORD_COLUMNS.created_at, updated_at: RECORD_COLUMNS.updated_at });
     const links: Record<string, LinkSpec> = {};
     const references: Record<string, string> = {};
     for (const field of def.fields) {

@@ -14,13 +14,15 @@ export interface ReadScope {
 }
 
 /**
- * Entities that belong to a case, and the column naming it: a wall over the case's matter hides
+ * Entities that belong to a case, and the SQL (over alias `t`) naming it: a wall over the case's matter hides
  * them. Cases, matters and clients themselves stay visible, as in the console (spec §6: notices,
  * inbox cards and documents are refused).
  */
-const WALLED_BY_CASE: Record<string, string> = {
-  inbox_item: "case_id",
-  envelope: "case_id",
+const WALLED_BY_CASE: Record<string, () => RawBuilder<unknown>> = {
+  inbox_item: () => sql.ref("t.case_id"),
+  envelope: () => sql.ref("t.case_id"),
+  // An event about a notice belongs to the notice: walled with the notice's case.
+  event_log: () => sql`(select wi.case_id from inbox_item wi where wi.id = t.inbox_item_id)`,
 };
 
 export async function readScopeOf(db: Kysely<DB>, caller: Pick<Caller, "firmId" | "userId">): Promise<ReadScope> {
@@ -64,9 +66,9 @@ export function wallApplies(table: string, scope: ReadScope): boolean {
 export function rowScopeSql(table: string, firmOwned: boolean, scope: ReadScope, drives = true): RawBuilder<unknown> {
   const conditions: RawBuilder<unknown>[] = [];
   if (firmOwned) conditions.push(drives ? sql`t.firm_id = ${scope.firmId}` : sql`+t.firm_id = ${scope.firmId}`);
-  const caseColumn = WALLED_BY_CASE[table];
-  if (caseColumn && scope.wallTimekeeperId) {
-    const caseId = sql.ref(`t.${caseColumn}`);
+  const caseOf = WALLED_BY_CASE[table];
+  if (caseOf && scope.wallTimekeeperId) {
+    const caseId = caseOf();
     conditions.push(sql`(${caseId} is null or not ${walledOutSql(caseId, scope.firmId, scope.wallTimekeeperId)})`);
   }
   return conditions.length ? sql.join(conditions, sql` and `) : sql`1 = 1`;

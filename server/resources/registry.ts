@@ -141,6 +141,12 @@ const DATA_EXTENSIONS: Partial<Record<RegistryKey, ServerExtension>> = {
     writable: false,
     search: { like: ["name", "docket_text", "filed_by"] },
   },
+  "event-logs": {
+    table: "event_log",
+    writable: false,
+    stamped: "created",
+    search: { like: ["event", "detail"] },
+  },
 };
 
 /** Every entity as the generic API serves it, in the registry's order. */

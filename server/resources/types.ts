@@ -65,8 +65,8 @@ export interface ServerExtension {
   firmOwned?: boolean;
   /** The generic API writes it (default true); the pipeline's own tables are read-only here. */
   writable?: boolean;
-  /** Rows carry created_at and updated_at (default true). */
-  stamped?: boolean;
+  /** Rows carry created_at and updated_at (default true); "created": only created_at (a log). */
+  stamped?: boolean | "created";
   /** SQL of the declared computed fields that are not columns (counts); `t` is the row. */
   expressions?: Record<string, string>;
   /** Where each declared list field is stored. */

@@ -87,7 +87,8 @@ export function minimalBody(key: string, tag: string, ids: Ids, roleId: string):
 
 /**
  * A row of an entry the API never writes (the pipeline does), made the way the product makes
- * it: an uploaded message for the inbox, an envelope row for a notice filed on a case.
+ * it: an uploaded message for the inbox, an envelope row for a notice filed on a case, an event
+ * the pipeline logged about that message.
  */
 export async function readOnlyRow(server: RunningApi, key: string, firmId: number, token: string, tag: string, ids: Ids): Promise<string> {
   if (key === "inbox-items") {
@@ -101,6 +102,12 @@ export async function readOnlyRow(server: RunningApi, key: string, firmId: numbe
     const now = Date.now();
     await sql`insert into envelope (id, firm_id, inbox_item_id, case_id, ecfx_jurisdiction_id, name, created_at, updated_at)
       values (${id}, ${firmId}, ${ids["inbox-items"]}, ${ids.cases}, ${"nysd"}, ${`Envelope ${tag}`}, ${now}, ${now})`.execute(server.ctx.database.db);
+    return id;
+  }
+  if (key === "event-logs") {
+    const id = randomUUID();
+    await sql`insert into event_log (id, firm_id, inbox_item_id, level, event, detail, created_at)
+      values (${id}, ${firmId}, ${ids["inbox-items"]}, ${"INFO"}, ${"received"}, ${`Event ${tag}`}, ${Date.now()})`.execute(server.ctx.database.db);
     return id;
   }
   throw new Error(`no way to make a ${key} row: add it to tests/api/contract-fixtures.ts`);

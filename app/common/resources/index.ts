@@ -1,6 +1,7 @@
 import { cases } from "./cases";
 import { clients } from "./clients";
 import { ecfxJurisdictions, ignoredCases, judges, jurisdictions } from "./courts";
+import { eventLogs } from "./event-logs";
 import { envelopes, inboxItems } from "./inbox";
 import { matters } from "./matters";
 import { departments, locations, practiceGroups } from "./organisation";
@@ -35,6 +36,7 @@ export const REGISTRY = {
   "storage-policies": storagePolicies,
   dms: dmsCredentials,
   "ethical-walls": ethicalWalls,
+  "event-logs": eventLogs,
 } satisfies Record<string, ResourceDef>;
 
 export type RegistryKey = keyof typeof REGISTRY;

@@ -90,7 +90,11 @@ export type DrawerIcon =
   | "database"
   | "wall"
   | "buildingCommunity"
-  | "hierarchy";
+  | "hierarchy"
+  | "history"
+  | "handStop"
+  | "notes"
+  | "gauge";
 
 export type PageEntry = {
   /** Catalogue key of the page title; by default the entity's title (`resources:<key>.title`). */

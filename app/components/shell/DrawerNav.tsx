@@ -11,12 +11,16 @@ import {
   IconCode,
   IconDatabase,
   IconFolders,
+  IconGauge,
   IconGavel,
+  IconHandStop,
+  IconHistory,
   IconHierarchy2,
   IconInbox,
   IconLayoutDashboard,
   IconMail,
   IconMapPin,
+  IconNotes,
   IconScale,
   IconSitemap,
   IconTemplate,
@@ -64,6 +68,10 @@ export const ICONS: Record<DrawerIcon, Icon> = {
   wall: IconWall,
   buildingCommunity: IconBuildingCommunity,
   hierarchy: IconHierarchy2,
+  history: IconHistory,
+  handStop: IconHandStop,
+  notes: IconNotes,
+  gauge: IconGauge,
 };
 
 const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "developer"];
