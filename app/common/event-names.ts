@@ -46,6 +46,7 @@ export const EVENT_NAMES = [
   "digest failed",
   "activity report failed",
   "user changed",
+  "configuration changed",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -1,6 +1,7 @@
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { type FirmRecord, type FirmUpdate, normaliseHostName } from "../../app/common/firm-schema";
 import type { Database } from "../db/database";
+import type { DB } from "../db/schema";
 import { firmRecord, firmRowUpdate } from "./firm-record";
 
 function selectFirm(database: Database) {
@@ -48,8 +49,9 @@ export async function hostNamesOfOtherFirms(database: Database, id: number, host
   return hosts.filter((h) => taken.has(h));
 }
 
-export async function updateFirm(database: Database, id: number, update: FirmUpdate, now: number): Promise<void> {
-  await database.db.updateTable("firm").set(firmRowUpdate(update, now)).where("id", "=", id).execute();
+/** `db`: a transaction the update belongs to (with its audit entry), else the database itself. */
+export async function updateFirm(database: Database, id: number, update: FirmUpdate, now: number, db: Kysely<DB> = database.db): Promise<void> {
+  await db.updateTable("firm").set(firmRowUpdate(update, now)).where("id", "=", id).execute();
 }
 
 export async function firmLogo(database: Database, id: number): Promise<Buffer | null> {

@@ -4,9 +4,11 @@ import { ACCESS_KEYS, allows } from "../../app/common/access";
 import { type Caller, fieldLevel, levelOf } from "../auth/caller";
 import { HttpError, conflict, forbidden, invalid, notFound } from "../lib/errors";
 import type { ServerContext } from "../context";
+import type { DB } from "../db/schema";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
+import { type AuditAction, type AuditedChange, auditChange } from "./audit";
 import { type ReadScope, readScopeOf, rowScopeSql, wallApplies } from "./read-scope";
 import { QueryError, type SearchQuery } from "./search-query";
 import { documentBody, ftsQuery } from "./search-text";
@@ -400,6 +402,7 @@ export async function create(ctx: ServerContext, caller: Caller, res: ServerReso
       await trx.insertInto(res.table).values(row).execute();
       await writeLinks(trx, res, caller, String(row.id), values);
       await reindex(trx, ctx, res, caller, String(row.id));
+      if (res.def.audited) await auditChange(trx as unknown as Kysely<DB>, caller, auditedChange(res, "created", String(row.id), null, values), now);
     });
   if (res.hooks?.afterInsert) await res.hooks.afterInsert(ctx, caller, row);
   await committed?.(String(row.id));
@@ -425,6 +428,7 @@ export async function update(ctx: ServerContext, caller: Caller, res: ServerReso
       await trx.updateTable(res.table).set(row).where("id", "=", id).where("firm_id", "=", caller.firmId).execute();
       await writeLinks(trx, res, caller, id, values);
       await reindex(trx, ctx, res, caller, id);
+      if (res.def.audited) await auditChange(trx as unknown as Kysely<DB>, caller, auditedChange(res, "updated", id, stored, values), ctx.clock.now());
     });
   await committed?.(id);
   await res.hooks?.afterUpdate?.(ctx, caller, stored, values);
@@ -435,7 +439,7 @@ export async function update(ctx: ServerContext, caller: Caller, res: ServerReso
 export async function remove(ctx: ServerContext, caller: Caller, res: ServerResource, id: string): Promise<void> {
   requireResource(res, caller, "write");
   await res.hooks?.guardWrite?.(ctx, caller);
-  await read(ctx, caller, res, id);
+  const stored = await read(ctx, caller, res, id);
   const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "delete", id, values: {} });
   for (const dep of res.dependents ?? []) {
     const used = await anyDb(ctx).selectFrom(dep.table).select(dep.column).where(dep.column, "=", id).limit(1).executeTakeFirst();
@@ -453,9 +457,15 @@ export async function remove(ctx: ServerContext, caller: Caller, res: ServerReso
         else await trx.deleteFrom(link.table).where(link.ownerColumn, "=", id).execute();
       }
       await trx.deleteFrom(res.table).where("id", "=", id).where("firm_id", "=", caller.firmId).execute();
+      if (res.def.audited) await auditChange(trx as unknown as Kysely<DB>, caller, auditedChange(res, "deleted", id, stored, null), ctx.clock.now());
     });
   await committed?.(id);
   await res.hooks?.afterWrite?.(ctx, caller, id);
+}
+
+/** An audited change of a generic entity, named by its singular in the catalogue. */
+function auditedChange(res: ServerResource, action: AuditAction, id: string, before: Row | null, after: Row | null): AuditedChange {
+  return { def: res.def, entity: message(`resources:${res.def.key}.singular`).toLowerCase(), action, id, before, after };
 }
 
 export { QueryError };

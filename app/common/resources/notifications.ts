@@ -39,6 +39,7 @@ const created: FieldDef = { name: "created_at", kind: "date", computed: true };
 
 export const preferenceGroups = defineResource({
   key: "preference-groups",
+  audited: true,
   resource: "timekeeper_group",
   accessKey: "timekeeperGroupAccess",
   apiPath: "/api/v1/timekeeper-group",
@@ -87,6 +88,7 @@ export const preferenceGroups = defineResource({
 
 export const templates = defineResource({
   key: "templates",
+  audited: true,
   resource: "email_template",
   accessKey: "emailTemplateAccess",
   apiPath: "/api/v1/email-template",
@@ -108,6 +110,7 @@ export const templates = defineResource({
 
 export const notificationRules = defineResource({
   key: "notification-rule",
+  audited: true,
   resource: "notification_rule",
   accessKey: "notificationRuleAccess",
   apiPath: "/api/v1/notification-rule",
@@ -146,6 +149,7 @@ export const notificationRules = defineResource({
 
 export const autoCaseCreation = defineResource({
   key: "auto-case-creation",
+  audited: true,
   resource: "auto_case_creation",
   accessKey: "firmAccess",
   apiPath: "/api/v1/auto-case-creation",

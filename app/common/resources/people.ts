@@ -5,6 +5,7 @@ import { defineResource } from "./types";
 
 export const users = defineResource({
   key: "users",
+  audited: true,
   resource: "user",
   accessKey: "userAccess",
   apiPath: "/api/v1/user",

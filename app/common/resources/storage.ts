@@ -31,6 +31,7 @@ const properties = () =>
 
 export const storagePolicies = defineResource({
   key: "storage-policies",
+  audited: true,
   creationFailedKey: "errors:storagePolicyCreation",
   resource: "storage_policy",
   accessKey: "storagePolicyAccess",
@@ -84,6 +85,7 @@ export const storagePolicies = defineResource({
  */
 export const dmsCredentials = defineResource({
   key: "dms",
+  audited: true,
   resource: "generic_credential",
   accessKey: "firmAccess",
   apiPath: "/api/v1/generic-credential",

@@ -38,6 +38,8 @@ export interface FieldDef {
   /** How a filter value matches: the whole value, or a part of it. By default exact for references and choices. */
   match?: "exact" | "contains";
   /** Served for the console's own screens and exports; the generic record page leaves it out. */
+  /** A secret (a credential's password or key): never shown back, masked in audit entries. */
+  secret?: boolean;
   internal?: boolean;
 }
 
@@ -145,6 +147,8 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
   extraAction?: { path: string; labelKey: string };
   /** Spec §8: what a wizard says when the API fails to create one (default 'Item creation failed'). */
   creationFailedKey?: string;
+  /** Part of the firm's configuration: every create, change and delete writes an AUDIT entry. */
+  audited?: boolean;
 }
 
 /** A part of a record page under the record: a case's notices and documents, an envelope's documents, a template's preview. */

@@ -8,6 +8,7 @@ export const WALL_TYPES = ["inclusionary", "exclusionary"] as const;
 
 export const ethicalWalls = defineResource({
   key: "ethical-walls",
+  audited: true,
   resource: "firm",
   accessKey: "firmAccess",
   apiPath: "/api/v1/ethical-wall",

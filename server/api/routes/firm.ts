@@ -7,6 +7,7 @@ import { findFirm, findFirmForHost, firmLogo, hostNamesOfOtherFirms, implicitHos
 import { message } from "../../lib/messages";
 import { authenticate, levelOf, requireAccess } from "../../auth/caller";
 import { HttpError, conflict, errorHandler, notFound } from "../../lib/errors";
+import { auditFirmChange } from "../../resources/audit";
 import { readBody, sendProtobuf, wantsProtobuf } from "../protobuf-body";
 
 const MAX_LOGO_BYTES = 1024 * 1024;
@@ -32,7 +33,11 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
     const taken = await hostNamesOfOtherFirms(ctx.database, caller.firmId, update.host_names, implicitHostNames(ctx.config.publicUrl));
     if (taken.length > 0) throw conflict(message("errors:hostNameTaken", { hosts: taken.join(", ") }));
     const before = await findFirm(ctx.database, caller.firmId);
-    await updateFirm(ctx.database, caller.firmId, update, ctx.clock.now());
+    const now = ctx.clock.now();
+    await ctx.database.db.transaction().execute(async (trx) => {
+      await updateFirm(ctx.database, caller.firmId, update, now, trx);
+      if (before) await auditFirmChange(trx, caller, before as unknown as Record<string, unknown>, update, now);
+    });
     // Turning walls on or off changes who may hear of what: the state follows the recomputation.
     if (before && Boolean(before.internal_walls_enabled) !== Boolean(update.internal_walls_enabled)) {
       await scheduleWallsRecomputation(ctx, caller.firmId);

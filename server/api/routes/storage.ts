@@ -11,6 +11,7 @@ import { mayReadRow, readScopeOf } from "../../resources/read-scope";
 import { requeueStorage } from "../../storage/requeue";
 import { userWalledOutOfCase } from "../../walls/walls";
 import { authenticate, requireAccess } from "../../auth/caller";
+import { auditFirmChange } from "../../resources/audit";
 import { HttpError, invalid, notFound } from "../../lib/errors";
 
 // Where documents go: the firm's storage policy hierarchy, requeueing notices to the DMS,
@@ -56,11 +57,21 @@ export function storageRoutes(app: FastifyInstance, ctx: ServerContext) {
         .executeTakeFirst();
       if (!policy) throw invalid({ storage_policy_id: [message("errors:unknownReference")] });
     }
-    await db
-      .updateTable("firm")
-      .set({ storage_policy_hierarchy: JSON.stringify(body.hierarchy), storage_policy_id: body.storage_policy_id, updated_at: ctx.clock.now() })
+    const before = await db
+      .selectFrom("firm")
+      .select(["name", "storage_policy_hierarchy", "storage_policy_id"])
       .where("id", "=", caller.firmId)
-      .execute();
+      .executeTakeFirstOrThrow();
+    const now = ctx.clock.now();
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("firm")
+        .set({ storage_policy_hierarchy: JSON.stringify(body.hierarchy), storage_policy_id: body.storage_policy_id, updated_at: now })
+        .where("id", "=", caller.firmId)
+        .execute();
+      const was = { ...before, storage_policy_hierarchy: normaliseHierarchy(before.storage_policy_hierarchy) };
+      await auditFirmChange(trx, caller, was, { storage_policy_hierarchy: body.hierarchy, storage_policy_id: body.storage_policy_id }, now);
+    });
     return { hierarchy: body.hierarchy, storage_policy_id: body.storage_policy_id };
   });
 

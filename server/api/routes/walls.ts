@@ -4,6 +4,7 @@ import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { scheduleWallsRecomputation } from "../../walls/apply-walls";
 import { authenticate, requireAccess } from "../../auth/caller";
+import { auditFirmChange } from "../../resources/audit";
 import { HttpError, invalid, notFound } from "../../lib/errors";
 
 const body = z.object({ enabled: z.boolean() });
@@ -33,11 +34,16 @@ export function wallRoutes(app: FastifyInstance, ctx: ServerContext) {
     if (!parsed.success) throw invalid({ enabled: [message("errors:invalidRequest")] });
     const before = await state(caller.firmId);
     if (before.enabled !== parsed.data.enabled) {
-      await db
-        .updateTable("firm")
-        .set({ internal_walls_enabled: parsed.data.enabled ? 1 : 0, updated_at: ctx.clock.now() })
-        .where("id", "=", caller.firmId)
-        .execute();
+      const now = ctx.clock.now();
+      const firm = await db.selectFrom("firm").select("name").where("id", "=", caller.firmId).executeTakeFirstOrThrow();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("firm")
+          .set({ internal_walls_enabled: parsed.data.enabled ? 1 : 0, updated_at: now })
+          .where("id", "=", caller.firmId)
+          .execute();
+        await auditFirmChange(trx, caller, { name: firm.name, internal_walls_enabled: before.enabled }, { internal_walls_enabled: parsed.data.enabled }, now);
+      });
       await scheduleWallsRecomputation(ctx, caller.firmId);
     }
     return state(caller.firmId);
