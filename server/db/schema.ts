@@ -50,6 +50,8 @@ export interface FirmTable {
   extract_document_web_links: Bool;
   minutes_saved_per_notice: number;
   is_default: Bool;
+  /** Until when the error recipients have been told of the firm's events (0: not yet). */
+  error_reported_until: Millis;
 }
 
 export interface SecurityRoleTable {

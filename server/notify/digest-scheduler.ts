@@ -5,6 +5,7 @@ import { logEvent } from "../jobs/event-log";
 import { sendActivityReport } from "./activity-report";
 import { dueLocalDate, isKnownTimeZone } from "./digest-schedule";
 import { type DigestSchedule, loadSchedules } from "./digest-schedules";
+import { sendErrorReports } from "./error-report";
 import { sendDigest } from "./send-digest";
 
 // The daily mails. Every tick looks for schedules whose local time has come today and whose run
@@ -108,6 +109,8 @@ export function startDigestScheduler(ctx: ServerContext, options: { intervalMs?:
   const tick = () => {
     current = runDueDigests(ctx, { retryAfter })
       .catch((error: unknown) => console.error("daily digests could not run", error))
+      .then(() => sendErrorReports(ctx))
+      .catch((error: unknown) => console.error("error reports could not be sent", error))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, intervalMs);
       });
