@@ -17,3 +17,21 @@ export const externalKeys = {
   unique_key: optionalText(100),
 };
 export const name = (max = 200) => requiredText(max);
+
+/** "key=value" lines as a map; the API also takes the map itself. */
+export const properties = () =>
+  z.preprocess(
+    (value) => {
+      if (typeof value !== "string") return value;
+      const entries = value
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .map((line) => {
+          const at = line.indexOf("=");
+          return at < 0 ? [line, ""] : [line.slice(0, at).trim(), line.slice(at + 1).trim()];
+        });
+      return Object.fromEntries(entries);
+    },
+    z.record(z.string().trim().min(1, "errors:required").max(100, "errors:fieldLength|100"), z.string().max(500, "errors:fieldLength|500")).default({}),
+  );

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { HIERARCHY_LEVELS } from "../firm-schema";
-import { name, optionalId, optionalText } from "./schema-parts";
+import { name, optionalId, optionalText, properties } from "./schema-parts";
 import { type FieldDef, defineResource } from "./types";
 
 // Where documents go: storage policies and the credentials of the store they name.
@@ -10,24 +10,6 @@ export { HIERARCHY_LEVELS };
 export type HierarchyLevel = (typeof HIERARCHY_LEVELS)[number];
 
 const created: FieldDef = { name: "created_at", kind: "date", computed: true };
-
-/** "key=value" lines as a map; the API also takes the map itself. */
-const properties = () =>
-  z.preprocess(
-    (value) => {
-      if (typeof value !== "string") return value;
-      const entries = value
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .filter(Boolean)
-        .map((line) => {
-          const at = line.indexOf("=");
-          return at < 0 ? [line, ""] : [line.slice(0, at).trim(), line.slice(at + 1).trim()];
-        });
-      return Object.fromEntries(entries);
-    },
-    z.record(z.string().trim().min(1, "errors:required").max(100, "errors:fieldLength|100"), z.string().max(500, "errors:fieldLength|500")).default({}),
-  );
 
 export const storagePolicies = defineResource({
   key: "storage-policies",

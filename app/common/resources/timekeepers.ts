@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { emailList, requiredText } from "../validation";
-import { externalKeys, name, optionalId, optionalText } from "./schema-parts";
+import { externalKeys, name, optionalId, optionalText, properties } from "./schema-parts";
 import { defineResource } from "./types";
 
 export const TIMEKEEPER_STATUSES = ["active", "inactive"] as const;
@@ -31,6 +31,7 @@ export const timekeepers = defineResource({
     timekeeper_group_id: optionalId(),
     storage_policy_id: optionalId(),
     additional_receipt_emails: emailList().default([]),
+    user_defined_fields: properties(),
   }),
   fields: [
     { name: "full_name", kind: "text", required: true },
@@ -48,6 +49,7 @@ export const timekeepers = defineResource({
     { name: "timekeeper_group_id", kind: "reference", reference: "preference-groups" },
     { name: "storage_policy_id", kind: "reference", reference: "storage-policies" },
     { name: "additional_receipt_emails", kind: "emails" },
+    { name: "user_defined_fields", kind: "properties" },
     { name: "created_at", kind: "date", computed: true },
   ],
   columns: [
@@ -63,7 +65,7 @@ export const timekeepers = defineResource({
   quickFilters: { notMapped: { field: "timekeeper_group_id", labelKey: "resources:timekeepers.notMapped" } },
   wizard: [
     { key: "person", fields: ["full_name", "email", "title", "sort_name", "is_attorney", "billable", "status"] },
-    { key: "organisation", fields: ["unique_key", "reference_id", "location_id", "department_id", "practice_group_id"] },
+    { key: "organisation", fields: ["unique_key", "reference_id", "location_id", "department_id", "practice_group_id", "user_defined_fields"] },
     { key: "delivery", fields: ["timekeeper_group_id", "additional_receipt_emails", "storage_policy_id"] },
   ],
 });
