@@ -2,6 +2,7 @@ import type { Config } from "./config";
 import type { ServerContext } from "./context";
 import { loadOrCreateSecrets } from "./auth/secrets";
 import { migrateToLatest, openDatabase } from "./db/database";
+import { underStartupLock } from "./db/startup-lock";
 import { seedDemo } from "./seed/demo";
 import { seedDemoFirmData } from "./seed/demo-firm-data";
 import { seedReferenceData } from "./seed/reference-data";
@@ -20,7 +21,8 @@ export async function openContext(config: Config, clock: Clock = systemClock): P
   await seedReferenceData(database);
   const secrets = loadOrCreateSecrets(config.dataDir);
   const mailer = createMailer({ database, clock, from: config.ECFX_MAIL_FROM, relayUrl: config.ECFX_SMTP_RELAY_URL });
-  const seededDemo = config.ECFX_DEMO ? await seedDemo(database, config.ECFX_DEMO_PASSWORD, clock.now()) : false;
+  // Processes started together on one database create the demo firms once, not once each.
+  const seededDemo = config.ECFX_DEMO ? await underStartupLock(config.databaseUrl, () => seedDemo(database, config.ECFX_DEMO_PASSWORD, clock.now())) : false;
   const blobs = new BlobStore(path.join(config.dataDir, "blobs"), database);
   const courts = new CourtConnector({
     baseUrl: config.ECFX_COURT_BASE_URL,

@@ -25,7 +25,7 @@ export const DEMO = {
   secondAdmin: "admin@second.ecfx.test",
 } as const;
 
-const PG_URL = process.env.ECFX_TEST_PG_URL;
+export const PG_URL = process.env.ECFX_TEST_PG_URL;
 
 export const backends: Backend[] = PG_URL ? ["sqlite", "postgres"] : ["sqlite"];
 
