@@ -7,16 +7,13 @@
 //
 //   node scripts/build-cli.mjs          build now
 //   import { ensureCliBuilt } from …    build when missing or older than one of its inputs
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { INPUTS, OUT_DIR, ROOT, isCliStale } from "./cli-freshness.mjs";
 import { migrationList } from "./migration-list-plugin.mjs";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const OUT_DIR = path.join(ROOT, "build/cli");
-export const CLI_ENTRY = path.join(OUT_DIR, "ecfx.js");
-/** The files the last build read, so that the staleness check looks at those and nothing else. */
-const INPUTS = path.join(OUT_DIR, "inputs.json");
+export { ROOT };
 const SELF = fileURLToPath(import.meta.url);
 
 /** Packages compiled into the command rather than loaded from node_modules at start-up. */
@@ -72,26 +69,9 @@ export function newestSource(dir) {
   return newest;
 }
 
-/** True when the build is missing, or this script or one of the files the build read changed since. */
-function isStale() {
-  let built;
-  let inputs;
-  try {
-    built = statSync(CLI_ENTRY).mtimeMs;
-    inputs = JSON.parse(readFileSync(INPUTS, "utf8"));
-  } catch {
-    return true;
-  }
-  for (const input of [SELF, ...inputs]) {
-    const stat = statSync(path.resolve(ROOT, input), { throwIfNoEntry: false });
-    if (!stat || stat.mtimeMs > built) return true;
-  }
-  return false;
-}
-
 /** Builds the command when it was never built or one of its inputs changed since. */
 export async function ensureCliBuilt() {
-  if (isStale()) await buildCli();
+  if (isCliStale()) await buildCli();
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === SELF) {

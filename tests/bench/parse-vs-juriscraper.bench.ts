@@ -13,7 +13,7 @@
 // When neither works its side is skipped with the reason and our own figures are still printed.
 // juriscraper's code is never part of this repository.
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { ROOT } from "./product";
@@ -128,20 +128,15 @@ if src:
 import logging
 logging.disable(logging.CRITICAL)
 from juriscraper.pacer.email import S3NotificationEmail
-messages = []
-for sub in ("nef", "nda"):
-    d = os.path.join(corpus, sub)
-    for name in sorted(os.listdir(d)):
-        if name.endswith(".txt"):
-            with open(os.path.join(d, name), "rb") as f:
-                raw = f.read()
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                text = raw.decode("iso-8859-1")
-            with open(os.path.join(d, name[:-4] + ".json")) as f:
-                gold = json.load(f)
-            messages.append((name.split(".")[0].split("_")[0], text, gold))
+def read(file):
+    with open(file, "rb") as f:
+        raw = f.read()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("iso-8859-1")
+def court_of(file):
+    return os.path.basename(file).split(".")[0].split("_")[0]
 def parse(court, text):
     try:
         p = S3NotificationEmail(court)
@@ -149,6 +144,19 @@ def parse(court, text):
         return p.data
     except Exception:
         return None
+if os.path.isfile(corpus):
+    # One e-mail, parsed once and printed, as one run of a command would: its peak memory.
+    print(json.dumps(parse(court_of(corpus), read(corpus)), default=str))
+    print(json.dumps({"maxRssMb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+    sys.exit(0)
+messages = []
+for sub in ("nef", "nda"):
+    d = os.path.join(corpus, sub)
+    for name in sorted(os.listdir(d)):
+        if name.endswith(".txt"):
+            with open(os.path.join(d, name[:-4] + ".json")) as f:
+                gold = json.load(f)
+            messages.append((court_of(name), read(os.path.join(d, name)), gold))
 agree = 0
 for court, text, gold in messages:
     data = parse(court, text)
@@ -188,9 +196,7 @@ async function ours(script: string): Promise<Figures> {
 }
 
 async function theirs(juriscraper: { python: string; src?: string }): Promise<Figures> {
-  const script = path.join(path.dirname(venv), "juriscraper-bench.py");
-  mkdirSync(path.dirname(script), { recursive: true });
-  writeFileSync(script, JURISCRAPER_SCRIPT);
+  const script = writeJuriscraperScript();
   const [command, args] = pinned(juriscraper.python, [script, corpus, String(seconds), ...(juriscraper.src ? [juriscraper.src] : [])]);
   const { stdout } = await run(command, args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
   return JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as Figures;
@@ -198,29 +204,70 @@ async function theirs(juriscraper: { python: string; src?: string }): Promise<Fi
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-async function coldStart(): Promise<string> {
-  // The compiled `ecfx parse` command, started afresh each time: wall time, and CPU time (user +
-  // system, from /usr/bin/time) which a busy machine does not inflate.
-  const file = path.join(ROOT, "tests/fixtures/notices/nda.eml");
-  const command = [process.execPath, path.join(ROOT, "scripts/ecfx.mjs"), "parse", file, "--json"];
-  spawnSync(command[0] ?? "", command.slice(1), { cwd: ROOT });
+interface OneRun {
+  wallMs: number;
+  cpuMs?: number;
+  rssMb?: number;
+}
+
+/** One command started afresh: wall time, and CPU (user + system) and peak memory from /usr/bin/time when present. */
+function startOnce(command: string[]): OneRun {
   const timed = existsSync("/usr/bin/time");
-  const walls: number[] = [];
-  const cpus: number[] = [];
-  const rss: number[] = [];
-  for (let i = 0; i < 10; i++) {
-    const t = performance.now();
-    const child = timed
-      ? spawnSync("/usr/bin/time", ["-f", "%U %S %M", ...command], { cwd: ROOT, encoding: "utf8" })
-      : spawnSync(command[0] ?? "", command.slice(1), { cwd: ROOT, encoding: "utf8" });
-    walls.push(performance.now() - t);
-    const [user, sys, rssKb] = (child.stderr ?? "").trim().split("\n").pop()?.split(" ").map(Number) ?? [];
-    if (user !== undefined && sys !== undefined && !Number.isNaN(user + sys)) cpus.push((user + sys) * 1000);
-    if (rssKb !== undefined && !Number.isNaN(rssKb)) rss.push(rssKb / 1024);
+  const t = performance.now();
+  const child = timed
+    ? spawnSync("/usr/bin/time", ["-f", "%U %S %M", ...command], { cwd: ROOT, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 })
+    : spawnSync(command[0] ?? "", command.slice(1), { cwd: ROOT, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+  const wallMs = performance.now() - t;
+  if (child.status !== 0) throw new Error(`${command.join(" ")} failed: ${(child.stderr ?? "").trim().slice(-300)}`);
+  const [user, sys, rssKb] = (child.stderr ?? "").trim().split("\n").pop()?.split(" ").map(Number) ?? [];
+  const cpuMs = user !== undefined && sys !== undefined && !Number.isNaN(user + sys) ? (user + sys) * 1000 : undefined;
+  const rssMb = rssKb !== undefined && !Number.isNaN(rssKb) ? rssKb / 1024 : undefined;
+  return { wallMs, cpuMs, rssMb };
+}
+
+function describe(name: string, runs: OneRun[]): string {
+  const walls = runs.map((r) => r.wallMs);
+  const cpus = runs.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));
+  const rss = runs.flatMap((r) => (r.rssMb === undefined ? [] : [r.rssMb]));
+  const cpu = cpus.length ? `, CPU median ${median(cpus).toFixed(0)} ms` : "";
+  const memory = rss.length ? `, peak RSS median ${median(rss).toFixed(1)} MB, max ${Math.max(...rss).toFixed(1)} MB` : "";
+  return `${name}: wall median ${median(walls).toFixed(0)} ms${cpu}${memory}`;
+}
+
+/**
+ * One e-mail parsed by a command started afresh, the way an operator runs it, on both sides, on
+ * the same e-mails, alternately: start-up time and the memory one parse takes, runtime included.
+ */
+function oneEmailRuns(juriscraper: Juriscraper): string[] {
+  const files = ["nef", "nda"].flatMap((sub) => {
+    const dir = path.join(corpus, sub);
+    return readdirSync(dir)
+      .filter((name) => name.endsWith(".txt"))
+      .sort()
+      .slice(0, 5)
+      .map((name) => path.join(dir, name));
+  });
+  const script = "python" in juriscraper ? writeJuriscraperScript() : "";
+  const ourRuns: OneRun[] = [];
+  const theirRuns: OneRun[] = [];
+  startOnce([process.execPath, path.join(ROOT, "scripts/ecfx.mjs"), "parse", files[0] ?? "", "--json"]);
+  for (let round = 0; round < 2; round++) {
+    for (const file of files) {
+      ourRuns.push(startOnce([process.execPath, path.join(ROOT, "scripts/ecfx.mjs"), "parse", file, "--json"]));
+      if ("python" in juriscraper) theirRuns.push(startOnce([juriscraper.python, script, file, "0", ...(juriscraper.src ? [juriscraper.src] : [])]));
+    }
   }
-  const cpu = cpus.length ? `, CPU best ${Math.min(...cpus).toFixed(0)} ms, median ${median(cpus).toFixed(0)} ms` : "";
-  const memory = rss.length ? `, max RSS ${Math.max(...rss).toFixed(0)} MB (one e-mail parsed)` : "";
-  return `cold start of \`ecfx parse FILE --json\` (compiled): wall best ${Math.min(...walls).toFixed(0)} ms, median ${median(walls).toFixed(0)} ms${cpu}${memory}`;
+  const lines = [`one e-mail per run (${files.length} e-mails × 2, started afresh each time)`];
+  lines.push(describe("  `ecfx parse FILE --json` (compiled)", ourRuns));
+  if ("python" in juriscraper) lines.push(describe("  juriscraper, the same e-mail", theirRuns));
+  return lines;
+}
+
+function writeJuriscraperScript(): string {
+  const script = path.join(path.dirname(venv), "juriscraper-bench.py");
+  mkdirSync(path.dirname(script), { recursive: true });
+  writeFileSync(script, JURISCRAPER_SCRIPT);
+  return script;
 }
 
 async function main(): Promise<void> {
@@ -254,7 +301,7 @@ async function main(): Promise<void> {
   } else {
     lines.push(`juriscraper: skipped: ${juriscraper.skipped.replace(/^juriscraper /, "juriscraper ")}`);
   }
-  lines.push(await coldStart());
+  lines.push(...oneEmailRuns(juriscraper));
   console.log(lines.join("\n"));
 }
 
