@@ -10,15 +10,18 @@ import { TopList } from "../components/dashboard/TopList";
 import type { DashboardData } from "../common/dashboard-answer";
 import { requireUser } from "../utils/auth.server";
 import { DEFAULT_PERIOD, periodQuerySchema, periodSearch } from "../common/dashboard-period";
+import { keptResults } from "../utils/kept-results";
 import { useRootData } from "../utils/root-data";
 
 export const handle = { titleKey: "pages.dashboard" };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 
+const calendarDays = keptResults<Intl.DateTimeFormat>(64);
+
 /** A date of the firm's calendar ("YYYY-MM-DD") at an instant. */
 const localDate = (ms: number, timeZone: string) =>
-  new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(ms);
+  calendarDays(timeZone, () => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })).format(ms);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { me, api, headers } = await requireUser(request, "dashboardAccess");
@@ -32,8 +35,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ me, form, error: null, dashboard, shown }, { headers });
 }
 
-const monthLabel = (key: string) =>
-  new Intl.DateTimeFormat("en-US", { month: "short", year: "numeric", timeZone: "UTC" }).format(Date.parse(`${key}-01T00:00:00Z`));
+// Made once: a formatter costs far more to make than to use.
+const monthFormat = new Intl.DateTimeFormat("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+const monthLabel = (key: string) => monthFormat.format(Date.parse(`${key}-01T00:00:00Z`));
 
 export default function Dashboard() {
   const { me, form, error, dashboard, shown } = useLoaderData<typeof loader>();

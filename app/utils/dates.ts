@@ -1,3 +1,4 @@
+import { keptResults } from "./kept-results";
 import { useRootData } from "./root-data";
 
 // One way to write a moment in the console: in the firm's time zone, the same on the server and
@@ -21,13 +22,18 @@ function formatterFor(timeZone: string, style: DateStyle): Intl.DateTimeFormat {
   return formatter;
 }
 
+const knownZones = keptResults<boolean>(64);
+
+/** Asked for every date a table shows; making a formatter to find out costs more than the formatting. */
 function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
+  return knownZones(value, () => {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: value });
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**

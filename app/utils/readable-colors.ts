@@ -7,6 +7,7 @@ import {
   parseThemeColor,
 } from "@mantine/core";
 import chroma from "chroma-js";
+import { keptResults } from "./kept-results";
 
 // Mantine picks fixed shades for a colour's filled, light, outline and text uses (shade 6 on
 // white, 4 and 3 on dark grey); many read below the spec's 4.5:1 (white on orange, red on its
@@ -44,9 +45,11 @@ function shadeOf(theme: MantineTheme, scheme: "light" | "dark"): number {
   return typeof shade === "number" ? shade : shade[scheme];
 }
 
+const blackText = keptResults<boolean>(256);
+
 /** White text on a filled colour when its darkest shade carries it, else black (yellow, orange). */
 export function takesBlackText(palette: MantineColorsTuple | undefined): boolean {
-  return palette ? chroma.contrast(palette[9], "#ffffff") < CONTRAST_THRESHOLD : false;
+  return palette ? blackText(palette[9], () => chroma.contrast(palette[9], "#ffffff") < CONTRAST_THRESHOLD) : false;
 }
 
 /** Filled theme colours take the text colour their readable shades were chosen for. */
@@ -94,7 +97,22 @@ export function readableColorVariables(
  * Every colour's readable shades, and the secondary ("dimmed") text, links and error text on
  * the body and the grey panels of both schemes.
  */
-export const cssVariablesResolver: CSSVariablesResolver = (theme) => {
+export const cssVariablesResolver: CSSVariablesResolver = (theme) =>
+  // The same colours give the same variables: computed once, not on every page (chroma-js's
+  // contrast search costs a few milliseconds of each render).
+  resolvedVariables(variablesKey(theme), () => resolveVariables(theme));
+
+const resolvedVariables = keptResults<ReturnType<CSSVariablesResolver>>(64);
+
+const variablesKey = (theme: MantineTheme) =>
+  [
+    theme.primaryColor,
+    JSON.stringify(theme.primaryShade),
+    theme.white,
+    ...Object.entries(theme.colors).map(([name, palette]) => `${name}:${palette?.join(",") ?? ""}`),
+  ].join("|");
+
+function resolveVariables(theme: MantineTheme): ReturnType<CSSVariablesResolver> {
   const shades = { light: shadeOf(theme, "light"), dark: shadeOf(theme, "dark") };
   const surfaces = { light: [theme.white, theme.colors.gray[1]], dark: [theme.colors.dark[7], theme.colors.dark[6]] };
   const perScheme = (scheme: "light" | "dark") =>
@@ -120,4 +138,4 @@ export const cssVariablesResolver: CSSVariablesResolver = (theme) => {
       "--mantine-color-anchor": `var(--mantine-color-${theme.primaryColor}-text)`,
     },
   };
-};
+}

@@ -2,6 +2,7 @@ import { generateColors } from "@mantine/colors-generator";
 import { type MantineColorsTuple, createTheme } from "@mantine/core";
 import chroma from "chroma-js";
 import { DEFAULT_PRIMARY_COLOR, DEFAULT_SECONDARY_COLOR, normaliseColor } from "../common/firm-schema";
+import { keptResults } from "./kept-results";
 import { CONTRAST_THRESHOLD, LUMINANCE_THRESHOLD, variantColorResolver } from "./readable-colors";
 
 export { CONTRAST_THRESHOLD } from "./readable-colors";
@@ -22,6 +23,13 @@ export function accessibleShade(palette: MantineColorsTuple): 6 | 7 | 8 | 9 {
  * always-visible focus ring.
  */
 export function buildTheme(branding: { primary_color?: string; secondary_color?: string } | null, accessibleColors: boolean) {
+  // Kept per firm colours: generating two palettes and their contrast search costs every page.
+  return themes(`${branding?.primary_color ?? ""}|${branding?.secondary_color ?? ""}|${accessibleColors}`, () => themeOf(branding, accessibleColors));
+}
+
+const themes = keptResults<ReturnType<typeof createTheme>>(64);
+
+function themeOf(branding: { primary_color?: string; secondary_color?: string } | null, accessibleColors: boolean) {
   const primary = generateColors(normaliseColor(branding?.primary_color) ?? DEFAULT_PRIMARY_COLOR);
   const secondary = generateColors(normaliseColor(branding?.secondary_color) ?? DEFAULT_SECONDARY_COLOR);
   return createTheme({

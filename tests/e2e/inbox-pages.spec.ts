@@ -167,6 +167,8 @@ test("every drawer entry has an icon", async ({ page }) => {
   await expect(links.first()).toBeVisible();
   expect(await links.count()).toBeGreaterThan(20);
   for (const link of await links.all()) await expect(link.locator("svg"), (await link.textContent()) ?? "").toHaveCount(1);
+  // The page's own entry, and only it, is marked as the current page.
+  await expect(page.locator('nav .drawer-link[aria-current="page"]')).toHaveText(["Profile"]);
 });
 
 test("entity names and import formats read as sentences, not keys", async ({ page }) => {

@@ -1,8 +1,10 @@
-import { Card, Table, Text, Title } from "@mantine/core";
+import { Card, Text, Title } from "@mantine/core";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import type { Count } from "../../common/dashboard-answer";
+import { useHydrated } from "../../utils/use-hydrated";
+import { CountTable } from "./CountTable";
 
 interface Props {
   testId: string;
@@ -23,6 +25,7 @@ const HEIGHT = 260;
 export function ChartCard({ testId, title, keyLabel, data, label = (k) => k }: Props) {
   const { t } = useTranslation("dashboard");
   const titleId = useId();
+  const hydrated = useHydrated();
   const rows = data.map((d) => ({ name: label(d.key), count: d.count }));
   return (
     <Card withBorder data-testid={testId} component="section" aria-labelledby={titleId}>
@@ -36,7 +39,9 @@ export function ChartCard({ testId, title, keyLabel, data, label = (k) => k }: P
           {/* Every tick, angled: the server cannot measure text, so the client must not drop ticks it measured, or hydration fails. */}
           <XAxis dataKey="name" interval={0} angle={-40} textAnchor="end" height={64} tick={{ fontSize: 10 }} />
           <YAxis allowDecimals={false} width={40} tick={{ fontSize: 11 }} />
-          <Tooltip cursor={{ fillOpacity: 0.15 }} formatter={(value) => [String(value), t("count")]} />
+          {/* Tooltips need a pointer and JavaScript: drawn once the page runs (the first render
+              matches the server's), sparing the server a third of each chart's work. */}
+          {hydrated ? <Tooltip cursor={{ fillOpacity: 0.15 }} formatter={(value) => [String(value), t("count")]} /> : null}
           <Bar dataKey="count" isAnimationActive={false} />
         </BarChart>
       </div>
@@ -46,22 +51,7 @@ export function ChartCard({ testId, title, keyLabel, data, label = (k) => k }: P
             {t("showData")}
           </Text>
         </summary>
-        <Table striped withTableBorder mt="xs" data-testid={`${testId}-table`}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{keyLabel}</Table.Th>
-              <Table.Th scope="col">{t("count")}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((r) => (
-              <Table.Tr key={r.name}>
-                <Table.Td>{r.name}</Table.Td>
-                <Table.Td>{r.count}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <CountTable bordered testId={`${testId}-table`} headers={[keyLabel, t("count")]} rows={rows.map((r) => ({ key: r.name, cells: [r.name, r.count] }))} />
       </details>
     </Card>
   );

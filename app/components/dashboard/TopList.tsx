@@ -1,7 +1,8 @@
-import { Card, Table, Text, Title } from "@mantine/core";
+import { Card, Text, Title } from "@mantine/core";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { Ranked } from "../../common/dashboard-answer";
+import { CountTable } from "./CountTable";
 
 /** One of the top-ten lists: the data itself is the table. */
 export function TopList({ testId, title, rows }: { testId: string; title: string; rows: Ranked[] }) {
@@ -15,24 +16,11 @@ export function TopList({ testId, title, rows }: { testId: string; title: string
       {rows.length === 0 ? (
         <Text size="sm">{t("top.none")}</Text>
       ) : (
-        <Table striped aria-labelledby={titleId}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t("top.rank")}</Table.Th>
-              <Table.Th scope="col">{t("top.name")}</Table.Th>
-              <Table.Th scope="col">{t("count")}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((r, i) => (
-              <Table.Tr key={r.id}>
-                <Table.Td>{i + 1}</Table.Td>
-                <Table.Td>{r.name}</Table.Td>
-                <Table.Td>{r.count}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <CountTable
+          labelledBy={titleId}
+          headers={[t("top.rank"), t("top.name"), t("count")]}
+          rows={rows.map((r, i) => ({ key: r.id, cells: [i + 1, r.name, r.count] }))}
+        />
       )}
     </Card>
   );
