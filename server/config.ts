@@ -91,6 +91,12 @@ const schema = z.object({
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   ECFX_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /**
+   * How long a worker keeps a job it took before another may take it: the time a worker that dies
+   * on another machine holds up its jobs (on the same machine they are freed when a worker starts).
+   * Longer than any one job may run.
+   */
+  ECFX_JOB_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   /** How long the dashboard's counts are kept per firm, period and scope; 0 counts on every request. */
   ECFX_DASHBOARD_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** Analytics (Mixpanel-compatible HTTP): off unless a token applies to the console's host. */

@@ -100,6 +100,7 @@ async function main(): Promise<void> {
       stops.unshift(() => worker.stop());
       const digests = startDigestScheduler(ctx);
       stops.unshift(() => digests.stop());
+      console.log(`ECFX worker running ${config.ECFX_WORKER_CONCURRENCY} jobs at a time`);
     }
     if (config.ECFX_ROLES.includes("smtp")) {
       const smtp = createSmtpListener(ctx, {

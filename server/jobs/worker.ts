@@ -3,7 +3,6 @@ import type { ServerContext } from "../context";
 import { newId } from "../lib/ids";
 import { type Job, type JobKind, claimJob, completeJob, retryJob } from "./queue";
 
-const LEASE_MS = 60_000;
 const IDLE_POLL_MS = 250;
 const DEFAULT_ATTEMPTS = 5;
 /** How often a running worker looks for work that no job carries on (it also looks at start). */
@@ -98,7 +97,7 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
       // Counted busy while claiming: another loop's empty poll must not call the queue drained
       // while this claim may still bring a job back.
       busy++;
-      const job = await claimJob(ctx, workerId, LEASE_MS).catch((error: unknown) => {
+      const job = await claimJob(ctx, workerId, ctx.config.ECFX_JOB_LEASE_SECONDS * 1000).catch((error: unknown) => {
         console.error("job queue unavailable", error);
         return undefined;
       });

@@ -1,0 +1,205 @@
+// The product as real processes for the tests that kill them: each `server/main.ts` in a process
+// group of its own (a kill takes everything it started), a relay that records what it was sent,
+// fresh court notices, and the checks that every acknowledged notice was finished, filed once and
+// mailed once.
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { SMTPServer } from "smtp-server";
+import { expect } from "vitest";
+import type { Database } from "../../server/db/database";
+import { OPEN_STATUSES } from "../../server/pipeline/item-state";
+import { demoNotices } from "../../server/seed/demo-notices";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Demo notices on cases whose timekeepers get real-time mail; their documents can be fetched. */
+const SOURCES = [0, 1, 3].map((index) => demoNotices()[index]!);
+
+export interface Notice {
+  messageId: string;
+  raw: string;
+  from: string;
+}
+
+/** Batch `batch` of fresh notices: their own Message-IDs and court documents, so none is a duplicate. */
+export function batchOf(batch: number, prefix = "crash"): Notice[] {
+  return SOURCES.map((source, i) => {
+    const messageId = `<${prefix}-${batch}-${i}@uscourts.test>`;
+    const docId = `0399${String(batch * 10 + i).padStart(7, "0")}1`;
+    const raw = source.raw.replace(/^Message-ID:.*$/m, `Message-ID: ${messageId}`).replace(/\/doc1\/\d+/g, `/doc1/${docId}`);
+    return { messageId, raw, from: source.from };
+  });
+}
+
+export interface Product {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves once the output contains `text`; rejects when the process ends first or time runs out. */
+  waitFor(text: string, ms: number): Promise<void>;
+}
+
+/** Every process group started here, so none outlives the test, whatever fails. */
+const groups = new Set<number>();
+export function killAllGroups(): void {
+  for (const pid of groups) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  groups.clear();
+}
+process.once("exit", killAllGroups);
+
+/** `server/main.ts` with these settings, in a process group of its own. */
+export function spawnProduct(env: Record<string, string>): Product {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: root,
+    detached: true,
+    env: { ...process.env, ...env, NODE_ENV: "test" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (child.pid) groups.add(child.pid);
+  let output = "";
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    listeners.forEach((l) => l());
+  };
+  child.stdout!.on("data", onData);
+  child.stderr!.on("data", onData);
+  child.once("exit", () => listeners.forEach((l) => l()));
+  return {
+    child,
+    output: () => output,
+    waitFor: (text, ms) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => done(new Error(`no "${text}" within ${ms / 1000} s:\n${output.slice(-3000)}`)), ms);
+        const check = () => {
+          if (output.includes(text)) done();
+          else if (child.exitCode !== null || child.signalCode !== null) done(new Error(`the product ended before "${text}":\n${output.slice(-3000)}`));
+        };
+        const done = (error?: Error) => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          if (error) reject(error);
+          else resolve();
+        };
+        listeners.add(check);
+        check();
+      }),
+  };
+}
+
+/** SIGKILL to the product's whole process group; resolves once it has ended. */
+export async function killGroup(product: Product | undefined): Promise<void> {
+  const child = product?.child;
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+  await exited;
+  groups.delete(child.pid);
+}
+
+export interface RelaySink {
+  port: number;
+  /** The Message-ID of every message received, repeats included. */
+  messageIds: string[];
+  close(): Promise<void>;
+}
+
+/** A mail relay that accepts everything and records what it was sent. */
+export async function startRelaySink(): Promise<RelaySink> {
+  const messageIds: string[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, _session, callback) {
+      let raw = "";
+      stream.on("data", (chunk: Buffer) => (raw += chunk.toString("latin1")));
+      stream.on("end", () => {
+        messageIds.push(/^Message-ID:\s*(\S+)/im.exec(raw)?.[1] ?? "(none)");
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: (server.server.address() as net.AddressInfo).port, messageIds, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Every file below `dir`, the temporaries of writes a kill cut short included: retries remove them. */
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .sort();
+}
+
+/** True once no notice is open and no job is queued, false if that does not happen in time. */
+export async function settled(database: Database, deadlineMs: number): Promise<boolean> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    const open = await database.db.selectFrom("inbox_item").select("id").where("status", "in", OPEN_STATUSES).execute();
+    const jobs = await database.db.selectFrom("job").select("id").execute();
+    if (open.length === 0 && jobs.length === 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return false;
+}
+
+/**
+ * Every acknowledged notice is in the inbox once and Succeeded, nothing is left half way, each
+ * document is stored once (the files in the store are exactly the records' locations), and each
+ * recipient is mailed once per notice (one recorded mail, sent, and the relay saw no other).
+ */
+export async function expectEachOnce(database: Database, acknowledged: string[], relay: RelaySink, dataDir: string): Promise<void> {
+  const db = database.db;
+  const items = await db.selectFrom("inbox_item").select(["message_id", "status", "dms_status"]).where("parent_id", "is", null).execute();
+  for (const messageId of acknowledged) {
+    const own = items.filter((item) => item.message_id === messageId);
+    expect(own, messageId).toHaveLength(1);
+    expect(own[0], messageId).toMatchObject({ status: "Succeeded", dms_status: "succeeded" });
+  }
+  expect(items.filter((item) => (OPEN_STATUSES as string[]).includes(item.status))).toEqual([]);
+
+  // A record keeps the folder it was written under, relative to its firm's own root.
+  const records = await db.selectFrom("dms_record").select(["status", "location", "root", "firm_id"]).execute();
+  expect(records.filter((r) => r.status !== "succeeded")).toEqual([]);
+  const recorded = records.map((r) => path.posix.join(`firm-${r.firm_id}`, r.root ?? "", r.location ?? "")).sort();
+  expect(new Set(recorded).size).toBe(recorded.length);
+  expect(filesUnder(path.join(dataDir, "dms")).filter((file) => !file.endsWith(".properties.json"))).toEqual(recorded);
+
+  const notifications = await db.selectFrom("notification").select(["status", "cadence", "outbound_mail_id"]).where("cadence", "=", "realtime").execute();
+  expect(notifications.length).toBeGreaterThan(0);
+  expect(notifications.filter((n) => n.status === "pending" || n.status === "sending")).toEqual([]);
+  const mails = await db.selectFrom("outbound_mail").select(["id", "inbox_item_id", "to_addresses", "status", "message_id"]).where("purpose", "=", "notice").execute();
+  const perRecipient = new Map<string, number>();
+  for (const mail of mails) perRecipient.set(`${mail.inbox_item_id} ${mail.to_addresses}`, (perRecipient.get(`${mail.inbox_item_id} ${mail.to_addresses}`) ?? 0) + 1);
+  expect([...perRecipient].filter(([, count]) => count !== 1)).toEqual([]);
+  expect(mails.filter((mail) => mail.status !== "sent")).toEqual([]);
+  const sentIds = new Set(notifications.filter((n) => n.status === "sent").map((n) => n.outbound_mail_id));
+  expect(mails.filter((mail) => !sentIds.has(mail.id))).toEqual([]);
+  const received = new Set(relay.messageIds);
+  expect(mails.filter((mail) => !received.has(mail.message_id!))).toEqual([]);
+  const allRecorded = new Set((await db.selectFrom("outbound_mail").select("message_id").execute()).map((m) => m.message_id));
+  expect(relay.messageIds.filter((id) => !allRecorded.has(id))).toEqual([]);
+}

@@ -1,0 +1,118 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import { afterAll, describe, expect, it } from "vitest";
+import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
+import { type Database, openDatabase } from "../../server/db/database";
+import { DEMO_INBOX } from "../../server/seed/demo";
+import { PG_URL, createPgDatabase } from "./harness";
+import {
+  type Notice,
+  type Product,
+  type RelaySink,
+  batchOf,
+  expectEachOnce,
+  freePort,
+  killAllGroups,
+  killGroup,
+  settled,
+  spawnProduct,
+  startRelaySink,
+} from "./product-processes";
+
+// Several machines on one PostgreSQL database, as compose.yaml runs them: two APIs, three workers
+// and two SMTP listeners, each a process of its own. 500 notices go to both listeners; in the
+// middle a worker and a listener are killed with SIGKILL. Every notice a listener acknowledged
+// must be processed once, its documents filed once and its recipients mailed once: the queue
+// hands each job to one worker (FOR UPDATE SKIP LOCKED), and the dead worker's jobs pass to the
+// others when its lease runs out.
+
+const TOTAL_BATCHES = 167; // three notices each: 501
+const KILL_AFTER = 200;
+/** Short, so the dead worker's jobs are taken over within the test. */
+const LEASE_SECONDS = "10";
+
+describe.skipIf(!PG_URL)("several machines on one PostgreSQL database", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-machines-"));
+  let simulator: CourtSimulator | undefined;
+  let relay: RelaySink | undefined;
+  let pgDb: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
+  let database: Database | undefined;
+  const processes: Product[] = [];
+
+  afterAll(async () => {
+    for (const product of processes) await killGroup(product);
+    killAllGroups();
+    await database?.close();
+    await relay?.close();
+    await simulator?.close();
+    await pgDb?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("process every acknowledged notice once, file it once and mail it once, with a worker and a listener killed", async () => {
+    simulator = await startCourtSimulator();
+    relay = await startRelaySink();
+    pgDb = await createPgDatabase();
+    const shared = {
+      ECFX_DATA_DIR: dataDir,
+      DATABASE_URL: pgDb.url,
+      ECFX_HOST: "127.0.0.1",
+      ECFX_COURT_BASE_URL: simulator.url,
+      ECFX_SMTP_RELAY_URL: `smtp://127.0.0.1:${relay.port}`,
+      ECFX_DEMO: "true",
+      ECFX_DEMO_DATA: "true",
+      ECFX_DEMO_YEAR: "false",
+      ECFX_DEMO_PASSWORD: "Machines-Test-Passw0rd",
+      ECFX_WORKER_CONCURRENCY: "2",
+      ECFX_JOB_LEASE_SECONDS: LEASE_SECONDS,
+      LOG_LEVEL: "silent",
+    };
+    const start = (env: Record<string, string>, ready: string) => {
+      const product = spawnProduct({ ...shared, ...env });
+      processes.push(product);
+      return product.waitFor(ready, 120_000).then(() => product);
+    };
+    const smtpPorts = [await freePort(), await freePort()];
+    // They start together: the first to take the start-up lock migrates and seeds, the others wait.
+    const [, , ...rest] = await Promise.all([
+      start({ ECFX_ROLES: "api", ECFX_API_PORT: String(await freePort()) }, "ECFX API on"),
+      start({ ECFX_ROLES: "api", ECFX_API_PORT: String(await freePort()) }, "ECFX API on"),
+      ...[0, 1, 2].map(() => start({ ECFX_ROLES: "worker" }, "ECFX worker running")),
+      ...smtpPorts.map((port) => start({ ECFX_ROLES: "smtp", ECFX_SMTP_PORT: String(port), ECFX_SMTP_HOST: "127.0.0.1" }, "SMTP inbox on port")),
+    ]);
+    const [doomedWorker, , , doomedListener] = rest as Product[];
+
+    // A sender as a court's mail server is one: each notice to one of the two listeners (the MX
+    // records of one domain), and to the other when the first does not take it.
+    const transports = smtpPorts.map((port) => nodemailer.createTransport({ host: "127.0.0.1", port, pool: true, maxConnections: 4, ignoreTLS: true }));
+    const acknowledged: string[] = [];
+    let killed = false;
+    const send = async (notice: Notice, first: number) => {
+      for (const index of [first, 1 - first]) {
+        try {
+          await transports[index]!.sendMail({ envelope: { from: notice.from, to: [DEMO_INBOX] }, raw: notice.raw });
+          acknowledged.push(notice.messageId);
+          if (!killed && acknowledged.length >= KILL_AFTER) {
+            killed = true;
+            await Promise.all([killGroup(doomedWorker), killGroup(doomedListener)]);
+          }
+          return;
+        } catch {
+          // Not taken: the sender tries the other listener.
+        }
+      }
+    };
+    const notices = Array.from({ length: TOTAL_BATCHES }, (_, batch) => batchOf(batch, "machines")).flat();
+    for (let i = 0; i < notices.length; i += 20) await Promise.all(notices.slice(i, i + 20).map((notice, j) => send(notice, (i + j) % 2)));
+    transports.forEach((t) => t.close());
+    expect(killed).toBe(true);
+    // The surviving listener took what the killed one could not.
+    expect(acknowledged.length).toBeGreaterThanOrEqual(notices.length - 20);
+
+    database = openDatabase(pgDb.url);
+    expect(await settled(database, 300_000)).toBe(true);
+    await expectEachOnce(database, acknowledged, relay, dataDir);
+  }, 600_000);
+});
