@@ -191,9 +191,14 @@ export async function expectEachOnce(database: Database, acknowledged: string[],
   const notifications = await db.selectFrom("notification").select(["status", "cadence", "outbound_mail_id"]).where("cadence", "=", "realtime").execute();
   expect(notifications.length).toBeGreaterThan(0);
   expect(notifications.filter((n) => n.status === "pending" || n.status === "sending")).toEqual([]);
-  const mails = await db.selectFrom("outbound_mail").select(["id", "inbox_item_id", "to_addresses", "status", "message_id"]).where("purpose", "=", "notice").execute();
+  const mails = await db
+    .selectFrom("outbound_mail")
+    .select(["id", "inbox_item_id", "to_addresses", "status", "message_id"])
+    .where("purpose", "=", "notice")
+    .execute();
   const perRecipient = new Map<string, number>();
-  for (const mail of mails) perRecipient.set(`${mail.inbox_item_id} ${mail.to_addresses}`, (perRecipient.get(`${mail.inbox_item_id} ${mail.to_addresses}`) ?? 0) + 1);
+  for (const mail of mails)
+    perRecipient.set(`${mail.inbox_item_id} ${mail.to_addresses}`, (perRecipient.get(`${mail.inbox_item_id} ${mail.to_addresses}`) ?? 0) + 1);
   expect([...perRecipient].filter(([, count]) => count !== 1)).toEqual([]);
   expect(mails.filter((mail) => mail.status !== "sent")).toEqual([]);
   const sentIds = new Set(notifications.filter((n) => n.status === "sent").map((n) => n.outbound_mail_id));
