@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseRange } from "./outbound/guard";
@@ -90,6 +91,11 @@ const schema = z.object({
     .refine((entries) => entries.every(isRange), "must be addresses or CIDR ranges separated by commas"),
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /**
+   * How many processes serve the console and the API each (one port, Node's cluster): every core
+   * by default. 1 runs each in the process that starts it.
+   */
+  ECFX_WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(os.availableParallelism()),
   ECFX_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /**
    * How long a worker keeps a job it took before another may take it: the time a worker that dies

@@ -16,6 +16,7 @@ import { startDigestScheduler } from "./notify/digest-scheduler";
 import { startWorker } from "./jobs/worker";
 import { PIPELINE_JOBS } from "./pipeline/job-handlers";
 import { requeueStalledWork } from "./pipeline/requeue-stalled";
+import { isServerCopy, startServerCopies } from "./lib/server-copies";
 
 const root = process.env.ECFX_ROOT ?? process.cwd();
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -63,6 +64,7 @@ function startConsole(config: Config): ChildProcess {
       ECFX_API_URL: config.apiUrl,
       ECFX_PUBLIC_URL: config.publicUrl,
       ECFX_SESSION_SECRET: secrets.sessionSecret,
+      ECFX_WEB_CONCURRENCY: String(config.ECFX_WEB_CONCURRENCY),
     },
   });
   child.on("exit", (code, signal) => {
@@ -123,7 +125,20 @@ async function main(): Promise<void> {
         console.log(`Sent ${sent} demo court notices to ${DEMO_INBOX}`);
       }
     }
-    if (config.ECFX_ROLES.includes("api")) {
+    // The API on every core: this process has migrated and seeded the database; copies of it,
+    // each with the API role alone, share the port. A random port (0) cannot be shared.
+    const apiCopies = config.ECFX_ROLES.includes("api") && !isServerCopy() && config.ECFX_WEB_CONCURRENCY > 1 && config.ECFX_API_PORT !== 0;
+    if (apiCopies) {
+      const copies = startServerCopies({
+        exec: fileURLToPath(import.meta.url),
+        args: [],
+        count: config.ECFX_WEB_CONCURRENCY,
+        env: { ECFX_ROLES: "api", ...(config.ECFX_COURT_BASE_URL ? { ECFX_COURT_BASE_URL: config.ECFX_COURT_BASE_URL } : {}) },
+        name: "API",
+      });
+      stops.unshift(() => copies.stop());
+      if (ctx.seededDemo && config.ECFX_DEMO_DATA && config.ECFX_DEMO_YEAR) addDemoYearInBackground(ctx);
+    } else if (config.ECFX_ROLES.includes("api")) {
       const api = buildApi(ctx);
       await api.listen({ port: config.ECFX_API_PORT, host: config.ECFX_API_HOST });
       stops.unshift(() => api.close());

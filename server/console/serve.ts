@@ -2,11 +2,13 @@
 // remix-serve, which offers no place for them (docs/decisions/022-console-request-checks.md).
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import cluster from "node:cluster";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { type ServerBuild, createRequestHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { message } from "../lib/messages";
+import { isServerCopy, startServerCopies } from "../lib/server-copies";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import { requestLogger } from "./request-log";
 import { withSecurityHeaders } from "./security-headers";
@@ -20,7 +22,17 @@ const list = (value: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** Copies of this server on every core (ECFX_WEB_CONCURRENCY), sharing its port. */
+function startCopies(count: number): void {
+  const port = Number(process.env.PORT ?? 3000);
+  const copies = startServerCopies({ exec: fileURLToPath(import.meta.url), args: process.argv.slice(2), count, env: {}, name: "Console" });
+  cluster.once("listening", () => console.log(`Console listening on port ${port} (${count} processes)`));
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void copies.stop().then(() => process.exit(0)));
+}
+
 async function main(): Promise<void> {
+  const copies = Number(process.env.ECFX_WEB_CONCURRENCY ?? 1);
+  if (!isServerCopy() && copies > 1) return startCopies(copies);
   const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   installGlobals({ nativeFetch: build.future.v3_singleFetch });
@@ -60,7 +72,7 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST;
   const server = host ? app.listen(port, host) : app.listen(port);
-  server.on("listening", () => console.log(`Console listening on port ${port}`));
+  if (!isServerCopy()) server.on("listening", () => console.log(`Console listening on port ${port}`));
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => server.close(() => process.exit(0)));
 }
 

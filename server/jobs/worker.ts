@@ -65,6 +65,19 @@ async function releaseLeasesOfDeadProcesses(ctx: ServerContext): Promise<void> {
   }
 }
 
+/** A failed job is tried again later, or given up past its attempts. */
+async function recordFailure(ctx: ServerContext, handlers: JobHandlers, job: Job, error: unknown): Promise<void> {
+  const reason = error instanceof Error ? error.message : String(error);
+  const handler = handlers[job.kind as JobKind];
+  if (job.attempts >= (handler?.attempts ?? DEFAULT_ATTEMPTS)) {
+    await handler?.onGiveUp?.(ctx, job, reason);
+    await completeJob(ctx, job);
+  } else {
+    await handler?.onRetry?.(ctx, job, reason);
+    await retryJob(ctx, job, reason);
+  }
+}
+
 export interface WorkerOptions {
   /**
    * Queues again what no job carries on (items a crash left half way); run at start, once the
@@ -114,15 +127,9 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
         await handlerOf(handlers, job).run(ctx, job);
         await completeJob(ctx, job);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        const handler = handlers[job.kind as JobKind];
-        if (job.attempts >= (handler?.attempts ?? DEFAULT_ATTEMPTS)) {
-          await handler?.onGiveUp?.(ctx, job, reason);
-          await completeJob(ctx, job);
-        } else {
-          await handler?.onRetry?.(ctx, job, reason);
-          await retryJob(ctx, job, reason);
-        }
+        // Recording the failure can fail too (the database gone a moment, a deadlock): the loop
+        // goes on, and the job's lease running out brings it back.
+        await recordFailure(ctx, handlers, job, error).catch((failure: unknown) => console.error(`could not record the failure of job ${job.id}`, failure));
       } finally {
         busy--;
       }

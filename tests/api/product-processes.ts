@@ -154,16 +154,20 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
-/** True once no notice is open and no job is queued, false if that does not happen in time. */
-export async function settled(database: Database, deadlineMs: number): Promise<boolean> {
+/** "" once no notice is open and no job is queued; otherwise, at the deadline, what is left. */
+export async function settled(database: Database, deadlineMs: number): Promise<string> {
   const deadline = Date.now() + deadlineMs;
-  while (Date.now() < deadline) {
-    const open = await database.db.selectFrom("inbox_item").select("id").where("status", "in", OPEN_STATUSES).execute();
-    const jobs = await database.db.selectFrom("job").select("id").execute();
-    if (open.length === 0 && jobs.length === 0) return true;
+  for (;;) {
+    const open = await database.db.selectFrom("inbox_item").select(["id", "status"]).where("status", "in", OPEN_STATUSES).execute();
+    const jobs = await database.db.selectFrom("job").select(["kind", "attempts", "run_at", "locked_until", "last_error"]).execute();
+    if (open.length === 0 && jobs.length === 0) return "";
+    if (Date.now() >= deadline) {
+      const byStatus = new Map<string, number>();
+      for (const item of open) byStatus.set(item.status, (byStatus.get(item.status) ?? 0) + 1);
+      return `open notices ${JSON.stringify(Object.fromEntries(byStatus))}; jobs ${JSON.stringify(jobs.slice(0, 10))} of ${jobs.length}`;
+    }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  return false;
 }
 
 /**

@@ -107,6 +107,7 @@ const SCRIPTS: [title: string, script: string, args: string[]][] = [
   ["Highest steady rate, separate processes, PostgreSQL, 1 worker", "delivery-processes.bench.ts", ["postgres", "1", "20,30,40,50", "10"]],
   ["Highest steady rate, separate processes, PostgreSQL, 3 workers", "delivery-processes.bench.ts", ["postgres", "3", "20,30,40,50", "10"]],
   ["The dashboard for last year, 1,000,000 notices over two years", "dashboard.bench.ts", ["1000000", "100"]],
+  ["Every core against one process: console page and API search throughput", "every-core.bench.ts", ["15"]],
 ];
 
 // Exit once stdout has drained: output to a pipe is written asynchronously.
