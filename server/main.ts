@@ -13,6 +13,7 @@ import { addDemoYearInBackground } from "./seed/demo-year";
 import { sendDemoNotices } from "./seed/send-demo-notices";
 import { createSmtpListener, listen } from "./inbox/smtp-listener";
 import { startDigestScheduler } from "./notify/digest-scheduler";
+import { startCountCompaction } from "./dashboard/compact-counts";
 import { startWorker } from "./jobs/worker";
 import { PIPELINE_JOBS } from "./pipeline/job-handlers";
 import { requeueStalledWork } from "./pipeline/requeue-stalled";
@@ -102,6 +103,8 @@ async function main(): Promise<void> {
       stops.unshift(() => worker.stop());
       const digests = startDigestScheduler(ctx);
       stops.unshift(() => digests.stop());
+      const compaction = startCountCompaction(ctx);
+      stops.unshift(async () => compaction.stop());
       console.log(`ECFX worker running ${config.ECFX_WORKER_CONCURRENCY} jobs at a time`);
     }
     if (config.ECFX_ROLES.includes("smtp")) {
