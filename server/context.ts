@@ -1,3 +1,5 @@
+import type { DemoResetResult } from "../app/common/demo-reset";
+import type { Caller } from "./auth/caller";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import type { Secrets } from "./auth/secrets";
@@ -15,4 +17,6 @@ export interface ServerContext {
   mailer: Mailer;
   blobs: BlobStore;
   courts: CourtConnector;
+  /** On a demo installation only (ECFX_DEMO): puts the caller's demo firm back as the first start left it. */
+  resetDemoFirm?: (caller: Caller) => Promise<DemoResetResult>;
 }
