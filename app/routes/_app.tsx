@@ -5,7 +5,7 @@ import { reportPageView } from "../utils/analytics.server";
 import { requireUser } from "../utils/auth.server";
 import { pageNotFound } from "../utils/not-found.server";
 import { productParts } from "../utils/product-parts.server";
-import { routeFor } from "../utils/route-table";
+import { pathAvailable, routeFor } from "../utils/route-table";
 import { readSession } from "../utils/session.server";
 import { usePageTitle } from "../utils/page-title";
 import { useRootData } from "../utils/root-data";
@@ -18,8 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, me, api, headers } = await requireUser(request);
   const parts = await productParts(request, api, auth.authToken);
   // A part the firm does not have answers as an address that does not exist (decision 048).
-  const part = routeFor(new URL(request.url).pathname)?.part;
-  if (part && !parts.includes(part)) await pageNotFound(request);
+  if (!pathAvailable(new URL(request.url).pathname, parts)) await pageNotFound(request);
   reportPageView(request, api);
   return data({ me, parts }, { headers });
 }

@@ -1,4 +1,4 @@
-import type { AccessKey } from "../common/access";
+import { type AccessKey, type UserRoleMap, canOpen } from "../common/access";
 import type { ProductPart } from "../common/entitled-features";
 import { REGISTRY } from "../common/resources";
 import { type DrawerGroup, type DrawerIcon, type ResourceDef, resourceTitleKey } from "../common/resources/types";
@@ -62,4 +62,15 @@ export const ROUTES: RouteEntry[] = [...PAGE_ROUTES, ...ENTITY_ROUTES];
 /** The declared route a path belongs to (longest matching prefix), if any. */
 export function routeFor(pathname: string): RouteEntry | undefined {
   return ROUTES.filter((r) => pathname === r.path || pathname.startsWith(`${r.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
+}
+
+/** Whether a page belongs to a part of the product the firm has (decision 048); a page of no part always does. */
+export function pathAvailable(pathname: string, parts: readonly ProductPart[]): boolean {
+  const part = routeFor(pathname)?.part;
+  return !part || parts.includes(part);
+}
+
+/** The drawer's pages: those the role may open, of the parts the firm has. */
+export function drawerRoutes(role: UserRoleMap, parts: readonly ProductPart[]): RouteEntry[] {
+  return ROUTES.filter((r) => r.drawer && canOpen(role, r.accessKey) && pathAvailable(r.path, parts));
 }

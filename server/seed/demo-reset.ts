@@ -130,7 +130,16 @@ async function deleteFirmData(ctx: ServerContext, caller: Caller, firmId: number
     if (held) return "busy";
     const removed: Removed = { notices: await countOf(trx, "inbox_item", firmId), cases: await countOf(trx, "court_case", firmId), blobs: [] };
     const files = await trx.selectFrom("document").select("file_id").distinct().where("firm_id", "=", firmId).where("file_id", "is not", null).execute();
-    await trx.updateTable("firm").set({ storage_policy_id: null, default_email_template_id: null }).where("id", "=", firmId).execute();
+    // No walls and nothing waiting to be told are left: a walls recomputation queued is over too.
+    await trx
+      .updateTable("firm")
+      .set({
+        storage_policy_id: null,
+        default_email_template_id: null,
+        internal_walls_state: sql<string>`case when internal_walls_enabled = 1 then 'applied' else 'unapplied' end`,
+      })
+      .where("id", "=", firmId)
+      .execute();
     for (const table of RESET_TABLES) {
       if (ctx.database.dialect === "sqlite" && SEARCHABLE.has(table)) {
         await sql`delete from ${sql.table(`${table}_fts`)} where rowid in (select rowid from ${sql.table(table)} where firm_id = ${firmId})`.execute(trx);

@@ -147,8 +147,13 @@ describe.each(backends)("resetting the demo firm (%s)", (backend) => {
     const extra = api(running.url, (await sessionOf(DEMO.admin)).access_token);
     expect((await extra.post("/api/v1/client", { name: "Added During The Demo", unique_key: "D-1" })).status).toBe(201);
 
+    // Walls switched on, their recomputation queued: the reset ends it, as nothing is left to wall.
+    const walls = await extra.get("/api/v1/firm");
+    expect((await extra.put(`/api/v1/firm/${demoId}`, { ...walls.body, internal_walls_enabled: true })).body.internal_walls_state).toBe("applying");
+
     const res = await reset();
     expect(res.status).toBe(200);
+    expect((await extra.get("/api/v1/firm")).body).toMatchObject({ internal_walls_enabled: true, internal_walls_state: "applied" });
     expect(res.body.added).toEqual({ cases: DEMO_CASES.length, notices: demoNotices().length });
     expect(res.body.removed.cases).toBe(DEMO_CASES.length);
     expect(await countsOf(db, demoId, SEEDED)).toEqual(seeded);

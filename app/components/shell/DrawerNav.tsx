@@ -36,10 +36,10 @@ import {
   type Icon,
 } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { type UserRoleMap, canOpen } from "../../common/access";
+import type { UserRoleMap } from "../../common/access";
 import type { ProductPart } from "../../common/entitled-features";
 import type { DrawerIcon } from "../../common/resources/types";
-import { type DrawerGroup, ROUTES } from "../../utils/route-table";
+import { type DrawerGroup, drawerRoutes } from "../../utils/route-table";
 
 // The drawer's vocabulary of icons; the route table names one for each page it shows.
 export const ICONS: Record<DrawerIcon, Icon> = {
@@ -87,7 +87,7 @@ const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "develope
 export function DrawerNav({ role, parts }: { role: UserRoleMap; parts: readonly ProductPart[] }) {
   const { t } = useTranslation();
   const { focusRing } = useMantineTheme();
-  const entries = ROUTES.filter((r) => r.drawer && canOpen(role, r.accessKey) && (!r.part || parts.includes(r.part)));
+  const entries = drawerRoutes(role, parts);
   const linkClass = `drawer-link mantine-focus-${focusRing}`;
   return (
     <nav className="drawer-nav">
