@@ -172,15 +172,17 @@ async function deleteFirmData(ctx: ServerContext, caller: Caller, firmId: number
 
 async function deleteWhenQuiet(ctx: ServerContext, caller: Caller, firmId: number): Promise<Removed> {
   const deadline = Date.now() + QUIET_WAIT_MS;
-  for (;;) {
-    const removed = await deleteFirmData(ctx, caller, firmId);
-    if (removed !== "busy") return removed;
-    if (Date.now() > deadline) {
-      // The waiting jobs dropped meanwhile are queued again: the reset did not happen.
-      await requeueStalledWork(ctx);
-      throw new HttpError(409, message("errors:demoResetBusy"));
+  try {
+    for (;;) {
+      const removed = await deleteFirmData(ctx, caller, firmId);
+      if (removed !== "busy") return removed;
+      if (Date.now() > deadline) throw new HttpError(409, message("errors:demoResetBusy"));
+      await new Promise((resolve) => setTimeout(resolve, QUIET_POLL_MS));
     }
-    await new Promise((resolve) => setTimeout(resolve, QUIET_POLL_MS));
+  } catch (error) {
+    // The reset did not happen: the waiting jobs dropped meanwhile are queued again.
+    await requeueStalledWork(ctx);
+    throw error;
   }
 }
 

@@ -46,10 +46,24 @@ for (const js of [false, true]) {
     });
 
     test("a manager, who may read the firm settings only, sees what a reset does but cannot start one", async ({ page }) => {
+      const key = `KEEP-${js ? "JS" : "NOJS"}-${randomBytes(3).toString("hex")}`;
+      await apiCreate(await apiToken(), "/api/v1/client", { name: `Client ${key}`, unique_key: key });
       await signedIn(page, USERS.manager);
       await page.goto("/demo");
       await expect(page.getByText("Only users with full access to firm settings can reset the demo data.")).toBeVisible();
       await expect(page.getByRole("button", { name: "Reset demo data" })).toHaveCount(0);
+      // A reset posted anyway is refused by the API: the console sends the manager to /success.
+      const posted = await page.request.post("/demo", { form: { confirm: "yes" }, maxRedirects: 0 });
+      expect(posted.status()).toBe(302);
+      expect(posted.headers().location).toBe("/success");
+      expect(await clientsWithKey(key)).toBe(1);
+    });
+
+    test("a role without firm access is sent to /success", async ({ page }) => {
+      await signedIn(page, USERS.viewonly);
+      await page.goto("/demo");
+      await expect(page).toHaveURL(/\/success$/);
+      await expect(page.getByRole("navigation").getByRole("link", { name: "Demo", exact: true })).toHaveCount(0);
     });
   });
 }
