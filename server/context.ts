@@ -17,6 +17,9 @@ export interface ServerContext {
   mailer: Mailer;
   blobs: BlobStore;
   courts: CourtConnector;
-  /** On a demo installation only (ECFX_DEMO): puts the caller's demo firm back as the first start left it. */
+  /**
+   * On a demo installation only (ECFX_DEMO): puts the caller's demo firm back as the first start
+   * left it. Handed in by bootstrap because the reset seeds, and the API's floor is below the seed's.
+   */
   resetDemoFirm?: (caller: Caller) => Promise<DemoResetResult>;
 }
