@@ -5,6 +5,7 @@ import { migrateToLatest, openDatabase } from "./db/database";
 import { underStartupLock } from "./db/startup-lock";
 import { seedDemo } from "./seed/demo";
 import { seedDemoFirmData } from "./seed/demo-firm-data";
+import { resetDemoFirm } from "./seed/demo-reset";
 import { seedReferenceData } from "./seed/reference-data";
 import { type Clock, systemClock } from "./lib/clock";
 import path from "node:path";
@@ -36,6 +37,7 @@ export async function openContext(config: Config, clock: Clock = systemClock): P
     }),
   });
   const ctx: ServerContext = { config, database, secrets, clock, mailer, blobs, courts };
+  if (config.ECFX_DEMO) ctx.resetDemoFirm = (caller) => resetDemoFirm(ctx, caller);
   if (seededDemo && config.ECFX_DEMO_DATA) {
     const demo = await database.db.selectFrom("firm").select("id").where("is_default", "=", 1).executeTakeFirstOrThrow();
     await seedDemoFirmData(ctx, demo.id);

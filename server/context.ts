@@ -1,3 +1,5 @@
+import type { DemoResetResult } from "../app/common/demo-reset";
+import type { Caller } from "./auth/caller";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import type { Secrets } from "./auth/secrets";
@@ -15,4 +17,9 @@ export interface ServerContext {
   mailer: Mailer;
   blobs: BlobStore;
   courts: CourtConnector;
+  /**
+   * On a demo installation only (ECFX_DEMO): puts the caller's demo firm back as the first start
+   * left it. Handed in by bootstrap because the reset seeds, and the API's floor is below the seed's.
+   */
+  resetDemoFirm?: (caller: Caller) => Promise<DemoResetResult>;
 }

@@ -1,6 +1,7 @@
 import { Stack } from "@mantine/core";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { EntitledFeaturesCard } from "../components/firm/EntitledFeaturesCard";
 import { FirmLinks } from "../components/firm/FirmLinks";
 import { FirmSettingsForm } from "../components/firm/FirmSettingsForm";
 import { LogoForm } from "../components/firm/LogoForm";
@@ -27,6 +28,7 @@ export default function FirmInformation() {
     <Stack maw={1000}>
       <LogoForm firm={firm} canEdit={canEdit} />
       <FirmSettingsForm page={FIRM_INFORMATION_PAGE} firm={firm} templates={templates} timeZones={timeZones} canEdit={canEdit} result={posted?.result} />
+      <EntitledFeaturesCard entitled={firm.entitled_features} />
       <FirmLinks />
     </Stack>
   );

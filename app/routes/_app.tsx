@@ -4,7 +4,8 @@ import { AppShellLayout } from "../components/shell/AppShellLayout";
 import { reportPageView } from "../utils/analytics.server";
 import { requireUser } from "../utils/auth.server";
 import { pageNotFound } from "../utils/not-found.server";
-import { routeFor } from "../utils/route-table";
+import { productParts } from "../utils/product-parts.server";
+import { pathAvailable, routeFor } from "../utils/route-table";
 import { readSession } from "../utils/session.server";
 import { usePageTitle } from "../utils/page-title";
 import { useRootData } from "../utils/root-data";
@@ -14,9 +15,12 @@ import { DEFAULT_THEME } from "../utils/versioned-store";
 export async function loader({ request }: LoaderFunctionArgs) {
   // An address with no page is a 404 before it is a reason to sign in.
   if (!routeFor(new URL(request.url).pathname) && !(await readSession(request))) await pageNotFound(request);
-  const { me, api, headers } = await requireUser(request);
+  const { auth, me, api, headers } = await requireUser(request);
+  const parts = await productParts(request, api, auth.authToken);
+  // A part the firm does not have answers as an address that does not exist (decision 048).
+  if (!pathAvailable(new URL(request.url).pathname, parts)) await pageNotFound(request);
   reportPageView(request, api);
-  return data({ me }, { headers });
+  return data({ me, parts }, { headers });
 }
 
 // Every navigation to another page or query runs this loader, so each one is reported once.
@@ -24,11 +28,11 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
   (!formMethod || formMethod === "GET") && currentUrl.href !== nextUrl.href ? true : defaultShouldRevalidate;
 
 export default function AppLayout() {
-  const { me } = useLoaderData<typeof loader>();
+  const { me, parts } = useLoaderData<typeof loader>();
   const root = useRootData();
   const title = usePageTitle();
   return (
-    <AppShellLayout title={title ?? ""} theme={root?.theme ?? DEFAULT_THEME} branding={root?.branding ?? null} user={me} role={me.userRole}>
+    <AppShellLayout title={title ?? ""} theme={root?.theme ?? DEFAULT_THEME} branding={root?.branding ?? null} user={me} role={me.userRole} parts={parts}>
       <Outlet />
     </AppShellLayout>
   );

@@ -1,4 +1,5 @@
-import type { AccessKey } from "../common/access";
+import { type AccessKey, type UserRoleMap, canOpen } from "../common/access";
+import type { ProductPart } from "../common/entitled-features";
 import { REGISTRY } from "../common/resources";
 import { type DrawerGroup, type DrawerIcon, type ResourceDef, resourceTitleKey } from "../common/resources/types";
 
@@ -12,6 +13,8 @@ export interface RouteEntry {
   /** Shown in the drawer once the page works; pages still to come stay out of it. */
   drawer?: DrawerGroup;
   icon?: DrawerIcon;
+  /** A part only some firms or installations have: elsewhere the page is unknown and out of the drawer. */
+  part?: ProductPart;
 }
 
 /** Each entity's list page, as its declaration says. */
@@ -47,7 +50,7 @@ const PAGE_ROUTES: RouteEntry[] = [
   { path: "/totest", accessKey: "firmAccess", titleKey: "pages.releaseNotes", drawer: "developer", icon: "notes" },
   { path: "/dev", accessKey: "firmAccess", titleKey: "pages.dev", drawer: "developer", icon: "code" },
   { path: "/slow", accessKey: "firmAccess", titleKey: "pages.slow", drawer: "developer", icon: "gauge" },
-  { path: "/demo", accessKey: "firmAccess", titleKey: "pages.demo" },
+  { path: "/demo", accessKey: "firmAccess", titleKey: "pages.demo", drawer: "developer", icon: "refresh", part: "DEMO_RESET" },
   { path: "/success", accessKey: null, titleKey: "pages.success" },
   { path: "/load-document", accessKey: "documentAccess", titleKey: "pages.loadDocument" },
   { path: "/load-notice", accessKey: "inboxItemAccess", titleKey: "pages.loadNotice" },
@@ -59,4 +62,15 @@ export const ROUTES: RouteEntry[] = [...PAGE_ROUTES, ...ENTITY_ROUTES];
 /** The declared route a path belongs to (longest matching prefix), if any. */
 export function routeFor(pathname: string): RouteEntry | undefined {
   return ROUTES.filter((r) => pathname === r.path || pathname.startsWith(`${r.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
+}
+
+/** Whether a page belongs to a part of the product the firm has (decision 048); a page of no part always does. */
+export function pathAvailable(pathname: string, parts: readonly ProductPart[]): boolean {
+  const part = routeFor(pathname)?.part;
+  return !part || parts.includes(part);
+}
+
+/** The drawer's pages: those the role may open, of the parts the firm has. */
+export function drawerRoutes(role: UserRoleMap, parts: readonly ProductPart[]): RouteEntry[] {
+  return ROUTES.filter((r) => r.drawer && canOpen(role, r.accessKey) && pathAvailable(r.path, parts));
 }

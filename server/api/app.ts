@@ -17,6 +17,7 @@ import { outboxRoutes } from "./routes/outbox";
 import { preferenceRoutes } from "./routes/preferences";
 import { publicDocumentRoutes } from "./routes/public-document";
 import { resourceExportRoutes } from "./routes/resource-export";
+import { demoRoutes } from "./routes/demo";
 import { resourceImportRoutes } from "./routes/resource-import";
 import { roleRoutes } from "./routes/roles";
 import { securityRoleRoutes } from "./routes/security-roles";
@@ -62,6 +63,7 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   dashboardRoutes(app, ctx);
   analyticsRoutes(app, ctx);
   outboxRoutes(app, ctx);
+  demoRoutes(app, ctx);
   preferenceRoutes(app, ctx);
   publicDocumentRoutes(app, ctx);
   resourceExportRoutes(app, ctx);

@@ -7,6 +7,7 @@ const commands: Record<string, () => Promise<Command>> = {
   parse: async () => (await import("./parse")).parseCommand,
   ingest: async () => (await import("./ingest")).ingestCommand,
   seed: async () => (await import("./seed")).seedCommand,
+  features: async () => (await import("./features")).featuresCommand,
 };
 
 /**

@@ -41,4 +41,12 @@ export class BlobStore {
   exists(sha256: string): boolean {
     return fs.existsSync(this.pathOf(sha256));
   }
+
+  /** Removes the file of a hash whose row is gone; a row stored again since keeps its file. */
+  async removeUnlisted(sha256: string): Promise<boolean> {
+    const listed = await this.database.db.selectFrom("blob").select("sha256").where("sha256", "=", sha256).executeTakeFirst();
+    if (listed) return false;
+    await fs.promises.rm(this.pathOf(sha256), { force: true });
+    return true;
+  }
 }

@@ -14,7 +14,7 @@ const encodeFirm = (value: Record<string, unknown>) => Firm.encode(Firm.fromObje
 
 const BRANDING_KEYS = ["entitled_features", "has_logo", "id", "name", "primary_color", "secondary_color", "signon_type", "time_zone", "updated_at"];
 
-/** Every setting a save may change, each different from the demo firm's defaults. */
+/** Every setting a save may change, each different from the demo firm's defaults (entitled features are ECFX's: entitled-features.test.ts). */
 const CHANGED = {
   name: "Demo Law LLP & Partners, Inc.",
   signon_type: "saml",
@@ -45,7 +45,6 @@ const CHANGED = {
   default_time_zone: "America/Chicago",
   dms_failure_report_emails: ["dms@demo.ecfx.test"],
   import_warning_threshold: 500,
-  entitled_features: ["TRACK", "FAI_TITLE_EXTRACTION"],
   accepted_email_domains: ["demo.ecfx.test", "uscourts.gov"],
   ignored_email_domains: ["spam.example.com"],
   extract_document_web_links: true,

@@ -54,6 +54,7 @@ const PAGES: { name: string; path: () => string; serverDrawn?: boolean }[] = [
   { name: "storage policies", path: () => "/storage-policies" },
   { name: "email templates", path: () => "/templates" },
   { name: "developer page", path: () => "/dev" },
+  { name: "demo reset", path: () => "/demo" },
   { name: "hierarchy", path: () => "/hierarchy" },
 ];
 

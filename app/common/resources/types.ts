@@ -96,7 +96,8 @@ export type DrawerIcon =
   | "history"
   | "handStop"
   | "notes"
-  | "gauge";
+  | "gauge"
+  | "refresh";
 
 export type PageEntry = {
   /** Catalogue key of the page title; by default the entity's title (`resources:<key>.title`). */

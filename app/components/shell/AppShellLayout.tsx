@@ -3,6 +3,7 @@ import { Link, useFetcher } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { UserRoleMap } from "../../common/access";
+import type { ProductPart } from "../../common/entitled-features";
 import type { FirmBranding } from "../../common/firm-schema";
 import { DRAWER_WIDTH, TOOLBAR_HEIGHT } from "../../utils/theme";
 import type { ThemeStore } from "../../utils/versioned-store";
@@ -17,11 +18,13 @@ interface Props {
   branding: FirmBranding | null;
   user: { fullName: string; email: string };
   role: UserRoleMap;
+  /** The firm's parts of the product on this host: the drawer leaves the others out. */
+  parts: readonly ProductPart[];
   children: ReactNode;
 }
 
 /** Drawer (298px) and toolbar (70px) around every signed-in page. */
-export function AppShellLayout({ title, theme, branding, user, role, children }: Props) {
+export function AppShellLayout({ title, theme, branding, user, role, parts, children }: Props) {
   const { t } = useTranslation();
   const fetcher = useFetcher();
   // Optimistic: the drawer moves at once while the preference is saved.
@@ -75,7 +78,7 @@ export function AppShellLayout({ title, theme, branding, user, role, children }:
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t("shell.toggleDrawer")}>
-        <DrawerNav role={role} />
+        <DrawerNav role={role} parts={parts} />
       </AppShell.Navbar>
       <AppShell.Main id="main">{children}</AppShell.Main>
     </AppShell>

@@ -21,6 +21,7 @@ import {
   IconMail,
   IconMapPin,
   IconNotes,
+  IconRefresh,
   IconScale,
   IconSitemap,
   IconTemplate,
@@ -35,9 +36,10 @@ import {
   type Icon,
 } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { type UserRoleMap, canOpen } from "../../common/access";
+import type { UserRoleMap } from "../../common/access";
+import type { ProductPart } from "../../common/entitled-features";
 import type { DrawerIcon } from "../../common/resources/types";
-import { type DrawerGroup, ROUTES } from "../../utils/route-table";
+import { type DrawerGroup, drawerRoutes } from "../../utils/route-table";
 
 // The drawer's vocabulary of icons; the route table names one for each page it shows.
 export const ICONS: Record<DrawerIcon, Icon> = {
@@ -72,6 +74,7 @@ export const ICONS: Record<DrawerIcon, Icon> = {
   handStop: IconHandStop,
   notes: IconNotes,
   gauge: IconGauge,
+  refresh: IconRefresh,
 };
 
 const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "developer"];
@@ -81,10 +84,10 @@ const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "develope
  * Mantine's NavLink (app/styles/app.css): every page draws some forty of them, and as Mantine
  * components they took a fifth of a page's server render.
  */
-export function DrawerNav({ role }: { role: UserRoleMap }) {
+export function DrawerNav({ role, parts }: { role: UserRoleMap; parts: readonly ProductPart[] }) {
   const { t } = useTranslation();
   const { focusRing } = useMantineTheme();
-  const entries = ROUTES.filter((r) => r.drawer && canOpen(role, r.accessKey));
+  const entries = drawerRoutes(role, parts);
   const linkClass = `drawer-link mantine-focus-${focusRing}`;
   return (
     <nav className="drawer-nav">

@@ -1,6 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { firmUpdateSchema } from "../../../app/common/firm-schema";
 import type { ServerContext } from "../../context";
+import { type ProductPart, sameFeatures } from "../../../app/common/entitled-features";
+import { demoResetAvailable } from "../../firm/demo-firm";
+import { enabledFeatures } from "../../firm/entitled-features";
 import { firmBranding } from "../../firm/firm-record";
 import { scheduleWallsRecomputation } from "../../walls/apply-walls";
 import { findFirm, findFirmForHost, firmLogo, hostNamesOfOtherFirms, implicitHostNames, saveFirmLogo, updateFirm } from "../../firm/firm-repository";
@@ -29,23 +32,37 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
     if (Number(request.params.id) !== caller.firmId) throw notFound();
     requireAccess(caller, "firm", "write");
     const update = firmUpdateSchema.parse(readBody(request, "Firm", "snake"));
+    const before = await findFirm(ctx.database, caller.firmId);
+    if (!before) throw notFound();
+    // What the firm bought is set by ECFX, not by the firm's own administrators (decision 048).
+    if (!sameFeatures(update.entitled_features, before.entitled_features)) throw new HttpError(403, message("errors:entitledFeaturesFixed"));
+    update.entitled_features = before.entitled_features;
     // Otherwise one firm could put its branding on another firm's sign-in page.
     const taken = await hostNamesOfOtherFirms(ctx.database, caller.firmId, update.host_names, implicitHostNames(ctx.config.publicUrl));
     if (taken.length > 0) throw conflict(message("errors:hostNameTaken", { hosts: taken.join(", ") }));
-    const before = await findFirm(ctx.database, caller.firmId);
     const now = ctx.clock.now();
     await ctx.database.db.transaction().execute(async (trx) => {
       await updateFirm(ctx.database, caller.firmId, update, now, trx);
-      if (before) await auditFirmChange(trx, caller, before as unknown as Record<string, unknown>, update, now);
+      await auditFirmChange(trx, caller, before as unknown as Record<string, unknown>, update, now);
     });
     // Turning walls on or off changes who may hear of what: the state follows the recomputation.
-    if (before && Boolean(before.internal_walls_enabled) !== Boolean(update.internal_walls_enabled)) {
+    if (Boolean(before.internal_walls_enabled) !== Boolean(update.internal_walls_enabled)) {
       await scheduleWallsRecomputation(ctx, caller.firmId);
     }
     return findFirm(ctx.database, caller.firmId);
   };
   app.put<{ Params: { id: string } }>("/api/v1/firm/:id", saveFirm);
   app.post<{ Params: { id: string } }>("/api/v1/firm/:id", saveFirm);
+
+  // The parts of the product this firm has on the console's host: the console hides the others.
+  app.get<{ Querystring: { host?: string } }>("/api/v1/firm/features", async (request) => {
+    const caller = await authenticate(ctx, request);
+    const firm = await findFirm(ctx.database, caller.firmId);
+    if (!firm) throw notFound();
+    const parts: ProductPart[] = enabledFeatures(firm, typeof request.query.host === "string" ? request.query.host : undefined);
+    if (await demoResetAvailable(ctx, caller.firmId)) parts.push("DEMO_RESET");
+    return { parts };
+  });
 
   // Branding for the sign-in page, before anyone is signed in.
   app.get<{ Querystring: { host?: string; firm?: string } }>("/api/v1/firm/public", async (request) => {

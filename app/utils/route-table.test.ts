@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { drawerRoutes, pathAvailable } from "./route-table";
+
+// A page of a part the firm does not have is unknown and out of the drawer (decision 048).
+describe("pages of parts of the product", () => {
+  it("takes /demo for an unknown page unless the firm has the demo reset", () => {
+    expect(pathAvailable("/demo", [])).toBe(false);
+    expect(pathAvailable("/demo", ["ECFX_TRACK", "RETRIEVE"])).toBe(false);
+    expect(pathAvailable("/demo", ["DEMO_RESET"])).toBe(true);
+    // Pages of no part are there for every firm.
+    expect(pathAvailable("/dev", [])).toBe(true);
+    expect(pathAvailable("/cases/42", [])).toBe(true);
+  });
+
+  it("lists /demo in the drawer only with the demo reset, and only for roles that may open it", () => {
+    const paths = (parts: Parameters<typeof drawerRoutes>[1], firmAccess: "FULL" | "READ" | "DENY") =>
+      drawerRoutes({ firmAccess, dashboardAccess: "READ" }, parts).map((r) => r.path);
+    expect(paths(["DEMO_RESET"], "FULL")).toContain("/demo");
+    expect(paths(["DEMO_RESET"], "READ")).toContain("/demo");
+    expect(paths(["DEMO_RESET"], "DENY")).not.toContain("/demo");
+    expect(paths([], "FULL")).not.toContain("/demo");
+    expect(paths([], "FULL")).toEqual(expect.arrayContaining(["/dev", "/dashboard"]));
+  });
+});

@@ -1,0 +1,69 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { field, open, press } from "./forms";
+import { USERS, firmApi, signedIn } from "./helpers";
+
+// Spec §6: the firm's entitled features are what it bought. ECFX sets them (`ecfx features`);
+// the firm information page shows them and a firm administrator's save keeps them as they are.
+
+/** Runs `ecfx features` on the data folder of the product these tests run (playwright.config.ts). */
+function ecfxFeatures(args: string[]): string {
+  const dataDir = `tests/.tmp/e2e-data-${process.env.E2E_PORT ?? 3100}`;
+  const { DATABASE_URL: _database, ...inherited } = process.env;
+  const run = spawnSync(path.resolve("node_modules/.bin/tsx"), ["server/cli/ecfx.ts", "features", ...args], {
+    encoding: "utf8",
+    env: { ...inherited, ECFX_DATA_DIR: dataDir, ECFX_DEMO_DATA: "false", LOG_LEVEL: "silent" },
+  });
+  expect(run.stderr).toBe("");
+  expect(run.status).toBe(0);
+  return run.stdout;
+}
+
+let original: Record<string, unknown>;
+
+test.beforeAll(() => {
+  expect(ecfxFeatures(["--set", "ECFX_TRACK"])).toBe("Demo Law LLP: ECFX_TRACK\n");
+});
+
+test.beforeAll(async () => {
+  original = await firmApi("GET");
+});
+
+test.afterAll(async () => {
+  await firmApi("PUT", original);
+  ecfxFeatures(["--set="]);
+});
+
+for (const js of [false, true]) {
+  test.describe(`entitled features, JavaScript ${js ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled: js });
+
+    test("the firm information page shows what the firm bought, and a save keeps it", async ({ page }) => {
+      await signedIn(page, USERS.admin);
+      await open(page, js, "/firm-information");
+      const card = page.getByTestId("entitled-features");
+      await expect(card.getByText("they cannot be changed here")).toBeVisible();
+      await expect(card.getByTestId("feature-ECFX_TRACK")).toContainText("ECFX Track case tracking");
+      await expect(card.getByTestId("feature-ECFX_TRACK")).toContainText("Included");
+      await expect(card.getByTestId("feature-FAI_TITLE_EXTRACTION")).toContainText("AI title extraction");
+      await expect(card.getByTestId("feature-FAI_TITLE_EXTRACTION")).toContainText("Not included");
+
+      const reply = `features-${js ? "js" : "nojs"}@lawfirm.test`;
+      await field(page, "Reply-to e-mail").fill(reply);
+      await press(page, "Save");
+      await expect(page.getByText("Firm settings saved.")).toBeVisible();
+      const saved = await firmApi("GET");
+      expect(saved.reply_to_email).toBe(reply);
+      expect(saved.entitled_features).toEqual(["ECFX_TRACK"]);
+      await page.reload();
+      await expect(page.getByTestId("feature-ECFX_TRACK")).toContainText("Included");
+    });
+
+    test("a manager reads the firm's features too", async ({ page }) => {
+      await signedIn(page, USERS.manager);
+      await page.goto("/firm-information");
+      await expect(page.getByTestId("feature-ECFX_TRACK")).toContainText("Included");
+    });
+  });
+}
