@@ -27,11 +27,13 @@ const TABLES: CountTable[] = [
 /** Rows added this long ago or less are looked at: twice the interval, for transactions committed late. */
 const LOOK_BACK_MS = 4 * EVERY_MS;
 
-function compactStatement({ name, keys, values }: CountTable, lookBackMs: number): string {
+/** `since`: the database's time (milliseconds) after which rows count as changed lately, or null for all. */
+function compactStatement({ name, keys, values }: CountTable, since: number | null): string {
   const keyList = keys.join(", ");
   const sums = values.map((v) => `sum(${v})`);
-  const since = lookBackMs === Infinity ? "true" : `added_at > (extract(epoch from clock_timestamp()) * 1000)::bigint - ${lookBackMs}`;
-  return `with changed as (select distinct ${keyList} from ${name} where ${since}),
+  // A number, not the clock in the statement: a volatile function keeps the index on added_at out.
+  const changedLately = since === null ? "true" : `added_at > ${Math.trunc(since)}`;
+  return `with changed as (select distinct ${keyList} from ${name} where ${changedLately}),
     folded as (select ${keyList} from ${name} t inner join changed using (${keyList}) group by ${keyList} having count(*) > 1),
     moved as (delete from ${name} t using folded f where ${keys.map((k) => `t.${k} = f.${k}`).join(" and ")} returning t.*)
     insert into ${name} (${keyList}, ${values.join(", ")})
@@ -47,7 +49,9 @@ export async function compactDashboardCounts(database: Database, lookBackMs = LO
   return database.db.transaction().execute(async (trx) => {
     const locked = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${LOCK}) as locked`.execute(trx);
     if (!locked.rows[0]?.locked) return false;
-    for (const table of TABLES) await sql.raw(compactStatement(table, lookBackMs)).execute(trx);
+    const now = await sql<{ ms: string }>`select (extract(epoch from clock_timestamp()) * 1000)::bigint as ms`.execute(trx);
+    const since = lookBackMs === Infinity ? null : Number(now.rows[0]!.ms) - lookBackMs;
+    for (const table of TABLES) await sql.raw(compactStatement(table, since)).execute(trx);
     return true;
   });
 }
