@@ -3,6 +3,7 @@ import { Outlet, type ShouldRevalidateFunction, useLoaderData } from "@remix-run
 import { AppShellLayout } from "../components/shell/AppShellLayout";
 import { reportPageView } from "../utils/analytics.server";
 import { requireUser } from "../utils/auth.server";
+import { firmWordsOf } from "../utils/firm-words.server";
 import { pageNotFound } from "../utils/not-found.server";
 import { routeFor } from "../utils/route-table";
 import { readSession } from "../utils/session.server";
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!routeFor(new URL(request.url).pathname) && !(await readSession(request))) await pageNotFound(request);
   const { me, api, headers } = await requireUser(request);
   reportPageView(request, api);
-  return data({ me }, { headers });
+  return data({ me, firmWords: await firmWordsOf(me, api) }, { headers });
 }
 
 // Every navigation to another page or query runs this loader, so each one is reported once.
