@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { logEvent } from "../../server/jobs/event-log";
+import { sendErrorReports } from "../../server/notify/error-report";
 import { DEMO, api, backends, sessionsOf, testClock, useApi } from "./harness";
 
 // The firm's dictionary: its own words for catalogue entries, refused when they break a
@@ -177,6 +179,36 @@ describe.each(backends)("firm dictionary (%s)", (backend) => {
     const defaults = exported.text;
     expect((await admin.request("POST", "/api/v1/dictionary/import", { body: defaults, headers: csv })).body.changed).toBe(2);
     expect((await search(DEMO.admin, "overridden=true")).body).toEqual([]);
+  });
+
+  it("sends the firm's error report in the firm's words, and the other firm's in the defaults", async () => {
+    const ctx = server().ctx;
+    const db = ctx.database.db;
+    const firmOf = async (email: string) => (await db.selectFrom("app_user").select("firm_id").where("email", "=", email).executeTakeFirstOrThrow()).firm_id;
+    const firms = { demo: await firmOf(DEMO.admin), second: await firmOf(DEMO.secondAdmin) };
+    await db
+      .updateTable("firm")
+      .set({ error_notification_emails: JSON.stringify(["it-desk@lawfirm.test"]), error_notification_level: "CRITICAL" })
+      .where("id", "in", [firms.demo, firms.second])
+      .execute();
+    const admin = await as(DEMO.admin);
+    expect((await admin.put("/api/v1/dictionary/mail/errorReportSubject", { value: "Demo alert: {{count}} events ({{level}})" })).status).toBe(204);
+    try {
+      const t0 = clock.now();
+      await sendErrorReports(ctx, t0);
+      for (const firmId of [firms.demo, firms.second]) await logEvent(db, { firmId, level: "CRITICAL", event: "failed", detail: "WORDS-CHECK", at: t0 + 1 });
+      await sendErrorReports(ctx, t0 + 10);
+      const mails = await db
+        .selectFrom("outbound_mail")
+        .select(["firm_id", "subject"])
+        .where("purpose", "=", "error-report")
+        .where("text_body", "like", "%WORDS-CHECK%")
+        .execute();
+      expect(mails.find((m) => m.firm_id === firms.demo)?.subject).toBe("Demo alert: 1 events (CRITICAL)");
+      expect(mails.find((m) => m.firm_id === firms.second)?.subject).toBe("ECFX: 1 events at CRITICAL or above");
+    } finally {
+      await admin.request("DELETE", "/api/v1/dictionary/mail/errorReportSubject");
+    }
   });
 
   it("sends the firm's mail in the firm's words, and the other firm's in the defaults", async () => {
