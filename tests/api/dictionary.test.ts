@@ -173,7 +173,12 @@ describe.each(backends)("firm dictionary (%s)", (backend) => {
 
     const noColumns = await admin.request("POST", "/api/v1/dictionary/import", { body: "a,b\n1,2\n", headers: csv });
     expect(noColumns.body.message).toBe("The file needs the columns Namespace, Key, Text.");
-    expect((await admin.request("POST", "/api/v1/dictionary/import", { body: "", headers: csv })).status).toBe(400);
+    const empty = await admin.request("POST", "/api/v1/dictionary/import", { body: "", headers: csv });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe("Choose a non-empty .csv or .txt file to import.");
+    const unreadable = await admin.request("POST", "/api/v1/dictionary/import", { body: 'Namespace,Key,Text\n"common,pages.clients,Open\n', headers: csv });
+    expect(unreadable.status).toBe(400);
+    expect(unreadable.body.message).toMatch(/^The file cannot be read as comma-separated text: /);
 
     // Importing the defaults back resets what the firm changed.
     const defaults = exported.text;
