@@ -6,11 +6,12 @@ import notificationsStyles from "@mantine/notifications/styles.css";
 import { type LinksFunction, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches } from "@remix-run/react";
 import tableStyles from "mantine-react-table/styles.css";
-import { useTranslation } from "react-i18next";
+import { I18nextProvider, useTranslation } from "react-i18next";
 import { ApiStatusBanner } from "./components/ApiStatusBanner";
 import { Toaster } from "./components/Toaster";
 import appStyles from "./styles/app.css";
 import { firmBranding } from "./utils/branding.server";
+import { useFirmI18n } from "./utils/firm-i18n";
 import { useNonce } from "./utils/nonce";
 import { usePageTitle } from "./utils/page-title";
 import { useHydrated } from "./utils/use-hydrated";
@@ -47,6 +48,15 @@ function useDocumentTitle(): string {
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  // The firm's words wrap the whole document, the title included.
+  return (
+    <I18nextProvider i18n={useFirmI18n()}>
+      <Document>{children}</Document>
+    </I18nextProvider>
+  );
+}
+
+function Document({ children }: { children: React.ReactNode }) {
   const loaderData = useMatches().find((m) => m.id === "root")?.data as Awaited<ReturnType<RootLoader>>["data"] | undefined;
   const theme = loaderData?.theme;
   const scheme = theme?.darkMode ? "dark" : "light";

@@ -3,6 +3,7 @@ import { Outlet, type ShouldRevalidateFunction, useLoaderData } from "@remix-run
 import { AppShellLayout } from "../components/shell/AppShellLayout";
 import { reportPageView } from "../utils/analytics.server";
 import { requireUser } from "../utils/auth.server";
+import { firmWordsOf } from "../utils/firm-words.server";
 import { pageNotFound } from "../utils/not-found.server";
 import { productParts } from "../utils/product-parts.server";
 import { pathAvailable, routeFor } from "../utils/route-table";
@@ -20,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A part the firm does not have answers as an address that does not exist (decision 048).
   if (!pathAvailable(new URL(request.url).pathname, parts)) await pageNotFound(request);
   reportPageView(request, api);
-  return data({ me, parts }, { headers });
+  return data({ me, parts, firmWords: await firmWordsOf(me, api) }, { headers });
 }
 
 // Every navigation to another page or query runs this loader, so each one is reported once.

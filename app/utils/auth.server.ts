@@ -17,6 +17,8 @@ export interface Me {
   roleName: string;
   isAdmin: boolean;
   userRole: UserRoleMap;
+  /** The firm's dictionary version: the console reads the firm's words again when it moves. */
+  dictionaryVersion: number;
 }
 
 interface TokenAnswer {
@@ -105,6 +107,11 @@ async function refreshed(auth: AuthSession): Promise<AuthSession | null> {
 // The user and role of a token, reused for a few seconds across the loaders of one page.
 const meCache = new Map<string, { at: number; me: Promise<Me> }>();
 const ME_TTL_MS = 3000;
+
+/** After a change of the firm's dictionary, this user's next page reads the new version at once. */
+export function forgetMe(auth: AuthSession): void {
+  meCache.delete(auth.authToken);
+}
 
 function fetchMe(token: string): Promise<Me> {
   const now = Date.now();

@@ -3,11 +3,13 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { ServerContext } from "../context";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { errorHandler } from "../lib/errors";
+import { inWordsScope } from "../lib/messages";
 import { PROTOBUF } from "./protobuf-body";
 import { OneLinePerRequest, loggerOptions } from "./request-logging";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { dashboardRoutes } from "./routes/dashboard";
+import { dictionaryRoutes } from "./routes/dictionary";
 import { emailTemplateRoutes } from "./routes/email-templates";
 import { firmRoutes } from "./routes/firm";
 import { healthRoutes } from "./routes/health";
@@ -41,6 +43,8 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   );
   // Every value a request carries in, JSON or form body, query and path, loses its control
   // characters before any route reads it (binary bodies are left alone).
+  // Each request gets its own words scope; authenticate() fills it with the caller's firm's words.
+  app.addHook("onRequest", (_request, _reply, done) => inWordsScope(done));
   app.addHook("preValidation", async (request) => {
     if (request.body && typeof request.body === "object" && !Buffer.isBuffer(request.body)) request.body = withoutControlCharacters(request.body);
     request.query = withoutControlCharacters(request.query);
@@ -72,6 +76,7 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   documentRoutes(app, ctx);
   storageRoutes(app, ctx);
   wallRoutes(app, ctx);
+  dictionaryRoutes(app, ctx);
   emailTemplateRoutes(app, ctx);
   resourceRoutes(app, ctx);
   return app;

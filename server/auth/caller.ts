@@ -5,6 +5,7 @@ import { type RolePermissions, defaultRolePermissions, fieldAccess, isAdminRole,
 import { verifyAccessToken } from "./tokens";
 import type { ServerContext } from "../context";
 import { forbidden, unauthorized } from "../lib/errors";
+import { speakFirmWords } from "../db/firm-words";
 
 /** Who is calling: the user, their firm (which scopes every query) and their role's grants. */
 export interface Caller {
@@ -16,6 +17,8 @@ export interface Caller {
   roleName: string;
   isAdmin: boolean;
   permissions: RolePermissions;
+  /** The firm's dictionary version when the request was authenticated (0: the catalogue's own words). */
+  dictionaryVersion: number;
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -40,7 +43,9 @@ export async function authenticate(ctx: ServerContext, request: FastifyRequest):
   const row = await ctx.database.db
     .selectFrom("app_user")
     .innerJoin("security_role", "security_role.id", "app_user.security_role_id")
+    .innerJoin("firm", "firm.id", "app_user.firm_id")
     .select([
+      "firm.dictionary_version",
       "app_user.id",
       "app_user.firm_id",
       "app_user.email",
@@ -56,6 +61,8 @@ export async function authenticate(ctx: ServerContext, request: FastifyRequest):
   // A password change or sign-out-everywhere bumps the version and so ends older tokens.
   if (!row || row.firm_id !== claims.firmId || row.token_version !== claims.tokenVersion) throw unauthorized();
   firmOfRequest.set(request, row.firm_id);
+  // Errors and mail of this request speak the firm's words; the version came with the user row.
+  await speakFirmWords(ctx.database, row.firm_id, Number(row.dictionary_version));
   return {
     userId: row.id,
     firmId: row.firm_id,
@@ -65,6 +72,7 @@ export async function authenticate(ctx: ServerContext, request: FastifyRequest):
     roleName: row.role_name,
     isAdmin: isAdminRole({ name: row.role_name, is_system_defined: row.is_system_defined }),
     permissions: parsePermissions(row.permissions),
+    dictionaryVersion: Number(row.dictionary_version),
   };
 }
 
@@ -91,5 +99,6 @@ export function productCaller(firmId: number): Caller {
     roleName: "Administrator",
     isAdmin: true,
     permissions: defaultRolePermissions("Administrator"),
+    dictionaryVersion: 0,
   };
 }

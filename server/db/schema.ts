@@ -52,6 +52,18 @@ export interface FirmTable {
   is_default: Bool;
   /** Until when the error recipients have been told of the firm's events (0: not yet). */
   error_reported_until: Millis;
+  /** Bumped by every change of the firm's dictionary: a kept copy of its words is stale when it differs. */
+  dictionary_version: Generated<number>;
+}
+
+/** One entry of the catalogue in a firm's own words. */
+export interface DictionaryEntryTable {
+  firm_id: number;
+  namespace: string;
+  key: string;
+  value: string;
+  updated_at: Millis;
+  updated_by: string;
 }
 
 export interface SecurityRoleTable {
@@ -426,6 +438,7 @@ export interface DB {
   inbox_address: InboxAddressTable;
   inbox_item: InboxItemTable;
   job: JobTable;
+  dictionary_entry: DictionaryEntryTable;
   event_log: EventLogTable;
   envelope: EnvelopeTable;
   blob: BlobTable;

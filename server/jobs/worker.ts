@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import type { ServerContext } from "../context";
+import { withFirmWords } from "../db/firm-words";
 import { newId } from "../lib/ids";
 import { type Job, type JobKind, claimJob, completeJob, retryJob } from "./queue";
 
@@ -70,10 +71,10 @@ async function recordFailure(ctx: ServerContext, handlers: JobHandlers, job: Job
   const reason = error instanceof Error ? error.message : String(error);
   const handler = handlers[job.kind as JobKind];
   if (job.attempts >= (handler?.attempts ?? DEFAULT_ATTEMPTS)) {
-    await handler?.onGiveUp?.(ctx, job, reason);
+    await withFirmWords(ctx.database, job.firm_id, async () => handler?.onGiveUp?.(ctx, job, reason));
     await completeJob(ctx, job);
   } else {
-    await handler?.onRetry?.(ctx, job, reason);
+    await withFirmWords(ctx.database, job.firm_id, async () => handler?.onRetry?.(ctx, job, reason));
     await retryJob(ctx, job, reason);
   }
 }
@@ -124,7 +125,8 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
         continue;
       }
       try {
-        await handlerOf(handlers, job).run(ctx, job);
+        // A job speaks its firm's words: the reasons it stores and the mail it sends.
+        await withFirmWords(ctx.database, job.firm_id, () => handlerOf(handlers, job).run(ctx, job));
         await completeJob(ctx, job);
       } catch (error) {
         // Recording the failure can fail too (the database gone a moment, a deadlock): the loop

@@ -1,5 +1,6 @@
 import { isUniqueViolation } from "../lib/errors";
 import type { ServerContext } from "../context";
+import { withFirmWords } from "../db/firm-words";
 import { newId } from "../lib/ids";
 import { logEvent } from "../jobs/event-log";
 import { sendActivityReport } from "./activity-report";
@@ -76,8 +77,8 @@ async function runOnce(ctx: ServerContext, schedule: DigestSchedule, localDate: 
     run = { id: existing.id, createdAt: existing.created_at };
   }
   try {
-    if (kind === "digest") await sendDigest(ctx, schedule, run.id);
-    else await sendActivityReport(ctx, schedule, localDate, run);
+    const send = () => (kind === "digest" ? sendDigest(ctx, schedule, run.id) : sendActivityReport(ctx, schedule, localDate, run));
+    await withFirmWords(ctx.database, schedule.firmId, send);
     await db.updateTable("digest_run").set({ status: "sent" }).where("id", "=", run.id).execute();
     retryAfter?.delete(run.id);
   } catch (error) {

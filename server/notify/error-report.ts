@@ -1,4 +1,5 @@
 import type { ServerContext } from "../context";
+import { withFirmWords } from "../db/firm-words";
 import { escapeHtml } from "../lib/html";
 import { message } from "../lib/messages";
 
@@ -45,22 +46,30 @@ export async function sendErrorReports(ctx: ServerContext, now = ctx.clock.now()
       .orderBy("id")
       .execute();
     if (events.length === 0) continue;
-    const lines = events.slice(0, ERROR_REPORT_LIST).map((e) => {
-      const link = e.inbox_item_id ? ` ${ctx.config.publicUrl}/inbox-items/id/${e.inbox_item_id}` : "";
-      return `${new Date(Number(e.created_at)).toISOString()} ${e.level} ${message(`inbox:events.${e.event}`, { defaultValue: e.event })}: ${e.detail}${link}`;
-    });
-    if (events.length > ERROR_REPORT_LIST) lines.push(message("mail:errorReportMore", { count: events.length - ERROR_REPORT_LIST }));
-    const intro = message("mail:errorReportBody", { level: firm.error_notification_level, firm: firm.name });
-    await ctx.mailer.send({
-      firmId: firm.id,
-      purpose: "error-report",
-      to,
-      replyTo: firm.reply_to_email || undefined,
-      subject: message("mail:errorReportSubject", { count: events.length, level: firm.error_notification_level }),
-      text: `${intro}\n\n${lines.join("\n")}\n`,
-      html: `<p>${escapeHtml(intro)}</p><ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`,
-    });
+    await withFirmWords(ctx.database, firm.id, () => mailReport(ctx, firm, to, events));
     sent++;
   }
   return sent;
+}
+
+type ReportedFirm = { id: number; name: string; error_notification_level: string; reply_to_email: string | null };
+type ReportedEvent = { level: string; event: string; detail: string | null; inbox_item_id: string | null; created_at: number };
+
+/** One firm's report mail, in the firm's words. */
+async function mailReport(ctx: ServerContext, firm: ReportedFirm, to: string[], events: ReportedEvent[]): Promise<void> {
+  const lines = events.slice(0, ERROR_REPORT_LIST).map((e) => {
+    const link = e.inbox_item_id ? ` ${ctx.config.publicUrl}/inbox-items/id/${e.inbox_item_id}` : "";
+    return `${new Date(Number(e.created_at)).toISOString()} ${e.level} ${message(`inbox:events.${e.event}`, { defaultValue: e.event })}: ${e.detail}${link}`;
+  });
+  if (events.length > ERROR_REPORT_LIST) lines.push(message("mail:errorReportMore", { count: events.length - ERROR_REPORT_LIST }));
+  const intro = message("mail:errorReportBody", { level: firm.error_notification_level, firm: firm.name });
+  await ctx.mailer.send({
+    firmId: firm.id,
+    purpose: "error-report",
+    to,
+    replyTo: firm.reply_to_email || undefined,
+    subject: message("mail:errorReportSubject", { count: events.length, level: firm.error_notification_level }),
+    text: `${intro}\n\n${lines.join("\n")}\n`,
+    html: `<p>${escapeHtml(intro)}</p><ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`,
+  });
 }

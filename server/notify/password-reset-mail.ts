@@ -1,11 +1,16 @@
 import type { ServerContext } from "../context";
 import type { UserRow } from "../db/schema";
+import { withFirmWords } from "../db/firm-words";
 import { findFirm } from "../firm/firm-repository";
 import { escapeHtml } from "../lib/html";
 import { newSecretToken } from "../lib/ids";
 import { message } from "../lib/messages";
 
-export async function sendPasswordResetMail(ctx: ServerContext, user: UserRow, token: string, expiresAt: number): Promise<void> {
+export function sendPasswordResetMail(ctx: ServerContext, user: UserRow, token: string, expiresAt: number): Promise<void> {
+  return withFirmWords(ctx.database, user.firm_id, () => composeAndSendReset(ctx, user, token, expiresAt));
+}
+
+async function composeAndSendReset(ctx: ServerContext, user: UserRow, token: string, expiresAt: number): Promise<void> {
   const firm = await findFirm(ctx.database, user.firm_id);
   const link = `${ctx.config.publicUrl}/password-reset?token=${encodeURIComponent(token)}`;
   const expires = new Date(expiresAt).toUTCString();
@@ -33,6 +38,10 @@ const INVITATION_TTL_MS = 72 * 60 * 60 * 1000;
 /** A new user's first password is chosen through a reset link that lasts three days. */
 export async function sendInvitationMail(ctx: ServerContext, userId: string): Promise<void> {
   const user = await ctx.database.db.selectFrom("app_user").selectAll().where("id", "=", userId).executeTakeFirstOrThrow();
+  return withFirmWords(ctx.database, user.firm_id, () => composeAndSendInvitation(ctx, user));
+}
+
+async function composeAndSendInvitation(ctx: ServerContext, user: UserRow): Promise<void> {
   const firm = await findFirm(ctx.database, user.firm_id);
   const { token, hash } = newSecretToken();
   const now = ctx.clock.now();

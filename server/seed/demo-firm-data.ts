@@ -50,6 +50,7 @@ export async function seedDemoFirmData(ctx: ServerContext, firmId: number): Prom
     roleName: "Administrator",
     isAdmin: true,
     permissions: defaultRolePermissions("Administrator"),
+    dictionaryVersion: 0,
   };
   const add = async (segment: string, body: Record<string, unknown>) => String((await create(ctx, caller, serverResourceByPath(segment)!, body)).id);
 

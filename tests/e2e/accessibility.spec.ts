@@ -50,6 +50,8 @@ const PAGES: { name: string; path: () => string; serverDrawn?: boolean }[] = [
   { name: "an inbox card", path: () => `/inbox-items/id/${ids.inbox}` },
   { name: "profile", path: () => "/profile" },
   { name: "firm information", path: () => "/firm-information" },
+  { name: "dictionary", serverDrawn: true, path: () => "/dictionary" },
+  { name: "a dictionary entry", path: () => "/dictionary/edit?namespace=common&key=pages.clients" },
   { name: "ethical walls", path: () => "/ethical-walls" },
   { name: "storage policies", path: () => "/storage-policies" },
   { name: "email templates", path: () => "/templates" },

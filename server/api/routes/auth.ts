@@ -86,6 +86,7 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
       roleName: caller.roleName,
       isAdmin: caller.isAdmin,
       userRole: userRoleMap(caller.permissions),
+      dictionaryVersion: caller.dictionaryVersion,
     };
   });
 
