@@ -5,7 +5,7 @@
 // Exit status: 0 done, 1 refused or failed, 2 usage error.
 import { ENTITLED_FEATURES, isEntitledFeature } from "../../app/common/entitled-features";
 import { openContext } from "../bootstrap";
-import { ConfigError, loadConfig } from "../config";
+import { commandConfig, usageExit } from "./command-start";
 import { setEntitledFeatures } from "../firm/entitled-features";
 import { findFirm } from "../firm/firm-repository";
 import { logEvent } from "../jobs/event-log";
@@ -47,20 +47,9 @@ function parseArgs(argv: readonly string[]): Options | string {
 
 export async function featuresCommand(argv: string[]): Promise<number> {
   const opts = parseArgs(argv);
-  if (typeof opts === "string") {
-    (opts ? process.stderr : process.stdout).write(opts ? `ecfx features: ${opts}\n${USAGE}` : USAGE);
-    return opts ? 2 : 0;
-  }
-  let config;
-  try {
-    config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  if (typeof opts === "string") return usageExit("features", opts, USAGE);
+  const config = commandConfig();
+  if (!config) return 1;
   const ctx = await openContext(config);
   try {
     const firmId = opts.firm ?? (await defaultFirmId(ctx.database));

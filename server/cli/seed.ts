@@ -4,7 +4,7 @@
 //
 // Exit status: 0 seeded, 1 refused or failed, 2 usage error.
 import { openContext } from "../bootstrap";
-import { ConfigError, loadConfig } from "../config";
+import { commandConfig, usageExit } from "./command-start";
 import { SEED_SIZES, type SeedSize, SeedRefused, defaultFirmId, seedLarge } from "../seed/large";
 
 const USAGE = `usage: ecfx seed --size large|small [--firm ID] [--force]
@@ -42,20 +42,9 @@ function parseArgs(argv: readonly string[]): Options | string {
 
 export async function seedCommand(argv: string[]): Promise<number> {
   const opts = parseArgs(argv);
-  if (typeof opts === "string") {
-    (opts ? process.stderr : process.stdout).write(opts ? `ecfx seed: ${opts}\n${USAGE}` : USAGE);
-    return opts ? 2 : 0;
-  }
-  let config;
-  try {
-    config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  if (typeof opts === "string") return usageExit("seed", opts, USAGE);
+  const config = commandConfig();
+  if (!config) return 1;
   const ctx = await openContext(config);
   try {
     const firmId = opts.firm ?? (await defaultFirmId(ctx.database));
