@@ -41,7 +41,6 @@ const PAGE_ROUTES: RouteEntry[] = [
   { path: "/provider-credentials", accessKey: "firmAccess", titleKey: "pages.providerCredentials" },
   { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy", drawer: "firm", icon: "hierarchy" },
   { path: "/billing", accessKey: "firmAccess", titleKey: "pages.billing" },
-  { path: "/jurisdiction-groups", accessKey: "jurisdictionGroupAccess", titleKey: "pages.jurisdictionGroups" },
   { path: "/jurisdiction-preferences", accessKey: "jurisdictionPreferenceAccess", titleKey: "pages.jurisdictionPreferences" },
   { path: "/profile", accessKey: null, titleKey: "pages.profile", drawer: "main", icon: "userCircle" },
   { path: "/totest", accessKey: "firmAccess", titleKey: "pages.releaseNotes", drawer: "developer", icon: "notes" },

@@ -68,6 +68,18 @@ export const NOTIFY_STORE_EXTENSIONS: Partial<Record<RegistryKey, ServerExtensio
     uniques: nameUnique,
     notMappedSql: "t.matter_id is null",
   },
+  "jurisdiction-groups": {
+    table: "jurisdiction_group",
+    links: {
+      jurisdiction_references: {
+        table: "jurisdiction_group_jurisdiction",
+        ownerColumn: "group_id",
+        valueColumn: "jurisdiction_id",
+      },
+    },
+    search: { like: ["name"] },
+    uniques: nameUnique,
+  },
   "storage-policies": {
     table: "storage_policy",
     search: { like: ["name"] },

@@ -25,6 +25,7 @@ export const CREATE_ORDER = [
   "preference-groups",
   "notification-rule",
   "auto-case-creation",
+  "jurisdiction-groups",
   "dms",
   "storage-policies",
   "ethical-walls",
@@ -74,6 +75,8 @@ export function minimalBody(key: string, tag: string, ids: Ids, roleId: string):
       return { name: `Rule ${tag} ${n}`, include_emails: [`rule-${n}@example.test`] };
     case "auto-case-creation":
       return { name: `Auto ${tag} ${n}`, party_email_domains: ["example.test"], matter_id: ids.matters };
+    case "jurisdiction-groups":
+      return { name: `Courts ${tag} ${n}`, jurisdiction_references: [ids.jurisdictions] };
     case "dms":
       return { name: `Store ${tag} ${n}`, field: `firm-${tag}` };
     case "storage-policies":

@@ -2,6 +2,7 @@ import { cases } from "./cases";
 import { clients } from "./clients";
 import { ecfxJurisdictions, ignoredCases, judges, jurisdictions } from "./courts";
 import { eventLogs } from "./event-logs";
+import { jurisdictionGroups } from "./jurisdiction-preferences";
 import { envelopes, inboxItems } from "./inbox";
 import { matters } from "./matters";
 import { departments, locations, practiceGroups } from "./organisation";
@@ -33,6 +34,7 @@ export const REGISTRY = {
   templates,
   "notification-rule": notificationRules,
   "auto-case-creation": autoCaseCreation,
+  "jurisdiction-groups": jurisdictionGroups,
   "storage-policies": storagePolicies,
   dms: dmsCredentials,
   "ethical-walls": ethicalWalls,
