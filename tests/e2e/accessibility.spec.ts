@@ -55,6 +55,7 @@ const PAGES: { name: string; path: () => string; serverDrawn?: boolean }[] = [
   { name: "email templates", path: () => "/templates" },
   { name: "developer page", path: () => "/dev" },
   { name: "hierarchy", path: () => "/hierarchy" },
+  { name: "jurisdiction preferences", serverDrawn: true, path: () => "/jurisdiction-preferences" },
 ];
 
 async function setScheme(page: Page, darkMode: boolean) {
