@@ -235,6 +235,8 @@ export interface DocumentTable {
   fetch_error: string | null;
   uploaded: Bool;
   stamped_by_court: Bool;
+  /** When an unstamped copy was first fetched for a firm that waits for the court's stamp. */
+  stamp_wait_started_at: Millis | null;
   dms_status: string;
   created_at: Millis;
 }
