@@ -16,6 +16,7 @@ export const EVENT_NAMES = [
   "special handling",
   "split",
   "no docket",
+  "jurisdiction preference applied",
   "case created automatically",
   "rule timekeepers assigned",
   "ignored case",

@@ -24,6 +24,7 @@ import { resourceImportRoutes } from "./routes/resource-import";
 import { roleRoutes } from "./routes/roles";
 import { securityRoleRoutes } from "./routes/security-roles";
 import { storageRoutes } from "./routes/storage";
+import { jurisdictionPreferenceRoutes } from "./routes/jurisdiction-preferences";
 import { slowCallRoutes } from "./routes/slow-calls";
 import { wallRoutes } from "./routes/walls";
 import { resourceRoutes } from "./routes/resources";
@@ -75,6 +76,7 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   inboxRoutes(app, ctx);
   documentRoutes(app, ctx);
   storageRoutes(app, ctx);
+  jurisdictionPreferenceRoutes(app, ctx);
   wallRoutes(app, ctx);
   dictionaryRoutes(app, ctx);
   emailTemplateRoutes(app, ctx);

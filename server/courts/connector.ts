@@ -3,7 +3,10 @@ import { COURT_HOSTS } from "./court-hosts";
 import { courtIdFromHost } from "./federal-courts";
 import { message } from "../lib/messages";
 
-export type FetchOutcome = { kind: "document"; bytes: Buffer; contentType: string } | { kind: "restricted"; reason: string };
+export type FetchOutcome = { kind: "document"; bytes: Buffer; contentType: string; stamped: boolean } | { kind: "restricted"; reason: string };
+
+/** The header line CM/ECF stamps on every page of a filed document: "Document 12 Filed 01/02/26". */
+const COURT_STAMP = /Document\s+\S+\s+Filed\s+\d{2}\/\d{2}\/\d{2,4}/;
 
 /** A failure worth another try later (time-out, 5xx, connection refused). */
 export class RetryableFetchError extends Error {}
@@ -85,7 +88,7 @@ export class CourtConnector {
     if (declared > this.options.maxBytes) return { kind: "restricted", reason: message("pipeline:documentTooLarge", { bytes: this.options.maxBytes }) };
     const bytes = Buffer.from(await response.arrayBuffer());
     if (contentType.includes("pdf") || bytes.subarray(0, 5).toString("latin1") === "%PDF-") {
-      return { kind: "document", bytes, contentType: "application/pdf" };
+      return { kind: "document", bytes, contentType: "application/pdf", stamped: COURT_STAMP.test(bytes.subarray(0, 200_000).toString("latin1")) };
     }
     const text = bytes.subarray(0, 200_000).toString("utf8");
     if (LOGIN_PAGE.test(text)) return { kind: "restricted", reason: message("pipeline:courtSignIn") };

@@ -10,6 +10,10 @@ import type { AddressInfo } from "node:net";
 //   …503  503 on the first request       …777  answers after 1.5 s
 //   …301  redirects to the same document id ending in 000 on the same host
 //   …302  redirects to the same path on another host name of this server
+//
+// A document carries the court's stamp (the header line CM/ECF prints on every page: "Document
+// <n> Filed <date>"), unless the simulator is told to serve a document unstamped its first times
+// (serveUnstamped), as a court does before its clerk has stamped the filing.
 
 /** A one-page PDF with a line of text: small, valid, different per document. */
 export function simplePdf(text: string): Buffer {
@@ -35,6 +39,11 @@ export function simplePdf(text: string): Buffer {
   return Buffer.from(body, "latin1");
 }
 
+/** The court's copy of a document: stamped with its header line, or not yet. */
+export function courtPdf(id: string, stamped: boolean): Buffer {
+  return simplePdf(stamped ? `Document ${id} Filed 01/02/26 Court document ${id}` : `Court document ${id}`);
+}
+
 const LOGIN_PAGE = `<!doctype html><html><head><title>PACER Login</title></head><body>
 <form method="post" action="/cgi-bin/login.pl"><input name="login"><input type="password" name="key"></form></body></html>`;
 
@@ -42,11 +51,14 @@ export interface CourtSimulator {
   url: string;
   /** How often each path was requested. */
   requests: Map<string, number>;
+  /** Serves the document with this id unstamped for its next `times` requests. */
+  serveUnstamped(documentId: string, times: number): void;
   close(): Promise<void>;
 }
 
 export async function startCourtSimulator(port = 0, host = "127.0.0.1"): Promise<CourtSimulator> {
   const requests = new Map<string, number>();
+  const unstamped = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://simulator");
     const count = (requests.get(url.pathname) ?? 0) + 1;
@@ -65,7 +77,9 @@ export async function startCourtSimulator(port = 0, host = "127.0.0.1"): Promise
       } else if (id.endsWith("500") || (id.endsWith("503") && count === 1)) {
         res.writeHead(id.endsWith("500") ? 500 : 503, { "content-type": "text/plain" }).end("Server busy");
       } else {
-        const pdf = simplePdf(`Court document ${id}`);
+        const left = unstamped.get(id) ?? 0;
+        if (left > 0) unstamped.set(id, left - 1);
+        const pdf = courtPdf(id, left === 0);
         res.writeHead(200, { "content-type": "application/pdf", "content-length": pdf.length }).end(pdf);
       }
     };
@@ -77,6 +91,7 @@ export async function startCourtSimulator(port = 0, host = "127.0.0.1"): Promise
   return {
     url: `http://${host}:${address.port}`,
     requests,
+    serveUnstamped: (documentId, times) => unstamped.set(documentId, times),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -178,6 +178,8 @@ export interface InboxItemTable {
   parent_id: string | null;
   duplicate_of_id: string | null;
   case_id: string | null;
+  /** The jurisdiction preference that applied to the notice, if any. */
+  jurisdiction_preference_id: string | null;
   dms_status: string;
   hidden: Bool;
   attempts: number;
@@ -245,6 +247,8 @@ export interface DocumentTable {
   fetch_error: string | null;
   uploaded: Bool;
   stamped_by_court: Bool;
+  /** When an unstamped copy was first fetched for a firm that waits for the court's stamp. */
+  stamp_wait_started_at: Millis | null;
   dms_status: string;
   created_at: Millis;
 }
@@ -331,6 +335,44 @@ export interface AutoCaseCreationTable extends EntityColumns {
   matter_id: string | null;
   assignment_maintenance: string;
   assignments_ignore_import_deletion: Bool;
+}
+
+/** Rows of the jurisdiction preferences the pipeline reads (migrations 022-024). */
+export interface JurisdictionPreferenceTable {
+  id: string;
+  firm_id: number;
+  created_at: Millis;
+  updated_at: Millis;
+  order: number;
+  name: string;
+  description: string | null;
+  enabled: Bool;
+  auto_case_creation_id: string | null;
+  document_processing_id: string | null;
+  party_email_domains: Json;
+}
+
+export interface DocumentProcessingTable {
+  id: string;
+  firm_id: number;
+  created_at: Millis;
+  updated_at: Millis;
+  name: string;
+  wait_for_stamp: Bool;
+  max_minutes_wait_for_stamp: number | null;
+  release_unstamped_while_waiting: Bool;
+  minutes_wait_before_unstamped_release: number | null;
+  extraction_enabled: Bool;
+  extraction_provider: string;
+  billing_party: string;
+  customer_id: string | null;
+  queue_name: string | null;
+  extraction_auth_path: string | null;
+  extraction_client_id: string | null;
+  extraction_client_secret: string | null;
+  extraction_client_url: string | null;
+  extraction_customer_id: string | null;
+  extraction_queue_name: string | null;
 }
 
 export interface NotificationTable {
@@ -462,6 +504,11 @@ export interface DB {
   ethical_wall_timekeeper: LinkRow<"wall_id", "timekeeper_id">;
   auto_case_creation: AutoCaseCreationTable;
   auto_case_creation_timekeeper: LinkRow<"rule_id", "timekeeper_id">;
+  jurisdiction_group_jurisdiction: LinkRow<"group_id", "jurisdiction_id">;
+  jurisdiction_preference: JurisdictionPreferenceTable;
+  jurisdiction_preference_group: LinkRow<"preference_id", "group_id">;
+  jurisdiction_preference_rule: LinkRow<"preference_id", "rule_id">;
+  document_processing: DocumentProcessingTable;
   notification: NotificationTable;
   digest_run: DigestRunTable;
   dms_record: DmsRecordTable;

@@ -12,6 +12,23 @@ const parseList = (json: string): string[] => {
   }
 };
 
+/**
+ * The rules that say who else hears of an item: those of the jurisdiction preference that applied
+ * to it when it names any (decision 046), else all of the firm's.
+ */
+async function notificationRules(ctx: ServerContext, firmId: number, itemId: string) {
+  const db = ctx.database.db;
+  let query = db.selectFrom("notification_rule").select(["template", "include_emails", "exclude_emails"]).where("firm_id", "=", firmId);
+  const preferred = db
+    .selectFrom("jurisdiction_preference_rule as pr")
+    .innerJoin("inbox_item as i", "i.jurisdiction_preference_id", "pr.preference_id")
+    .select("pr.rule_id")
+    .where("i.id", "=", itemId)
+    .where("pr.firm_id", "=", firmId);
+  if (await preferred.executeTakeFirst()) query = query.where("id", "in", preferred);
+  return query.orderBy("name").execute();
+}
+
 /** What resolveRecipients needs for one item on its case, read from the firm's data. */
 export async function loadRecipientInput(ctx: ServerContext, firm: FirmRecord, caseId: string, itemId: string): Promise<RecipientInput> {
   const db = ctx.database.db;
@@ -34,7 +51,7 @@ export async function loadRecipientInput(ctx: ServerContext, firm: FirmRecord, c
       .orderBy("timekeeper.sort_name")
       .orderBy("timekeeper.id")
       .execute(),
-    db.selectFrom("notification_rule").select(["template", "include_emails", "exclude_emails"]).where("firm_id", "=", firm.id).orderBy("name").execute(),
+    notificationRules(ctx, firm.id, itemId),
     db.selectFrom("envelope").select(["docket_text", "name"]).where("inbox_item_id", "=", itemId).executeTakeFirst(),
     wallsForCase(db, firm.id, caseId),
   ]);

@@ -39,18 +39,24 @@ export function pickRule<R extends { domains: string[] }>(rules: R[], domains: S
   return rules.find((r) => r.domains.some((d) => domains.has(d))) ?? rules.find((r) => r.domains.length === 0);
 }
 
-export async function autoCreateCase(ctx: ServerContext, firmId: number, notice: ParsedNotice, docket: ParsedDocket): Promise<AutoCreatedCase | null> {
+/**
+ * `preferredRuleId`: the rule of the jurisdiction preference that applied to the notice, used in
+ * place of the firm's rules; the preference has already matched the notice's court and parties.
+ */
+export async function autoCreateCase(
+  ctx: ServerContext,
+  firmId: number,
+  notice: ParsedNotice,
+  docket: ParsedDocket,
+  preferredRuleId: string | null = null,
+): Promise<AutoCreatedCase | null> {
   const db = ctx.database.db;
   if (!notice.court_id) return null;
-  const rows = await db
-    .selectFrom("auto_case_creation")
-    .select(["id", "name", "party_email_domains", "matter_id"])
-    .where("firm_id", "=", firmId)
-    .orderBy("name")
-    .orderBy("id")
-    .execute();
+  let query = db.selectFrom("auto_case_creation").select(["id", "name", "party_email_domains", "matter_id"]).where("firm_id", "=", firmId);
+  if (preferredRuleId) query = query.where("id", "=", preferredRuleId);
+  const rows = await query.orderBy("name").orderBy("id").execute();
   const rules: Rule[] = rows.map((r) => ({ id: r.id, name: r.name, matter_id: r.matter_id, domains: JSON.parse(r.party_email_domains) as string[] }));
-  const rule = pickRule(rules, recipientDomains(notice));
+  const rule = preferredRuleId ? rules[0] : pickRule(rules, recipientDomains(notice));
   if (!rule) return null;
   // The case needs one of the firm's jurisdictions for this court; without one no rule can help.
   const jurisdiction = await db

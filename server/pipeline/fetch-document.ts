@@ -3,7 +3,9 @@ import { RetryableFetchError } from "../courts/connector";
 import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterProcessing } from "../jobs/after-processing";
+import { enqueue } from "../jobs/queue";
 import { setItem } from "./item-state";
+import { documentProcessingOf, stampDecision } from "./stamp-wait";
 
 export const MAX_FETCH_ATTEMPTS = 5;
 
@@ -22,6 +24,7 @@ export async function fetchDocument(ctx: ServerContext, documentId: string, atte
       "document.fetch_status",
       "document.processed_from_id",
       "document.firm_id",
+      "document.stamp_wait_started_at",
       "envelope.ecfx_jurisdiction_id as court",
     ])
     .where("document.id", "=", documentId)
@@ -32,13 +35,27 @@ export async function fetchDocument(ctx: ServerContext, documentId: string, atte
   await finishWhenAllFetched(ctx, doc.processed_from_id, doc.firm_id);
 }
 
-async function fetchPending(ctx: ServerContext, doc: { id: string; url: string; court: string | null }, attempt: number): Promise<void> {
+interface PendingDocument {
+  id: string;
+  url: string;
+  court: string | null;
+  firm_id: number;
+  processed_from_id: string;
+  stamp_wait_started_at: number | null;
+}
+
+async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: number): Promise<void> {
   const db = ctx.database.db;
   try {
     const outcome = await ctx.courts.fetchDocument(doc.url, doc.court);
     if (outcome.kind === "document") {
+      if (!outcome.stamped && (await waitForStamp(ctx, doc))) return;
       const sha = await ctx.blobs.put(outcome.bytes, outcome.contentType, ctx.clock.now());
-      await db.updateTable("document").set({ file_id: sha, fetch_status: "fetched", fetch_error: null }).where("id", "=", doc.id).execute();
+      await db
+        .updateTable("document")
+        .set({ file_id: sha, fetch_status: "fetched", fetch_error: null, stamped_by_court: outcome.stamped ? 1 : 0 })
+        .where("id", "=", doc.id)
+        .execute();
     } else {
       await db.updateTable("document").set({ fetch_status: "restricted", fetch_error: outcome.reason }).where("id", "=", doc.id).execute();
     }
@@ -52,6 +69,23 @@ async function fetchPending(ctx: ServerContext, doc: { id: string; url: string; 
       .execute();
   }
   await pauseAt("document-fetched");
+}
+
+/**
+ * An unstamped copy, for a firm whose document processing waits for the stamp: the document stays
+ * pending and a job fetches it again later, committed with the start of the wait. False once the
+ * wait is over: the unstamped copy is kept.
+ */
+async function waitForStamp(ctx: ServerContext, doc: PendingDocument): Promise<boolean> {
+  const now = ctx.clock.now();
+  const startedAt = doc.stamp_wait_started_at ?? now;
+  const decision = stampDecision(await documentProcessingOf(ctx.database.db, doc.processed_from_id), startedAt, now);
+  if (decision.kind === "keep") return false;
+  await ctx.database.db.transaction().execute(async (trx) => {
+    await trx.updateTable("document").set({ stamp_wait_started_at: startedAt }).where("id", "=", doc.id).execute();
+    await enqueue(trx, { kind: "fetch-document", firmId: doc.firm_id, refId: doc.id, runAt: decision.until });
+  });
+  return true;
 }
 
 /**

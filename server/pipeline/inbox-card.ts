@@ -27,6 +27,7 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
       "parent_id",
       "duplicate_of_id",
       "case_id",
+      "jurisdiction_preference_id",
       "dms_status",
       "hidden",
       "raw_size",
@@ -35,7 +36,7 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
     .where("firm_id", "=", firmId)
     .executeTakeFirst();
   if (!item) return null;
-  const [events, envelopes, linked, kase, dms, mail] = await Promise.all([
+  const [events, envelopes, linked, kase, dms, mail, preference] = await Promise.all([
     db.selectFrom("event_log").select(["created_at", "level", "event", "detail"]).where("inbox_item_id", "=", id).orderBy("created_at").orderBy("id").execute(),
     db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", id).where("firm_id", "=", firmId).execute(),
     db
@@ -64,6 +65,14 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
       .orderBy("created_at")
       .orderBy("id")
       .execute(),
+    item.jurisdiction_preference_id
+      ? db
+          .selectFrom("jurisdiction_preference")
+          .select(["id", "name"])
+          .where("id", "=", item.jurisdiction_preference_id)
+          .where("firm_id", "=", firmId)
+          .executeTakeFirst()
+      : undefined,
   ]);
   const documents = envelopes.length
     ? await db
@@ -85,6 +94,8 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
       parsed: item.parsed ? (JSON.parse(item.parsed) as unknown) : null,
     },
     case: kase ?? null,
+    /** The jurisdiction preference that applied to the notice. */
+    preference: preference ?? null,
     events,
     envelopes: envelopes.map((e) => ({ ...e, service_contacts: JSON.parse(e.service_contacts) as unknown })),
     documents: documents.map((d) => ({ ...d, sealed: Boolean(d.sealed), stored: Boolean(d.file_id) })),

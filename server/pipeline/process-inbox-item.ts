@@ -8,7 +8,8 @@ import { currentParse, keepParse } from "../notices/stored-message";
 import { type ParsedMessage, type ParsedNotice, parseNoticeMessage } from "../notices";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterProcessing } from "../jobs/after-processing";
-import { autoCreateCase, keepRuleAssignments } from "./auto-create-case";
+import { autoCreateCase, keepRuleAssignments, recipientDomains } from "./auto-create-case";
+import { type AppliedPreference, applicablePreference } from "./jurisdiction-preference";
 import { logEvent } from "../jobs/event-log";
 import { finishWhenAllFetched } from "./fetch-document";
 import { recordNotice } from "./record-notice";
@@ -209,17 +210,39 @@ async function splitIntoLinkedItems(ctx: ServerContext, item: Item, notice: Pars
   });
 }
 
+/** The preference that applied to an item (or none), with its event, in one transaction. */
+async function recordPreference(ctx: ServerContext, item: Item, preference: AppliedPreference | null): Promise<void> {
+  await ctx.database.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("inbox_item")
+      .set({ jurisdiction_preference_id: preference?.id ?? null })
+      .where("id", "=", item.id)
+      .execute();
+    if (preference) {
+      await logEvent(trx, {
+        firmId: item.firm_id,
+        inboxItemId: item.id,
+        at: ctx.clock.now(),
+        event: "jurisdiction preference applied",
+        detail: preference.name,
+      });
+    }
+  });
+}
+
 async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotice, index: number): Promise<void> {
   const docket = notice.dockets[index];
   if (!docket) {
     return setItem(ctx, item, { status: "Failed", reason: message("pipeline:noDocket", { number: index + 1 }) }, { event: "no docket", level: "ERROR" });
   }
+  const courtId = docket.docket_court_id ?? notice.court_id;
+  const preference = await applicablePreference(ctx.database.db, item.firm_id, courtId, recipientDomains(notice));
+  // Recorded on the item for its card and for the notification rules read later.
+  if ((preference?.id ?? null) !== item.jurisdiction_preference_id) await recordPreference(ctx, item, preference);
   // A case picked by a person on the inbox card wins over matching.
-  let match = item.case_id
-    ? ({ kind: "case", caseId: item.case_id } as const)
-    : await matchDocket(ctx, item.firm_id, docket.docket_court_id ?? notice.court_id, docket.docket_number);
+  let match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, courtId, docket.docket_number);
   if (match.kind === "not-found") {
-    const created = await autoCreateCase(ctx, item.firm_id, notice, docket);
+    const created = await autoCreateCase(ctx, item.firm_id, notice, docket, preference?.autoCaseCreationId);
     if (created) {
       await logEvent(ctx.database.db, {
         firmId: item.firm_id,

@@ -4,6 +4,7 @@ import { message } from "../lib/messages";
 import { templateError } from "../mail/template-engine";
 import { validateStorageTemplate } from "../storage/path-template";
 import { scheduleWallsRecomputation } from "../walls/apply-walls";
+import { nextOrder, settleOrder } from "./preference-order";
 import type { ServerExtension, UniqueRule } from "./types";
 
 // The server-only facts of the entities that send notices out and file them, keyed by registry
@@ -54,6 +55,7 @@ export const NOTIFY_STORE_EXTENSIONS: Partial<Record<RegistryKey, ServerExtensio
     table: "notification_rule",
     search: { like: ["name", "template"] },
     uniques: nameUnique,
+    dependents: [{ table: "jurisdiction_preference_rule", column: "rule_id", messageKey: "errors:inUseByJurisdictionPreferences" }],
   },
   "auto-case-creation": {
     table: "auto_case_creation",
@@ -67,6 +69,43 @@ export const NOTIFY_STORE_EXTENSIONS: Partial<Record<RegistryKey, ServerExtensio
     search: { like: ["name"] },
     uniques: nameUnique,
     notMappedSql: "t.matter_id is null",
+    dependents: [{ table: "jurisdiction_preference", column: "auto_case_creation_id", messageKey: "errors:inUseByJurisdictionPreferences" }],
+  },
+  "jurisdiction-groups": {
+    table: "jurisdiction_group",
+    links: {
+      jurisdiction_references: {
+        table: "jurisdiction_group_jurisdiction",
+        ownerColumn: "group_id",
+        valueColumn: "jurisdiction_id",
+      },
+    },
+    search: { like: ["name"] },
+    uniques: nameUnique,
+    dependents: [{ table: "jurisdiction_preference_group", column: "group_id", messageKey: "errors:inUseByJurisdictionPreferences" }],
+  },
+  "jurisdiction-preferences": {
+    table: "jurisdiction_preference",
+    links: {
+      jurisdiction_groups: { table: "jurisdiction_preference_group", ownerColumn: "preference_id", valueColumn: "group_id" },
+      notification_rules: { table: "jurisdiction_preference_rule", ownerColumn: "preference_id", valueColumn: "rule_id" },
+    },
+    search: { like: ["name", "description"] },
+    uniques: nameUnique,
+    hooks: {
+      async beforeInsert(ctx, caller, row) {
+        return { ...row, order: await nextOrder(ctx, caller.firmId) };
+      },
+      async afterInsert(ctx, caller) {
+        await settleOrder(ctx, caller.firmId);
+      },
+    },
+  },
+  "document-processing": {
+    table: "document_processing",
+    search: { like: ["name"] },
+    uniques: nameUnique,
+    dependents: [{ table: "jurisdiction_preference", column: "document_processing_id", messageKey: "errors:inUseByJurisdictionPreferences" }],
   },
   "storage-policies": {
     table: "storage_policy",

@@ -83,6 +83,7 @@ const DATA_EXTENSIONS: Partial<Record<RegistryKey, ServerExtension>> = {
     dependents: [
       { table: "court_case", column: "jurisdiction_id", messageKey: "errors:jurisdictionHasCases" },
       { table: "judge", column: "jurisdiction_id", messageKey: "errors:jurisdictionHasJudges" },
+      { table: "jurisdiction_group_jurisdiction", column: "jurisdiction_id", messageKey: "errors:jurisdictionInGroups" },
     ],
     notMappedSql: "not exists (select 1 from jurisdiction_ecfx j where j.jurisdiction_id = t.id)",
   },

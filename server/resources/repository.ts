@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { AccessLevel } from "../../app/common/access";
 import { ACCESS_KEYS, allows } from "../../app/common/access";
+import { SECRET_KEPT } from "../../app/common/resources/types";
 import { type Caller, fieldLevel, levelOf } from "../auth/caller";
 import { HttpError, conflict, forbidden, invalid, notFound } from "../lib/errors";
 import type { ServerContext } from "../context";
@@ -147,17 +148,28 @@ function selectList(res: ServerResource, fields: string[]): RawBuilder<unknown> 
   return sql.join(fields.filter((f) => res.columns[f]).map((f) => sql`${columnSql(res, f)} as ${sql.ref(f)}`));
 }
 
-/** Converts stored values to the API's: 0/1 to booleans, JSON text to lists, counts to numbers. */
+const isSecretField = (res: ServerResource, field: string) => res.def.fields.some((f) => f.name === field && f.secret);
+
+/**
+ * Converts stored values to the API's: 0/1 to booleans, JSON text to lists, counts to numbers;
+ * a secret only says whether it is set.
+ */
 function present(res: ServerResource, row: Row): Row {
   const out: Row = {};
   for (const [field, value] of Object.entries(row)) {
     const spec = res.columns[field];
-    if (spec?.type === "boolean") out[field] = Boolean(value);
+    if (isSecretField(res, field)) out[field] = value ? SECRET_KEPT : null;
+    else if (spec?.type === "boolean") out[field] = Boolean(value);
     else if (spec?.type === "json") out[field] = typeof value === "string" ? JSON.parse(value) : value;
-    else if (spec?.type === "number") out[field] = Number(value);
+    else if (spec?.type === "number") out[field] = value === null || value === undefined ? null : Number(value);
     else out[field] = value;
   }
   return out;
+}
+
+/** A form sends a kept secret back as it was shown: that keeps the stored one. */
+function withoutKeptSecrets(res: ServerResource, values: Row): Row {
+  return Object.fromEntries(Object.entries(values).filter(([field, value]) => !(value === SECRET_KEPT && isSecretField(res, field))));
 }
 
 async function attachLinks(ctx: ServerContext, res: ServerResource, rows: Row[], fields: string[]): Promise<void> {
@@ -385,7 +397,7 @@ export async function create(ctx: ServerContext, caller: Caller, res: ServerReso
   requireResource(res, caller, "write");
   await res.hooks?.guardWrite?.(ctx, caller);
   const body = withoutControlCharacters(input);
-  const values = (product?.incomplete ? res.def.schema.partial() : res.def.schema).parse(body) as Row;
+  const values = withoutKeptSecrets(res, (product?.incomplete ? res.def.schema.partial() : res.def.schema).parse(body) as Row);
   // Only what the caller sent: a default the schema fills in is the product's, not a write.
   checkWritableFields(res, caller, sentFields(values, body));
   applyCrossCheck(res, values);
@@ -414,7 +426,7 @@ export async function update(ctx: ServerContext, caller: Caller, res: ServerReso
   requireResource(res, caller, "write");
   await res.hooks?.guardWrite?.(ctx, caller);
   const stored = await read(ctx, caller, res, id);
-  const values = res.def.schema.partial().parse(withoutControlCharacters(body)) as Row;
+  const values = withoutKeptSecrets(res, res.def.schema.partial().parse(withoutControlCharacters(body)) as Row);
   checkWritableFields(res, caller, values);
   applyCrossCheck(res, { ...stored, ...values }, id);
   await checkReferences(ctx, caller, res, values);

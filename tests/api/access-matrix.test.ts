@@ -55,6 +55,7 @@ const NEEDS: Record<string, { resource: string; need: "read" | "write" }> = {
   "POST /api/v1/email-template/preview": { resource: "email_template", need: "read" },
   "GET /api/v1/security-role/search": { resource: "user", need: "read" },
   "GET /api/v1/slow-calls": { resource: "firm", need: "write" },
+  "PUT /api/v1/jurisdiction-preference/order": { resource: "jurisdiction_preference", need: "write" },
 };
 
 interface Route {

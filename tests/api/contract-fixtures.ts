@@ -25,6 +25,9 @@ export const CREATE_ORDER = [
   "preference-groups",
   "notification-rule",
   "auto-case-creation",
+  "jurisdiction-groups",
+  "document-processing",
+  "jurisdiction-preferences",
   "dms",
   "storage-policies",
   "ethical-walls",
@@ -74,6 +77,18 @@ export function minimalBody(key: string, tag: string, ids: Ids, roleId: string):
       return { name: `Rule ${tag} ${n}`, include_emails: [`rule-${n}@example.test`] };
     case "auto-case-creation":
       return { name: `Auto ${tag} ${n}`, party_email_domains: ["example.test"], matter_id: ids.matters };
+    case "jurisdiction-groups":
+      return { name: `Courts ${tag} ${n}`, jurisdiction_references: [ids.jurisdictions] };
+    case "document-processing":
+      return { name: `Processing ${tag} ${n}`, wait_for_stamp: true, max_minutes_wait_for_stamp: 60 };
+    case "jurisdiction-preferences":
+      return {
+        name: `Preference ${tag} ${n}`,
+        enabled: true,
+        // Rules other tests delete are left out: a preference naming one keeps it.
+        jurisdiction_groups: [ids["jurisdiction-groups"]],
+        document_processing_id: ids["document-processing"],
+      };
     case "dms":
       return { name: `Store ${tag} ${n}`, field: `firm-${tag}` };
     case "storage-policies":
@@ -138,6 +153,8 @@ export function fieldValue(res: ServerResource, field: string, current: Record<s
       return !current[field];
     case "date":
       return "2024-02-29";
+    case "number":
+      return Number(current[field] ?? 0) + 1;
     case "reference":
       if (def.reference === "ecfx-jurisdictions") return other(["nyed", "cand"]);
       if (def.reference === "security-roles") return real ? roleId : "no-such-role";

@@ -46,7 +46,8 @@ describe.each(backends)("served for real (%s)", (backend) => {
   });
 
   it.each(ENTRIES)("%s: every served column and expression reads from the database", async (_key, res) => {
-    const select = Object.entries(res.columns).map(([field, spec]) => `${spec.expr ?? `t.${field}`} as ${field}`);
+    // Quoted: a field may be named like an SQL word (a preference's order).
+    const select = Object.entries(res.columns).map(([field, spec]) => `${spec.expr ?? `t."${field}"`} as "${field}"`);
     await expect(sql.raw(`select ${select.join(", ")} from ${res.table} t limit 1`).execute(server().ctx.database.db)).resolves.toBeDefined();
   });
 

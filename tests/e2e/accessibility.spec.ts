@@ -58,6 +58,7 @@ const PAGES: { name: string; path: () => string; serverDrawn?: boolean }[] = [
   { name: "developer page", path: () => "/dev" },
   { name: "demo reset", path: () => "/demo" },
   { name: "hierarchy", path: () => "/hierarchy" },
+  { name: "jurisdiction preferences", serverDrawn: true, path: () => "/jurisdiction-preferences" },
 ];
 
 async function setScheme(page: Page, darkMode: boolean) {

@@ -2,6 +2,7 @@ import { cases } from "./cases";
 import { clients } from "./clients";
 import { ecfxJurisdictions, ignoredCases, judges, jurisdictions } from "./courts";
 import { eventLogs } from "./event-logs";
+import { documentProcessing, jurisdictionGroups, jurisdictionPreferences } from "./jurisdiction-preferences";
 import { envelopes, inboxItems } from "./inbox";
 import { matters } from "./matters";
 import { departments, locations, practiceGroups } from "./organisation";
@@ -33,6 +34,9 @@ export const REGISTRY = {
   templates,
   "notification-rule": notificationRules,
   "auto-case-creation": autoCaseCreation,
+  "jurisdiction-groups": jurisdictionGroups,
+  "jurisdiction-preferences": jurisdictionPreferences,
+  "document-processing": documentProcessing,
   "storage-policies": storagePolicies,
   dms: dmsCredentials,
   "ethical-walls": ethicalWalls,

@@ -164,6 +164,9 @@ export function defineResource<S extends z.ZodObject<z.ZodRawShape>>(def: Resour
   return def;
 }
 
+/** What the API answers for a secret that is set: the secret itself never leaves the server. */
+export const SECRET_KEPT = "********";
+
 /** Keys of the catalogue for an entity's labels. */
 export const fieldLabelKey = (resourceKey: string, field: string) => `resources:${resourceKey}.fields.${field}`;
 export const resourceTitleKey = (resourceKey: string) => `resources:${resourceKey}.title`;

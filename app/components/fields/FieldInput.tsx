@@ -1,6 +1,6 @@
 import { Checkbox, NativeSelect, TextInput, Textarea } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { type FieldDef, fieldLabelKey } from "../../common/resources/types";
+import { type FieldDef, SECRET_KEPT, fieldLabelKey } from "../../common/resources/types";
 import { translateErrors } from "../../utils/forms";
 import { ReferencePicker } from "./ReferencePicker";
 import type { PickerData } from "./reference-sources";
@@ -89,6 +89,20 @@ export function FieldInput({ resourceKey, field, input, picker, label: labelOver
         />
       );
     default:
+      if (field.secret) {
+        // The API shows a secret only as set: left as it is, the stored one is kept.
+        const kept = input.initialValue === SECRET_KEPT;
+        return (
+          <TextInput
+            key={input.key}
+            {...common}
+            type="password"
+            autoComplete="new-password"
+            description={t(kept ? "wizard:secretKept" : "wizard:secretNew")}
+            defaultValue={asText(input.initialValue)}
+          />
+        );
+      }
       return (
         <TextInput
           key={input.key}

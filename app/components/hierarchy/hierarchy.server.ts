@@ -2,6 +2,7 @@ import { HIERARCHY_LEVELS, type HierarchyLevel } from "../../common/resources/st
 import { allows } from "../../common/access";
 import { ApiError } from "../../utils/api.server";
 import { requireUser } from "../../utils/auth.server";
+import { movedInOrder } from "../../utils/move-in-order";
 import { readForm } from "../../utils/request-body.server";
 import { redirectWithToast } from "../../utils/toast.server";
 
@@ -24,22 +25,11 @@ export async function loadHierarchy(request: Request) {
 
 const isLevel = (value: unknown): value is HierarchyLevel => typeof value === "string" && (HIERARCHY_LEVELS as readonly string[]).includes(value);
 
-/** The order with one level moved a place up or down; unchanged when it cannot move. */
-export function moved(order: HierarchyLevel[], intent: string): HierarchyLevel[] {
-  const [direction, level] = intent.split(":");
-  const from = order.indexOf(level as HierarchyLevel);
-  const to = direction === "up" ? from - 1 : from + 1;
-  if (from < 0 || to < 0 || to >= order.length) return order;
-  const next = [...order];
-  [next[from], next[to]] = [next[to]!, next[from]!];
-  return next;
-}
-
 export async function saveHierarchy(request: Request) {
   const { api } = await requireUser(request, "firmAccess");
   const form = await readForm(request);
   const order = form.getAll("hierarchy").filter(isLevel);
-  const hierarchy = moved(order, String(form.get("intent") ?? "save"));
+  const hierarchy = movedInOrder(order, String(form.get("intent") ?? "save"));
   const policy = String(form.get("storage_policy_id") ?? "");
   try {
     await api.json(API_PATH, { method: "PUT", json: { hierarchy, storage_policy_id: policy || null } });

@@ -1,6 +1,8 @@
 import { Anchor, Stack, Text } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { REGISTRY } from "../../common/resources";
+import { recordPath } from "../../common/resources/types";
 import type { InboxCard } from "../../utils/inbox.server";
 import { CardSection } from "./CardSection";
 import { CasePicker } from "./CasePicker";
@@ -12,7 +14,7 @@ interface Props {
   caseOptions: { id: string; label: string }[];
 }
 
-/** The case the item is filed on, or the picker for a notice that found none. */
+/** The case the item is filed on, or the picker for a notice that found none, and the jurisdiction preference that applied. */
 export function CardCase({ card, canChange, caseQuery, caseOptions }: Props) {
   const { t } = useTranslation("inbox");
   const { item } = card;
@@ -26,6 +28,16 @@ export function CardCase({ card, canChange, caseQuery, caseOptions }: Props) {
       ) : (
         <Text size="sm">{t("card.noCase")}</Text>
       )}
+      <Text size="sm" mt="xs" data-testid="card-preference">
+        {t("card.preference")}{" "}
+        {card.preference ? (
+          <Anchor component={Link} to={recordPath(REGISTRY["jurisdiction-preferences"], card.preference.id)}>
+            {card.preference.name}
+          </Anchor>
+        ) : (
+          t("card.noPreference")
+        )}
+      </Text>
       {needsCase && canChange ? (
         <Stack mt="sm" gap="xs">
           <Text size="sm" fw={600}>

@@ -11,7 +11,7 @@ import { inboxCard } from "../../pipeline/inbox-card";
 import { serverResourceByPath } from "../../resources/registry";
 import { userWalledOutOfCase } from "../../walls/walls";
 import { QueryError, type SearchQuery, parseSearchQuery } from "../../resources/search-query";
-import { type Caller, authenticate, fieldLevel, requireAccess } from "../../auth/caller";
+import { type Caller, authenticate, fieldLevel, levelOf, requireAccess } from "../../auth/caller";
 import { HttpError, forbidden, invalid, notFound } from "../../lib/errors";
 
 const bulkBody = z.object({ action: z.enum(BULK_ACTIONS), ids: z.array(z.string().min(1)).min(1).max(1000) });
@@ -59,7 +59,8 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
     const card = await inboxCard(ctx, caller.firmId, request.params.id);
     if (!card) throw notFound();
     await refuseWalledOut(caller, card.item.case_id as string | null);
-    return card;
+    // A role kept from the jurisdiction preferences does not learn their names here either.
+    return levelOf(caller, "jurisdiction_preference") === "DENY" ? { ...card, preference: null } : card;
   });
 
   /** An item's raw message for a caller who may read it: firm, field level and walls checked. */
