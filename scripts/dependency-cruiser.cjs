@@ -12,6 +12,7 @@ const SERVER_FLOORS = [
   "db",
   "auth",
   "courts",
+  "extraction",
   "notices",
   "mail",
   "firm",

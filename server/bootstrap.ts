@@ -11,8 +11,12 @@ import { type Clock, systemClock } from "./lib/clock";
 import path from "node:path";
 import { CourtConnector } from "./courts/connector";
 import { OutboundGuard } from "./outbound/guard";
+import { TitleClient } from "./extraction/title-client";
 import { createMailer } from "./mail/mailer";
 import { BlobStore } from "./storage/blob-store";
+
+/** How long one call to a title extraction provider may take before it is tried again later. */
+const EXTRACTION_TIMEOUT_MS = 30_000;
 
 /** Opens the database (migrated), the secrets and the mailer: what every server role needs. */
 /** The context, and whether this start created the demo firms (the demo notices follow then). */
@@ -36,7 +40,14 @@ export async function openContext(config: Config, clock: Clock = systemClock): P
       allowedRanges: config.ECFX_OUTBOUND_ALLOW,
     }),
   });
-  const ctx: ServerContext = { config, database, secrets, clock, mailer, blobs, courts };
+  // A guard of its own: the court simulator's origin is no extraction provider, and a firm's client
+  // URL reaches a private address only where the operator named that origin (decision 051).
+  const titles = new TitleClient({
+    guard: new OutboundGuard({ allowedOrigins: config.ECFX_EXTRACTION_ALLOWED_ORIGINS, allowedRanges: config.ECFX_OUTBOUND_ALLOW }),
+    timeoutMs: EXTRACTION_TIMEOUT_MS,
+    now: () => clock.now(),
+  });
+  const ctx: ServerContext = { config, database, secrets, clock, mailer, blobs, courts, titles };
   if (config.ECFX_DEMO) ctx.resetDemoFirm = (caller) => resetDemoFirm(ctx, caller);
   if (seededDemo && config.ECFX_DEMO_DATA) {
     const demo = await database.db.selectFrom("firm").select("id").where("is_default", "=", 1).executeTakeFirstOrThrow();

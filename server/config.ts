@@ -18,6 +18,16 @@ const isRange = (entry: string) => {
   }
 };
 
+/** "http://127.0.0.1:8790": a URL that is nothing but its origin. */
+const isOrigin = (entry: string) => {
+  try {
+    const url = new URL(entry);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === entry.replace(/\/$/, "");
+  } catch {
+    return false;
+  }
+};
+
 // Every setting the processes read, validated once at boot so a typo stops the process early.
 const schema = z.object({
   PORT: port.default(3000),
@@ -89,6 +99,20 @@ const schema = z.object({
         .filter(Boolean),
     )
     .refine((entries) => entries.every(isRange), "must be addresses or CIDR ranges separated by commas"),
+  /**
+   * Origins of title extraction providers the operator names (a local provider of tests):
+   * reached although private or plain http. A firm's own client URL never is.
+   */
+  ECFX_EXTRACTION_ALLOWED_ORIGINS: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /**

@@ -5,6 +5,7 @@ import type { Database } from "./db/database";
 import type { Secrets } from "./auth/secrets";
 import type { Clock } from "./lib/clock";
 import type { CourtConnector } from "./courts/connector";
+import type { TitleClient } from "./extraction/title-client";
 import type { Mailer } from "./mail/mailer";
 import type { BlobStore } from "./storage/blob-store";
 
@@ -17,6 +18,8 @@ export interface ServerContext {
   mailer: Mailer;
   blobs: BlobStore;
   courts: CourtConnector;
+  /** The title extraction provider's client (document processing settings with provider FAI). */
+  titles: TitleClient;
   /**
    * On a demo installation only (ECFX_DEMO): puts the caller's demo firm back as the first start
    * left it. Handed in by bootstrap because the reset seeds, and the API's floor is below the seed's.

@@ -24,6 +24,8 @@ export const EVENT_NAMES = [
   "duplicate document",
   "matched",
   "documents fetched",
+  "title extracted",
+  "title extraction failed",
   "retry",
   "failed",
   "archived",

@@ -249,6 +249,9 @@ export interface DocumentTable {
   stamped_by_court: Bool;
   /** When an unstamped copy was first fetched for a firm that waits for the court's stamp. */
   stamp_wait_started_at: Millis | null;
+  /** The title asked of the extraction provider: pending (filing waits), extracted or failed; null when not asked. */
+  title_extraction: ColumnType<string | null, string | null | undefined, string | null>;
+  title_extraction_error: ColumnType<string | null, string | null | undefined, string | null>;
   dms_status: string;
   created_at: Millis;
 }

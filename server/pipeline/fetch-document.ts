@@ -5,6 +5,7 @@ import { pauseAt } from "../lib/test-pause";
 import { jobsAfterProcessing } from "../jobs/after-processing";
 import { enqueue } from "../jobs/queue";
 import { setItem } from "./item-state";
+import { titleExtractionFor } from "./extract-title";
 import { documentProcessingOf, stampDecision } from "./stamp-wait";
 
 export const MAX_FETCH_ATTEMPTS = 5;
@@ -51,11 +52,22 @@ async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: n
     if (outcome.kind === "document") {
       if (!outcome.stamped && (await waitForStamp(ctx, doc))) return;
       const sha = await ctx.blobs.put(outcome.bytes, outcome.contentType, ctx.clock.now());
-      await db
-        .updateTable("document")
-        .set({ file_id: sha, fetch_status: "fetched", fetch_error: null, stamped_by_court: outcome.stamped ? 1 : 0 })
-        .where("id", "=", doc.id)
-        .execute();
+      const extraction = await titleExtractionFor(ctx, doc.processed_from_id, doc.firm_id);
+      // The title to ask for commits with its job, so the item never waits for a title nobody asks.
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("document")
+          .set({
+            file_id: sha,
+            fetch_status: "fetched",
+            fetch_error: null,
+            stamped_by_court: outcome.stamped ? 1 : 0,
+            title_extraction: extraction ? "pending" : null,
+          })
+          .where("id", "=", doc.id)
+          .execute();
+        if (extraction) await enqueue(trx, { kind: "extract-title", firmId: doc.firm_id, refId: doc.id, runAt: ctx.clock.now() });
+      });
     } else {
       await db.updateTable("document").set({ fetch_status: "restricted", fetch_error: outcome.reason }).where("id", "=", doc.id).execute();
     }
@@ -89,13 +101,13 @@ async function waitForStamp(ctx: ServerContext, doc: PendingDocument): Promise<b
 }
 
 /**
- * The item is done once none of its documents waits for a fetch. Called after each fetch and
+ * The item is done once none of its documents waits for a fetch or for its title. Called after each fetch and
  * once by the processing job itself, since the fetches may all finish before it marks the item.
  */
 export async function finishWhenAllFetched(ctx: ServerContext, itemId: string, firmId: number): Promise<void> {
   const db = ctx.database.db;
-  const docs = await db.selectFrom("document").select(["fetch_status", "fetch_error"]).where("processed_from_id", "=", itemId).execute();
-  if (docs.some((d) => d.fetch_status === "pending")) return;
+  const docs = await db.selectFrom("document").select(["fetch_status", "fetch_error", "title_extraction"]).where("processed_from_id", "=", itemId).execute();
+  if (docs.some((d) => d.fetch_status === "pending" || d.title_extraction === "pending")) return;
   const failed = docs.filter((d) => d.fetch_status === "failed");
   const count = (status: string) => docs.filter((d) => d.fetch_status === status).length;
   const counts = message("pipeline:events.fetched", { fetched: count("fetched"), restricted: count("restricted"), failed: count("failed") });

@@ -2,7 +2,8 @@ import type { JobHandler, JobHandlers } from "../jobs/worker";
 import { MAX_NOTIFY_ATTEMPTS, notifyInboxItem } from "../notify/notify-inbox-item";
 import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../storage/store-inbox-item";
 import { applyWalls } from "../walls/apply-walls";
-import { MAX_FETCH_ATTEMPTS, fetchDocument } from "./fetch-document";
+import { MAX_EXTRACTION_ATTEMPTS, extractTitle } from "./extract-title";
+import { MAX_FETCH_ATTEMPTS, fetchDocument, finishWhenAllFetched } from "./fetch-document";
 import { setItem } from "./item-state";
 import { processInboxItem } from "./process-inbox-item";
 
@@ -20,10 +21,20 @@ const processItem: JobHandler = {
     ),
 };
 
+// The item waits for a title as for a fetch: once the document is done, the item may move on.
+const extractDocumentTitle: JobHandler = {
+  run: async (ctx, job) => {
+    const item = await extractTitle(ctx, job.ref_id, job.attempts);
+    if (item) await finishWhenAllFetched(ctx, item.id, item.firm_id);
+  },
+  attempts: MAX_EXTRACTION_ATTEMPTS,
+};
+
 /** What each kind of job of the notice pipeline does, for the worker. */
 export const PIPELINE_JOBS: JobHandlers = {
   "process-inbox-item": processItem,
   "fetch-document": { run: (ctx, job) => fetchDocument(ctx, job.ref_id, job.attempts), attempts: MAX_FETCH_ATTEMPTS },
+  "extract-title": extractDocumentTitle,
   "apply-walls": { run: (ctx, job) => applyWalls(ctx, job.firm_id) },
   "store-inbox-item": { run: (ctx, job) => storeInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_STORAGE_ATTEMPTS },
   "notify-inbox-item": { run: (ctx, job) => notifyInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_NOTIFY_ATTEMPTS },
