@@ -23,6 +23,17 @@ describe("configuration", () => {
     expect(loadConfig({ ECFX_OUTBOUND_ALLOW: " 10.20.0.0/16, 192.0.2.7,fd12::/64" }).ECFX_OUTBOUND_ALLOW).toEqual(["10.20.0.0/16", "192.0.2.7", "fd12::/64"]);
   });
 
+  it("reads the title extraction providers the operator names, as origins only", () => {
+    expect(loadConfig({}).ECFX_EXTRACTION_ALLOWED_ORIGINS).toEqual([]);
+    expect(loadConfig({ ECFX_EXTRACTION_ALLOWED_ORIGINS: "http://127.0.0.1:8790, https://titles.intranet/" }).ECFX_EXTRACTION_ALLOWED_ORIGINS).toEqual([
+      "http://127.0.0.1:8790",
+      "https://titles.intranet/",
+    ]);
+    for (const bad of ["127.0.0.1:8790", "http://127.0.0.1:8790/v1", "ftp://titles.intranet"]) {
+      expect(() => loadConfig({ ECFX_EXTRACTION_ALLOWED_ORIGINS: bad }), bad).toThrow(/ECFX_EXTRACTION_ALLOWED_ORIGINS/);
+    }
+  });
+
   it("switches to PostgreSQL with DATABASE_URL", () => {
     expect(loadConfig({ DATABASE_URL: "postgres://u@h/db" }).databaseUrl).toBe("postgres://u@h/db");
   });

@@ -93,13 +93,14 @@ describe.each(backends)("title extraction (%s)", (backend) => {
   });
 
   /** Applies these document processing settings to every court, then uploads the notice with a document of its own. */
-  const uploadWith = async (copy: string, settings: Record<string, unknown>) => {
+  const uploadWith = async (copy: string, settings: Record<string, unknown>, unstamped = 0) => {
     const setting = await a.post("/api/v1/document-processing", { name: `Titles ${copy}`, ...settings });
     expect(setting.status, setting.text).toBe(201);
     if (preference) await a.request("PATCH", `/api/v1/jurisdiction-preference/${preference}`, { json: { document_processing_id: setting.body.id } });
     else
       preference = (await a.post("/api/v1/jurisdiction-preference", { name: "Every court", enabled: true, document_processing_id: setting.body.id })).body.id;
     const document = `0351234570${++serial}`;
+    if (unstamped) simulator.serveUnstamped(document, unstamped);
     const text = raw.replace(/^Message-ID:\s*<([^>]+)>/im, `Message-ID: <titles-${copy}-$1>`).replace("035123456789", document);
     const res = await a.request("POST", "/api/v1/inbox/upload", {
       body: new Uint8Array(Buffer.from(text, "latin1")),
@@ -115,7 +116,7 @@ describe.each(backends)("title extraction (%s)", (backend) => {
     const item = await db().selectFrom("inbox_item").select("status").where("id", "=", itemId).executeTakeFirstOrThrow();
     const doc = await db()
       .selectFrom("document")
-      .select(["name", "title_extraction", "title_extraction_error"])
+      .select(["name", "fetch_status", "title_extraction", "title_extraction_error"])
       .where("processed_from_id", "=", itemId)
       .executeTakeFirstOrThrow();
     const filed = await db().selectFrom("dms_record").select("location").where("inbox_item_id", "=", itemId).where("what", "=", "document").execute();
@@ -189,6 +190,17 @@ describe.each(backends)("title extraction (%s)", (backend) => {
     expect(done).toMatchObject({ status: "Succeeded", name: "Scheduling Order", title_extraction: "extracted" });
     expect(path.basename(done.filed[0]!)).toContain("Scheduling Order");
     provider.title = TITLE;
+  });
+
+  it("asks for the title only once the wait for the court's stamp has released the document", async () => {
+    await entitled(true);
+    const before = provider.requests.length;
+    const item = await uploadWith("stamp-wait", providerSettings({ wait_for_stamp: true, max_minutes_wait_for_stamp: 30 }), 1);
+    expect(await outcome(item)).toMatchObject({ status: "Post Processing", fetch_status: "pending", title_extraction: null, filed: [] });
+    expect(provider.requests.length).toBe(before);
+    clock.advance(60_000);
+    expect(await outcome(item)).toMatchObject({ status: "Succeeded", fetch_status: "fetched", name: TITLE, title_extraction: "extracted" });
+    expect(provider.requests.length).toBeGreaterThan(before);
   });
 
   it("keeps the name when the provider refuses the credentials; the notice is still filed and mailed", async () => {
