@@ -23,7 +23,7 @@ describe("title extraction client", () => {
   const server = http.createServer((req, res) => {
     seen.push(req.url ?? "");
     req.resume();
-    const answer = (req.url === "/auth" ? answers.token : answers.title).shift() ?? { status: 500, body: "{}" };
+    const answer = (req.url?.endsWith("/auth") ? answers.token : answers.title).shift() ?? { status: 500, body: "{}" };
     if (answer === "never") return;
     res.writeHead(answer.status, { "content-type": "application/json" }).end(answer.body);
   });
@@ -83,6 +83,13 @@ describe("title extraction client", () => {
     await expect(titles.extractTitle(settings, question)).rejects.toThrow(RetryableExtractionError);
     expect(await titles.extractTitle(settings, question)).toBe("Again");
     expect(seen).toEqual(["/auth", "/v1/title", "/v1/title", "/auth", "/v1/title"]);
+  });
+
+  it("asks under the client URL's path, and takes an auth path like //other.host as a path there", async () => {
+    answers = { token: [token()], title: [title("Under a path")] };
+    seen.length = 0;
+    expect(await client().extractTitle({ ...settings, clientUrl: `${settings.clientUrl}/api/`, authPath: "//other.test/auth" }, question)).toBe("Under a path");
+    expect(seen).toEqual(["/api/other.test/auth", "/api/v1/title"]);
   });
 
   it("refuses an answer over the size bound", async () => {

@@ -56,7 +56,8 @@ function providerPurpose(base: URL): OutboundPurpose {
 function endpoint(settings: ProviderSettings, path: string): URL {
   try {
     const base = new URL(settings.clientUrl);
-    return new URL(`${base.pathname.replace(/\/$/, "")}${path.startsWith("/") ? path : `/${path}`}`, base.origin);
+    // One leading slash: "//other.host/x" is a path under the client URL, never another host.
+    return new URL(`${base.pathname.replace(/\/$/, "")}/${path.replace(/^\/+/, "")}`, base.origin);
   } catch {
     throw new PermanentExtractionError(failure("badUrl"));
   }
