@@ -34,6 +34,9 @@ export interface InboxCard {
     sealed: boolean;
     fetch_status: string;
     fetch_error: string | null;
+    /** Whether the title extraction provider named it: pending, extracted or failed; null when not asked. */
+    title_extraction: "pending" | "extracted" | "failed" | null;
+    title_extraction_error: string | null;
     stored: boolean;
   }[];
   linked: {

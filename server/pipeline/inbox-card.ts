@@ -77,7 +77,20 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
   const documents = envelopes.length
     ? await db
         .selectFrom("document")
-        .select(["id", "envelope_id", "number", "name", "sealed", "court_document_id", "fetch_status", "fetch_error", "dms_status", "file_id"])
+        .select([
+          "id",
+          "envelope_id",
+          "number",
+          "name",
+          "sealed",
+          "court_document_id",
+          "fetch_status",
+          "fetch_error",
+          "title_extraction",
+          "title_extraction_error",
+          "dms_status",
+          "file_id",
+        ])
         .where(
           "envelope_id",
           "in",

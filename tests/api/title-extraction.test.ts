@@ -207,7 +207,8 @@ describe.each(backends)("title extraction (%s)", (backend) => {
     await entitled(true);
     const name = await originalName();
     const before = provider.requests.length;
-    const result = await outcome(await uploadWith("refused", providerSettings({ extraction_client_secret: "not-the-secret" })));
+    const item = await uploadWith("refused", providerSettings({ extraction_client_secret: "not-the-secret" }));
+    const result = await outcome(item);
     expect(result).toMatchObject({ status: "Succeeded", name, title_extraction: "failed" });
     expect(provider.requests.slice(before).map((r) => r.path)).toEqual(["/oauth/token"]);
     expect(result.title_extraction_error).toBe("Title not extracted: the extraction provider refused the client id and secret (401 to the token request).");
@@ -219,6 +220,11 @@ describe.each(backends)("title extraction (%s)", (backend) => {
     expect(result.filed).toHaveLength(1);
     expect(path.basename(result.filed[0]!)).toContain(name);
     expect(result.mails.length).toBeGreaterThan(0);
+    // The inbox card says why, to the firm's users only.
+    const card = await a.get(`/api/v1/inbox/${item}/card`);
+    expect(card.body.documents).toEqual([expect.objectContaining({ name, title_extraction: "failed", title_extraction_error: result.title_extraction_error })]);
+    const other = api(running.url, (await login(running.url, DEMO.secondAdmin)).access_token);
+    expect((await other.get(`/api/v1/inbox/${item}/card`)).status).toBe(404);
   });
 
   it("refuses a client URL on a private address the operator did not name, without calling it", async () => {

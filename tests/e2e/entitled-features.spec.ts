@@ -1,24 +1,9 @@
-import { spawnSync } from "node:child_process";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
-import { USERS, firmApi, signedIn } from "./helpers";
+import { USERS, ecfxFeatures, firmApi, signedIn } from "./helpers";
 
 // Spec §6: the firm's entitled features are what it bought. ECFX sets them (`ecfx features`);
 // the firm information page shows them and a firm administrator's save keeps them as they are.
-
-/** Runs `ecfx features` on the data folder of the product these tests run (playwright.config.ts). */
-function ecfxFeatures(args: string[]): string {
-  const dataDir = `tests/.tmp/e2e-data-${process.env.E2E_PORT ?? 3100}`;
-  const { DATABASE_URL: _database, ...inherited } = process.env;
-  const run = spawnSync(path.resolve("node_modules/.bin/tsx"), ["server/cli/ecfx.ts", "features", ...args], {
-    encoding: "utf8",
-    env: { ...inherited, ECFX_DATA_DIR: dataDir, ECFX_DEMO_DATA: "false", LOG_LEVEL: "silent" },
-  });
-  expect(run.stderr).toBe("");
-  expect(run.status).toBe(0);
-  return run.stdout;
-}
 
 let original: Record<string, unknown>;
 

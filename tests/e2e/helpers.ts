@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { type Page, expect } from "@playwright/test";
 
 export const PASSWORD = "Demo-Passw0rd!";
@@ -69,4 +71,17 @@ export async function firmApi(method: "GET" | "PUT", body?: Record<string, unkno
   });
   expect(res.status).toBe(200);
   return (await res.json()) as Record<string, unknown>;
+}
+
+/** Runs `ecfx features` on the data folder of the product these tests run (playwright.config.ts). */
+export function ecfxFeatures(args: string[]): string {
+  const dataDir = `tests/.tmp/e2e-data-${process.env.E2E_PORT ?? 3100}`;
+  const { DATABASE_URL: _database, ...inherited } = process.env;
+  const run = spawnSync(path.resolve("node_modules/.bin/tsx"), ["server/cli/ecfx.ts", "features", ...args], {
+    encoding: "utf8",
+    env: { ...inherited, ECFX_DATA_DIR: dataDir, ECFX_DEMO_DATA: "false", LOG_LEVEL: "silent" },
+  });
+  expect(run.stderr).toBe("");
+  expect(run.status).toBe(0);
+  return run.stdout;
 }

@@ -18,7 +18,12 @@ export function CardOutcomes({ card }: { card: InboxCard }) {
           empty={t("card.noDocuments")}
           cells={(d) => [
             d.name,
-            withError(`${t(`fetchStatus.${d.fetch_status}`)}${d.sealed ? ` · ${t("card.sealed")}` : ""}`, d.fetch_error),
+            withError(
+              `${t(`fetchStatus.${d.fetch_status}`)}${d.sealed ? ` · ${t("card.sealed")}` : ""}${
+                d.title_extraction ? ` · ${t(`card.titleExtraction.${d.title_extraction}`)}` : ""
+              }`,
+              d.fetch_error ?? d.title_extraction_error,
+            ),
             d.stored ? <OpenLink href={`/load-document/${d.id}`} /> : null,
           ]}
         />
