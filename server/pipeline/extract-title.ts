@@ -103,6 +103,19 @@ export async function extractTitle(ctx: ServerContext, documentId: string, attem
   }
 }
 
+/**
+ * The job was given up for a reason of its own (the database, a crash loop): the document keeps
+ * its name and says why, so the item is never left waiting for a title nobody will ask.
+ */
+export async function titleGivenUp(ctx: ServerContext, documentId: string, reason: string): Promise<ItemRef | undefined> {
+  const doc = await ctx.database.db
+    .selectFrom("document")
+    .select(["id", "firm_id", "processed_from_id", "number", "name"])
+    .where("id", "=", documentId)
+    .executeTakeFirst();
+  return doc ? recordOutcome(ctx, doc, { status: "failed", reason }) : undefined;
+}
+
 type Outcome = { status: null } | { status: "extracted"; title: string } | { status: "failed"; reason: string };
 
 /** The document renamed, or its failure recorded, with the item's event; returns the item to carry on. */

@@ -2,7 +2,7 @@ import type { JobHandler, JobHandlers } from "../jobs/worker";
 import { MAX_NOTIFY_ATTEMPTS, notifyInboxItem } from "../notify/notify-inbox-item";
 import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../storage/store-inbox-item";
 import { applyWalls } from "../walls/apply-walls";
-import { MAX_EXTRACTION_ATTEMPTS, extractTitle } from "./extract-title";
+import { MAX_EXTRACTION_ATTEMPTS, extractTitle, titleGivenUp } from "./extract-title";
 import { MAX_FETCH_ATTEMPTS, fetchDocument, finishWhenAllFetched } from "./fetch-document";
 import { setItem } from "./item-state";
 import { processInboxItem } from "./process-inbox-item";
@@ -28,6 +28,10 @@ const extractDocumentTitle: JobHandler = {
     if (item) await finishWhenAllFetched(ctx, item.id, item.firm_id);
   },
   attempts: MAX_EXTRACTION_ATTEMPTS,
+  onGiveUp: async (ctx, job, reason) => {
+    const item = await titleGivenUp(ctx, job.ref_id, reason);
+    if (item) await finishWhenAllFetched(ctx, item.id, item.firm_id);
+  },
 };
 
 /** What each kind of job of the notice pipeline does, for the worker. */

@@ -192,6 +192,36 @@ describe.each(backends)("title extraction (%s)", (backend) => {
     provider.title = TITLE;
   });
 
+  it("gives up on a provider busy at every attempt: the document keeps its name and the notice goes on", async () => {
+    await entitled(true);
+    const name = await originalName();
+    provider.failNext(503, 503, 503, 503, 503);
+    const item = await uploadWith("always-busy", providerSettings());
+    for (const backoff of [5_000, 10_000, 20_000, 40_000]) {
+      expect(await outcome(item), `before ${backoff}`).toMatchObject({ status: "Post Processing", title_extraction: "pending" });
+      clock.advance(backoff);
+    }
+    const result = await outcome(item);
+    expect(result).toMatchObject({ status: "Succeeded", name, title_extraction: "failed" });
+    expect(result.title_extraction_error).toContain("answered 503");
+    expect(result.filed).toHaveLength(1);
+  });
+
+  it("a title job given up for a reason of its own leaves the document its name and carries the item on", async () => {
+    await entitled(true);
+    const name = await originalName();
+    const item = await uploadWith("given-up", providerSettings());
+    await worker.drain();
+    const doc = await db().selectFrom("document").select(["id", "firm_id"]).where("processed_from_id", "=", item).executeTakeFirstOrThrow();
+    // As a worker would find it after a crash: fetched, the title still to be asked, the job spent.
+    await db().updateTable("document").set({ name, title_extraction: "pending" }).where("id", "=", doc.id).execute();
+    await db().updateTable("inbox_item").set({ status: "Post Processing" }).where("id", "=", item).execute();
+    const job = { ref_id: doc.id, firm_id: doc.firm_id } as Parameters<NonNullable<(typeof PIPELINE_JOBS)["extract-title"]["onGiveUp"]>>[1];
+    await PIPELINE_JOBS["extract-title"].onGiveUp!(running.ctx, job, "database unavailable");
+    const result = await outcome(item);
+    expect(result).toMatchObject({ status: "Succeeded", name, title_extraction: "failed", title_extraction_error: "database unavailable" });
+  });
+
   it("asks for the title only once the wait for the court's stamp has released the document", async () => {
     await entitled(true);
     const before = provider.requests.length;
