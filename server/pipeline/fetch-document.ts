@@ -101,8 +101,9 @@ async function waitForStamp(ctx: ServerContext, doc: PendingDocument): Promise<b
 }
 
 /**
- * The item is done once none of its documents waits for a fetch or for its title. Called after each fetch and
- * once by the processing job itself, since the fetches may all finish before it marks the item.
+ * The item is done once none of its documents waits for a fetch or for its title. Called after
+ * each fetch and title, and once by the processing job itself, since the fetches may all finish
+ * before it marks the item.
  */
 export async function finishWhenAllFetched(ctx: ServerContext, itemId: string, firmId: number): Promise<void> {
   const db = ctx.database.db;
