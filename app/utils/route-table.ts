@@ -37,7 +37,6 @@ const PAGE_ROUTES: RouteEntry[] = [
   { path: "/special-handling", accessKey: "firmAccess", titleKey: "pages.specialHandling", drawer: "firm", icon: "handStop" },
   { path: "/document-processing", accessKey: "firmAccess", titleKey: "pages.documentProcessing" },
   { path: "/webhooks", accessKey: "firmAccess", titleKey: "pages.webhooks" },
-  { path: "/security-roles", accessKey: "firmAccess", titleKey: "pages.securityRoles" },
   { path: "/provider-credentials", accessKey: "firmAccess", titleKey: "pages.providerCredentials" },
   { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy", drawer: "firm", icon: "hierarchy" },
   { path: "/billing", accessKey: "firmAccess", titleKey: "pages.billing" },

@@ -22,6 +22,7 @@ import {
   IconMapPin,
   IconNotes,
   IconScale,
+  IconShieldLock,
   IconSitemap,
   IconTemplate,
   IconUserCircle,
@@ -72,6 +73,7 @@ export const ICONS: Record<DrawerIcon, Icon> = {
   handStop: IconHandStop,
   notes: IconNotes,
   gauge: IconGauge,
+  shieldLock: IconShieldLock,
 };
 
 const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "developer"];
