@@ -128,6 +128,11 @@ export async function roleEditorAction(request: Request, id: string | null) {
     return redirectWithToast(request, rolePath(String(saved.id)), { type: "success", ...toast }, { headers });
   }
   const error = await errorOf(response, apiRolePath(id ?? undefined));
+  // The Administrator role is only ever shown: a refused post to it draws it as stored.
+  const stored = id ? await readRole(api, id) : null;
+  if (stored && isAdminRole({ name: String(stored.name), is_system_defined: Boolean(stored.isSystemDefined) })) {
+    return data({ editor: await editorData(api, id, valuesOfMessage(stored), true, true), formError: apiMessage(error), formKey: randomUUID() }, { headers });
+  }
   const fieldErrors = Object.fromEntries(Object.entries(error.body.fieldErrors ?? {}).filter(([field]) => field === "name" || field === USERS));
   return answer({ fieldErrors, formError: Object.keys(fieldErrors).length ? undefined : apiMessage(error) });
 }
