@@ -124,6 +124,14 @@ function fetchMe(token: string): Promise<Me> {
   return me;
 }
 
+/**
+ * Forgets every cached user and role, so the next page of each user reads their role again. A
+ * console that changed a role calls it; another console process follows within ME_TTL_MS.
+ */
+export function forgetSignedInUsers(): void {
+  meCache.clear();
+}
+
 /** An API client bound to the signed-in user: a 401 ends the session. */
 export interface ApiClient {
   json<T>(path: string, req?: Omit<ApiRequest, "token">): Promise<{ data: T; response: Response }>;

@@ -39,7 +39,6 @@ const PAGE_ROUTES: RouteEntry[] = [
   { path: "/dictionary", accessKey: "firmAccess", titleKey: "pages.dictionary" },
   { path: "/special-handling", accessKey: "firmAccess", titleKey: "pages.specialHandling", drawer: "firm", icon: "handStop" },
   { path: "/webhooks", accessKey: "firmAccess", titleKey: "pages.webhooks" },
-  { path: "/security-roles", accessKey: "firmAccess", titleKey: "pages.securityRoles" },
   { path: "/provider-credentials", accessKey: "firmAccess", titleKey: "pages.providerCredentials" },
   { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy", drawer: "firm", icon: "hierarchy" },
   { path: "/billing", accessKey: "firmAccess", titleKey: "pages.billing" },

@@ -1,42 +1,7 @@
 import { ACCESS_KEYS, type AccessLevel, type UserRoleMap, isAccessLevel, lowerOf } from "../../app/common/access";
-import { protoType } from "../../app/common/proto.server";
+import { type RolePermissions, accessKeyOf, fieldAccessKeyOf, fieldPermissionsKeyOf, resourceTypes } from "../../app/common/role-message";
 
-/** What a role stores: per resource type a level and, optionally, per-field levels. */
-export type RolePermissions = Record<string, { access: AccessLevel; fields?: Record<string, AccessLevel> }>;
-
-export interface ResourceType {
-  name: string;
-  fields: string[];
-}
-
-let cached: ResourceType[] | undefined;
-
-/**
- * The resource types and their fields, read from the UserSecurityRole message: the .proto is
- * the one declaration of what a role can grant.
- */
-export function resourceTypes(): ResourceType[] {
-  if (cached) return cached;
-  const role = protoType("UserSecurityRole");
-  const types: ResourceType[] = [];
-  for (const field of role.fieldsArray) {
-    if (field.type !== "AccessType") continue;
-    const name = field.name.replace(/Access$/, "");
-    const detail = role.fields[`${name}FieldPermissions`];
-    const fields = detail ? (detail.resolve().resolvedType as { fieldsArray: { name: string }[] }).fieldsArray.map((f) => f.name.replace(/Access$/, "")) : [];
-    types.push({ name: snake(name), fields: fields.map(snake) });
-  }
-  cached = types;
-  return types;
-}
-
-function snake(camel: string): string {
-  return camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
-
-function camel(snakeName: string): string {
-  return snakeName.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-}
+export { type RolePermissions, type ResourceType, isAdminRole, permissionsOfMessage, resourceTypes } from "../../app/common/role-message";
 
 export function parsePermissions(json: string): RolePermissions {
   const raw: unknown = JSON.parse(json);
@@ -101,11 +66,6 @@ export function defaultRolePermissions(name: DefaultRoleName): RolePermissions {
   return perms;
 }
 
-/** The admin role is the system-defined role named admin (or Administrator). */
-export function isAdminRole(role: { name: string; is_system_defined: number | boolean }): boolean {
-  return Boolean(role.is_system_defined) && /^admin(istrator)?$/i.test(role.name);
-}
-
 /** The binary UserSecurityRole message, with every field level filled in explicitly. */
 export function roleMessage(
   role: { id: string; name: string; is_system_defined: number; created_at: number; updated_at: number },
@@ -121,10 +81,9 @@ export function roleMessage(
     isSystemDefined: Boolean(role.is_system_defined),
   };
   for (const type of resourceTypes()) {
-    const key = camel(type.name);
-    msg[`${key}Access`] = resourceAccess(perms, type.name);
+    msg[accessKeyOf(type.name)] = resourceAccess(perms, type.name);
     if (type.fields.length) {
-      msg[`${key}FieldPermissions`] = Object.fromEntries(type.fields.map((f) => [`${camel(f)}Access`, fieldAccess(perms, type.name, f)]));
+      msg[fieldPermissionsKeyOf(type.name)] = Object.fromEntries(type.fields.map((f) => [fieldAccessKeyOf(f), fieldAccess(perms, type.name, f)]));
     }
   }
   return msg;

@@ -1,6 +1,8 @@
 import { SignJWT, errors, jwtVerify } from "jose";
 import type { ServerContext } from "../context";
 import { newId, newSecretToken, sha256 } from "../lib/ids";
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema";
 
 export interface AccessClaims {
   userId: string;
@@ -123,9 +125,11 @@ export async function userOfRefreshToken(ctx: ServerContext, presented: string):
   return row?.user_id;
 }
 
-/** Signs the user out everywhere: old access tokens stop working and refresh families end. */
-export async function revokeAllSessions(ctx: ServerContext, userId: string): Promise<void> {
-  const db = ctx.database.db;
+/**
+ * Signs the user out everywhere: old access tokens stop working and refresh families end. `db`
+ * is the transaction of the change that calls for it, when there is one.
+ */
+export async function revokeAllSessions(ctx: ServerContext, userId: string, db: Kysely<DB> = ctx.database.db): Promise<void> {
   await db
     .updateTable("app_user")
     .set((eb) => ({ token_version: eb("token_version", "+", 1), updated_at: ctx.clock.now() }))

@@ -123,6 +123,14 @@ const DATA_EXTENSIONS: Partial<Record<RegistryKey, ServerExtension>> = {
     notMappedSql: "t.timekeeper_id is null",
     hooks: userHooks,
   },
+  // Roles are written through their own binary API (server/resources/security-roles.ts), where
+  // nobody grants more than they hold; the generic module lists and reads them.
+  "security-roles": {
+    table: "security_role",
+    writable: false,
+    search: { like: ["name"] },
+    expressions: { user_count: count("app_user", "security_role_id") },
+  },
   abbreviations: {
     table: "abbreviation",
     search: keyed("name", "value"),

@@ -41,6 +41,12 @@ export const RESET_TABLES = [
   "client",
   "ethical_wall_timekeeper",
   "ethical_wall",
+  "jurisdiction_preference_group",
+  "jurisdiction_preference_rule",
+  "jurisdiction_preference",
+  "document_processing",
+  "jurisdiction_group_jurisdiction",
+  "jurisdiction_group",
   "auto_case_creation_timekeeper",
   "auto_case_creation",
   "notification_rule",
@@ -58,9 +64,13 @@ export const RESET_TABLES = [
   "email_template",
 ] as const;
 
-/** Who may sign in and how (users, roles, tokens), where mail arrives, and what the triggers count. */
+/**
+ * Who may sign in and how (users, roles, tokens), where mail arrives, the firm's own words (its
+ * dictionary, a setting like its colours), and what the triggers count.
+ */
 export const KEPT_TABLES = [
   "firm",
+  "dictionary_entry",
   "security_role",
   "app_user",
   "refresh_token",

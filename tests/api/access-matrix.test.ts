@@ -53,7 +53,10 @@ const NEEDS: Record<string, { resource: string; need: "read" | "write" }> = {
   "GET /api/v1/firm/storage-hierarchy": { resource: "firm", need: "read" },
   "PUT /api/v1/firm/storage-hierarchy": { resource: "firm", need: "write" },
   "POST /api/v1/email-template/preview": { resource: "email_template", need: "read" },
-  "GET /api/v1/security-role/search": { resource: "user", need: "read" },
+  "GET /api/v1/security-role-choice/search": { resource: "user", need: "read" },
+  "POST /api/v1/user-security-role": { resource: "firm", need: "write" },
+  "PUT /api/v1/user-security-role/:id": { resource: "firm", need: "write" },
+  "DELETE /api/v1/user-security-role/:id": { resource: "firm", need: "write" },
   "GET /api/v1/slow-calls": { resource: "firm", need: "write" },
   "PUT /api/v1/jurisdiction-preference/order": { resource: "jurisdiction_preference", need: "write" },
 };
@@ -280,7 +283,7 @@ describe.each(backends)("access matrix: every route, role and firm (%s)", (backe
     };
     const prefix = Object.keys(idFor).find((p) => route.url.startsWith(p) && route.url.includes(":"));
     let path = prefix ? route.url.replace(/:(id|key)/, encodeURIComponent(idFor[prefix]!)) : route.url;
-    if (route.url === "/api/v1/security-role/search") path += `?filter.id=${t.role}`;
+    if (route.url === "/api/v1/security-role-choice/search") path += `?filter.id=${t.role}`;
     if (route.url === "/api/v1/inbox/ids" || route.url === "/api/v1/outbox/search") path += `?freeText=${TAG[target]}`;
     const options = bodies[key] ?? (route.method === "GET" || route.method === "DELETE" ? {} : json({}));
     return [{ label: key, method: route.method, path, options }];

@@ -125,6 +125,13 @@ export async function readOnlyRow(server: RunningApi, key: string, firmId: numbe
       values (${id}, ${firmId}, ${ids["inbox-items"]}, ${"INFO"}, ${"received"}, ${`Event ${tag}`}, ${Date.now()})`.execute(server.ctx.database.db);
     return id;
   }
+  if (key === "security-roles") {
+    const id = randomUUID();
+    const now = Date.now();
+    await sql`insert into security_role (id, firm_id, name, is_system_defined, permissions, created_at, updated_at)
+      values (${id}, ${firmId}, ${`Role ${tag}`}, ${0}, ${"{}"}, ${now}, ${now})`.execute(server.ctx.database.db);
+    return id;
+  }
   throw new Error(`no way to make a ${key} row: add it to tests/api/contract-fixtures.ts`);
 }
 

@@ -11,7 +11,7 @@ import { API_URL, USERS, apiCreate, apiToken, signedIn } from "./helpers";
 // page and the pages whose server markup differs from the interactive one.
 
 const fixture = path.join(import.meta.dirname, "../fixtures/notices/nef-district-qp-utf8.eml");
-const ids = { case: "", inbox: "" };
+const ids = { case: "", inbox: "", role: "" };
 
 const post = apiCreate;
 
@@ -38,6 +38,8 @@ test.beforeAll(async () => {
   });
   expect(upload.status).toBe(201);
   ids.inbox = ((await upload.json()) as { id: string }).id;
+  const roles = await fetch(`${API_URL}/api/v1/security-role/search?filter.name=Docketing`, { headers: { authorization: `Bearer ${token}` } });
+  ids.role = ((await roles.json()) as { id: string; name: string }[]).find((r) => r.name === "Docketing")!.id;
 });
 
 /** `serverDrawn`: also checked without JavaScript, where the server draws other markup (plain tables, static charts). */
@@ -53,6 +55,8 @@ const PAGES: { name: string; path: () => string; serverDrawn?: boolean }[] = [
   { name: "dictionary", serverDrawn: true, path: () => "/dictionary" },
   { name: "a dictionary entry", path: () => "/dictionary/edit?namespace=common&key=pages.clients" },
   { name: "ethical walls", path: () => "/ethical-walls" },
+  { name: "security roles", serverDrawn: true, path: () => "/security-roles" },
+  { name: "a security role", serverDrawn: true, path: () => `/security-roles/${ids.role}` },
   { name: "storage policies", path: () => "/storage-policies" },
   { name: "email templates", path: () => "/templates" },
   { name: "developer page", path: () => "/dev" },

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REGISTRY } from "../../app/common/resources";
-import { resourceTypeLabelKey } from "../../app/common/resources/labels";
+import { fieldPermissionLabelKeys, resourceTypeLabelKey } from "../../app/common/resources/labels";
+import { resourceTypes } from "../../app/common/role-message";
 import { resources } from "../../app/utils/i18n";
 
 // Entity names in the plural are written once, as the entity's title, and read as English plurals
@@ -53,5 +54,14 @@ describe("entity names", () => {
       expect(label, type).not.toMatch(/[^aeiou]ys\b/i);
     }
     expect(text(resourceTypeLabelKey("storage_policy"))).toBe("Storage policies");
+  });
+
+  it("name every field a role can restrict, by the entity's own label where there is one", () => {
+    const fields = resourceTypes().flatMap((type) => type.fields.map((field) => [type.name, field] as const));
+    expect(fields.length).toBeGreaterThan(300);
+    for (const [type, field] of fields) expect(fieldPermissionLabelKeys(type, field).map(text).find(Boolean), `${type}.${field}`).toBeTruthy();
+    const first = (type: string, field: string) => fieldPermissionLabelKeys(type, field).map(text).find(Boolean);
+    expect(first("case", "name")).toBe("Case name");
+    expect(first("clio_credential", "client_secret")).toBe("Client secret");
   });
 });

@@ -56,7 +56,7 @@ describe("fields on forms", () => {
 describe("reference sources", () => {
   it("searches registry entries and the firm's roles; nothing else", () => {
     expect(referenceSource("clients")).toMatchObject({ apiPath: "/api/v1/client", titleField: "name", hasDetailPage: true });
-    expect(referenceSource("security-roles")).toMatchObject({ apiPath: "/api/v1/security-role", hasDetailPage: false });
+    expect(referenceSource("security-roles")).toMatchObject({ apiPath: "/api/v1/security-role-choice", hasDetailPage: true });
     expect(referenceSource("storage-policies")).toMatchObject({ apiPath: "/api/v1/storage-policy", hasDetailPage: true });
     expect(referenceSource("webhooks")).toBeUndefined();
     expect(referenceSource(undefined)).toBeUndefined();

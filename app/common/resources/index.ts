@@ -9,6 +9,7 @@ import { departments, locations, practiceGroups } from "./organisation";
 import { abbreviations, users } from "./people";
 import { autoCaseCreation, notificationRules, preferenceGroups, templates } from "./notifications";
 import { dmsCredentials, storagePolicies } from "./storage";
+import { securityRoles } from "./security-roles";
 import { timekeepers } from "./timekeepers";
 import { ethicalWalls } from "./walls";
 import type { ResourceDef } from "./types";
@@ -27,6 +28,7 @@ export const REGISTRY = {
   "practice-groups": practiceGroups,
   "ignored-cases": ignoredCases,
   users,
+  "security-roles": securityRoles,
   abbreviations,
   "inbox-items": inboxItems,
   "ecfx-notification": envelopes,

@@ -97,7 +97,8 @@ export type DrawerIcon =
   | "handStop"
   | "notes"
   | "gauge"
-  | "refresh";
+  | "refresh"
+  | "shieldLock";
 
 export type PageEntry = {
   /** Catalogue key of the page title; by default the entity's title (`resources:<key>.title`). */
@@ -121,6 +122,8 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
   accessKey: AccessKey;
   /** API base path: "/api/v1/case". */
   apiPath: string;
+  /** Where pickers of a reference to it search (`<path>/search`), when not the entry's own search. */
+  pickerPath?: string;
   /** Field shown as the row's title and in reference pickers. */
   titleField: string;
   schema: S;
@@ -134,6 +137,8 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
    * form applies it once it holds all of `fields`. Answers catalogue keys by field, or null.
    */
   crossCheck?: CrossCheck;
+  /** Its own pages create and edit it at `/<key>/new` and `/<key>/<id>` (a role's permission matrix), not the generic wizard and record page. */
+  ownEditor?: boolean;
   /** A bespoke editor that takes over from the generic edit form: the path that edits one record. */
   editPath?: (id: string) => string;
   /** A bespoke page that shows one record in place of the generic record page (the inbox card). */

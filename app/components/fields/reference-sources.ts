@@ -1,8 +1,7 @@
 import { findResource } from "../../common/resources";
 
-// Where a reference picker finds its options: a registry entry's search, or one of the few
-// lists that have a search but no registry entry. A reference to anything else (storage
-// policies, preference groups) has no API yet, so nothing can be picked for it.
+// Where a reference picker finds its options: a registry entry's search. A reference to anything
+// else has no search, so nothing can be picked for it.
 
 export interface ReferenceSource {
   key: string;
@@ -12,17 +11,10 @@ export interface ReferenceSource {
   hasDetailPage: boolean;
 }
 
-const EXTRA_SOURCES: Record<string, Omit<ReferenceSource, "key">> = {
-  // Roles are edited on their own permission page, not through the registry.
-  "security-roles": { apiPath: "/api/v1/security-role", titleField: "name", hasDetailPage: false },
-};
-
 export function referenceSource(key: string | undefined): ReferenceSource | undefined {
   if (!key) return undefined;
   const def = findResource(key);
-  if (def) return { key, apiPath: def.apiPath, titleField: def.titleField, hasDetailPage: true };
-  const extra = EXTRA_SOURCES[key];
-  return extra ? { key, ...extra } : undefined;
+  return def ? { key, apiPath: def.pickerPath ?? def.apiPath, titleField: def.titleField, hasDetailPage: true } : undefined;
 }
 
 /** One choice of a picker. */

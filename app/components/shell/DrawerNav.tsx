@@ -23,6 +23,7 @@ import {
   IconNotes,
   IconRefresh,
   IconScale,
+  IconShieldLock,
   IconSitemap,
   IconTemplate,
   IconUserCircle,
@@ -75,6 +76,7 @@ export const ICONS: Record<DrawerIcon, Icon> = {
   notes: IconNotes,
   gauge: IconGauge,
   refresh: IconRefresh,
+  shieldLock: IconShieldLock,
 };
 
 const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "developer"];

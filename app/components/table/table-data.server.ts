@@ -148,7 +148,7 @@ export async function loadTable(request: Request, def: ResourceDef): Promise<{ t
       titles,
       referenceOptions: Object.fromEntries(Object.entries(options).filter(([field]) => readable(field))),
       loadError: page.error,
-      canCreate: access.level === "FULL" && def.wizard.length > 0,
+      canCreate: access.level === "FULL" && (def.wizard.length > 0 || def.ownEditor === true),
       fullAccess: access.level === "FULL",
       canStripe: me.userRole.firmAccess === "FULL",
       striped: webPreferences?.tableStriped === true,

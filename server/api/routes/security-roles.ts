@@ -5,6 +5,7 @@ import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { authenticate, requireAccess } from "../../auth/caller";
 import { invalid } from "../../lib/errors";
+import { securityRoles } from "../../../app/common/resources/security-roles";
 
 const MAX_PAGE = 100;
 const query = z.object({
@@ -16,11 +17,11 @@ const query = z.object({
 
 /**
  * The firm's security roles for pickers (a user's role): id, name and whether the system
- * defined it. Whoever may read users may see which roles exist; the permission matrix of a
- * role stays on the role page, behind firm access.
+ * defined it. Whoever may read users may see which roles exist; the roles' table and their
+ * permission matrices stay behind firm access (/api/v1/security-role, /security-roles).
  */
 export function securityRoleRoutes(app: FastifyInstance, ctx: ServerContext) {
-  app.get<{ Querystring: Record<string, string> }>("/api/v1/security-role/search", async (request, reply) => {
+  app.get<{ Querystring: Record<string, string> }>(`${securityRoles.pickerPath}/search`, async (request, reply) => {
     const caller = await authenticate(ctx, request);
     requireAccess(caller, "user", "read");
     const parsed = query.safeParse(request.query);
