@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default on two cores is one file at a time; most files wait on servers, processes
+    // and the database rather than on the CPU, so two at a time halve the run.
+    maxWorkers: 2,
   },
 });
