@@ -28,6 +28,17 @@ const isOrigin = (entry: string) => {
   }
 };
 
+/** A setting of several values separated by commas; spaces and empty entries ignored. */
+const commaList = z
+  .string()
+  .default("")
+  .transform((v) =>
+    v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
 // Every setting the processes read, validated once at boot so a typo stops the process early.
 const schema = z.object({
   PORT: port.default(3000),
@@ -89,30 +100,12 @@ const schema = z.object({
   ECFX_SMTP_SESSION_SECONDS: z.coerce.number().int().min(1).default(600),
   ECFX_COURT_BASE_URL: z.string().url().optional(),
   /** Private address ranges outbound calls may reach (on-premises DMS, webhooks): "10.0.0.0/8,fd00::/8". */
-  ECFX_OUTBOUND_ALLOW: z
-    .string()
-    .default("")
-    .transform((v) =>
-      v
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .refine((entries) => entries.every(isRange), "must be addresses or CIDR ranges separated by commas"),
+  ECFX_OUTBOUND_ALLOW: commaList.refine((entries) => entries.every(isRange), "must be addresses or CIDR ranges separated by commas"),
   /**
    * Origins of title extraction providers the operator names (a local provider of tests):
    * reached although private or plain http. A firm's own client URL never is.
    */
-  ECFX_EXTRACTION_ALLOWED_ORIGINS: z
-    .string()
-    .default("")
-    .transform((v) =>
-      v
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
+  ECFX_EXTRACTION_ALLOWED_ORIGINS: commaList.refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /**
