@@ -3,10 +3,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { SERVER_ENTRY, buildServer } from "../../scripts/build-server.mjs";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../free-port";
 import { DEMO, DEMO_PASSWORD } from "./harness";
 
 // The console's edges, on the real product (console and API processes as `npm start` runs them):
@@ -14,15 +14,6 @@ import { DEMO, DEMO_PASSWORD } from "./harness";
 // touches the database, so one SQLite run covers them.
 
 const root = path.resolve(import.meta.dirname, "../..");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Answer {
   status: number;

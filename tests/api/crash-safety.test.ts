@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import nodemailer from "nodemailer";
@@ -8,49 +6,29 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { openDatabase } from "../../server/db/database";
 import { DEMO_INBOX } from "../../server/seed/demo";
+import { type Product, freePort, killGroup, settled, spawnProduct } from "./product-processes";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const notice = fs.readFileSync(path.join(root, "tests/fixtures/notices/nef-district-qp-utf8.eml"), "latin1");
 const TOTAL = 500;
 const KILL_AFTER = 200;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function start(env: Record<string, string>): Promise<ChildProcess> {
-  // One process (no tsx launcher in between), so SIGKILL really kills the server.
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("SMTP inbox on port")) resolve(child);
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) => reject(new Error(`server exited (${code}): ${output}`)));
-  });
+/** The product, answering once its SMTP inbox listens. */
+async function start(env: Record<string, string>): Promise<Product> {
+  const product = spawnProduct(env);
+  await product.waitFor("SMTP inbox on port", 90_000);
+  return product;
 }
 
 const withMessageId = (n: number) => notice.replace(/^Message-ID:.*$/im, `Message-ID: <crash-${n}@txed.uscourts.test>`);
 
 describe("crash safety of the SMTP inbox", () => {
   let simulator: CourtSimulator | undefined;
-  let server: ChildProcess | undefined;
+  let server: Product | undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-crash-"));
 
   afterAll(async () => {
-    server?.kill("SIGKILL");
+    await killGroup(server);
     await simulator?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -79,7 +57,7 @@ describe("crash safety of the SMTP inbox", () => {
           acknowledged.add(n);
           if (!killed && acknowledged.size >= KILL_AFTER) {
             killed = true;
-            server!.kill("SIGKILL");
+            await killGroup(server);
           }
         } catch {
           // Not acknowledged: the sender would try again later; nothing is promised for it.
@@ -94,13 +72,7 @@ describe("crash safety of the SMTP inbox", () => {
     server = await start(env);
     const database = openDatabase(`sqlite:${path.join(dataDir, "ecfx.sqlite")}`);
     try {
-      const deadline = Date.now() + 120_000;
-      for (;;) {
-        const open = await database.db.selectFrom("inbox_item").select("id").where("status", "in", ["New", "Started", "Retry", "Post Processing"]).execute();
-        const jobs = await database.db.selectFrom("job").select("id").execute();
-        if ((open.length === 0 && jobs.length === 0) || Date.now() > deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
+      expect(await settled(database, 120_000), server.output().slice(-3000)).toBe("");
       const rows = await database.db.selectFrom("inbox_item").select(["message_id", "status"]).where("parent_id", "is", null).execute();
       const counts = new Map<string, number>();
       for (const row of rows) counts.set(row.message_id ?? "", (counts.get(row.message_id ?? "") ?? 0) + 1);

@@ -1,27 +1,25 @@
 // The product as real processes for the tests that kill them: each `server/main.ts` in a process
 // group of its own (a kill takes everything it started), a relay that records what it was sent,
-// fresh court notices, and the checks that every acknowledged notice was finished, filed once and
+// the test bed around them, fresh court notices, and the checks that every acknowledged notice was finished, filed once and
 // mailed once.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
+import type net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { expect } from "vitest";
-import type { Database } from "../../server/db/database";
+import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
+import { type Database, openDatabase } from "../../server/db/database";
 import { OPEN_STATUSES } from "../../server/pipeline/item-state";
 import { demoNotices } from "../../server/seed/demo-notices";
 
-const root = path.resolve(import.meta.dirname, "../..");
+import { freePort } from "../free-port";
+import { type Backend, createPgDatabase } from "./harness";
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
+
+const root = path.resolve(import.meta.dirname, "../..");
 
 /** Demo notices on cases whose timekeepers get real-time mail; their documents can be fetched. */
 const SOURCES = [0, 1, 3].map((index) => demoNotices()[index]!);
@@ -211,4 +209,71 @@ export async function expectEachOnce(database: Database, acknowledged: string[],
   expect(mails.filter((mail) => !received.has(mail.message_id!))).toEqual([]);
   const allRecorded = new Set((await db.selectFrom("outbound_mail").select("message_id").execute()).map((m) => m.message_id));
   expect(relay.messageIds.filter((id) => !allRecorded.has(id))).toEqual([]);
+}
+
+/**
+ * What a test of product processes runs around them: a data folder, the court simulator, a relay
+ * that records what it was sent, and the database (a fresh PostgreSQL one, or SQLite in the folder).
+ * `close` takes it all down, the processes started through `spawn` included, whatever failed.
+ */
+export class TestBed {
+  readonly dataDir: string;
+  private readonly products: Product[] = [];
+  private simulator?: CourtSimulator;
+  private relaySink?: RelaySink;
+  private pgDb?: { url: string; drop(): Promise<void> };
+  private database?: Database;
+  private databaseUrl = "";
+
+  constructor(prefix: string) {
+    this.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `ecfx-${prefix}-`));
+  }
+
+  /** Starts what the processes need; answers the settings they all share, on top of which each adds its own. */
+  async start(backend: Backend, demoPassword: string): Promise<Record<string, string>> {
+    this.simulator = await startCourtSimulator();
+    this.relaySink = await startRelaySink();
+    this.pgDb = backend === "postgres" ? await createPgDatabase() : undefined;
+    this.databaseUrl = this.pgDb?.url ?? `sqlite:${path.join(this.dataDir, "ecfx.sqlite")}`;
+    return {
+      ECFX_DATA_DIR: this.dataDir,
+      DATABASE_URL: this.databaseUrl,
+      ECFX_COURT_BASE_URL: this.simulator.url,
+      ECFX_SMTP_RELAY_URL: `smtp://127.0.0.1:${this.relaySink.port}`,
+      ECFX_DEMO: "true",
+      ECFX_DEMO_DATA: "true",
+      // The live notices only: the generated year of history would file beside them while the test kills.
+      ECFX_DEMO_YEAR: "false",
+      ECFX_DEMO_PASSWORD: demoPassword,
+      ECFX_WORKER_CONCURRENCY: "2",
+      LOG_LEVEL: "silent",
+    };
+  }
+
+  get relay(): RelaySink {
+    if (!this.relaySink) throw new Error("the test bed has not started");
+    return this.relaySink;
+  }
+
+  spawn(env: Record<string, string>): Product {
+    const product = spawnProduct(env);
+    this.products.push(product);
+    return product;
+  }
+
+  /** The processes' database, for the test to read what they did. */
+  open(): Database {
+    this.database ??= openDatabase(this.databaseUrl);
+    return this.database;
+  }
+
+  async close(): Promise<void> {
+    for (const product of this.products) await killGroup(product);
+    killAllGroups();
+    await this.database?.close();
+    await this.relaySink?.close();
+    await this.simulator?.close();
+    await this.pgDb?.drop();
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
 }

@@ -1,25 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import nodemailer from "nodemailer";
 import { afterAll, describe, expect, it } from "vitest";
-import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { type Database, openDatabase } from "../../server/db/database";
 import { DEMO_INBOX } from "../../server/seed/demo";
-import { PG_URL, createPgDatabase } from "./harness";
-import {
-  type Notice,
-  type Product,
-  type RelaySink,
-  batchOf,
-  expectEachOnce,
-  freePort,
-  killAllGroups,
-  killGroup,
-  settled,
-  spawnProduct,
-  startRelaySink,
-} from "./product-processes";
+import { PG_URL } from "./harness";
+import { type Notice, type Product, TestBed, batchOf, expectEachOnce, freePort, killGroup, settled } from "./product-processes";
 
 // Several machines on one PostgreSQL database, as compose.yaml runs them: two APIs, three workers
 // and two SMTP listeners, each a process of its own. 500 notices go to both listeners; in the
@@ -34,43 +17,18 @@ const KILL_AFTER = 200;
 const LEASE_SECONDS = "10";
 
 describe.skipIf(!PG_URL)("several machines on one PostgreSQL database", () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-machines-"));
-  let simulator: CourtSimulator | undefined;
-  let relay: RelaySink | undefined;
-  let pgDb: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
-  let database: Database | undefined;
-  const processes: Product[] = [];
-
-  afterAll(async () => {
-    for (const product of processes) await killGroup(product);
-    killAllGroups();
-    await database?.close();
-    await relay?.close();
-    await simulator?.close();
-    await pgDb?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const bed = new TestBed("machines");
+  afterAll(() => bed.close());
 
   it("process every acknowledged notice once, file it once and mail it once, with a worker and a listener killed", async () => {
-    simulator = await startCourtSimulator();
-    relay = await startRelaySink();
-    pgDb = await createPgDatabase();
     const shared = {
-      ECFX_DATA_DIR: dataDir,
-      DATABASE_URL: pgDb.url,
+      ...(await bed.start("postgres", "Machines-Test-Passw0rd")),
       ECFX_HOST: "127.0.0.1",
-      ECFX_COURT_BASE_URL: simulator.url,
-      ECFX_SMTP_RELAY_URL: `smtp://127.0.0.1:${relay.port}`,
-      ECFX_DEMO: "true",
-      ECFX_DEMO_DATA: "true",
-      ECFX_DEMO_YEAR: "false",
-      ECFX_DEMO_PASSWORD: "Machines-Test-Passw0rd",
-      ECFX_WORKER_CONCURRENCY: "2",
       ECFX_JOB_LEASE_SECONDS: LEASE_SECONDS,
-      LOG_LEVEL: "silent",
     };
+    const processes: Product[] = [];
     const start = (env: Record<string, string>, ready: string) => {
-      const product = spawnProduct({ ...shared, ...env });
+      const product = bed.spawn({ ...shared, ...env });
       processes.push(product);
       return product.waitFor(ready, 120_000).then(() => product);
     };
@@ -115,12 +73,12 @@ describe.skipIf(!PG_URL)("several machines on one PostgreSQL database", () => {
     // The surviving listener took what the killed one could not.
     expect(new Set(acknowledged).size).toBe(notices.length);
 
-    database = openDatabase(pgDb.url);
+    const database = bed.open();
     const left = await settled(database, 420_000);
     const outputs = processes.map(
       (product, i) => `--- process ${i} (${product.child.exitCode ?? product.child.signalCode ?? "running"}):\n${product.output().slice(-1500)}`,
     );
     expect(left, outputs.join("\n")).toBe("");
-    await expectEachOnce(database, acknowledged, relay, dataDir);
+    await expectEachOnce(database, acknowledged, bed.relay, bed.dataDir);
   }, 900_000);
 });

@@ -10,6 +10,7 @@ import { openDatabase } from "../../server/db/database";
 import { startCourtSimulator } from "../../server/courts/simulator";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { distinctNotices, percentile } from "./notice-pipeline";
+import { freePort } from "../free-port";
 import {
   BENCH_PASSWORD,
   type BackendName,
@@ -18,7 +19,6 @@ import {
   answers,
   buildProduct,
   findPostgres,
-  freePort,
   prepareData,
   productCpu,
   spawnProduct,

@@ -8,7 +8,8 @@
 // its CPU, so the ratio understates what separate client machines would see.
 import os from "node:os";
 import { CONSOLE_PAGE, apiToken, consoleCookie } from "./search";
-import { answers, buildProduct, freePort, prepareData, runSeed, spawnProduct } from "./product";
+import { freePort } from "../free-port";
+import { answers, buildProduct, prepareData, runSeed, spawnProduct } from "./product";
 import { machine, machineLine } from "./report";
 
 const seconds = Number(process.argv[2] ?? 15);

@@ -3,11 +3,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { freePort } from "../free-port";
 // @ts-expect-error: a plain ES module of the build scripts, without types.
 import { SERVER_ENTRY, ensureServerBuilt } from "../../scripts/build-server.mjs";
 
@@ -86,18 +86,6 @@ export function runSeed(data: PreparedData, size = "large"): Promise<{ seconds: 
     child.on("exit", (code) => {
       if (code === 0) resolve({ seconds: (performance.now() - started) / 1000, output });
       else reject(new Error(`ecfx seed exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
     });
   });
 }
