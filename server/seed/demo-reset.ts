@@ -84,20 +84,11 @@ export const KEPT_TABLES = [
   "dashboard_document_count",
 ] as const;
 
-/** Tables with a free-text index that SQLite keeps beside the table (migration 002). */
-const SEARCHABLE = new Set([
-  "location",
-  "department",
-  "practice_group",
-  "timekeeper",
-  "client",
-  "matter",
-  "jurisdiction",
-  "judge",
-  "court_case",
-  "ignored_case",
-  "abbreviation",
-]);
+/** The tables with a free-text index that SQLite keeps beside them (`<table>_fts`, migration 002), read from the schema. */
+async function searchableTables(trx: Kysely<DB>): Promise<Set<string>> {
+  const rows = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name glob '*_fts'`.execute(trx);
+  return new Set(rows.rows.map((r) => r.name.slice(0, -"_fts".length)));
+}
 
 /** How long a reset waits for the worker to finish the firm's jobs it holds. */
 const QUIET_WAIT_MS = 5_000;
@@ -150,8 +141,9 @@ async function deleteFirmData(ctx: ServerContext, caller: Caller, firmId: number
       })
       .where("id", "=", firmId)
       .execute();
+    const searchable = ctx.database.dialect === "sqlite" ? await searchableTables(trx) : new Set<string>();
     for (const table of RESET_TABLES) {
-      if (ctx.database.dialect === "sqlite" && SEARCHABLE.has(table)) {
+      if (searchable.has(table)) {
         await sql`delete from ${sql.table(`${table}_fts`)} where rowid in (select rowid from ${sql.table(table)} where firm_id = ${firmId})`.execute(trx);
       }
       let query = trx.deleteFrom(table as AnyTable).where(sql.ref("firm_id"), "=", firmId);
