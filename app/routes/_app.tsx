@@ -17,11 +17,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // An address with no page is a 404 before it is a reason to sign in.
   if (!routeFor(new URL(request.url).pathname) && !(await readSession(request))) await pageNotFound(request);
   const { auth, me, api, headers } = await requireUser(request);
-  const parts = await productParts(request, api, auth.authToken);
+  // Neither waits for the other: both follow from the signed-in user alone.
+  const [parts, firmWords] = await Promise.all([productParts(request, api, auth.authToken), firmWordsOf(me, api)]);
   // A part the firm does not have answers as an address that does not exist (decision 048).
   if (!pathAvailable(new URL(request.url).pathname, parts)) await pageNotFound(request);
   reportPageView(request, api);
-  return data({ me, parts, firmWords: await firmWordsOf(me, api) }, { headers });
+  return data({ me, parts, firmWords }, { headers });
 }
 
 // Every navigation to another page or query runs this loader, so each one is reported once.

@@ -1,8 +1,8 @@
 import type { ProductPart } from "../common/entitled-features";
 import type { ApiClient } from "./auth.server";
 
-// The layout and the page of one request both ask; the answer is kept for a few seconds per
-// token and host, as the user's role is (auth.server.ts).
+// Every page's layout asks; the answer is kept for a few seconds per token and host, as the
+// user's role is (auth.server.ts), so the pages of one visit ask the API once.
 const cache = new Map<string, { at: number; parts: Promise<ProductPart[]> }>();
 const TTL_MS = 3000;
 
