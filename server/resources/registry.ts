@@ -129,6 +129,7 @@ const DATA_EXTENSIONS: Partial<Record<RegistryKey, ServerExtension>> = {
     table: "security_role",
     writable: false,
     search: { like: ["name"] },
+    uniques: [{ fields: ["name"], messageKey: "errors:conflict" }],
     expressions: { user_count: count("app_user", "security_role_id") },
   },
   abbreviations: {

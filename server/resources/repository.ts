@@ -298,11 +298,12 @@ async function checkReferences(ctx: ServerContext, caller: Caller, res: ServerRe
   if (Object.keys(errors).length) throw invalid(errors);
 }
 
-async function checkUniques(ctx: ServerContext, caller: Caller, res: ServerResource, row: Row, exceptId?: string): Promise<void> {
+/** Refuses with 409 a row another row of the firm (or of any firm, where the rule says) already has the unique fields of. */
+export async function checkUniques(db: Kysely<DB>, firmId: number, res: ServerResource, row: Row, exceptId?: string): Promise<void> {
   for (const unique of res.uniques ?? []) {
     if (unique.fields.some((f) => row[f] === undefined || row[f] === null || row[f] === "")) continue;
-    let query = anyDb(ctx).selectFrom(res.table).select("id");
-    if (res.firmOwned && !unique.acrossFirms) query = query.where("firm_id", "=", caller.firmId);
+    let query = (db as AnyDb).selectFrom(res.table).select("id");
+    if (res.firmOwned && !unique.acrossFirms) query = query.where("firm_id", "=", firmId);
     for (const f of unique.fields) query = query.where(f, "=", row[f]);
     if (exceptId) query = query.where("id", "!=", exceptId);
     if (await query.executeTakeFirst()) {
@@ -406,7 +407,7 @@ export async function create(ctx: ServerContext, caller: Caller, res: ServerReso
   const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "create", values });
   const now = ctx.clock.now();
   let row: Row = { ...toStored(res, values), ...product?.stored, id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
-  await checkUniques(ctx, caller, res, row);
+  await checkUniques(ctx.database.db, caller.firmId, res, row);
   if (res.hooks?.beforeInsert) row = await res.hooks.beforeInsert(ctx, caller, row);
   await anyDb(ctx)
     .transaction()
@@ -433,7 +434,7 @@ export async function update(ctx: ServerContext, caller: Caller, res: ServerReso
   await res.hooks?.validate?.(ctx, caller, values);
   const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "update", id, values });
   const row: Row = { ...toStored(res, values), updated_at: ctx.clock.now() };
-  await checkUniques(ctx, caller, res, row, id);
+  await checkUniques(ctx.database.db, caller.firmId, res, row, id);
   await anyDb(ctx)
     .transaction()
     .execute(async (trx) => {

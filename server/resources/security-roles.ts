@@ -11,6 +11,8 @@ import { type FieldErrors, HttpError, conflict, invalid, isUniqueViolation, notF
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { auditChange } from "./audit";
+import { serverResource } from "./registry";
+import { checkUniques } from "./repository";
 
 // Creating, changing and deleting the firm's security roles (spec §5, §6). Nobody makes or
 // changes a role holding more than they hold; the system-defined Administrator role keeps every
@@ -65,17 +67,6 @@ async function storedRole(db: Kysely<DB>, firmId: number, id: string): Promise<S
 function mayChange(caller: Caller, role: StoredRole): void {
   if (isAdminRole(role) && !caller.isAdmin) throw refuse(403, "errors:adminChangedByAdminOnly");
   if (!grantsWithin(caller.permissions, parsePermissions(role.permissions))) throw refuse(403, "errors:roleHoldsMoreThanYou");
-}
-
-async function checkNameFree(db: Kysely<DB>, firmId: number, name: string, id: string): Promise<void> {
-  const clash = await db
-    .selectFrom("security_role")
-    .select("id")
-    .where("firm_id", "=", firmId)
-    .where("name", "=", name)
-    .where("id", "<>", id)
-    .executeTakeFirst();
-  if (clash) throw conflict();
 }
 
 interface Member {
@@ -218,7 +209,7 @@ export async function createRole(ctx: ServerContext, caller: Caller, input: Role
   };
   await clashAsConflict(() =>
     ctx.database.db.transaction().execute(async (trx) => {
-      await checkNameFree(trx, caller.firmId, input.name, id);
+      await checkUniques(trx, caller.firmId, serverResource("security-roles"), { name: input.name }, id);
       const joining = await usersJoining(trx, caller, row, input.userIds);
       await trx.insertInto("security_role").values(row).execute();
       await moveUsers(trx, ctx, caller, id, input.name, joining, now);
@@ -240,7 +231,7 @@ export async function updateRole(ctx: ServerContext, caller: Caller, id: string,
       // The administrator keeps every right it has, and its name, whoever saves it.
       if (isAdminRole(stored) && (input.name !== stored.name || !grantsWithin(input.permissions, before))) throw refuse(400, "errors:adminRoleFixed");
       checkWithinCaller(caller, input);
-      await checkNameFree(trx, caller.firmId, input.name, id);
+      await checkUniques(trx, caller.firmId, serverResource("security-roles"), { name: input.name }, id);
       const now = ctx.clock.now();
       const next = { ...stored, name: input.name, permissions: JSON.stringify(input.permissions) };
       const joining = await usersJoining(trx, caller, next, input.userIds);
