@@ -21,6 +21,7 @@ const SERVER_FLOORS = [
   "walls",
   "dashboard",
   "analytics",
+  "dms",
   "storage",
   "notify",
   "resources",

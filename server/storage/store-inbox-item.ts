@@ -7,7 +7,7 @@ import { pauseAt } from "../lib/test-pause";
 import { jobsAfterStorageAttempt } from "../jobs/after-processing";
 import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
 import { type NextJob, enqueueAll } from "../jobs/queue";
-import { type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "./dms-target";
+import { type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "../dms/dms-target";
 import { targetForCredential } from "./dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
 import { renderDocumentProperties, renderStorageLocation } from "./path-template";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DmsStoreRequest, DmsTarget } from "../../server/storage/dms-target";
+import type { DmsStoreRequest, DmsTarget } from "../../server/dms/dms-target";
 import { targetForCredential } from "../../server/storage/dms-targets";
 import { type RunningApi, DEMO, api, backends, login, startApi, creator } from "./harness";
 

@@ -26,6 +26,8 @@ export interface DmsStoreResult {
   location: string;
   /** For targets with folders: the folder `location` is relative to, relative to the firm's own root. */
   root?: string;
+  /** Where a person opens the stored document in the DMS (document link, web URL, shared link), when it has one. */
+  link?: string;
 }
 
 /** Where a write is meant to go, recorded before it. */
@@ -54,14 +56,17 @@ export interface DmsTarget {
  * (a full disk, a timeout) or needs someone to change the configuration first.
  */
 export class DmsTargetError extends Error {
+  /** How long the DMS asked to be left alone (a 429's Retry-After), in milliseconds. */
+  readonly retryAfterMs?: number;
   constructor(
     readonly kind: string,
     message: string,
     readonly retryable: boolean,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterMs?: number },
   ) {
     super(message, options);
     this.name = "DmsTargetError";
+    if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 }
 
