@@ -1,6 +1,7 @@
 import type { Config } from "./config";
 import type { ServerContext } from "./context";
 import { loadOrCreateSecrets } from "./auth/secrets";
+import { loadSecretBox } from "./auth/secret-box";
 import { migrateToLatest, openDatabase } from "./db/database";
 import { underStartupLock } from "./db/startup-lock";
 import { seedDemo } from "./seed/demo";
@@ -18,6 +19,18 @@ import { BlobStore } from "./storage/blob-store";
 /** How long one call to a title extraction provider may take before it is tried again later. */
 const EXTRACTION_TIMEOUT_MS = 30_000;
 
+/** Origins of DMS the operator named: switched vendor services and on-premises systems. */
+function dmsOperatorOrigins(config: Config): string[] {
+  const switched = [
+    config.ECFX_BOX_BASE_URL,
+    config.ECFX_DROPBOX_BASE_URL,
+    config.ECFX_SHAREPOINT_GRAPH_BASE_URL,
+    config.ECFX_IMANAGE_BASE_URL,
+    config.ECFX_NETDOCUMENTS_BASE_URL,
+  ].filter((url): url is string => Boolean(url));
+  return [...switched, ...config.ECFX_DMS_ALLOWED_ORIGINS];
+}
+
 /** Opens the database (migrated), the secrets and the mailer: what every server role needs. */
 /** The context, and whether this start created the demo firms (the demo notices follow then). */
 export async function openContext(config: Config, clock: Clock = systemClock): Promise<ServerContext & { seededDemo: boolean }> {
@@ -25,6 +38,7 @@ export async function openContext(config: Config, clock: Clock = systemClock): P
   await migrateToLatest(database);
   await seedReferenceData(database);
   const secrets = loadOrCreateSecrets(config.dataDir);
+  const secretBox = loadSecretBox(config.dataDir);
   const mailer = createMailer({ database, clock, from: config.ECFX_MAIL_FROM, relayUrl: config.ECFX_SMTP_RELAY_URL });
   // Processes started together on one database create the demo firms once, not once each.
   const seededDemo = config.ECFX_DEMO ? await underStartupLock(config.databaseUrl, () => seedDemo(database, config.ECFX_DEMO_PASSWORD, clock.now())) : false;
@@ -47,7 +61,8 @@ export async function openContext(config: Config, clock: Clock = systemClock): P
     timeoutMs: EXTRACTION_TIMEOUT_MS,
     now: () => clock.now(),
   });
-  const ctx: ServerContext = { config, database, secrets, clock, mailer, blobs, courts, titles };
+  const dmsGuard = new OutboundGuard({ allowedOrigins: dmsOperatorOrigins(config), allowedRanges: config.ECFX_OUTBOUND_ALLOW });
+  const ctx: ServerContext = { config, database, secrets, secretBox, clock, mailer, blobs, courts, titles, dmsGuard };
   if (config.ECFX_DEMO) ctx.resetDemoFirm = (caller) => resetDemoFirm(ctx, caller);
   if (seededDemo && config.ECFX_DEMO_DATA) {
     const demo = await database.db.selectFrom("firm").select("id").where("is_default", "=", 1).executeTakeFirstOrThrow();

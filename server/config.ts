@@ -106,6 +106,20 @@ const schema = z.object({
    * reached although private or plain http. A firm's own client URL never is.
    */
   ECFX_EXTRACTION_ALLOWED_ORIGINS: commaList.refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
+  /**
+   * Where each vendor DMS is reached: the vendor's own service unless the operator points it
+   * elsewhere (a local server that speaks the vendor's contract, in tests and the demo). A
+   * switched origin is reached as it is, although private or plain http.
+   */
+  ECFX_BOX_BASE_URL: z.string().url().optional(),
+  ECFX_DROPBOX_BASE_URL: z.string().url().optional(),
+  ECFX_SHAREPOINT_GRAPH_BASE_URL: z.string().url().optional(),
+  ECFX_IMANAGE_BASE_URL: z.string().url().optional(),
+  ECFX_NETDOCUMENTS_BASE_URL: z.string().url().optional(),
+  /** Origins of on-premises systems a firm's credential may name although private or plain http (tests, a lab). */
+  ECFX_DMS_ALLOWED_ORIGINS: commaList.refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
+  /** Longest one call to a DMS may take before it counts as a time-out and is tried again later. */
+  ECFX_DMS_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /**

@@ -3,6 +3,8 @@ import type { Caller } from "./auth/caller";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import type { Secrets } from "./auth/secrets";
+import type { SecretBox } from "./auth/secret-box";
+import type { OutboundGuard } from "./outbound/guard";
 import type { Clock } from "./lib/clock";
 import type { CourtConnector } from "./courts/connector";
 import type { TitleClient } from "./extraction/title-client";
@@ -14,6 +16,10 @@ export interface ServerContext {
   config: Config;
   database: Database;
   secrets: Secrets;
+  /** Seals and opens what the product keeps for firms (DMS passwords, keys, tokens) under keys outside the database. */
+  secretBox: SecretBox;
+  /** The guard of calls to firms' DMS: vendor origins the operator switched and named on-premises origins are reached as they are. */
+  dmsGuard: OutboundGuard;
   clock: Clock;
   mailer: Mailer;
   blobs: BlobStore;

@@ -307,6 +307,102 @@ export interface GenericCredentialTable extends EntityColumns {
   field: string;
 }
 
+/** A vendor DMS credential (spec §3): secrets are stored sealed (server/auth/secret-box.ts); flags are 0/1. */
+interface VendorCredentialColumns extends EntityColumns {
+  name: string;
+  folder_creation_sync_delay: ColumnType<number, number | undefined, number>;
+}
+
+interface IManageCredentialColumns extends VendorCredentialColumns {
+  username: string | null;
+  password: string | null;
+  client_id: string | null;
+  client_secret: string | null;
+  database: string | null;
+  customer_id: number | null;
+  folder_id: string | null;
+  author_field: string | null;
+  document_class: string | null;
+  document_sub_class: string | null;
+  default_security: string | null;
+  matter_workspace_search: ColumnType<number, number | undefined, number>;
+  matter_workspace_search_path: string | null;
+  custom_properties: ColumnType<string, string | undefined, string>;
+}
+
+export interface IManageOnPremCredentialTable extends IManageCredentialColumns {
+  base_url: string | null;
+  use_agent: ColumnType<number, number | undefined, number>;
+}
+
+export interface IManageCloudCredentialTable extends IManageCredentialColumns {
+  cloud_environment: string | null;
+}
+
+export interface NetDocumentsCloudCredentialTable extends VendorCredentialColumns {
+  basic_auth: string | null;
+  refresh_token: string | null;
+  recent_access_token: string | null;
+  cloud_environment: string | null;
+  default_cabinet: string | null;
+  author_field: string | null;
+}
+
+export interface NetDocumentsClientCredentialTable extends VendorCredentialColumns {
+  client_id: string | null;
+  client_secret: string | null;
+  repository: string | null;
+  default_cabinet: string | null;
+  author_field: string | null;
+  region: string | null;
+  create_folders: ColumnType<number, number | undefined, number>;
+}
+
+export interface SharePointCloudCredentialTable extends VendorCredentialColumns {
+  client_id: string | null;
+  client_secret: string | null;
+  author_field: string | null;
+  signature: string | null;
+  tenant_id: string | null;
+  base_url: string | null;
+}
+
+export interface SharePointOnPremCredentialTable extends SharePointCloudCredentialTable {
+  use_agent: ColumnType<number, number | undefined, number>;
+  fed_auth_endpoint: string | null;
+}
+
+export interface BoxCredentialTable extends VendorCredentialColumns {
+  client_key: string | null;
+  client_secret: string | null;
+  box_subject_type: string | null;
+  box_subject_id: string | null;
+}
+
+export interface DropboxCredentialTable extends VendorCredentialColumns {
+  app_key: string | null;
+  app_secret: string | null;
+  refresh_token: string | null;
+  root_path: string | null;
+}
+
+/** Every credential of every type, by id: which table (kind) holds it. A view. */
+export interface DmsCredentialDirectoryView {
+  id: string;
+  firm_id: number;
+  name: string;
+  kind: string;
+  created_at: Millis;
+}
+
+/** A credential's OAuth token, sealed. */
+export interface DmsCredentialTokenTable {
+  credential_id: string;
+  firm_id: number;
+  sealed: string;
+  updated_at: Millis;
+}
+
 export interface StoragePolicyTable extends EntityColumns {
   name: string;
   store_documents: Bool;
@@ -420,6 +516,8 @@ export interface DmsRecordTable {
   content_hash: string | null;
   /** The folder `location` is relative to, relative to the firm's storage root, as resolved when stored. */
   root: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where a person opens the stored document in the DMS, when the DMS has such a link. */
+  link: ColumnType<string | null, string | null | undefined, string | null>;
   error: string | null;
   attempts: number;
   created_at: Millis;
@@ -515,6 +613,16 @@ export interface DB {
   notification: NotificationTable;
   digest_run: DigestRunTable;
   dms_record: DmsRecordTable;
+  imanage_on_prem_credential: IManageOnPremCredentialTable;
+  imanage_cloud_credential: IManageCloudCredentialTable;
+  net_documents_cloud_credential: NetDocumentsCloudCredentialTable;
+  net_documents_client_credential: NetDocumentsClientCredentialTable;
+  share_point_cloud_credential: SharePointCloudCredentialTable;
+  share_point_on_prem_credential: SharePointOnPremCredentialTable;
+  box_client_credential_grant_credential: BoxCredentialTable;
+  dropbox_credential: DropboxCredentialTable;
+  dms_credential_directory: DmsCredentialDirectoryView;
+  dms_credential_token: DmsCredentialTokenTable;
   api_call_timing: ApiCallTimingTable;
 }
 

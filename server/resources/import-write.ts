@@ -75,7 +75,7 @@ const rejected = (line: ParsedLine, errors = line.errors): WrittenLine => ({
 
 async function write(db: AnyDb, ctx: ServerContext, caller: Caller, res: ServerResource, line: ParsedLine): Promise<WrittenLine> {
   const now = ctx.clock.now();
-  const match = await existing(db, caller, res, line, toStored(res, line.values));
+  const match = await existing(db, caller, res, line, toStored(res, line.values, ctx.secretBox));
   if (match.errors) return rejected(line, match.errors);
   const report = (outcome: ImportLineReport["outcome"]): ImportLineReport => ({ line: line.line, outcome, record: line.record, reasons: {} });
   if (match.id) {
@@ -84,7 +84,7 @@ async function write(db: AnyDb, ctx: ServerContext, caller: Caller, res: ServerR
     const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "update", id: match.id, values: changes }, db);
     await db
       .updateTable(res.table)
-      .set({ ...toStored(res, changes), updated_at: now })
+      .set({ ...toStored(res, changes, ctx.secretBox), updated_at: now })
       .where("id", "=", match.id)
       .where("firm_id", "=", caller.firmId)
       .execute();
@@ -93,7 +93,7 @@ async function write(db: AnyDb, ctx: ServerContext, caller: Caller, res: ServerR
     return { report: report("updated"), id: match.id, committed: committed ?? undefined };
   }
   const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "create", values: line.values }, db);
-  let row: Row = { ...toStored(res, line.values), id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
+  let row: Row = { ...toStored(res, line.values, ctx.secretBox), id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
   if (res.hooks?.beforeInsert) row = await res.hooks.beforeInsert(ctx, caller, row);
   await db.insertInto(res.table).values(row).execute();
   await writeLinks(db, res, caller, String(row.id), line.values);

@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { AccessLevel } from "../../app/common/access";
 import { ACCESS_KEYS, allows } from "../../app/common/access";
 import { SECRET_KEPT } from "../../app/common/resources/types";
+import type { SecretBox } from "../auth/secret-box";
 import { type Caller, fieldLevel, levelOf } from "../auth/caller";
 import { HttpError, conflict, forbidden, invalid, notFound } from "../lib/errors";
 import type { ServerContext } from "../context";
@@ -312,12 +313,17 @@ export async function checkUniques(db: Kysely<DB>, firmId: number, res: ServerRe
   }
 }
 
-export function toStored(res: ServerResource, values: Row): Row {
+/**
+ * The API's values as columns. A secret is sealed (server/auth/secret-box.ts): it never reaches
+ * the database in plain text; an empty one is no secret.
+ */
+export function toStored(res: ServerResource, values: Row, secretBox: Pick<SecretBox, "seal">): Row {
   const row: Row = {};
   for (const [field, value] of Object.entries(values)) {
     if (res.links?.[field]) continue;
     const spec = res.columns[field];
-    if (spec?.type === "boolean") row[field] = value ? 1 : 0;
+    if (isSecretField(res, field)) row[field] = typeof value === "string" && value !== "" ? secretBox.seal(value) : null;
+    else if (spec?.type === "boolean") row[field] = value ? 1 : 0;
     else if (spec?.type === "json") row[field] = JSON.stringify(value ?? []);
     else row[field] = value === undefined ? null : value;
   }
@@ -406,7 +412,7 @@ export async function create(ctx: ServerContext, caller: Caller, res: ServerReso
   await res.hooks?.validate?.(ctx, caller, values);
   const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "create", values });
   const now = ctx.clock.now();
-  let row: Row = { ...toStored(res, values), ...product?.stored, id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
+  let row: Row = { ...toStored(res, values, ctx.secretBox), ...product?.stored, id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
   await checkUniques(ctx.database.db, caller.firmId, res, row);
   if (res.hooks?.beforeInsert) row = await res.hooks.beforeInsert(ctx, caller, row);
   await anyDb(ctx)
@@ -433,7 +439,7 @@ export async function update(ctx: ServerContext, caller: Caller, res: ServerReso
   await checkReferences(ctx, caller, res, values);
   await res.hooks?.validate?.(ctx, caller, values);
   const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "update", id, values });
-  const row: Row = { ...toStored(res, values), updated_at: ctx.clock.now() };
+  const row: Row = { ...toStored(res, values, ctx.secretBox), updated_at: ctx.clock.now() };
   await checkUniques(ctx.database.db, caller.firmId, res, row, id);
   await anyDb(ctx)
     .transaction()

@@ -4,6 +4,8 @@ import type { ServerContext } from "../context";
 import { DmsTargetError, type DmsStoreResult, type DmsTarget } from "../dms/dms-target";
 import { FILE_SYSTEM_KIND, createFileSystemTarget } from "./file-system-target";
 import { message } from "../lib/messages";
+import type { DmsCredentialKind } from "../../app/common/resources/credentials";
+import { vendorTargetFor } from "./vendor-targets";
 
 // From a storage policy's credential to the place files go. Each firm has a root of its own,
 // `<ECFX_FILE_STORE_ROOT>/firm-<id>`; a generic credential names a folder inside its firm's root:
@@ -81,8 +83,23 @@ async function credentialField(ctx: ServerContext, firmId: number, credentialId:
   return credential.field;
 }
 
+/** Which type of credential an id names within the firm, or null when it names none. */
+export async function credentialKind(ctx: ServerContext, firmId: number, credentialId: string): Promise<DmsCredentialKind | null> {
+  const found = await ctx.database.db
+    .selectFrom("dms_credential_directory")
+    .select("kind")
+    .where("id", "=", credentialId)
+    .where("firm_id", "=", firmId)
+    .executeTakeFirst();
+  return (found?.kind as DmsCredentialKind | undefined) ?? null;
+}
+
 /** The target a firm's credential names; throws DmsTargetError when it names none that works. */
 export async function targetForCredential(ctx: ServerContext, firmId: number, credentialId: string): Promise<CredentialTarget> {
+  const kind = await credentialKind(ctx, firmId, credentialId);
+  if (kind === null) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:credentialsMissing"), false);
+  // A vendor keeps the files: the product opens none of them itself, people follow the stored link.
+  if (kind !== "generic_credential") return { target: await vendorTargetFor(ctx, firmId, kind, credentialId), open: async () => null };
   const field = await credentialField(ctx, firmId, credentialId);
   const firmRoot = firmStorageRoot(ctx.config.fileStoreRoot, firmId);
   const { folder, relative } = await resolveCredentialFolder(firmRoot, field);

@@ -9,6 +9,17 @@ import { departments, locations, practiceGroups } from "./organisation";
 import { abbreviations, users } from "./people";
 import { autoCaseCreation, notificationRules, preferenceGroups, templates } from "./notifications";
 import { dmsCredentials, storagePolicies } from "./storage";
+import {
+  boxCredentials,
+  dmsCredentialDirectory,
+  dropboxCredentials,
+  imanageCloudCredentials,
+  imanageOnPremCredentials,
+  netDocumentsClientCredentials,
+  netDocumentsCloudCredentials,
+  sharePointCloudCredentials,
+  sharePointOnPremCredentials,
+} from "./credentials";
 import { securityRoles } from "./security-roles";
 import { timekeepers } from "./timekeepers";
 import { ethicalWalls } from "./walls";
@@ -41,6 +52,15 @@ export const REGISTRY = {
   "document-processing": documentProcessing,
   "storage-policies": storagePolicies,
   dms: dmsCredentials,
+  "dms-imanage-cloud": imanageCloudCredentials,
+  "dms-imanage-on-prem": imanageOnPremCredentials,
+  "dms-netdocuments-cloud": netDocumentsCloudCredentials,
+  "dms-netdocuments-client": netDocumentsClientCredentials,
+  "dms-sharepoint-cloud": sharePointCloudCredentials,
+  "dms-sharepoint-on-prem": sharePointOnPremCredentials,
+  "dms-box": boxCredentials,
+  "dms-dropbox": dropboxCredentials,
+  "dms-credentials": dmsCredentialDirectory,
   "ethical-walls": ethicalWalls,
   "event-logs": eventLogs,
 } satisfies Record<string, ResourceDef>;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { HIERARCHY_LEVELS } from "../firm-schema";
 import { name, optionalId, optionalText, properties } from "./schema-parts";
 import { type FieldDef, defineResource } from "./types";
+import { DMS_CREDENTIAL_KEYS } from "./credentials";
 
 // Where documents go: storage policies and the credentials of the store they name.
 
@@ -32,7 +33,7 @@ export const storagePolicies = defineResource({
   }),
   fields: [
     { name: "name", kind: "text", required: true },
-    { name: "dms_credential_id", kind: "reference", reference: "dms", required: true },
+    { name: "dms_credential_id", kind: "reference", reference: "dms-credentials", required: true },
     { name: "store_documents", kind: "boolean", sortable: true },
     { name: "store_email", kind: "select", options: STORE_EMAIL },
     { name: "document_path", kind: "text", sortable: false },
@@ -72,6 +73,7 @@ export const dmsCredentials = defineResource({
   accessKey: "firmAccess",
   apiPath: "/api/v1/generic-credential",
   page: { titleKey: "pages.dms", drawer: "firm", icon: "database" },
+  siblings: DMS_CREDENTIAL_KEYS,
   titleField: "name",
   schema: z.object({
     name: name(),

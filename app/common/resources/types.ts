@@ -153,6 +153,12 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
   extraAction?: { path: string; labelKey: string };
   /** Spec §8: what a wizard says when the API fails to create one (default 'Item creation failed'). */
   creationFailedKey?: string;
+  /** Spec §8: what the edit form says when the API fails to save a change (default 'Settings update failed. Try again later.'). */
+  updateFailedKey?: string;
+  /** Entities whose list pages are tabs of one page (the DMS credential types of /dms), this one among them. */
+  siblings?: readonly string[];
+  /** A stored record can be tried against the system it names (a DMS credential): its page offers "Test connection". */
+  testConnection?: boolean;
   /** Part of the firm's configuration: every create, change and delete writes an AUDIT entry. */
   audited?: boolean;
 }

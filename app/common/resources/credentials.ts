@@ -1,0 +1,315 @@
+import { z } from "zod";
+import { requiredText } from "../validation";
+import { name, optionalText, properties } from "./schema-parts";
+import { type ColumnDef, type FieldDef, type ResourceDef, defineResource } from "./types";
+
+// The credential of each vendor DMS of spec §3 (and Dropbox): one declaration each, built from a
+// list of its fields so the rules every credential shares (name, folder creation delay, secrets
+// that never come back, URLs, the numeric customer id) are written once. Spec §5: "DMS creation
+// requires per-type fields". Each type is its own permission resource; the generic credential
+// keeps its own declaration in storage.ts.
+
+/** How a credential field is typed in and checked. */
+type CredentialFieldKind = "text" | "secret" | "url" | "integer" | "flag" | "choice" | "map";
+
+interface CredentialField {
+  name: string;
+  kind: CredentialFieldKind;
+  required?: boolean;
+  options?: readonly string[];
+  /** Which wizard step asks for it: signing in, or where and how documents are filed. */
+  step: "connection" | "filing";
+  column?: boolean;
+}
+
+export const BOX_SUBJECT_TYPES = ["enterprise", "user"] as const;
+
+/** Milliseconds waited after creating a folder before filing into it (some DMS index folders late). */
+const syncDelay = () =>
+  z.preprocess(
+    (v) => (v === "" || v === null || v === undefined ? 0 : typeof v === "string" ? Number(v) : v),
+    z.number({ invalid_type_error: "errors:wholeMilliseconds" }).int("errors:wholeMilliseconds").min(0, "errors:wholeMilliseconds").max(600_000, "errors:wholeMilliseconds"),
+  );
+
+const urlText = (required: boolean) => {
+  const url = z
+    .string()
+    .trim()
+    .max(1000, "errors:fieldLength|1000")
+    .refine((v) => v === "" || /^https?:\/\/[^\s/]+/i.test(v), "errors:invalidUrl");
+  return required ? url.pipe(requiredText(1000)) : url.optional();
+};
+
+const integer = (required: boolean) => {
+  const number = z.preprocess(
+    (v) => (v === "" || v === null ? undefined : typeof v === "string" ? Number(v.trim()) : v),
+    z.number({ invalid_type_error: "errors:numeric", required_error: "errors:required" }).int("errors:numeric").min(0, "errors:numeric").max(Number.MAX_SAFE_INTEGER, "errors:numeric"),
+  );
+  return required ? number : number.optional();
+};
+
+function schemaOf(field: CredentialField): z.ZodTypeAny {
+  const required = field.required ?? false;
+  switch (field.kind) {
+    case "url":
+      return urlText(required);
+    case "integer":
+      return integer(required);
+    case "flag":
+      return z.boolean().default(false);
+    case "choice":
+      return z.enum(field.options as [string, ...string[]], { required_error: "errors:required" });
+    case "map":
+      return properties();
+    case "secret":
+      return required ? requiredText(4000) : optionalText(4000);
+    default:
+      return required ? requiredText(500) : optionalText(500);
+  }
+}
+
+const FIELD_KIND: Record<CredentialFieldKind, FieldDef["kind"]> = {
+  text: "text",
+  secret: "text",
+  url: "text",
+  integer: "number",
+  flag: "boolean",
+  choice: "select",
+  map: "properties",
+};
+
+function fieldDef(field: CredentialField): FieldDef {
+  const def: FieldDef = { name: field.name, kind: FIELD_KIND[field.kind] };
+  if (field.required || field.kind === "choice") def.required = true;
+  if (field.options) def.options = field.options;
+  if (field.kind === "secret") {
+    def.secret = true;
+    def.sortable = false;
+    def.filterable = false;
+  }
+  return def;
+}
+
+/** Every DMS credential type's list page: the /dms page shows them as tabs of one page. */
+export const DMS_CREDENTIAL_KEYS = [
+  "dms",
+  "dms-imanage-cloud",
+  "dms-imanage-on-prem",
+  "dms-netdocuments-cloud",
+  "dms-netdocuments-client",
+  "dms-sharepoint-cloud",
+  "dms-sharepoint-on-prem",
+  "dms-box",
+  "dms-dropbox",
+] as const;
+
+interface CredentialType {
+  key: (typeof DMS_CREDENTIAL_KEYS)[number];
+  /** Spec §3 resource type (its own permission), and the table it is kept in. */
+  resource: string;
+  apiPath: string;
+  creationFailedKey: string;
+  updateFailedKey: string;
+  fields: CredentialField[];
+}
+
+const NAME_STEP = { name: "name", kind: "text", required: true, step: "connection" } as const;
+const DELAY = { name: "folder_creation_sync_delay", kind: "integer", step: "filing" } as const;
+
+function credentialResource(type: CredentialType): ResourceDef {
+  const all: CredentialField[] = [NAME_STEP, ...type.fields, DELAY];
+  const shape: Record<string, z.ZodTypeAny> = {};
+  for (const field of all) shape[field.name] = field.name === "name" ? name() : field.name === DELAY.name ? syncDelay() : schemaOf(field);
+  const shown = all.filter((f) => f.column);
+  const columns: ColumnDef[] = [
+    { field: "name", sortable: true, filter: "text" },
+    ...shown.map((f): ColumnDef => ({ field: f.name, sortable: true, filter: f.kind === "choice" ? "select" : "text" })),
+    { field: "created_at", sortable: true, filter: "dateRange" },
+  ];
+  return defineResource({
+    key: type.key,
+    audited: true,
+    creationFailedKey: type.creationFailedKey,
+    updateFailedKey: type.updateFailedKey,
+    resource: type.resource,
+    accessKey: "firmAccess",
+    apiPath: type.apiPath,
+    page: { titleKey: `resources:${type.key}.title` },
+    siblings: DMS_CREDENTIAL_KEYS,
+    titleField: "name",
+    schema: z.object(shape),
+    fields: [...all.map(fieldDef), { name: "created_at", kind: "date", computed: true }],
+    columns,
+    defaultSort: "name",
+    quickFilters: {},
+    wizard: [
+      { key: "connection", fields: all.filter((f) => f.step === "connection").map((f) => f.name) },
+      { key: "filing", fields: all.filter((f) => f.step === "filing").map((f) => f.name) },
+    ],
+    testConnection: true,
+  });
+}
+
+const f = (name: string, kind: CredentialFieldKind, step: CredentialField["step"], extra: Partial<CredentialField> = {}): CredentialField => ({ name, kind, step, ...extra });
+const req = { required: true } as const;
+
+const IMANAGE_SIGN_IN: CredentialField[] = [
+  f("username", "text", "connection", req),
+  f("password", "secret", "connection", req),
+  f("client_id", "text", "connection", req),
+  f("client_secret", "secret", "connection", req),
+  f("customer_id", "integer", "connection", req),
+  f("database", "text", "connection", { required: true, column: true }),
+];
+const IMANAGE_FILING: CredentialField[] = [
+  f("folder_id", "text", "filing", req),
+  f("author_field", "text", "filing"),
+  f("document_class", "text", "filing", req),
+  f("document_sub_class", "text", "filing", req),
+  f("default_security", "text", "filing"),
+  f("matter_workspace_search", "flag", "filing"),
+  f("matter_workspace_search_path", "text", "filing"),
+  f("custom_properties", "map", "filing"),
+];
+const SHAREPOINT: CredentialField[] = [
+  f("tenant_id", "text", "connection", req),
+  f("client_id", "text", "connection", req),
+  f("client_secret", "secret", "connection", req),
+  f("base_url", "url", "connection", { required: true, column: true }),
+  f("author_field", "text", "filing"),
+  f("signature", "text", "filing"),
+];
+
+const failed = (system: string) => ({ creationFailedKey: `errors:dmsCreation.${system}`, updateFailedKey: `errors:dmsUpdate.${system}` });
+
+export const imanageCloudCredentials = credentialResource({
+  key: "dms-imanage-cloud",
+  resource: "imanage_cloud_credential",
+  apiPath: "/api/v1/imanage-cloud-credential",
+  ...failed("imanageCloud"),
+  fields: [f("cloud_environment", "text", "connection", { required: true, column: true }), ...IMANAGE_SIGN_IN, ...IMANAGE_FILING],
+});
+
+export const imanageOnPremCredentials = credentialResource({
+  key: "dms-imanage-on-prem",
+  resource: "imanage_on_prem_credential",
+  apiPath: "/api/v1/imanage-on-prem-credential",
+  ...failed("imanageOnPrem"),
+  fields: [f("base_url", "url", "connection", { required: true, column: true }), f("use_agent", "flag", "connection"), ...IMANAGE_SIGN_IN, ...IMANAGE_FILING],
+});
+
+export const netDocumentsCloudCredentials = credentialResource({
+  key: "dms-netdocuments-cloud",
+  resource: "net_documents_cloud_credential",
+  apiPath: "/api/v1/net-documents-cloud-credential",
+  ...failed("netDocumentsCloud"),
+  fields: [
+    f("cloud_environment", "text", "connection", { required: true, column: true }),
+    f("basic_auth", "secret", "connection", req),
+    f("refresh_token", "secret", "connection", req),
+    f("recent_access_token", "secret", "connection"),
+    f("default_cabinet", "text", "filing", { required: true, column: true }),
+    f("author_field", "text", "filing"),
+  ],
+});
+
+export const netDocumentsClientCredentials = credentialResource({
+  key: "dms-netdocuments-client",
+  resource: "net_documents_client_credential",
+  apiPath: "/api/v1/net-documents-client-credential",
+  ...failed("netDocumentsClient"),
+  fields: [
+    f("region", "text", "connection", { column: true }),
+    f("client_id", "text", "connection", req),
+    f("client_secret", "secret", "connection", req),
+    f("repository", "text", "connection", req),
+    f("default_cabinet", "text", "filing", { required: true, column: true }),
+    f("author_field", "text", "filing"),
+    f("create_folders", "flag", "filing"),
+  ],
+});
+
+export const sharePointCloudCredentials = credentialResource({
+  key: "dms-sharepoint-cloud",
+  resource: "share_point_cloud_credential",
+  apiPath: "/api/v1/share-point-cloud-credential",
+  ...failed("sharePointCloud"),
+  fields: SHAREPOINT,
+});
+
+export const sharePointOnPremCredentials = credentialResource({
+  key: "dms-sharepoint-on-prem",
+  resource: "share_point_on_prem_credential",
+  apiPath: "/api/v1/share-point-on-prem-credential",
+  ...failed("sharePointOnPrem"),
+  fields: [...SHAREPOINT, f("fed_auth_endpoint", "url", "connection", req), f("use_agent", "flag", "connection")],
+});
+
+export const boxCredentials = credentialResource({
+  key: "dms-box",
+  resource: "box_client_credential_grant_credential",
+  apiPath: "/api/v1/box-client-credential-grant-credential",
+  ...failed("box"),
+  fields: [
+    f("client_key", "text", "connection", req),
+    f("client_secret", "secret", "connection", req),
+    f("box_subject_type", "choice", "connection", { options: BOX_SUBJECT_TYPES, column: true }),
+    f("box_subject_id", "text", "connection", { required: true, column: true }),
+  ],
+});
+
+// Dropbox is no credential type of spec §3's role message: it answers to the generic credential's permission.
+export const dropboxCredentials = credentialResource({
+  key: "dms-dropbox",
+  resource: "generic_credential",
+  apiPath: "/api/v1/dropbox-credential",
+  ...failed("dropbox"),
+  fields: [
+    f("app_key", "text", "connection", req),
+    f("app_secret", "secret", "connection", req),
+    f("refresh_token", "secret", "connection", req),
+    f("root_path", "text", "filing", { column: true }),
+  ],
+});
+
+/** The table (the directory's "kind") of each credential type's entity. */
+export const DMS_CREDENTIAL_TABLES = {
+  dms: "generic_credential",
+  "dms-imanage-cloud": "imanage_cloud_credential",
+  "dms-imanage-on-prem": "imanage_on_prem_credential",
+  "dms-netdocuments-cloud": "net_documents_cloud_credential",
+  "dms-netdocuments-client": "net_documents_client_credential",
+  "dms-sharepoint-cloud": "share_point_cloud_credential",
+  "dms-sharepoint-on-prem": "share_point_on_prem_credential",
+  "dms-box": "box_client_credential_grant_credential",
+  "dms-dropbox": "dropbox_credential",
+} as const satisfies Record<(typeof DMS_CREDENTIAL_KEYS)[number], string>;
+
+export type DmsCredentialKind = (typeof DMS_CREDENTIAL_TABLES)[keyof typeof DMS_CREDENTIAL_TABLES];
+export const DMS_CREDENTIAL_KINDS = Object.values(DMS_CREDENTIAL_TABLES) as DmsCredentialKind[];
+
+/**
+ * Every credential of the firm whatever its type, read only: what a storage policy picks its
+ * credential from. Seeing credential names is part of editing storage policies.
+ */
+export const dmsCredentialDirectory = defineResource({
+  key: "dms-credentials",
+  resource: "storage_policy",
+  accessKey: "storagePolicyAccess",
+  apiPath: "/api/v1/dms-credential",
+  titleField: "name",
+  schema: z.object({}),
+  fields: [
+    { name: "name", kind: "text" },
+    { name: "kind", kind: "select", options: DMS_CREDENTIAL_KINDS },
+    { name: "created_at", kind: "date", computed: true },
+  ],
+  columns: [
+    { field: "name", sortable: true, filter: "text" },
+    { field: "kind", sortable: true, filter: "select" },
+    { field: "created_at", sortable: true, filter: "dateRange" },
+  ],
+  defaultSort: "name",
+  quickFilters: {},
+  wizard: [],
+});

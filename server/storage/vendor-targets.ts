@@ -1,0 +1,76 @@
+import { findResource } from "../../app/common/resources";
+import { DMS_CREDENTIAL_TABLES, type DmsCredentialKind } from "../../app/common/resources/credentials";
+import type { Config } from "../config";
+import type { ServerContext } from "../context";
+import { DmsTargetError } from "../dms/dms-target";
+import type { VendorContext, VendorTarget } from "../dms/vendor-target";
+import { message } from "../lib/messages";
+import { credentialTokenStore } from "./credential-tokens";
+
+// From a firm's vendor DMS credential to its client: the credential's row with its secrets
+// opened, the operator's switch of the vendor's address, the DMS guard and the sealed token
+// store. Each vendor's client lives in server/dms/<vendor>/ and knows nothing of the database.
+
+export type VendorSettings = Record<string, unknown>;
+
+export interface VendorClient {
+  /** The vendor's own service, unless the operator switched it (ECFX_<VENDOR>_BASE_URL). */
+  baseUrl(config: Config): string;
+  create(settings: never, ctx: VendorContext): VendorTarget;
+}
+
+/** The clients by credential kind; a kind without one cannot file yet and says so. */
+export const VENDOR_CLIENTS: Partial<Record<DmsCredentialKind, VendorClient>> = {};
+
+const keyOfKind = new Map(Object.entries(DMS_CREDENTIAL_TABLES).map(([key, kind]) => [kind as string, key]));
+
+/** The credential's settings as its client takes them: secrets opened, flags as booleans, maps as objects. */
+async function loadSettings(ctx: ServerContext, firmId: number, kind: DmsCredentialKind, credentialId: string): Promise<VendorSettings> {
+  const def = findResource(keyOfKind.get(kind) ?? "");
+  const row = (await ctx.database.db
+    .selectFrom(kind as "box_client_credential_grant_credential")
+    .selectAll()
+    .where("id", "=", credentialId)
+    .where("firm_id", "=", firmId)
+    .executeTakeFirst()) as Record<string, unknown> | undefined;
+  if (!def || !row) throw new DmsTargetError(kind, message("filing:credentialsMissing"), false);
+  const settings: VendorSettings = { folder_creation_sync_delay: Number(row.folder_creation_sync_delay ?? 0) };
+  for (const field of def.fields) {
+    const value = row[field.name];
+    if (field.computed || field.name === "folder_creation_sync_delay") continue;
+    if (field.secret) settings[field.name] = typeof value === "string" && value !== "" ? openSecret(ctx, kind, value) : "";
+    else if (field.kind === "boolean") settings[field.name] = Boolean(value);
+    else if (field.kind === "properties") settings[field.name] = typeof value === "string" ? (JSON.parse(value) as Record<string, string>) : {};
+    else if (field.kind === "number") settings[field.name] = value === null || value === undefined ? null : Number(value);
+    else settings[field.name] = value ?? "";
+  }
+  return settings;
+}
+
+function openSecret(ctx: ServerContext, kind: string, sealed: string): string {
+  try {
+    return ctx.secretBox.open(sealed);
+  } catch (error) {
+    // The key that sealed it is gone: only someone typing the secret again mends this.
+    throw new DmsTargetError(kind, message("filing:secretUnreadable"), false, { cause: error });
+  }
+}
+
+export function vendorContext(ctx: ServerContext, firmId: number, credentialId: string, baseUrl: string): VendorContext {
+  return {
+    guard: ctx.dmsGuard,
+    baseUrl,
+    tokens: credentialTokenStore(ctx, firmId, credentialId),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    now: () => ctx.clock.now(),
+    timeoutMs: ctx.config.ECFX_DMS_TIMEOUT_MS,
+  };
+}
+
+/** The client of a vendor credential; DmsTargetError when the kind has none or the credential is gone. */
+export async function vendorTargetFor(ctx: ServerContext, firmId: number, kind: DmsCredentialKind, credentialId: string): Promise<VendorTarget> {
+  const client = VENDOR_CLIENTS[kind];
+  if (!client) throw new DmsTargetError(kind, message("filing:noClient", { kind }), false);
+  const settings = await loadSettings(ctx, firmId, kind, credentialId);
+  return client.create(settings as never, vendorContext(ctx, firmId, credentialId, client.baseUrl(ctx.config)));
+}
