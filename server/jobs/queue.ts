@@ -66,10 +66,22 @@ export function backoffMs(attempts: number): number {
   return Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 600_000);
 }
 
-export async function retryJob(ctx: ServerContext, job: Job, error: string): Promise<void> {
+/** A failure that names how long to wait before the next try (a DMS's 429 with Retry-After). */
+export class RetryLater extends Error {
+  constructor(
+    message: string,
+    readonly afterMs: number,
+  ) {
+    super(message);
+    this.name = "RetryLater";
+  }
+}
+
+/** Tries the job again after its back-off, or after `atLeastMs` where the failure asked for longer. */
+export async function retryJob(ctx: ServerContext, job: Job, error: string, atLeastMs = 0): Promise<void> {
   await ctx.database.db
     .updateTable("job")
-    .set({ run_at: ctx.clock.now() + backoffMs(job.attempts), locked_until: null, locked_by: null, last_error: error.slice(0, 2000) })
+    .set({ run_at: ctx.clock.now() + Math.max(backoffMs(job.attempts), Math.min(atLeastMs, 24 * 3_600_000)), locked_until: null, locked_by: null, last_error: error.slice(0, 2000) })
     .where("id", "=", job.id)
     .execute();
 }

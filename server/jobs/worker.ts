@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import type { ServerContext } from "../context";
 import { withFirmWords } from "../db/firm-words";
 import { newId } from "../lib/ids";
-import { type Job, type JobKind, claimJob, completeJob, retryJob } from "./queue";
+import { type Job, type JobKind, RetryLater, claimJob, completeJob, retryJob } from "./queue";
 
 const IDLE_POLL_MS = 250;
 const DEFAULT_ATTEMPTS = 5;
@@ -75,7 +75,7 @@ async function recordFailure(ctx: ServerContext, handlers: JobHandlers, job: Job
     await completeJob(ctx, job);
   } else {
     await withFirmWords(ctx.database, job.firm_id, async () => handler?.onRetry?.(ctx, job, reason));
-    await retryJob(ctx, job, reason);
+    await retryJob(ctx, job, reason, error instanceof RetryLater ? error.afterMs : 0);
   }
 }
 

@@ -6,8 +6,8 @@ import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterStorageAttempt } from "../jobs/after-processing";
 import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
-import { type NextJob, enqueueAll } from "../jobs/queue";
-import { type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "../dms/dms-target";
+import { type NextJob, RetryLater, enqueueAll } from "../jobs/queue";
+import { DmsTargetError, type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "../dms/dms-target";
 import { targetForCredential } from "./dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
 import { renderDocumentProperties, renderStorageLocation } from "./path-template";
@@ -44,7 +44,7 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
   const filingItem: FilingItem = { ...item, case_id: item.case_id };
   const final = attempt >= MAX_STORAGE_ATTEMPTS;
 
-  let errors: string[] | null;
+  let errors: FilingFailure[] | null;
   try {
     const resolved = await resolveStoragePolicy(ctx.database.db, item.firm_id, item.case_id);
     if (!resolved) {
@@ -57,7 +57,7 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
     });
     errors = await fileAll(ctx, filingItem, resolved.policy, final);
   } catch (error) {
-    errors = [errorText(error)];
+    errors = [failureOf(error, errorText(error))];
   }
   if (errors === null) {
     await finish(ctx, filingItem, "canceled", { event: "storage canceled", detail: message("storage:events.nothingToStore") });
@@ -67,30 +67,74 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
     await finish(ctx, filingItem, "succeeded", { event: "storage succeeded" });
     return;
   }
-  const detail = errors.join("; ").slice(0, 2000);
-  if (!final) {
+  const detail = errors
+    .map((e) => e.text)
+    .join("; ")
+    .slice(0, 2000);
+  // A refusal no retry can mend (wrong secret, missing folder with creation off) fails now, not after every attempt.
+  if (!final && errors.some((e) => !e.permanent)) {
     await setDmsStatus(ctx, filingItem, "delayed", { event: "storage delayed", detail, level: "WARNING" });
-    throw new Error(detail);
+    const wait = Math.max(0, ...errors.map((e) => e.retryAfterMs ?? 0));
+    throw wait > 0 ? new RetryLater(detail, wait) : new Error(detail);
   }
+  if (!final) await markFailed(ctx, filingItem);
   await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" });
-  await reportFailure(ctx, filingItem, attempt, errors);
+  await reportFailure(
+    ctx,
+    filingItem,
+    attempt,
+    errors.map((e) => e.text),
+  );
 }
 
-/** Stores every filing of the policy chain; the errors of this attempt, or null when the policies file nothing. */
-async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolicy, final: boolean): Promise<string[] | null> {
+/** Why one filing was not stored, and whether another attempt could store it. */
+interface FilingFailure {
+  text: string;
+  permanent: boolean;
+  retryAfterMs?: number;
+}
+
+function failureOf(error: unknown, text: string): FilingFailure {
+  if (error instanceof DmsTargetError) return { text, permanent: !error.retryable, ...(error.retryAfterMs ? { retryAfterMs: error.retryAfterMs } : {}) };
+  return { text, permanent: false };
+}
+
+/** The records a permanent refusal ended before the last attempt: failed, like after the last one. */
+async function markFailed(ctx: ServerContext, item: FilingItem): Promise<void> {
+  await ctx.database.db
+    .updateTable("dms_record")
+    .set({ status: "failed", updated_at: ctx.clock.now() })
+    .where("inbox_item_id", "=", item.id)
+    .where("status", "=", "delayed")
+    .execute();
+  const documents = await ctx.database.db.selectFrom("document").select(["id"]).where("processed_from_id", "=", item.id).where("dms_status", "=", "delayed").execute();
+  if (documents.length)
+    await ctx.database.db
+      .updateTable("document")
+      .set({ dms_status: "failed" })
+      .where(
+        "id",
+        "in",
+        documents.map((d) => d.id),
+      )
+      .execute();
+}
+
+/** Stores every filing of the policy chain; the failures of this attempt, or null when the policies file nothing. */
+async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolicy, final: boolean): Promise<FilingFailure[] | null> {
   const notice = await loadFilingNotice(ctx, item);
   const chain = await policyChain(ctx.database.db, item.firm_id, first);
   if (chain.every((policy) => filingsOf(policy, notice).length === 0)) return null;
-  const errors: string[] = [];
+  const errors: FilingFailure[] = [];
   for (const policy of chain) {
     const filings = filingsOf(policy, notice);
     if (filings.length === 0) continue;
-    let target: DmsTarget | string;
+    let target: DmsTarget | Error;
     try {
       target = (await targetForCredential(ctx, item.firm_id, policy.dms_credential_id)).target;
     } catch (error) {
       // Recorded against each filing below, so every record says why it was not stored.
-      target = errorText(error);
+      target = error instanceof Error ? error : new Error(String(error));
     }
     for (const filing of filings) {
       const error = await fileOne(ctx, notice, filing, target, final);
@@ -113,7 +157,7 @@ function filingsOf(policy: StoragePolicy, notice: FilingNotice): Filing[] {
  * file is meant to go and what it holds are committed ("writing") before the write, so an attempt
  * after a crash adopts the copy its predecessor left instead of filing a second one.
  */
-async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing, target: DmsTarget | string, final: boolean): Promise<string | null> {
+async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing, target: DmsTarget | Error, final: boolean): Promise<FilingFailure | null> {
   const db = ctx.database.db;
   const { item } = notice;
   const documentId = filing.document?.id ?? null;
@@ -159,7 +203,7 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
 
   let label = filing.document?.name ?? filing.what;
   try {
-    if (typeof target === "string") throw new Error(target);
+    if (target instanceof Error) throw target;
     const earlier =
       existing?.intended_location && existing.content_hash
         ? { location: existing.intended_location, contentHash: existing.content_hash, idempotencyKey: recordId }
@@ -170,7 +214,7 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
     const stored = adopted ?? (await writeOnce(ctx, target, recordId, filing, notice, file));
     await db
       .updateTable("dms_record")
-      .set({ status: "succeeded", location: stored.location, root: stored.root ?? null, error: null, updated_at: ctx.clock.now() })
+      .set({ status: "succeeded", location: stored.location, root: stored.root ?? null, link: stored.link ?? null, error: null, updated_at: ctx.clock.now() })
       .where("id", "=", recordId)
       .execute();
     const event = adopted ? "storage:events.adopted" : "storage:events.stored";
@@ -189,7 +233,7 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
       .set({ status: final ? "failed" : "delayed", error: text.slice(0, 1000), updated_at: ctx.clock.now() })
       .where("id", "=", recordId)
       .execute();
-    return `${label}: ${text}`;
+    return failureOf(error, `${label}: ${text}`);
   }
 }
 

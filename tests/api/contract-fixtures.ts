@@ -29,6 +29,14 @@ export const CREATE_ORDER = [
   "document-processing",
   "jurisdiction-preferences",
   "dms",
+  "dms-imanage-cloud",
+  "dms-imanage-on-prem",
+  "dms-netdocuments-cloud",
+  "dms-netdocuments-client",
+  "dms-sharepoint-cloud",
+  "dms-sharepoint-on-prem",
+  "dms-box",
+  "dms-dropbox",
   "storage-policies",
   "ethical-walls",
 ] as const;
@@ -91,6 +99,39 @@ export function minimalBody(key: string, tag: string, ids: Ids, roleId: string):
       };
     case "dms":
       return { name: `Store ${tag} ${n}`, field: `firm-${tag}` };
+    case "dms-imanage-cloud":
+    case "dms-imanage-on-prem":
+      return {
+        name: `iManage ${tag} ${n}`,
+        ...(key === "dms-imanage-cloud" ? { cloud_environment: "US" } : { base_url: "https://dms.example.test" }),
+        username: "filer",
+        password: "pw",
+        client_id: "client",
+        client_secret: "secret",
+        customer_id: 1,
+        database: "ACTIVE",
+        folder_id: "ACTIVE!1",
+        document_class: "DOC",
+        document_sub_class: "NOTICE",
+      };
+    case "dms-netdocuments-cloud":
+      return { name: `ND ${tag} ${n}`, cloud_environment: "US", basic_auth: "YTpi", refresh_token: "refresh", default_cabinet: "NG-1" };
+    case "dms-netdocuments-client":
+      return { name: `ND client ${tag} ${n}`, client_id: "client", client_secret: "secret", repository: "CA-1", default_cabinet: "NG-1" };
+    case "dms-sharepoint-cloud":
+    case "dms-sharepoint-on-prem":
+      return {
+        name: `SharePoint ${tag} ${n}`,
+        tenant_id: "tenant",
+        client_id: "client",
+        client_secret: "secret",
+        base_url: "https://contoso.sharepoint.example/sites/legal",
+        ...(key === "dms-sharepoint-on-prem" ? { fed_auth_endpoint: "https://adfs.example.test/adfs/ls" } : {}),
+      };
+    case "dms-box":
+      return { name: `Box ${tag} ${n}`, client_key: "key", client_secret: "secret", box_subject_type: "enterprise", box_subject_id: "1" };
+    case "dms-dropbox":
+      return { name: `Dropbox ${tag} ${n}`, app_key: "key", app_secret: "secret", refresh_token: "refresh" };
     case "storage-policies":
       return { name: `Policy ${tag} ${n}`, dms_credential_id: ids.dms };
     case "ethical-walls":
@@ -131,6 +172,12 @@ export async function readOnlyRow(server: RunningApi, key: string, firmId: numbe
     await sql`insert into security_role (id, firm_id, name, is_system_defined, permissions, created_at, updated_at)
       values (${id}, ${firmId}, ${`Role ${tag}`}, ${0}, ${"{}"}, ${now}, ${now})`.execute(server.ctx.database.db);
     return id;
+  }
+  if (key === "dms-credentials") {
+    // The directory lists every credential: one made through its own type's API shows in it.
+    const res = await api(server.url, token).request("POST", "/api/v1/generic-credential", { body: { name: `Directory ${tag}`, field: `directory-${tag}` } });
+    if (res.status !== 201) throw new Error(`credential answered ${res.status}: ${res.text}`);
+    return String(res.body.id);
   }
   throw new Error(`no way to make a ${key} row: add it to tests/api/contract-fixtures.ts`);
 }

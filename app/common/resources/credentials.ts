@@ -111,6 +111,7 @@ interface CredentialType {
   creationFailedKey: string;
   updateFailedKey: string;
   fields: CredentialField[];
+  borrowsPermission?: boolean;
 }
 
 const NAME_STEP = { name: "name", kind: "text", required: true, step: "connection" } as const;
@@ -132,6 +133,7 @@ function credentialResource(type: CredentialType): ResourceDef {
     creationFailedKey: type.creationFailedKey,
     updateFailedKey: type.updateFailedKey,
     resource: type.resource,
+    ...(type.borrowsPermission ? { borrowsPermission: true } : {}),
     accessKey: "firmAccess",
     apiPath: type.apiPath,
     page: { titleKey: `resources:${type.key}.title` },
@@ -262,6 +264,7 @@ export const boxCredentials = credentialResource({
 export const dropboxCredentials = credentialResource({
   key: "dms-dropbox",
   resource: "generic_credential",
+  borrowsPermission: true,
   apiPath: "/api/v1/dropbox-credential",
   ...failed("dropbox"),
   fields: [
@@ -295,6 +298,7 @@ export const DMS_CREDENTIAL_KINDS = Object.values(DMS_CREDENTIAL_TABLES) as DmsC
 export const dmsCredentialDirectory = defineResource({
   key: "dms-credentials",
   resource: "storage_policy",
+  borrowsPermission: true,
   accessKey: "storagePolicyAccess",
   apiPath: "/api/v1/dms-credential",
   titleField: "name",

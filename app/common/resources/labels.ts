@@ -20,6 +20,6 @@ export function fieldPermissionLabelKeys(type: string, field: string): string[] 
 }
 
 function soleOwner(type: string): ResourceDef | undefined {
-  const owners = Object.values(REGISTRY as Record<string, ResourceDef>).filter((def) => def.resource === type);
+  const owners = Object.values(REGISTRY as Record<string, ResourceDef>).filter((def) => def.resource === type && !def.borrowsPermission);
   return owners.length === 1 ? owners[0] : undefined;
 }

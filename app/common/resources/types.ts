@@ -155,6 +155,8 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
   creationFailedKey?: string;
   /** Spec §8: what the edit form says when the API fails to save a change (default 'Settings update failed. Try again later.'). */
   updateFailedKey?: string;
+  /** It answers to another entity's permission resource (`resource`), which that entity names in roles. */
+  borrowsPermission?: boolean;
   /** Entities whose list pages are tabs of one page (the DMS credential types of /dms), this one among them. */
   siblings?: readonly string[];
   /** A stored record can be tried against the system it names (a DMS credential): its page offers "Test connection". */
