@@ -77,7 +77,11 @@ export class IManageFolders {
    * The folder at `segments` below `root`. Looking only (`create` false), a missing folder answers
    * null; creating, every missing level is made and `created` says whether any was.
    */
-  async walk(root: FolderRef, segments: string[], options: { create: boolean; defaultSecurity: string }): Promise<{ folder: FolderRef | null; created: boolean }> {
+  async walk(
+    root: FolderRef,
+    segments: string[],
+    options: { create: boolean; defaultSecurity: string },
+  ): Promise<{ folder: FolderRef | null; created: boolean }> {
     let current = root;
     let created = false;
     for (const segment of segments) {

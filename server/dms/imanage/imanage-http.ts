@@ -47,7 +47,8 @@ export async function send(connection: IManageConnection, path: string, request:
       signal: AbortSignal.timeout(ctx.timeoutMs),
     });
   } catch (error) {
-    if (error instanceof OutboundRefusedError) throw new DmsTargetError(kind, `iManage may not be reached at ${url.host}: ${error.message}`, false, { cause: error });
+    if (error instanceof OutboundRefusedError)
+      throw new DmsTargetError(kind, `iManage may not be reached at ${url.host}: ${error.message}`, false, { cause: error });
     if (isTimeout(error)) throw new DmsTargetError(kind, `iManage did not answer within ${Math.ceil(ctx.timeoutMs / 1000)} s`, true, { cause: error });
     const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
     throw new DmsTargetError(kind, `iManage could not be reached at ${url.host}: ${cause}`, true, { cause: error });

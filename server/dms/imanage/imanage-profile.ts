@@ -27,7 +27,13 @@ export const filingComment = (idempotencyKey: string) => `ECFX filing ${idempote
  * fields of the policy's properties win over the credential's. Empty values are left out, so
  * iManage applies its own defaults (the signed-in user as author, the library's default class).
  */
-export function documentProfile(settings: ProfileSettings, request: DmsStoreRequest, name: string, extension: string, idempotencyKey: string): Record<string, string> {
+export function documentProfile(
+  settings: ProfileSettings,
+  request: DmsStoreRequest,
+  name: string,
+  extension: string,
+  idempotencyKey: string,
+): Record<string, string> {
   const customs = { ...settings.custom_properties, ...request.properties };
   const profile: Record<string, string> = {
     name,

@@ -63,7 +63,8 @@ export class IManageSession {
   /** `/work/api/v2/customers/<customer>/libraries/<library>` + `suffix`. */
   async libraryPath(library: string, suffix: string): Promise<string> {
     const { customerId } = await this.user();
-    if (!customerId) throw new DmsTargetError(this.connection.kind, "iManage did not say which customer the user belongs to; set the credential's customer id", false);
+    if (!customerId)
+      throw new DmsTargetError(this.connection.kind, "iManage did not say which customer the user belongs to; set the credential's customer id", false);
     return `/work/api/v2/customers/${customerId}/libraries/${encodeURIComponent(library)}${suffix}`;
   }
 

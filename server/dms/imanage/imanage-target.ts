@@ -74,7 +74,8 @@ function createIManageTarget(kind: string, settings: IManageCommonSettings, conn
   function configured(): void {
     if (!library) throw permanent("The iManage credential names no library (database)");
     if (!settings.matter_workspace_search && !settings.folder_id?.trim()) throw permanent("The iManage credential names no folder (folder_id)");
-    if (settings.matter_workspace_search && !settings.matter_workspace_search_path?.trim()) throw permanent("The iManage credential names no field to search matters by");
+    if (settings.matter_workspace_search && !settings.matter_workspace_search_path?.trim())
+      throw permanent("The iManage credential names no field to search matters by");
   }
 
   function extensionOf(request: DmsStoreRequest): string {
@@ -172,7 +173,12 @@ function createIManageTarget(kind: string, settings: IManageCommonSettings, conn
 export function createIManageCloudTarget(settings: IManageCloudSettings, ctx: VendorContext): VendorTarget {
   const base = cloudBase(settings.cloud_environment ?? "", ctx.baseUrl || IMANAGE_DEFAULT_BASE_URL);
   if (!base) throw new DmsTargetError(IMANAGE_CLOUD_KIND, `${settings.cloud_environment} is not an iManage Cloud environment`, false);
-  return createIManageTarget(IMANAGE_CLOUD_KIND, settings, { kind: IMANAGE_CLOUD_KIND, base, purpose: imanagePurpose(base, ctx.baseUrl || IMANAGE_DEFAULT_BASE_URL), ctx });
+  return createIManageTarget(IMANAGE_CLOUD_KIND, settings, {
+    kind: IMANAGE_CLOUD_KIND,
+    base,
+    purpose: imanagePurpose(base, ctx.baseUrl || IMANAGE_DEFAULT_BASE_URL),
+    ctx,
+  });
 }
 
 /** An on-premises iManage Work server's target; calls go to the credential's base_url. */
@@ -183,5 +189,10 @@ export function createIManageOnPremTarget(settings: IManageOnPremSettings, ctx: 
   } catch {
     throw new DmsTargetError(IMANAGE_ON_PREM_KIND, `${settings.base_url} is not the address of an iManage Work server`, false);
   }
-  return createIManageTarget(IMANAGE_ON_PREM_KIND, settings, { kind: IMANAGE_ON_PREM_KIND, base, purpose: imanagePurpose(base, ctx.baseUrl || base.origin), ctx });
+  return createIManageTarget(IMANAGE_ON_PREM_KIND, settings, {
+    kind: IMANAGE_ON_PREM_KIND,
+    base,
+    purpose: imanagePurpose(base, ctx.baseUrl || base.origin),
+    ctx,
+  });
 }

@@ -85,7 +85,14 @@ describe("iManage document profile", () => {
     default_security: "inherit",
     custom_properties: { custom1: "ACME", custom2: "from credential" },
   };
-  const request = { folder: [], name: "Order", extension: "pdf", bytes: Buffer.from("x"), contentType: "application/pdf", properties: {} as Record<string, string> };
+  const request = {
+    folder: [],
+    name: "Order",
+    extension: "pdf",
+    bytes: Buffer.from("x"),
+    contentType: "application/pdf",
+    properties: {} as Record<string, string>,
+  };
 
   it("sets class, security, author and the filing's comment, leaving empty fields to iManage", () => {
     expect(documentProfile(settings, request, "Order", "pdf", "rec-1")).toEqual({

@@ -101,7 +101,8 @@ function checkQuery(url: URL, allowed: RegExp): void {
 }
 
 function checkFolderName(name: unknown): string {
-  if (typeof name !== "string" || !name.trim() || name.length > 254 || FORBIDDEN.test(name)) throw new ContractViolation(`folder name ${JSON.stringify(name)} is not one iManage takes`);
+  if (typeof name !== "string" || !name.trim() || name.length > 254 || FORBIDDEN.test(name))
+    throw new ContractViolation(`folder name ${JSON.stringify(name)} is not one iManage takes`);
   return name;
 }
 
@@ -114,15 +115,18 @@ function parseJsonBody(req: http.IncomingMessage, body: Buffer): Record<string, 
 
 /** The doc_profile of an upload, checked field by field. */
 function checkProfile(value: unknown): Record<string, string> {
-  const profile = (typeof value === "object" && value !== null ? (value as { doc_profile?: unknown }).doc_profile : undefined) as Record<string, unknown> | undefined;
+  const profile = (typeof value === "object" && value !== null ? (value as { doc_profile?: unknown }).doc_profile : undefined) as
+    Record<string, unknown> | undefined;
   if (typeof profile !== "object" || profile === null) throw new ContractViolation("profile part has no doc_profile object");
   for (const [field, fieldValue] of Object.entries(profile)) {
     if (!PROFILE_FIELDS.has(field) && !CUSTOM.test(field)) throw new ContractViolation(`unknown profile field ${field}`);
     if (typeof fieldValue !== "string") throw new ContractViolation(`profile field ${field} is not a string`);
   }
   const name = profile.name;
-  if (typeof name !== "string" || !name.trim() || name.length > 254 || FORBIDDEN.test(name)) throw new ContractViolation(`document name ${JSON.stringify(name)} is not one iManage takes`);
-  if (profile.extension !== undefined && !/^[A-Za-z0-9]{0,16}$/.test(profile.extension as string)) throw new ContractViolation("extension is not one iManage takes");
+  if (typeof name !== "string" || !name.trim() || name.length > 254 || FORBIDDEN.test(name))
+    throw new ContractViolation(`document name ${JSON.stringify(name)} is not one iManage takes`);
+  if (profile.extension !== undefined && !/^[A-Za-z0-9]{0,16}$/.test(profile.extension as string))
+    throw new ContractViolation("extension is not one iManage takes");
   return profile as Record<string, string>;
 }
 
@@ -140,7 +144,13 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
   let origin = "";
 
   folders.set(IMANAGE_TEST_ROOT_FOLDER, { id: IMANAGE_TEST_ROOT_FOLDER, name: "ECFX Filings", parent: null, workspace: false, custom: {} });
-  folders.set("ACTIVE!200", { id: "ACTIVE!200", name: "Acme v. Widget", parent: null, workspace: true, custom: { custom1: "ACME", custom2: IMANAGE_TEST_MATTER } });
+  folders.set("ACTIVE!200", {
+    id: "ACTIVE!200",
+    name: "Acme v. Widget",
+    parent: null,
+    workspace: true,
+    custom: { custom1: "ACME", custom2: IMANAGE_TEST_MATTER },
+  });
 
   const newId = () => `${IMANAGE_TEST_LIBRARY}!${nextNumber++}`;
   const childrenOf = (id: string) => [...folders.values()].filter((folder) => folder.parent === id);
@@ -161,7 +171,13 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
     size: document.bytes.length,
     ...document.profile,
   });
-  const folderView = (folder: Folder) => ({ id: folder.id, name: folder.name, wstype: folder.workspace ? "workspace" : "folder", database: IMANAGE_TEST_LIBRARY, ...folder.custom });
+  const folderView = (folder: Folder) => ({
+    id: folder.id,
+    name: folder.name,
+    wstype: folder.workspace ? "workspace" : "folder",
+    database: IMANAGE_TEST_LIBRARY,
+    ...folder.custom,
+  });
 
   function issueToken(res: http.ServerResponse): void {
     const access = randomBytes(18).toString("base64url");
@@ -172,7 +188,8 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
   }
 
   function token(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): void {
-    if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) throw new ContractViolation("token request is not form-urlencoded");
+    if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded"))
+      throw new ContractViolation("token request is not form-urlencoded");
     const form = new URLSearchParams(body.toString("utf8"));
     const grant = form.get("grant_type");
     if (grant !== "password" && grant !== "refresh_token") throw new ContractViolation(`grant_type ${grant} is not one ECFX uses`);
@@ -199,7 +216,9 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
     if (method === "GET" && rest === "/workspaces") {
       checkQuery(url, /^(name|limit|offset|custom([1-9]|[12][0-9]|30))$/);
       const filters = [...url.searchParams].filter(([key]) => key !== "limit" && key !== "offset");
-      const found = [...folders.values()].filter((folder) => folder.workspace && filters.every(([key, value]) => (key === "name" ? folder.name : folder.custom[key]) === value));
+      const found = [...folders.values()].filter(
+        (folder) => folder.workspace && filters.every(([key, value]) => (key === "name" ? folder.name : folder.custom[key]) === value),
+      );
       return json(res, 200, { data: found.slice(0, Number(url.searchParams.get("limit") ?? 25)).map(folderView) });
     }
     if (method === "GET" && (match = rest.match(/^\/(folders|workspaces)\/([^/]+)\/children$/))) {
@@ -212,9 +231,11 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
       const parentId = decodeURIComponent((match[1] ?? match[2])!);
       const parent = folders.get(parentId);
       const fields = parseJsonBody(req, body);
-      for (const field of Object.keys(fields)) if (!["name", "default_security", "description"].includes(field)) throw new ContractViolation(`unknown folder field ${field}`);
+      for (const field of Object.keys(fields))
+        if (!["name", "default_security", "description"].includes(field)) throw new ContractViolation(`unknown folder field ${field}`);
       const name = checkFolderName(fields.name);
-      if (fields.default_security !== undefined && !SECURITY.has(String(fields.default_security))) throw new ContractViolation("default_security is not one iManage knows");
+      if (fields.default_security !== undefined && !SECURITY.has(String(fields.default_security)))
+        throw new ContractViolation("default_security is not one iManage knows");
       if (!parent || parent.workspace !== Boolean(match[2])) return json(res, 404, apiError("NRC_NO_RECORD", "The parent folder was not found"));
       const folder: Folder = { id: newId(), name, parent: parent.id, workspace: false, custom: {} };
       folders.set(folder.id, folder);
@@ -245,12 +266,14 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
     const form = await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData();
     const profilePart = form.get("profile");
     const filePart = form.get("file");
-    if (!(profilePart instanceof Blob) || !profilePart.type.startsWith("application/json")) throw new ContractViolation("upload has no application/json profile part");
+    if (!(profilePart instanceof Blob) || !profilePart.type.startsWith("application/json"))
+      throw new ContractViolation("upload has no application/json profile part");
     if (!(filePart instanceof Blob)) throw new ContractViolation("upload has no file part");
     const profile = checkProfile(JSON.parse(await profilePart.text()) as unknown);
     const folder = folders.get(folderId);
     if (!folder || folder.workspace) return json(res, 404, apiError("NRC_NO_RECORD", "The folder was not found"));
-    if (profile.class && !CLASSES.has(profile.class)) return json(res, 400, apiError("NRC_INVALID_CLASS", `Class '${profile.class}' is not valid in library ${IMANAGE_TEST_LIBRARY}`));
+    if (profile.class && !CLASSES.has(profile.class))
+      return json(res, 400, apiError("NRC_INVALID_CLASS", `Class '${profile.class}' is not valid in library ${IMANAGE_TEST_LIBRARY}`));
     const document: Stored = { id: `${newId()}.1`, folder: folder.id, profile, bytes: Buffer.from(await filePart.arrayBuffer()) };
     stored.set(document.id, document);
     return json(res, 201, { data: documentView(document) });
@@ -265,7 +288,12 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
     if (failure) {
       if (--failure.remaining <= 0) failures.splice(failures.indexOf(failure), 1);
       const headers: Record<string, string> = failure.retryAfterSeconds === undefined ? {} : { "retry-after": String(failure.retryAfterSeconds) };
-      const words = failure.status === 429 ? "Too many requests" : failure.status === 403 ? "The user has no access to this folder" : "The server could not complete the request";
+      const words =
+        failure.status === 429
+          ? "Too many requests"
+          : failure.status === 403
+            ? "The user has no access to this folder"
+            : "The server could not complete the request";
       return json(res, failure.status, apiError(failure.status === 429 ? "TOO_MANY_REQUESTS" : `HTTP_${failure.status}`, words), headers);
     }
     try {
@@ -353,7 +381,12 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
           parent = folder.id;
         }
       }
-      const document: Stored = { id: `${newId()}.1`, folder: parent, profile: { name, extension, ...(comment ? { comment } : {}) }, bytes: Buffer.from("someone else's") };
+      const document: Stored = {
+        id: `${newId()}.1`,
+        folder: parent,
+        profile: { name, extension, ...(comment ? { comment } : {}) },
+        bytes: Buffer.from("someone else's"),
+      };
       stored.set(document.id, document);
       return document.id;
     },
