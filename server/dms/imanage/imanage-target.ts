@@ -61,6 +61,8 @@ interface Place {
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 const joinLocation = (path: string[], fileName: string) => [...path, fileName].join("/");
+/** iManage compares names without regard to case. */
+const sameFile = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 function createIManageTarget(kind: string, settings: IManageCommonSettings, connection: IManageConnection): VendorTarget {
   const session = new IManageSession(connection, settings);
@@ -98,6 +100,16 @@ function createIManageTarget(kind: string, settings: IManageCommonSettings, conn
     return { root, segments, path: [imanageName(matter), ...segments] };
   }
 
+  /** The root and folders a recorded location names (names hold no "/", so the path splits back exactly). */
+  async function placeOf(location: string): Promise<{ root: FolderRef; segments: string[]; fileName: string }> {
+    configured();
+    const path = location.split("/");
+    const fileName = path.pop() ?? "";
+    if (!settings.matter_workspace_search) return { root: { kind: "folders", id: settings.folder_id.trim() }, segments: path, fileName };
+    const [matter = "", ...segments] = path;
+    return { root: await folders.matterWorkspace(settings.matter_workspace_search_path.trim(), matter), segments, fileName };
+  }
+
   const walkOptions = (create: boolean) => ({ create, defaultSecurity: (settings.default_security ?? "").trim() });
 
   async function intend(request: DmsStoreRequest, idempotencyKey: string): Promise<DmsIntended> {
@@ -111,10 +123,20 @@ function createIManageTarget(kind: string, settings: IManageCommonSettings, conn
     return { location: joinLocation(where.path, displayName(free, extension)), contentHash: sha256(request.bytes), idempotencyKey };
   }
 
+  /**
+   * The filing's document by its comment; iManage's search index can lag behind a fresh upload,
+   * so the intended folder is also looked at for the intended name carrying the comment.
+   */
   async function findExisting(intended: DmsIntended): Promise<DmsStoreResult | null> {
     configured();
-    const [mine] = await documents.withComment(filingComment(intended.idempotencyKey));
-    return mine ? result(mine.id) : null;
+    const comment = filingComment(intended.idempotencyKey);
+    const [found] = await documents.withComment(comment);
+    if (found) return result(found.id);
+    const where = await placeOf(intended.location);
+    const { folder } = await folders.walk(where.root, where.segments, walkOptions(false));
+    if (!folder || folder.kind !== "folders") return null;
+    const named = (await documents.inFolder(folder.id)).find((document) => sameFile(document.fileName, where.fileName) && document.comment === comment);
+    return named ? result(named.id) : null;
   }
 
   async function write(request: DmsStoreRequest, intended: DmsIntended): Promise<DmsStoreResult> {
@@ -128,7 +150,7 @@ function createIManageTarget(kind: string, settings: IManageCommonSettings, conn
     // A folder iManage has just created may not take documents until its index has caught up.
     if (created) await connection.ctx.sleep(Math.max(0, settings.folder_creation_sync_delay || 0));
     const comment = filingComment(intended.idempotencyKey);
-    const sameName = (await documents.inFolder(folder.id)).find((document) => document.fileName.toLowerCase() === fileName.toLowerCase());
+    const sameName = (await documents.inFolder(folder.id)).find((document) => sameFile(document.fileName, fileName));
     if (sameName) {
       if (sameName.comment === comment) return result(sameName.id);
       throw new DmsLocationTaken(kind, intended.location);

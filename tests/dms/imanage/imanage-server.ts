@@ -50,6 +50,8 @@ export interface IManageTestServer extends VendorTestServer {
   revokeTokens(): void;
   /** Files a document as someone else would (not through ECFX), into a folder given by names below the root folder. */
   addDocument(folder: string[], name: string, extension: string, comment?: string): string;
+  /** While true, document search finds nothing (iManage's index not yet caught up with new documents). */
+  searchLags(lagging: boolean): void;
   /** Every request received, as "METHOD /path". */
   requests(): string[];
   failNext(status: number, options?: IManageFailureOptions): void;
@@ -141,6 +143,7 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
   const grantLog: string[] = [];
   const requestLog: string[] = [];
   let nextNumber = 1000;
+  let searchLagging = false;
   let origin = "";
 
   folders.set(IMANAGE_TEST_ROOT_FOLDER, { id: IMANAGE_TEST_ROOT_FOLDER, name: "ECFX Filings", parent: null, workspace: false, custom: {} });
@@ -253,7 +256,9 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
     if (method === "GET" && rest === "/documents") {
       checkQuery(url, /^(comments|name|limit|offset)$/);
       const words = (url.searchParams.get("comments") ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-      const found = [...stored.values()].filter((document) => words.every((word) => (document.profile.comment ?? "").toLowerCase().includes(word)));
+      const found = [...stored.values()].filter(
+        (document) => !searchLagging && words.every((word) => (document.profile.comment ?? "").toLowerCase().includes(word)),
+      );
       return json(res, 200, { data: found.slice(0, Number(url.searchParams.get("limit") ?? 25)).map(documentView) });
     }
     if (method === "POST" && (match = rest.match(/^\/folders\/([^/]+)\/documents$/))) return upload(req, res, decodeURIComponent(match[1]!), body);
@@ -389,6 +394,9 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
       };
       stored.set(document.id, document);
       return document.id;
+    },
+    searchLags: (lagging) => {
+      searchLagging = lagging;
     },
     requests: () => [...requestLog],
     close: () =>

@@ -190,6 +190,21 @@ describe("iManage filing", () => {
     expect(server.documents().filter((document) => document.folder[0] === filing.folder[0])).toHaveLength(1);
   });
 
+  it("finds the earlier copy in its folder while iManage's search has not indexed it yet", async () => {
+    const { ctx } = context();
+    const target = createIManageCloudTarget(settings({ matter_workspace_search: true }), ctx);
+    const filing = request({ folder: [IMANAGE_TEST_MATTER, "Unindexed"] });
+    const intended = await target.intend(filing, "unindexed-1");
+    const stored = await target.write(filing, intended);
+    server.searchLags(true);
+    try {
+      expect(await target.findExisting(intended)).toEqual(stored);
+      expect(await target.findExisting({ ...intended, idempotencyKey: "unindexed-2" })).toBeNull();
+    } finally {
+      server.searchLags(false);
+    }
+  });
+
   it("files into the matter's workspace when matter workspace search is on", async () => {
     const { ctx } = context();
     const target = createIManageCloudTarget(settings({ matter_workspace_search: true }), ctx);
