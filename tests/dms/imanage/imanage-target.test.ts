@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DmsLocationTaken, DmsTargetError, type DmsStoreRequest, intendAndWrite } from "../../../server/dms/dms-target";
 import {
@@ -265,10 +267,41 @@ describe("iManage failures", () => {
     expect(refused).toMatchObject({ retryable: false, message: "iManage refused the upload: Class 'NOPE' is not valid in library ACTIVE" });
   });
 
-  it("counts a call that does not answer in time as retryable", async () => {
-    const { ctx } = context({ timeoutMs: 1 });
-    const error = await failure(() => createIManageCloudTarget(settings(), ctx).intend(request(), "slow"));
-    expect(error.retryable).toBe(true);
+  it("does not try a refused token more than once more after renewing it", async () => {
+    const { ctx, written } = context();
+    const target = createIManageCloudTarget(settings(), ctx);
+    await target.intend(request(), "unauthorised-1");
+    server.failNext(401, { count: 2, path: /\/children$/ });
+    const error = await failure(() => target.intend(request(), "unauthorised-2"));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/^iManage refused the folder lookup: /);
+    expect(written).toHaveLength(2);
+  });
+
+  it("counts a call that does not answer in time as retryable, and refuses an absurdly large answer", async () => {
+    // A server that takes sign-in requests and answers the first never and the second with far too much.
+    let calls = 0;
+    const odd = http.createServer((req, res) => {
+      calls += 1;
+      if (calls === 1) return;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ access_token: "x".repeat(2 * 1024 * 1024) }));
+    });
+    await new Promise<void>((resolve) => odd.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+    const oddGuard = new OutboundGuard({ allowedOrigins: [origin] });
+    try {
+      const { ctx } = context({ guard: oddGuard, baseUrl: origin, timeoutMs: 300 });
+      const target = createIManageCloudTarget(settings(), ctx);
+      const slow = await failure(() => target.intend(request(), "slow"));
+      expect(slow).toMatchObject({ retryable: true, message: "iManage did not answer within 1 s" });
+      const large = await failure(() => target.intend(request(), "large"));
+      expect(large).toMatchObject({ retryable: false, message: "iManage sent an answer larger than 1048576 bytes" });
+    } finally {
+      await oddGuard.close();
+      odd.closeAllConnections();
+      await new Promise((resolve) => odd.close(resolve));
+    }
   });
 
   it("reaches no host but the allowed ones: a base URL the guard does not allow is refused", async () => {
