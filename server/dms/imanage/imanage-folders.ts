@@ -1,0 +1,99 @@
+import { DmsTargetError } from "../dms-target";
+import type { IManageSession } from "./imanage-session";
+
+// Folders in an iManage library. A credential files below one folder (folder_id), or, with
+// matter workspace search, below the folders of the matter's workspace. Missing folders are
+// created one level at a time: POST …/folders/{id}/subfolders below a folder, POST
+// …/workspaces/{id}/folders directly in a workspace.
+
+/** A folder or a workspace, by its iManage id ("ACTIVE!456"). */
+export interface FolderRef {
+  kind: "folders" | "workspaces";
+  id: string;
+}
+
+interface Entry {
+  id?: unknown;
+  name?: unknown;
+  wstype?: unknown;
+  [field: string]: unknown;
+}
+
+/** The `data` list of an iManage answer. */
+export function entries(answer: unknown): Entry[] {
+  const data = typeof answer === "object" && answer !== null ? (answer as { data?: unknown }).data : undefined;
+  return Array.isArray(data) ? data.filter((entry): entry is Entry => typeof entry === "object" && entry !== null) : [];
+}
+
+/** The `data` object of an iManage answer (a created folder or document). */
+export function single(answer: unknown): Entry {
+  const data = typeof answer === "object" && answer !== null ? (answer as { data?: unknown }).data : undefined;
+  return typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Entry) : {};
+}
+
+const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: "accent" }) === 0;
+
+export class IManageFolders {
+  constructor(
+    private readonly session: IManageSession,
+    private readonly kind: string,
+    private readonly library: string,
+  ) {}
+
+  /** The workspace whose `field` (custom1…custom30, or a profile field) is the matter number. */
+  async matterWorkspace(field: string, matter: string): Promise<FolderRef> {
+    const path = await this.session.libraryPath(this.library, "/workspaces");
+    const found = entries(await this.session.call(path, { query: { [field]: matter, limit: 25 } }, "the workspace search"));
+    const match = found.find((entry) => entry[field] === undefined || String(entry[field]) === matter);
+    if (typeof match?.id !== "string") throw new DmsTargetError(this.kind, `iManage has no workspace in ${this.library} whose ${field} is ${matter}`, false);
+    return { kind: "workspaces", id: match.id };
+  }
+
+  /** How many workspaces the library shows the user (a first page of them, for a connection test). */
+  async workspaceCount(): Promise<number> {
+    const path = await this.session.libraryPath(this.library, "/workspaces");
+    return entries(await this.session.call(path, { query: { limit: 25 } }, "the workspace listing")).length;
+  }
+
+  /** The folders directly inside a folder or workspace, by name. */
+  async children(parent: FolderRef): Promise<{ id: string; name: string }[]> {
+    const path = await this.session.libraryPath(this.library, `/${parent.kind}/${encodeURIComponent(parent.id)}/children`);
+    return entries(await this.session.call(path, {}, "the folder lookup"))
+      .filter((entry) => entry.wstype !== "document" && typeof entry.id === "string" && typeof entry.name === "string")
+      .map((entry) => ({ id: entry.id as string, name: entry.name as string }));
+  }
+
+  /** Creates a folder inside a folder or workspace; answers its id. */
+  async create(parent: FolderRef, name: string, defaultSecurity: string): Promise<string> {
+    const suffix = parent.kind === "workspaces" ? "/folders" : "/subfolders";
+    const path = await this.session.libraryPath(this.library, `/${parent.kind}/${encodeURIComponent(parent.id)}${suffix}`);
+    const body = JSON.stringify({ name, default_security: defaultSecurity || "inherit" });
+    const created = single(await this.session.call(path, { method: "POST", headers: { "content-type": "application/json" }, body }, "the folder creation"));
+    if (typeof created.id !== "string") throw new DmsTargetError(this.kind, `iManage created folder ${name} but sent no id for it`, false);
+    return created.id;
+  }
+
+  /**
+   * The folder at `segments` below `root`. Looking only (`create` false), a missing folder answers
+   * null; creating, every missing level is made and `created` says whether any was.
+   */
+  async walk(
+    root: FolderRef,
+    segments: string[],
+    options: { create: boolean; defaultSecurity: string },
+  ): Promise<{ folder: FolderRef | null; created: boolean }> {
+    let current = root;
+    let created = false;
+    for (const segment of segments) {
+      const existing = (await this.children(current)).find((child) => sameName(child.name, segment));
+      if (existing) {
+        current = { kind: "folders", id: existing.id };
+        continue;
+      }
+      if (!options.create) return { folder: null, created };
+      current = { kind: "folders", id: await this.create(current, segment, options.defaultSecurity) };
+      created = true;
+    }
+    return { folder: current, created };
+  }
+}

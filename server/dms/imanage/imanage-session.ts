@@ -1,0 +1,145 @@
+import type { Response } from "undici";
+import { DmsTargetError } from "../dms-target";
+import type { StoredToken } from "../vendor-target";
+import { type IManageConnection, type IManageRequest, readJson, refusal, send } from "./imanage-http";
+
+// Signing in to iManage Work and calling its API as the credential's user. iManage issues tokens
+// with OAuth 2's password grant (the app's client id and secret with the user's name and
+// password) at /auth/oauth2/token, and renews them with the refresh token where the firm's
+// app registration allows one. The token lives in the credential's token store, with the
+// customer id and user id that discovery (GET /api) reported, so another process reuses it.
+
+/** A token is renewed this long before iManage says it expires. */
+const RENEW_MARGIN_MS = 60_000;
+const TOKEN_PATH = "/auth/oauth2/token";
+/** The spec's message for a refused sign-in; iManage's reason follows after ": ". */
+const TOKEN_FAILED = "Token generation failed";
+
+export interface IManageSignIn {
+  username: string;
+  password: string;
+  client_id: string;
+  client_secret: string;
+  /** The credential's customer id; 0 when unset, then the one discovery reports is used. */
+  customer_id: number;
+}
+
+/** Who the token signs in as, from discovery. */
+export interface IManageUser {
+  userId: string;
+  customerId: number;
+}
+
+interface TokenAnswer {
+  access_token?: unknown;
+  refresh_token?: unknown;
+  expires_in?: unknown;
+}
+
+interface DiscoveryAnswer {
+  data?: { user?: { id?: unknown; customer_id?: unknown } };
+}
+
+export class IManageSession {
+  constructor(
+    private readonly connection: IManageConnection,
+    private readonly signIn: IManageSignIn,
+  ) {}
+
+  /** A token that is good for at least the renewal margin: the stored one, a refreshed one or a new one. */
+  async token(): Promise<StoredToken> {
+    const stored = await this.connection.ctx.tokens.read();
+    if (stored && stored.expiresAt - RENEW_MARGIN_MS > this.connection.ctx.now()) return stored;
+    return this.renew(stored);
+  }
+
+  /** The signed-in user and the customer id the API paths use (the credential's own when set). */
+  async user(): Promise<IManageUser> {
+    const token = await this.token();
+    const discovered = Number(token.extra?.customer_id ?? 0);
+    return { userId: token.extra?.user_id ?? this.signIn.username, customerId: this.signIn.customer_id || discovered };
+  }
+
+  /** `/work/api/v2/customers/<customer>/libraries/<library>` + `suffix`. */
+  async libraryPath(library: string, suffix: string): Promise<string> {
+    const { customerId } = await this.user();
+    if (!customerId)
+      throw new DmsTargetError(this.connection.kind, "iManage did not say which customer the user belongs to; set the credential's customer id", false);
+    return `/work/api/v2/customers/${customerId}/libraries/${encodeURIComponent(library)}${suffix}`;
+  }
+
+  /**
+   * One API call as the signed-in user; a 401 renews the token and tries once more. Answers the
+   * JSON of a successful call; a refusal throws (see `refusal`), `action` naming what was refused.
+   */
+  async call(path: string, request: IManageRequest, action: string): Promise<unknown> {
+    let token = await this.token();
+    let response = await this.authorised(path, request, token);
+    if (response.status === 401) {
+      await response.body?.cancel();
+      token = await this.renew(token);
+      response = await this.authorised(path, request, token);
+    }
+    if (!response.ok) throw await refusal(this.connection, response, action);
+    return readJson(this.connection.kind, response);
+  }
+
+  private authorised(path: string, request: IManageRequest, token: StoredToken): Promise<Response> {
+    return send(this.connection, path, { ...request, headers: { ...request.headers, "x-auth-token": token.accessToken } });
+  }
+
+  /** Refreshes when there is a refresh token and iManage still takes it, signs in again otherwise. */
+  private async renew(stored: StoredToken | null): Promise<StoredToken> {
+    if (stored?.refreshToken) {
+      const refreshed = await this.grant({ grant_type: "refresh_token", refresh_token: stored.refreshToken }, true);
+      if (refreshed) return this.keep(refreshed, stored.extra);
+      await this.connection.ctx.tokens.clear();
+    }
+    const { username, password } = this.signIn;
+    if (!username || !password) throw new DmsTargetError(this.connection.kind, `${TOKEN_FAILED}: the credential has no user name or password`, false);
+    const fresh = await this.grant({ grant_type: "password", username, password, scope: "user" }, false);
+    if (!fresh) throw new DmsTargetError(this.connection.kind, TOKEN_FAILED, false);
+    return this.keep(fresh, await this.discover(fresh));
+  }
+
+  private async keep(token: StoredToken, extra: Record<string, string> | undefined): Promise<StoredToken> {
+    const kept: StoredToken = extra ? { ...token, extra } : token;
+    await this.connection.ctx.tokens.write(kept);
+    return kept;
+  }
+
+  /** One token request; a refused refresh answers null (the caller signs in again), any other refusal throws. */
+  private async grant(fields: Record<string, string>, refreshing: boolean): Promise<StoredToken | null> {
+    const { kind, ctx } = this.connection;
+    const body = new URLSearchParams({ ...fields, client_id: this.signIn.client_id, client_secret: this.signIn.client_secret });
+    const response = await send(this.connection, TOKEN_PATH, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: body.toString(),
+    });
+    if (!response.ok) {
+      if (refreshing && (response.status === 400 || response.status === 401)) {
+        await response.body?.cancel();
+        return null;
+      }
+      throw await refusal(this.connection, response, "the sign-in", TOKEN_FAILED);
+    }
+    const answer = (await readJson(kind, response)) as TokenAnswer;
+    if (typeof answer.access_token !== "string" || !answer.access_token) throw new DmsTargetError(kind, `${TOKEN_FAILED}: iManage sent no access token`, false);
+    const seconds = typeof answer.expires_in === "number" ? answer.expires_in : Number(answer.expires_in ?? 0);
+    const token: StoredToken = { accessToken: answer.access_token, expiresAt: ctx.now() + (seconds > 0 ? seconds : 0) * 1000 };
+    if (typeof answer.refresh_token === "string" && answer.refresh_token) token.refreshToken = answer.refresh_token;
+    return token;
+  }
+
+  /** Discovery (GET /api): who the token belongs to and the customer id the API paths need. */
+  private async discover(token: StoredToken): Promise<Record<string, string>> {
+    const response = await this.authorised("/api", {}, token);
+    if (!response.ok) throw await refusal(this.connection, response, "the sign-in", TOKEN_FAILED);
+    const user = ((await readJson(this.connection.kind, response)) as DiscoveryAnswer).data?.user;
+    const extra: Record<string, string> = {};
+    if (typeof user?.id === "string") extra.user_id = user.id;
+    if (typeof user?.customer_id === "number" || typeof user?.customer_id === "string") extra.customer_id = String(user.customer_id);
+    return extra;
+  }
+}
