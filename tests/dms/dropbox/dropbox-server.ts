@@ -58,6 +58,21 @@ function failureBody(status: number, retryAfterSeconds?: number): { json?: unkno
   return { text: status >= 500 ? "Internal Server Error" : `HTTP ${status}` };
 }
 
+// One compiled validator per route, shared by every server a test run starts.
+let schemaCheck: { ajv: Ajv; validators: Map<string, ValidateFunction> } | undefined;
+function validatorOf(route: string): { ajv: Ajv; validate: ValidateFunction } {
+  if (!schemaCheck) {
+    const ajv = new Ajv({ allErrors: false, strict: false });
+    ajv.addSchema(JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")) as object);
+    schemaCheck = { ajv, validators: new Map() };
+  }
+  let validate = schemaCheck.validators.get(route);
+  // Route names hold "/", which a JSON pointer writes "~1".
+  if (!validate)
+    schemaCheck.validators.set(route, (validate = schemaCheck.ajv.compile({ $ref: `dropbox-api-arguments#/definitions/${route.replaceAll("/", "~1")}` })));
+  return { ajv: schemaCheck.ajv, validate };
+}
+
 function readBody(request: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -82,16 +97,6 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
     secret: `secret${randomBytes(8).toString("hex")}`,
     refresh: `rt-${randomBytes(16).toString("hex")}`,
   };
-  const schemas = JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")) as { definitions: Record<string, unknown> };
-  const ajv = new Ajv({ allErrors: false, strict: false });
-  ajv.addSchema(schemas);
-  const validators = new Map<string, ValidateFunction>();
-  const validatorOf = (route: string) => {
-    let validate = validators.get(route);
-    if (!validate) validators.set(route, (validate = ajv.compile({ $ref: `dropbox-api-arguments#/definitions/${route}` })));
-    return validate;
-  };
-
   const tokens = new Map<string, number>();
   const violations: string[] = [];
   const log: string[] = [];
@@ -234,7 +239,7 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
     } catch {
       return { why: "could not decode input as JSON" };
     }
-    const validate = validatorOf(route);
+    const { ajv, validate } = validatorOf(route);
     if (!validate(args)) return { why: `request body: ${ajv.errorsText(validate.errors)}` };
     return { args: (args ?? {}) as Args };
   }
