@@ -1,6 +1,6 @@
 import type { VendorContext } from "../vendor-target";
 import { DmsTargetError } from "../dms-target";
-import { DROPBOX_KIND, dropboxReason } from "./dropbox-errors";
+import { DROPBOX_KIND, dropboxReason, retryAfterMs } from "./dropbox-errors";
 import type { DropboxFetch } from "./dropbox-http";
 import type { DropboxSettings } from "./dropbox-settings";
 
@@ -50,7 +50,9 @@ export class DropboxTokens {
       const busy = response.status === 429 || response.status >= 500;
       // A refused refresh token or secret stays refused: the stored token is of no more use.
       if (!busy) await this.ctx.tokens.clear();
-      throw new DmsTargetError(DROPBOX_KIND, `${TOKEN_FAILED}: ${reason}`, busy);
+      throw new DmsTargetError(DROPBOX_KIND, `${TOKEN_FAILED}: ${reason}`, busy, {
+        retryAfterMs: busy ? retryAfterMs(response.headers.get("retry-after"), answer, this.ctx.now()) : undefined,
+      });
     }
     const { access_token: accessToken, expires_in: expiresIn } = answer;
     if (typeof accessToken !== "string" || !accessToken) throw new DmsTargetError(DROPBOX_KIND, `${TOKEN_FAILED}: Dropbox sent no access token`, false);

@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { OutboundGuard } from "../../../server/outbound/guard";
 import type { StoredToken, VendorContext } from "../../../server/dms/vendor-target";
 import type { DropboxSettings } from "../../../server/dms/dropbox/dropbox-target";
@@ -43,4 +45,16 @@ export function testContext(server: DropboxTestServer, overrides: Partial<Dropbo
   };
   const settings = { ...(server.credentialSettings() as unknown as DropboxSettings), ...overrides };
   return { ctx, settings, written, sleeps, clock, stored: () => token };
+}
+
+/** Runs `run` against a bare HTTP server on a loopback port that answers as `handler` does (or never). */
+export async function withRawServer(handler: http.RequestListener, run: (origin: string) => Promise<void>): Promise<void> {
+  const raw = http.createServer(handler);
+  await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+  try {
+    await run(`http://127.0.0.1:${(raw.address() as AddressInfo).port}`);
+  } finally {
+    raw.closeAllConnections();
+    await new Promise((resolve) => raw.close(resolve));
+  }
 }

@@ -38,6 +38,12 @@ describe("Dropbox names", () => {
     expect(name.endsWith("😀.pdf")).toBe(true);
   });
 
+  it("keeps clear of the names Dropbox refuses to hold", () => {
+    expect(dropboxFileName("desktop", "ini")).toBe("_desktop.ini");
+    expect(dropboxFileName("Thumbs", "db")).toBe("_Thumbs.db");
+    expect(dropboxFileName("desktop", "ini", 2)).toBe("desktop (2).ini");
+  });
+
   it("compares names without regard to case", () => {
     expect(collisionKey("ORDER.PDF")).toBe(collisionKey("Order.pdf"));
   });

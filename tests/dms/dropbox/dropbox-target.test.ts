@@ -1,11 +1,11 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DmsLocationTaken, DmsTargetError, type DmsStoreRequest, intendAndWrite } from "../../../server/dms/dms-target";
 import { DROPBOX_KIND, createDropboxTarget, type DropboxStoreResult } from "../../../server/dms/dropbox/dropbox-target";
 import { SESSION_THRESHOLD } from "../../../server/dms/dropbox/dropbox-upload";
 import { OutboundGuard } from "../../../server/outbound/guard";
-import { type TestContext, testContext as newContext } from "./dropbox-context";
+import { type TestContext, testContext as newContext, withRawServer } from "./dropbox-context";
+import type { VendorContext } from "../../../server/dms/vendor-target";
 import { type DropboxTestServer, startDropboxServer } from "./dropbox-server";
 
 let server: DropboxTestServer;
@@ -21,6 +21,14 @@ afterEach(async () => {
   await server.close();
   expect(violations).toEqual([]);
 });
+
+/** A context whose base URL and guard lead to another local server. */
+async function contextFor(origin: string, context: Partial<VendorContext> = {}): Promise<TestContext> {
+  const test = testContext(server, {}, { baseUrl: origin, ...context });
+  await test.ctx.guard.close();
+  test.ctx.guard = new OutboundGuard({ allowedOrigins: [origin] });
+  return test;
+}
 
 /** A context for the target, its guard closed after the test. */
 function testContext(...args: Parameters<typeof newContext>): TestContext {
@@ -222,20 +230,31 @@ describe("failures", () => {
   });
 
   it("counts a call Dropbox does not answer in time as worth another try", async () => {
-    const silent = http.createServer(() => undefined);
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    const origin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-    try {
-      const test = testContext(server, {}, { baseUrl: origin, timeoutMs: 200 });
-      await test.ctx.guard.close();
-      test.ctx.guard = new OutboundGuard({ allowedOrigins: [origin] });
+    await withRawServer(
+      () => undefined,
+      async (origin) => {
+        const test = await contextFor(origin, { timeoutMs: 200 });
+        const error = await rejection(createDropboxTarget(test.settings, test.ctx).intend(request(), "filing-1"));
+        expect(error.retryable).toBe(true);
+        expect(error.message).toContain("did not answer");
+      },
+    );
+  });
+
+  it("refuses an absurdly large answer unread, and a busy token endpoint is worth another try", async () => {
+    const huge: http.RequestListener = (_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(`{"access_token":"${"x".repeat(3 * 1024 * 1024)}"}`);
+    };
+    await withRawServer(huge, async (origin) => {
+      const test = await contextFor(origin);
       const error = await rejection(createDropboxTarget(test.settings, test.ctx).intend(request(), "filing-1"));
-      expect(error.retryable).toBe(true);
-      expect(error.message).toContain("did not answer");
-    } finally {
-      silent.closeAllConnections();
-      await new Promise((resolve) => silent.close(resolve));
-    }
+      expect(error).toMatchObject({ retryable: false, message: "Dropbox sent an answer larger than 2097152 bytes" });
+    });
+    server.failNext(503, { path: /oauth2\/token/, retryAfterSeconds: 4 });
+    const test = testContext(server);
+    const busy = await rejection(createDropboxTarget(test.settings, test.ctx).intend(request(), "filing-1"));
+    expect(busy).toMatchObject({ retryable: true, retryAfterMs: 4000, message: "Token generation failed: Internal Server Error" });
   });
 
   it("reaches nothing but the base URL the guard allows", async () => {
