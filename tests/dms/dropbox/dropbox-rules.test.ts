@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CONTENT_HASH_BLOCK, dropboxContentHash } from "../../../server/dms/dropbox/content-hash";
 import { retryAfterMs } from "../../../server/dms/dropbox/dropbox-errors";
 import { folderPath } from "../../../server/dms/dropbox/dropbox-folders";
+import { filingFields } from "../../../server/dms/dropbox/dropbox-properties";
 import { DROPBOX_DEFAULT_BASE_URL, dropboxHosts } from "../../../server/dms/dropbox/dropbox-hosts";
 import { MAX_NAME_LENGTH, collisionKey, dropboxFileName, dropboxSegment } from "../../../server/dms/dropbox/dropbox-names";
 
@@ -95,5 +96,21 @@ describe("Dropbox hosts", () => {
     expect(hosts.tokenUrl.href).toBe("https://dropbox-proxy.example.net/oauth2/token");
     expect(hosts.purpose.hostAllowed("dropbox-proxy.example.net")).toBe(true);
     expect(hosts.purpose.hostAllowed("other.example.net")).toBe(false);
+  });
+});
+
+describe("Dropbox properties", () => {
+  it("puts the filing's key and hash first, then the policy's properties", () => {
+    expect(filingFields("filing-1", "ab", { " court ": "S.D.N.Y.", "": "dropped", ecfx_sha256: "not this" })).toEqual([
+      { name: "ecfx_idempotency_key", value: "filing-1" },
+      { name: "ecfx_sha256", value: "ab" },
+      { name: "court", value: "S.D.N.Y." },
+    ]);
+  });
+
+  it("refuses what a Dropbox template cannot hold instead of cutting it", () => {
+    expect(() => filingFields("k", "h", { note: "x".repeat(1025) })).toThrow("Dropbox keeps at most 1024 characters per property; note has 1025");
+    const many = Object.fromEntries(Array.from({ length: 31 }, (_, index) => [`p${index}`, "v"]));
+    expect(() => filingFields("k", "h", many)).toThrow("Dropbox keeps at most 30 document properties; the storage policy names 31");
   });
 });

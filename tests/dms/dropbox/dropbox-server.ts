@@ -108,8 +108,13 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const namespace = new DropboxNamespace(origin);
 
+  // files/upload's UploadWriteFailed carries the reason and a session the bytes wait in.
   const pathError = (what: string) =>
-    new RouteError(`path/conflict/${what}/..`, { ".tag": "path", reason: { ".tag": "conflict", conflict: { ".tag": what } } });
+    new RouteError(`path/conflict/${what}/..`, {
+      ".tag": "path",
+      reason: { ".tag": "conflict", conflict: { ".tag": what } },
+      upload_session_id: `pid_upload_session:${randomBytes(12).toString("hex")}`,
+    });
   const finishPathError = (what: string) =>
     new RouteError(`path/conflict/${what}/..`, { ".tag": "path", path: { ".tag": "conflict", conflict: { ".tag": what } } });
   const lookupError = (summary: string, error: unknown) => new RouteError(`lookup_failed/${summary}..`, { ".tag": "lookup_failed", lookup_failed: error });
