@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { dropboxContentHash } from "../../../server/dms/dropbox/content-hash";
+import { collisionKey } from "../../../server/dms/dropbox/dropbox-names";
 
 // What the local Dropbox holds: one user's namespace of folders and files (paths compare in lower
 // case, as Dropbox's do), property templates, upload sessions and shared links. It answers in
@@ -36,7 +37,7 @@ export class RouteError extends Error {
   }
 }
 
-const lower = (path: string) => path.toLowerCase();
+const lower = collisionKey;
 const nameOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 const parentOf = (path: string) => path.slice(0, path.lastIndexOf("/"));
 const timestamp = () => new Date().toISOString().replace(/\.\d+Z$/, "Z");

@@ -307,7 +307,11 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
             link: namespace.linkFor(entry),
           };
         }),
-    folders: () => [...namespace.entries.values()].filter((entry) => entry.tag === "folder").map((entry) => belowRoot(entry.pathDisplay)),
+    folders: () =>
+      [...namespace.entries.values()]
+        .filter((entry) => entry.tag === "folder")
+        .map((entry) => belowRoot(entry.pathDisplay))
+        .filter((parts) => parts.length > 0),
     failNext(status, { count = 1, retryAfterSeconds, path } = {}) {
       failures.push({ status, remaining: count, retryAfterSeconds, path });
     },
