@@ -199,7 +199,7 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
           form.append("name", name);
           form.append("extension", extension);
           if (profile.length > 0) form.append("profile", JSON.stringify(profile));
-          form.append("file", new Blob([new Uint8Array(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength)], { type: request.contentType || "application/octet-stream" }), file);
+          form.append("file", new Blob([Uint8Array.from(request.bytes)], { type: request.contentType || "application/octet-stream" }), file);
           return form;
         },
       });
