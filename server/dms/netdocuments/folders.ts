@@ -31,7 +31,9 @@ function toItem(value: unknown): NetDocumentsItem | null {
 }
 
 function itemsOf(answer: unknown): NetDocumentsItem[] {
-  const list = Array.isArray(answer) ? answer : ((answer as { standardList?: unknown; list?: unknown } | null)?.standardList ?? (answer as { list?: unknown } | null)?.list);
+  const list = Array.isArray(answer)
+    ? answer
+    : ((answer as { standardList?: unknown; list?: unknown } | null)?.standardList ?? (answer as { list?: unknown } | null)?.list);
   return Array.isArray(list) ? list.map(toItem).filter((item): item is NetDocumentsItem => item !== null) : [];
 }
 

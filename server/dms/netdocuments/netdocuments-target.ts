@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { FormData } from "undici";
-import { DmsLocationTaken, DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
+import { DmsLocationTaken, DmsTargetError, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
 import type { ConnectionReport, ConnectionStep, VendorContext, VendorTarget } from "../vendor-target";
 import { NetDocumentsApi, type NetDocumentsSignIn } from "./api";
 import { FOLDER_EXTENSION, NetDocumentsFolders, type NetDocumentsItem } from "./folders";
@@ -181,7 +181,8 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
       const extension = extensionOf(request);
       const { segments, file } = splitLocation(intended.location);
       const suffix = extension === "" ? "" : `.${extension}`;
-      if (!file.endsWith(suffix) || file.length === suffix.length) throw new DmsTargetError(kind, `${intended.location} is not a name for a .${extension} document`, false);
+      if (!file.endsWith(suffix) || file.length === suffix.length)
+        throw new DmsTargetError(kind, `${intended.location} is not a name for a .${extension} document`, false);
       const name = file.slice(0, file.length - suffix.length);
       const folder = await folders.resolve(segments, setup.createFolders);
       if ("missing" in folder) throw missingFolder(folder.missing);
@@ -203,8 +204,11 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
           return form;
         },
       });
-      const id = (answer as { id?: unknown; standardAttributes?: { id?: unknown } } | null)?.id ?? (answer as { standardAttributes?: { id?: unknown } } | null)?.standardAttributes?.id;
-      if (typeof id !== "string" || id === "") throw new DmsTargetError(kind, `NetDocuments answered the upload of ${intended.location} without a document id`, false);
+      const id =
+        (answer as { id?: unknown; standardAttributes?: { id?: unknown } } | null)?.id ??
+        (answer as { standardAttributes?: { id?: unknown } } | null)?.standardAttributes?.id;
+      if (typeof id !== "string" || id === "")
+        throw new DmsTargetError(kind, `NetDocuments answered the upload of ${intended.location} without a document id`, false);
       return { location: id, link: link(id) };
     },
 
@@ -227,7 +231,10 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
       const listed =
         signedIn &&
         (await attempt("List the cabinet", async () => {
-          const info = (await api.json(`reading cabinet ${folders.cabinet}`, `/v1/Cabinet/${encodeURIComponent(folders.cabinet)}/info`)) as Record<string, unknown> | null;
+          const info = (await api.json(`reading cabinet ${folders.cabinet}`, `/v1/Cabinet/${encodeURIComponent(folders.cabinet)}/info`)) as Record<
+            string,
+            unknown
+          > | null;
           const name = typeof info?.name === "string" && info.name !== "" ? info.name : folders.cabinet;
           const count = (await folders.topLevel()).length;
           return `Listed ${count} ${count === 1 ? "folder" : "folders"} in cabinet ${name}`;

@@ -26,7 +26,11 @@ export function profileAttributes(kind: string, properties: Record<string, strin
       }
       attributes.set(Number(authorField.trim()), value);
     } else {
-      throw new DmsTargetError(kind, `The document property "${name}" names no NetDocuments profile attribute: name it by the attribute's number, or "author"`, false);
+      throw new DmsTargetError(
+        kind,
+        `The document property "${name}" names no NetDocuments profile attribute: name it by the attribute's number, or "author"`,
+        false,
+      );
     }
   }
   return [...attributes].map(([id, value]) => ({ id, value }));

@@ -30,6 +30,8 @@ export interface NetDocumentsTestServer extends VendorTestServer {
   revokeAccessTokens(): void;
   /** The next request to a path matching `path` is read and then never answered. */
   hangNext(path: RegExp): void;
+  /** Settings of a credential of either type that signs in here. */
+  credentialSettingsFor(kind: "cloud" | "client"): Record<string, unknown>;
   /** Adds a folder (by name path) and a document in it, as if someone had filed it. */
   addDocument(folder: string[], name: string, extension: string, bytes: Buffer): void;
 }
@@ -92,7 +94,13 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
     for (let at = folderId ? folders.get(folderId) : undefined; at; at = at.parent ? folders.get(at.parent) : undefined) names.unshift(at.name);
     return names;
   };
-  const folderAttributes = (folder: Folder) => ({ id: folder.id, envId: `:Q1:${folder.id}.nev`, name: folder.name, extension: FOLDER_EXTENSION, url: link(folder.id) });
+  const folderAttributes = (folder: Folder) => ({
+    id: folder.id,
+    envId: `:Q1:${folder.id}.nev`,
+    name: folder.name,
+    extension: FOLDER_EXTENSION,
+    url: link(folder.id),
+  });
   const documentAttributes = (doc: Stored) => ({
     id: doc.id,
     envId: `:Q1:${doc.id}.nev`,
@@ -129,7 +137,8 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
   }
 
   function formOf(req: http.IncomingMessage, body: Buffer): URLSearchParams {
-    if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) violation(`${req.url}: body must be application/x-www-form-urlencoded`);
+    if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded"))
+      violation(`${req.url}: body must be application/x-www-form-urlencoded`);
     return new URLSearchParams(body.toString("utf8"));
   }
 
@@ -166,15 +175,18 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
     if (grant === "refresh_token") {
       const offered = form.get("refresh_token");
       if (!offered) violation("/v1/OAuth: refresh_token grant without refresh_token");
-      if (client !== APP.clientId || secret !== APP.secret) return send(res, 401, { error: "invalid_client", error_description: "Client authentication failed" });
+      if (client !== APP.clientId || secret !== APP.secret)
+        return send(res, 401, { error: "invalid_client", error_description: "Client authentication failed" });
       if (offered !== refreshToken) return send(res, 400, { error: "invalid_grant", error_description: "The refresh token is invalid or has expired" });
       return issue(true);
     }
     if (grant === "client_credentials") {
       if (!form.get("scope")) violation("/v1/OAuth: client_credentials grant without scope");
       const [clientId, repository] = client.split("|");
-      if (clientId !== SERVICE.clientId || secret !== SERVICE.secret) return send(res, 401, { error: "invalid_client", error_description: "Client authentication failed" });
-      if (repository !== SERVICE.repository) return send(res, 400, { error: "invalid_request", error_description: "The repository is not mapped to this service account" });
+      if (clientId !== SERVICE.clientId || secret !== SERVICE.secret)
+        return send(res, 401, { error: "invalid_client", error_description: "Client authentication failed" });
+      if (repository !== SERVICE.repository)
+        return send(res, 400, { error: "invalid_request", error_description: "The repository is not mapped to this service account" });
       return issue(false);
     }
     return violation(`/v1/OAuth: unknown grant_type ${grant}`);
@@ -222,7 +234,8 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
     if (path === "/v1/OAuth") return token(res, req, body);
     const presented = bearer(req);
     const expires = accessTokens.get(presented);
-    if (expires === undefined || expires < Date.now()) return send(res, 401, { error: "invalid_token", error_description: "The access token is invalid or has expired" });
+    if (expires === undefined || expires < Date.now())
+      return send(res, 401, { error: "invalid_token", error_description: "The access token is invalid or has expired" });
     const get = () => {
       if (method !== "GET") violation(`${method} ${path}: GET only`);
     };
@@ -305,29 +318,32 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  const settingsFor = (kind: "cloud" | "client"): Record<string, unknown> =>
+    kind === "client"
+      ? {
+          client_id: SERVICE.clientId,
+          client_secret: SERVICE.secret,
+          repository: SERVICE.repository,
+          default_cabinet: CABINET.id,
+          author_field: "3",
+          region: "US",
+          folder_creation_sync_delay: 0,
+          create_folders: true,
+        }
+      : {
+          basic_auth: Buffer.from(`${APP.clientId}:${APP.secret}`).toString("base64"),
+          refresh_token: refreshToken,
+          recent_access_token: "",
+          cloud_environment: "US",
+          default_cabinet: CABINET.id,
+          author_field: "3",
+          folder_creation_sync_delay: 0,
+        };
+
   return {
     origin,
-    credentialSettings: () =>
-      options.kind === "client"
-        ? {
-            client_id: SERVICE.clientId,
-            client_secret: SERVICE.secret,
-            repository: SERVICE.repository,
-            default_cabinet: CABINET.id,
-            author_field: "3",
-            region: "US",
-            folder_creation_sync_delay: 0,
-            create_folders: true,
-          }
-        : {
-            basic_auth: Buffer.from(`${APP.clientId}:${APP.secret}`).toString("base64"),
-            refresh_token: refreshToken,
-            recent_access_token: "",
-            cloud_environment: "US",
-            default_cabinet: CABINET.id,
-            author_field: "3",
-            folder_creation_sync_delay: 0,
-          },
+    credentialSettings: () => settingsFor(options.kind ?? "cloud"),
+    credentialSettingsFor: settingsFor,
     documents: (): HeldDocument[] =>
       [...documents.values()].map((doc) => ({
         folder: pathOf(doc.folder),
