@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DmsTargetError } from "../../../server/dms/dms-target";
-import { retryAfterMs } from "../../../server/dms/netdocuments/errors";
+import { Response } from "undici";
+import { readBounded, retryAfterMs } from "../../../server/dms/netdocuments/errors";
 import { NETDOCUMENTS_DEFAULT_BASE_URL, documentLink, netDocumentsEndpoints } from "../../../server/dms/netdocuments/hosts";
 import { MAX_NAME_LENGTH, fullName, netDocumentsName, numberedName, sameName } from "../../../server/dms/netdocuments/names";
 import { profileAttributes } from "../../../server/dms/netdocuments/profile";
@@ -84,5 +85,14 @@ describe("Retry-After", () => {
     expect(retryAfterMs("Thu, 26 Nov 2026 08:00:30 GMT", now)).toBe(30_000);
     expect(retryAfterMs("soon", now)).toBeUndefined();
     expect(retryAfterMs(null, now)).toBeUndefined();
+  });
+});
+
+describe("bounded answers", () => {
+  it("refuses an answer past the limit, declared or streamed", async () => {
+    await expect(readBounded("k", new Response("x".repeat(10)), 5)).rejects.toThrow("NetDocuments answered with more than 5 bytes");
+    const declared = new Response("xx", { headers: { "content-length": "999" } });
+    await expect(readBounded("k", declared, 5)).rejects.toThrow(DmsTargetError);
+    expect((await readBounded("k", new Response("abc"), 5)).toString()).toBe("abc");
   });
 });

@@ -33,6 +33,8 @@ function memoryTokens(): TokenStore & { value: StoredToken | null } {
 
 let server: NetDocumentsTestServer;
 let guard: OutboundGuard;
+/** Violations a test provoked on purpose; any beyond them fail the test. */
+let provoked = 0;
 
 function context(overrides: Partial<VendorContext> = {}): TestContext {
   const tokens = memoryTokens();
@@ -88,12 +90,13 @@ async function failure(promise: Promise<unknown>): Promise<DmsTargetError> {
 }
 
 beforeEach(async () => {
+  provoked = 0;
   server = await startNetDocumentsServer();
   guard = new OutboundGuard({ allowedOrigins: [server.origin] });
 });
 
 afterEach(async () => {
-  expect(server.contractViolations()).toEqual([]);
+  expect(server.contractViolations().slice(provoked)).toEqual([]);
   await guard.close();
   await server.close();
 });
@@ -141,6 +144,14 @@ describe("NetDocuments sign-in", () => {
     expect((await failure(otherRepository.intend(request(), "filing-1"))).message).toMatch(/^Token generation failed: The repository is not mapped/);
   });
 
+  it("tries the credential's recent access token first and replaces it when refused", async () => {
+    const ctx = context();
+    await intendAndWrite(cloud(ctx, { recent_access_token: "at-stale" }), request(), "filing-1");
+    expect(server.grants()).toEqual(["refresh_token"]);
+    expect(server.requests().slice(0, 3)).toEqual(["GET /v1/Cabinet/NG-ECFX0001/folders", "POST /v1/OAuth", "GET /v1/Cabinet/NG-ECFX0001/folders"]);
+    expect(ctx.stored()?.accessToken).not.toBe("at-stale");
+  });
+
   it("gets a new token once when NetDocuments refuses the kept one", async () => {
     const ctx = context();
     const target = cloud(ctx);
@@ -149,6 +160,16 @@ describe("NetDocuments sign-in", () => {
     await intendAndWrite(target, request({ name: "After revocation" }), "filing-2");
     expect(server.grants()).toHaveLength(2);
     expect(server.documents()).toHaveLength(2);
+  });
+});
+
+describe("NetDocuments refusals after a new token", () => {
+  it("takes a second 401 as final", async () => {
+    server.failNext(401, { count: 2, path: /^\/v1\/Cabinet\// });
+    const error = await failure(cloud(context()).intend(request(), "filing-1"));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toBe("NetDocuments refused listing the folders of cabinet NG-ECFX0001: The access token is not valid");
+    expect(server.grants()).toEqual(["refresh_token", "refresh_token"]);
   });
 });
 
@@ -258,6 +279,15 @@ describe("NetDocuments failures", () => {
     const error = await failure(target.intend(request(), "filing-1"));
     expect(error.retryable).toBe(false);
     expect(server.requests()).toEqual([]);
+  });
+});
+
+describe("the local NetDocuments", () => {
+  it("answers 400 to a request off the contract and records it", async () => {
+    const response = await fetch(`${server.origin}/v1/OAuth`, { method: "POST", body: "grant_type=password" });
+    expect(response.status).toBe(400);
+    expect(server.contractViolations()).toEqual(["/v1/OAuth: body must be application/x-www-form-urlencoded"]);
+    provoked = 1;
   });
 });
 
