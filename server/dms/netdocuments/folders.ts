@@ -84,8 +84,9 @@ export class NetDocumentsFolders {
     for (const segment of segments.map((s) => netDocumentsName(s))) {
       path.push(segment);
       const label = path.join("/");
-      const children: NetDocumentsItem[] = (await this.content(id, label)).filter((item) => item.extension === FOLDER_EXTENSION || id === null);
-      const found = children.find((item: NetDocumentsItem) => sameName(item.name, segment));
+      const children: NetDocumentsItem[] =
+        id === null ? await this.topLevel() : (await this.content(id, label)).filter((item) => item.extension === FOLDER_EXTENSION);
+      const found = children.find((item) => sameName(item.name, segment));
       if (found) {
         id = found.id;
         continue;

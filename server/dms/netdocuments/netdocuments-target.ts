@@ -184,13 +184,14 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
       if (!file.endsWith(suffix) || file.length === suffix.length)
         throw new DmsTargetError(kind, `${intended.location} is not a name for a .${extension} document`, false);
       const name = file.slice(0, file.length - suffix.length);
+      // A property NetDocuments cannot take stops the filing before anything is created.
+      const profile = profileAttributes(kind, request.properties, setup.authorField);
       const folder = await folders.resolve(segments, setup.createFolders);
       if ("missing" in folder) throw missingFolder(folder.missing);
       // NetDocuments lists a new folder to other calls only after a while: the firm sets how long.
       if (folder.created && setup.syncDelayMs > 0) await ctx.sleep(setup.syncDelayMs);
       const present = (await folders.content(folder.id, segments.join("/") || folders.cabinet)).filter(isDocument);
       if (present.some((item) => sameName(itemName(item), file))) throw new DmsLocationTaken(kind, intended.location);
-      const profile = profileAttributes(kind, request.properties, setup.authorField);
       const answer = await api.json(`the upload of ${intended.location}`, "/v1/Document", {
         multipart: () => {
           const form = new FormData();

@@ -227,6 +227,15 @@ describe("NetDocuments filing", () => {
     expect(server.documents()).toHaveLength(1);
   });
 
+  it("refuses a property that names no profile attribute before creating anything", async () => {
+    const target = cloud(context());
+    const intended = await target.intend(request({ properties: { Matter: "A-1" } }), "filing-1");
+    const error = await failure(target.write(request({ properties: { Matter: "A-1" } }), intended));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain('"Matter" names no NetDocuments profile attribute');
+    expect(server.folders()).toEqual([]);
+  });
+
   it("says which folder is missing when folder creation is off", async () => {
     const target = createNetDocumentsClientTarget(clientSettings({ create_folders: false }), context());
     const error = await failure(target.intend(request(), "filing-1"));
