@@ -123,8 +123,18 @@ export class NetDocumentsApi {
     if (!response.ok) {
       const reason = await vendorReason(response);
       const retryable = response.status === 429 || response.status >= 500;
-      // A refused grant makes the kept token worthless; the credential's own refresh token is tried next time.
-      if (!retryable) await this.ctx.tokens.clear();
+      if (!retryable) {
+        // Another filing may have renewed at the same moment and used up the rotated refresh token:
+        // its token, when there is one now, is as good as ours would have been.
+        const latest = await this.ctx.tokens.read();
+        if (latest && latest.accessToken !== stored?.accessToken && latest.expiresAt - TOKEN_MARGIN_MS > this.ctx.now()) {
+          this.current = latest;
+          this.storedRefused = false;
+          return latest;
+        }
+        // A refused grant makes the kept token worthless; the credential's own refresh token is tried next time.
+        await this.ctx.tokens.clear();
+      }
       throw new DmsTargetError(this.kind, `${failed}${reason}`, retryable);
     }
     let answer: Record<string, unknown> = {};

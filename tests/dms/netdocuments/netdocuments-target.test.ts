@@ -123,6 +123,29 @@ describe("NetDocuments sign-in", () => {
     expect(server.documents()).toHaveLength(3);
   });
 
+  it("takes the token a concurrent filing just got when its own rotated refresh token is used up", async () => {
+    const first = context();
+    await intendAndWrite(cloud(first), request(), "filing-1");
+    const shared = first.tokens;
+    // The second filing read the store before the first renewed: its refresh token is spent.
+    let stale: StoredToken | null = { accessToken: "at-expired", expiresAt: 0, refreshToken: "rt-spent", extra: { refresh_token: "rt-spent" } };
+    const second = context({
+      tokens: {
+        read: async () => {
+          const value = stale ?? (await shared.read());
+          stale = null;
+          return value;
+        },
+        write: (token) => shared.write(token),
+        clear: () => shared.clear(),
+      },
+    });
+    await intendAndWrite(cloud(second), request({ name: "Second" }), "filing-2");
+    expect(server.grants()).toEqual(["refresh_token"]);
+    expect(server.documents()).toHaveLength(2);
+    expect(await shared.read()).not.toBeNull();
+  });
+
   it("signs a service account in with client credentials for its repository", async () => {
     const ctx = context();
     const target = createNetDocumentsClientTarget(clientSettings(), ctx);
