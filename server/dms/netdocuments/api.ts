@@ -1,0 +1,162 @@
+import type { BodyInit, Response } from "undici";
+import { DmsTargetError } from "../dms-target";
+import type { StoredToken, VendorContext } from "../vendor-target";
+import { readBounded, refusal, unanswered, vendorReason } from "./errors";
+import { apiUrl, type NetDocumentsEndpoints } from "./hosts";
+
+// One credential's calls to the NetDocuments REST API: every request through the outbound
+// guard with the NetDocuments purpose and the context's time-out, a bearer token from the
+// token store (renewed a minute before it expires, and once more when NetDocuments refuses it),
+// bounded answers, and failures as DmsTargetErrors.
+
+/** A token is renewed this long before NetDocuments says it expires. */
+const TOKEN_MARGIN_MS = 60_000;
+/** Longest JSON answer read (a folder listing page is far smaller). */
+export const MAX_JSON_BYTES = 4 * 1024 * 1024;
+
+/** How a credential asks /v1/OAuth for a token. */
+export interface NetDocumentsGrant {
+  /** base64 of client_id:client_secret, sent as HTTP Basic. */
+  basic: string;
+  form: Record<string, string>;
+}
+
+export interface NetDocumentsSignIn {
+  /** The grant for a new token; `stored` carries a refresh token NetDocuments rotated. */
+  grant(stored: StoredToken | null): NetDocumentsGrant;
+  /** An access token the credential already holds, tried before asking for a new one. */
+  initialAccessToken?: string;
+}
+
+export interface CallOptions {
+  method?: "GET" | "POST";
+  query?: Record<string, string>;
+  /** Sent as application/x-www-form-urlencoded. */
+  form?: Record<string, string>;
+  /** Sent as multipart/form-data (a fresh FormData per attempt). */
+  multipart?: () => BodyInit;
+}
+
+export class NetDocumentsApi {
+  private current: StoredToken | null = null;
+  private storedRefused = false;
+  private initialTried = false;
+
+  constructor(
+    readonly kind: string,
+    private readonly ctx: VendorContext,
+    readonly endpoints: NetDocumentsEndpoints,
+    private readonly signIn: NetDocumentsSignIn,
+  ) {}
+
+  /** A JSON answer of an API call; `action` names it in errors ("the upload", "listing folder X"). */
+  async json(action: string, path: string, options: CallOptions = {}): Promise<unknown> {
+    const response = await this.call(action, path, options);
+    const body = await readBounded(this.kind, response, MAX_JSON_BYTES);
+    try {
+      return JSON.parse(body.toString("utf8")) as unknown;
+    } catch {
+      throw new DmsTargetError(this.kind, `NetDocuments answered ${action} with something that is not JSON`, false);
+    }
+  }
+
+  /** The bytes of an answer (a document's content), refused past `max`. */
+  async bytes(action: string, path: string, max: number): Promise<Buffer> {
+    return readBounded(this.kind, await this.call(action, path), max);
+  }
+
+  /** A valid access token: the kept one while it lasts, else a new one from /v1/OAuth. */
+  async accessToken(): Promise<string> {
+    const now = this.ctx.now();
+    if (this.current && this.current.expiresAt - TOKEN_MARGIN_MS > now) return this.current.accessToken;
+    const stored = await this.ctx.tokens.read();
+    if (stored && !this.storedRefused && stored.expiresAt - TOKEN_MARGIN_MS > now) {
+      this.current = stored;
+      return stored.accessToken;
+    }
+    if (!stored && !this.initialTried && this.signIn.initialAccessToken) {
+      // Its expiry is unknown: used until NetDocuments refuses it, never stored.
+      this.initialTried = true;
+      this.current = { accessToken: this.signIn.initialAccessToken, expiresAt: Number.POSITIVE_INFINITY };
+      return this.current.accessToken;
+    }
+    return (await this.renew(stored)).accessToken;
+  }
+
+  private async call(action: string, path: string, options: CallOptions = {}): Promise<Response> {
+    for (let attempt = 1; ; attempt++) {
+      const token = await this.accessToken();
+      const response = await this.send(apiUrl(this.endpoints, path, options.query), options, { authorization: `Bearer ${token}` });
+      if (response.status === 401 && attempt === 1) {
+        // The token was revoked or has expired early: one new token, one more try.
+        await response.body?.cancel();
+        this.current = null;
+        this.storedRefused = true;
+        this.initialTried = true;
+        continue;
+      }
+      if (!response.ok) throw await refusal(this.kind, action, response, this.ctx.now());
+      return response;
+    }
+  }
+
+  private async send(url: URL, options: CallOptions, headers: Record<string, string>, prefix = ""): Promise<Response> {
+    const body = options.multipart ? options.multipart() : options.form ? new URLSearchParams(options.form).toString() : undefined;
+    const contentType: Record<string, string> = options.form && !options.multipart ? { "content-type": "application/x-www-form-urlencoded" } : {};
+    try {
+      return await this.ctx.guard.fetch(url, this.endpoints.purpose, {
+        method: options.method ?? (body === undefined ? "GET" : "POST"),
+        headers: { accept: "application/json", ...contentType, ...headers },
+        body,
+        signal: AbortSignal.timeout(this.ctx.timeoutMs),
+      });
+    } catch (error) {
+      throw unanswered(this.kind, error, this.ctx.timeoutMs, prefix);
+    }
+  }
+
+  /** Asks /v1/OAuth for a token and keeps it, with the refresh token NetDocuments may have rotated. */
+  private async renew(stored: StoredToken | null): Promise<StoredToken> {
+    const failed = "Token generation failed: ";
+    const grant = this.signIn.grant(stored);
+    const response = await this.send(apiUrl(this.endpoints, "/v1/OAuth"), { form: grant.form }, { authorization: `Basic ${grant.basic}` }, failed);
+    if (!response.ok) {
+      const reason = await vendorReason(response);
+      const retryable = response.status === 429 || response.status >= 500;
+      if (!retryable) {
+        // Another filing may have renewed at the same moment and used up the rotated refresh token:
+        // its token, when there is one now, is as good as ours would have been.
+        const latest = await this.ctx.tokens.read();
+        if (latest && latest.accessToken !== stored?.accessToken && latest.expiresAt - TOKEN_MARGIN_MS > this.ctx.now()) {
+          this.current = latest;
+          this.storedRefused = false;
+          return latest;
+        }
+        // A refused grant makes the kept token worthless; the credential's own refresh token is tried next time.
+        await this.ctx.tokens.clear();
+      }
+      throw new DmsTargetError(this.kind, `${failed}${reason}`, retryable);
+    }
+    let answer: Record<string, unknown> = {};
+    try {
+      answer = JSON.parse((await readBounded(this.kind, response, MAX_JSON_BYTES)).toString("utf8")) as Record<string, unknown>;
+    } catch (error) {
+      if (error instanceof DmsTargetError) throw error;
+    }
+    if (typeof answer.access_token !== "string" || answer.access_token === "") {
+      throw new DmsTargetError(this.kind, `${failed}NetDocuments answered without an access token`, false);
+    }
+    const seconds = typeof answer.expires_in === "number" ? answer.expires_in : Number(answer.expires_in ?? 0);
+    const rotated = typeof answer.refresh_token === "string" && answer.refresh_token !== "" ? answer.refresh_token : undefined;
+    const refreshToken = rotated ?? stored?.extra?.refresh_token ?? stored?.refreshToken;
+    const token: StoredToken = {
+      accessToken: answer.access_token,
+      expiresAt: this.ctx.now() + (Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0),
+      ...(refreshToken ? { refreshToken, extra: { refresh_token: refreshToken } } : {}),
+    };
+    await this.ctx.tokens.write(token);
+    this.current = token;
+    this.storedRefused = false;
+    return token;
+  }
+}

@@ -1,0 +1,108 @@
+import { DmsTargetError } from "../dms-target";
+import type { NetDocumentsApi } from "./api";
+import { netDocumentsName, sameName } from "./names";
+
+// A cabinet's folders as NetDocuments lists them: the cabinet's top-level folders
+// (GET /v1/Cabinet/{cabinet}/folders) and a folder's content, documents and subfolders alike
+// (GET /v1/Folder/{id}, paged by `next`). A folder is created with POST /v1/Folder under the
+// cabinet or a parent folder. Items are NetDocuments' standard attributes; a folder's extension
+// is "ndfld".
+
+export const FOLDER_EXTENSION = "ndfld";
+/** A folder with more pages than this is not searched further (a runaway listing). */
+const MAX_PAGES = 200;
+
+export interface NetDocumentsItem {
+  id: string;
+  name: string;
+  extension: string;
+  size?: number;
+}
+
+function toItem(value: unknown): NetDocumentsItem | null {
+  if (typeof value !== "object" || value === null) return null;
+  const raw = value as Record<string, unknown>;
+  const attributes = (typeof raw.standardAttributes === "object" && raw.standardAttributes !== null ? raw.standardAttributes : raw) as Record<string, unknown>;
+  const id = attributes.id ?? attributes.envId;
+  if (typeof id !== "string" || typeof attributes.name !== "string") return null;
+  const extension = typeof attributes.extension === "string" ? attributes.extension : "";
+  const size = typeof attributes.size === "number" ? attributes.size : undefined;
+  return { id, name: attributes.name, extension, ...(size === undefined ? {} : { size }) };
+}
+
+function itemsOf(answer: unknown): NetDocumentsItem[] {
+  const list = Array.isArray(answer)
+    ? answer
+    : ((answer as { standardList?: unknown; list?: unknown } | null)?.standardList ?? (answer as { list?: unknown } | null)?.list);
+  return Array.isArray(list) ? list.map(toItem).filter((item): item is NetDocumentsItem => item !== null) : [];
+}
+
+export interface ResolvedFolder {
+  /** The folder's id; null for the cabinet itself (no folder segments). */
+  id: string | null;
+  /** Whether a folder was created on the way. */
+  created: boolean;
+}
+
+export class NetDocumentsFolders {
+  constructor(
+    private readonly api: NetDocumentsApi,
+    readonly cabinet: string,
+  ) {}
+
+  /** The cabinet's top-level folders. */
+  async topLevel(): Promise<NetDocumentsItem[]> {
+    const answer = await this.api.json(`listing the folders of cabinet ${this.cabinet}`, `/v1/Cabinet/${encodeURIComponent(this.cabinet)}/folders`);
+    return itemsOf(answer).filter((item) => item.extension === "" || item.extension === FOLDER_EXTENSION);
+  }
+
+  /** Everything in a folder (documents and subfolders), every page; the cabinet's folders for null. */
+  async content(folderId: string | null, label: string): Promise<NetDocumentsItem[]> {
+    if (folderId === null) return this.topLevel();
+    const items: NetDocumentsItem[] = [];
+    let next: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const query: Record<string, string> = { $select: "standardAttributes" };
+      if (next) query.$skiptoken = next;
+      const answer = await this.api.json(`listing folder ${label}`, `/v1/Folder/${encodeURIComponent(folderId)}`, { query });
+      items.push(...itemsOf(answer));
+      const more = (answer as { next?: unknown } | null)?.next;
+      if (typeof more !== "string" || more === "") return items;
+      next = more;
+    }
+    return items;
+  }
+
+  /**
+   * The folder the segments name, below the cabinet. With `create`, missing folders are made one
+   * level at a time; without it, the first missing folder's path comes back as `missing`.
+   */
+  async resolve(segments: string[], create: boolean): Promise<ResolvedFolder | { missing: string }> {
+    let id: string | null = null;
+    let created = false;
+    const path: string[] = [];
+    for (const segment of segments.map((s) => netDocumentsName(s))) {
+      path.push(segment);
+      const label = path.join("/");
+      const children: NetDocumentsItem[] =
+        id === null ? await this.topLevel() : (await this.content(id, label)).filter((item) => item.extension === FOLDER_EXTENSION);
+      const found = children.find((item) => sameName(item.name, segment));
+      if (found) {
+        id = found.id;
+        continue;
+      }
+      if (!create) return { missing: label };
+      id = await this.create(segment, id, label);
+      created = true;
+    }
+    return { id, created };
+  }
+
+  private async create(name: string, parent: string | null, label: string): Promise<string> {
+    const form: Record<string, string> = { name, cabinet: this.cabinet };
+    if (parent !== null) form.parent = parent;
+    const made = toItem(await this.api.json(`creating folder ${label}`, "/v1/Folder", { form }));
+    if (!made) throw new DmsTargetError(this.api.kind, `NetDocuments answered creating folder ${label} without the folder's id`, false);
+    return made.id;
+  }
+}
