@@ -1,20 +1,14 @@
 import { DmsTargetError } from "../dms-target";
 import type { GraphApi } from "./graph-api";
+import { removeItem, uploadFile } from "./graph-upload";
 import { type LibraryUrl, encodePath } from "./library-url";
+import type { CallOptions } from "./sharepoint-http";
+import type { DriveItem, Library } from "./graph-types";
+import type { LibraryEntry, SharePointLibrary } from "./sharepoint-target-core";
 
 // The credential's document library in Graph's terms (a site, a drive and a root folder) and
 // the folders below it: looked up by path, created when missing with conflictBehavior "fail"
 // (a 409 means another filing created it first, which is as good).
-
-export interface DriveItem {
-  id: string;
-  name: string;
-  webUrl?: string;
-  description?: string;
-  folder?: { childCount?: number };
-  file?: { mimeType?: string };
-  size?: number;
-}
 
 interface Site {
   id: string;
@@ -26,16 +20,6 @@ interface Drive {
   id: string;
   name: string;
   webUrl?: string;
-}
-
-export interface Library {
-  siteName: string;
-  driveId: string;
-  driveName: string;
-  /** Folders inside the drive that are the credential's root. */
-  root: string[];
-  /** Characters of the server-relative path up to and including the root, for SharePoint's 400-character limit. */
-  rootPathLength: number;
 }
 
 const lastSegment = (webUrl: string | undefined) => decodeURIComponent(new URL(webUrl ?? "http://x/").pathname.split("/").filter(Boolean).pop() ?? "");
@@ -107,4 +91,87 @@ export async function ensureFolder(api: GraphApi, library: Library, segments: st
   }
   if (!parent.folder) throw new DmsTargetError(api.kind, `/${segments.join("/")} in SharePoint is a file, not a folder`, false);
   return { id: parent.id, created };
+}
+
+/** The credential's library as the filing protocol uses it, in Graph calls. */
+export class GraphLibrary implements SharePointLibrary<DriveItem> {
+  private resolved?: Promise<Library>;
+
+  constructor(
+    private readonly api: GraphApi,
+    private readonly call: CallOptions,
+    private readonly url: LibraryUrl,
+    private readonly now: () => number,
+  ) {}
+
+  library(): Promise<Library> {
+    // A failed lookup is not kept: the next filing asks again.
+    this.resolved ??= resolveLibrary(this.api, this.url, this.api.kind).catch((error: unknown) => {
+      this.resolved = undefined;
+      throw error;
+    });
+    return this.resolved;
+  }
+
+  async root(): Promise<{ folders: string[]; pathLength: number }> {
+    const library = await this.library();
+    return { folders: library.root, pathLength: library.rootPathLength };
+  }
+
+  async find(path: string[]): Promise<LibraryEntry | null> {
+    const item = await findItem(this.api, await this.library(), path);
+    return item && { isFile: Boolean(item.file), link: item.webUrl, description: item.description };
+  }
+
+  async ensureFolder(path: string[]): Promise<{ created: boolean }> {
+    return ensureFolder(this.api, await this.library(), path);
+  }
+
+  async upload(path: string[], bytes: Buffer, contentType: string, location: string): Promise<DriveItem> {
+    const library = await this.library();
+    const parent = await findItem(this.api, library, path.slice(0, -1));
+    if (!parent?.folder) throw new DmsTargetError(this.api.kind, `The folder of ${location} is missing in SharePoint`, true);
+    return uploadFile(this.api, this.call, { library, parentId: parent.id, name: path[path.length - 1] ?? "", location }, bytes, contentType, this.now);
+  }
+
+  async describe(item: DriveItem, fields: Record<string, string>, description: string, location: string): Promise<void> {
+    const address = `/drives/${encodeURIComponent((await this.library()).driveId)}/items/${encodeURIComponent(item.id)}`;
+    if (Object.keys(fields).length)
+      await this.api.json({ method: "PATCH", path: `${address}/listItem/fields`, json: fields, action: `setting the properties of ${location}` });
+    await this.api.json({ method: "PATCH", path: address, json: { description }, action: `describing ${location}` });
+  }
+
+  async remove(item: DriveItem): Promise<void> {
+    await removeItem(this.api, await this.library(), item.id);
+  }
+
+  linkOf(item: DriveItem): string | undefined {
+    return item.webUrl;
+  }
+
+  connectionSteps() {
+    return [
+      {
+        step: "Find the library",
+        run: async () => {
+          const library = await this.library();
+          return `Found library ${library.driveName} on site ${library.siteName}`;
+        },
+      },
+      {
+        step: "List the root folder",
+        run: async () => {
+          const library = await this.library();
+          const root = await findItem(this.api, library, library.root);
+          if (!root?.folder) throw new DmsTargetError(this.api.kind, `/${library.root.join("/")} is not a folder in library ${library.driveName}`, false);
+          const children = await this.api.json<{ value: DriveItem[] }>({
+            method: "GET",
+            path: `/drives/${encodeURIComponent(library.driveId)}/items/${encodeURIComponent(root.id)}/children?$select=name`,
+            action: "listing the root folder",
+          });
+          return `Listed ${children.value.length} items in /${[library.driveName, ...library.root].join("/")}`;
+        },
+      },
+    ];
+  }
 }

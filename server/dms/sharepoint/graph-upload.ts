@@ -1,6 +1,6 @@
 import { DmsLocationTaken, DmsTargetError } from "../dms-target";
 import type { GraphApi } from "./graph-api";
-import type { DriveItem, Library } from "./graph-library";
+import type { DriveItem, Library } from "./graph-types";
 import { type CallOptions, boundedJson, guardedFetch, refusal } from "./sharepoint-http";
 
 // Puts a file into a folder under exactly one name, never replacing another document

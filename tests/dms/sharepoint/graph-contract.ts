@@ -30,12 +30,17 @@ export function addressed(path: string): Addressed | null {
 }
 
 export class GraphContract {
-  private readonly api = new OpenAPIBackend({ definition: YAML.parse(fs.readFileSync(DESCRIPTION, "utf8")), quick: false, validate: true, strict: false });
+  private readonly api = new OpenAPIBackend({ definition: YAML.parse(fs.readFileSync(DESCRIPTION, "utf8")), quick: true, validate: true, strict: false });
   private ready?: Promise<unknown>;
+
+  /** Compiles the description's validators; the stand-in waits for it before it listens. */
+  async load(): Promise<void> {
+    await (this.ready ??= this.api.init());
+  }
 
   /** Why `exchange` (its path below /v1.0) is not a request of the description, or null when it is. */
   async refusal(exchange: Exchange, graphPath: string): Promise<string | null> {
-    await (this.ready ??= this.api.init());
+    await this.load();
     const parts = addressed(graphPath);
     const path = parts ? `${parts.collection}/${encodeURIComponent(`${parts.base}:/${parts.relative.join("/")}`)}${parts.tail}` : graphPath;
     const json = String(exchange.headers["content-type"] ?? "").startsWith("application/json");

@@ -55,6 +55,7 @@ const nameTaken = () => graphError(409, "nameAlreadyExists", "The specified item
 
 export async function startSharePointCloudServer(): Promise<SharePointCloudServer> {
   const contract = new GraphContract();
+  await contract.load();
   const tokens = new Map<string, number>();
   let issued = 0;
   const items = new Map<string, Item>();

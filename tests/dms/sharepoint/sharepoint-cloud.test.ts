@@ -198,3 +198,16 @@ describe("SharePoint Online target", () => {
     expect(failing.steps).toEqual([{ step: "Sign in", ok: false, detail: expect.stringContaining("Token generation failed: AADSTS7000215") }]);
   });
 });
+
+describe("SharePoint Online stand-in", () => {
+  it("refuses and records a Graph request that is not in Microsoft's description", async () => {
+    const stray = await startSharePointCloudServer();
+    try {
+      const response = await fetch(`${stray.origin}/v1.0/drives/x/items/y/content?@microsoft.graph.conflictBehavior=overwrite`, { method: "PUT", body: "x" });
+      expect(response.status).toBe(400);
+      expect(stray.contractViolations()).toEqual([expect.stringContaining("conflictBehavior")]);
+    } finally {
+      await stray.close();
+    }
+  });
+});

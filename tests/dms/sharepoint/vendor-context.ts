@@ -38,7 +38,7 @@ export function testContext(baseUrl: string, allowedOrigin = baseUrl): TestConte
     advance: (ms) => {
       now += ms;
     },
-    timeoutMs: 5_000,
+    timeoutMs: 20_000,
   };
   return ctx;
 }
