@@ -3,68 +3,30 @@ import type { Response } from "undici";
 import { DmsTargetError } from "../dms-target";
 import type { GraphTokens } from "./graph-auth";
 import type { GraphEndpoints } from "./graph-endpoints";
-import { type CallOptions, boundedJson, guardedFetch, refusal } from "./sharepoint-http";
+import { type ApiRequest, SharePointApi } from "./sharepoint-api";
+import { type CallOptions, guardedFetch } from "./sharepoint-http";
 
 // Microsoft Graph through the Graph SDK, whose only way out is a middleware that sends the request
 // through the outbound guard with the app's token. Answers come back raw and are read here, up
 // to a bound; a 401 renews the token once and repeats the call.
 
-export interface GraphRequest {
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** Below the version: "/drives/{id}/items/root:/Matters:". */
-  path: string;
-  json?: unknown;
-  bytes?: Buffer;
-  contentType?: string;
-  /** What the call does, for messages: "the upload", "creating folder Matters". */
-  action: string;
-}
+export type GraphRequest = ApiRequest;
 
-export class GraphApi {
+export class GraphApi extends SharePointApi {
   constructor(
     private readonly tokens: GraphTokens,
     private readonly call: CallOptions,
     private readonly endpoints: GraphEndpoints,
-    private readonly now: () => number,
-  ) {}
+    now: () => number,
+  ) {
+    super(call.kind, now);
+  }
 
-  /** The raw answer; only a refused token and an unreachable host throw. */
   async send(request: GraphRequest): Promise<Response> {
     const first = await this.once(request, await this.tokens.accessToken());
     if (first.status !== 401) return first;
     await first.body?.cancel();
     return this.once(request, (await this.tokens.renew()).accessToken);
-  }
-
-  get kind(): string {
-    return this.call.kind;
-  }
-
-  /** The answer's JSON; any status but 2xx becomes a DmsTargetError. */
-  async json<T>(request: GraphRequest): Promise<T> {
-    return this.read<T>(await this.send(request), request.action);
-  }
-
-  /** An answer already received, read as JSON when it is a success. */
-  async read<T>(response: Response, action: string): Promise<T> {
-    if (!response.ok) throw await refusal(response, this.call.kind, "SharePoint", action, this.now());
-    return boundedJson<T>(response, this.call.kind);
-  }
-
-  /** Fails unless the answer is a success; its body is not needed. */
-  async expectOk(response: Response, action: string): Promise<void> {
-    if (!response.ok) throw await refusal(response, this.call.kind, "SharePoint", action, this.now());
-    await response.body?.cancel();
-  }
-
-  /** The item's JSON, or null when Graph says it is not there. */
-  async find<T>(request: GraphRequest): Promise<T | null> {
-    const response = await this.send(request);
-    if (response.status === 404) {
-      await response.body?.cancel();
-      return null;
-    }
-    return this.read<T>(response, request.action);
   }
 
   private async once(request: GraphRequest, token: string): Promise<Response> {
@@ -91,6 +53,7 @@ export class GraphApi {
       .api(request.path)
       .responseType(ResponseType.RAW);
     if (request.contentType) api.header("content-type", request.contentType);
+    if (request.headers) api.headers(request.headers);
     const body = request.bytes ?? request.json;
     try {
       if (request.method === "GET") await api.get();

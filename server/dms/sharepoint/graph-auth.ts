@@ -101,7 +101,9 @@ export class GraphTokens {
       throw new DmsTargetError(this.call.kind, `Token generation failed: ${msalReason(error)}`, false, { cause: error });
     }
     if (!result?.accessToken) throw new DmsTargetError(this.call.kind, "Token generation failed: Microsoft returned no token", false);
-    const token: StoredToken = { accessToken: result.accessToken, expiresAt: result.expiresOn?.getTime() ?? this.ctx.now() };
+    // MSAL dates the expiry by the system clock; the store counts in the context's.
+    const lifetimeMs = Math.max(0, (result.expiresOn?.getTime() ?? Date.now()) - Date.now());
+    const token: StoredToken = { accessToken: result.accessToken, expiresAt: this.ctx.now() + lifetimeMs };
     await this.ctx.tokens.write(token);
     return token;
   }

@@ -95,7 +95,16 @@ export function vendorReason(body: string): string {
  * Retry-After the vendor asked for), anything else permanent, with the vendor's reason.
  */
 export async function refusal(response: Response, kind: string, vendor: string, action: string, now: number): Promise<DmsTargetError> {
-  const body = (await boundedBytes(response, kind, 64 * 1024).catch(() => Buffer.alloc(0))).toString("utf8");
+  return refusalOf(response, await errorBody(response, kind), kind, vendor, action, now);
+}
+
+/** The body of an answer that is not a success, for its reason (bounded; empty when unreadable). */
+export async function errorBody(response: Response, kind: string): Promise<string> {
+  return (await boundedBytes(response, kind, 64 * 1024).catch(() => Buffer.alloc(0))).toString("utf8");
+}
+
+/** As `refusal`, for an answer whose body the caller has read already. */
+export function refusalOf(response: Response, body: string, kind: string, vendor: string, action: string, now: number): DmsTargetError {
   const reason = vendorReason(body) || `HTTP ${response.status}`;
   const retryable = response.status === 429 || response.status >= 500;
   const text = retryable ? `${vendor} is busy or unavailable (${response.status}) ${action}: ${reason}` : `${vendor} refused ${action}: ${reason}`;

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DmsLocationTaken, DmsTargetError, type DmsStoreRequest, intendAndWrite } from "../../../server/dms/dms-target";
+import { DmsLocationTaken, DmsTargetError, intendAndWrite } from "../../../server/dms/dms-target";
 import { type SharePointCloudSettings, createSharePointCloudTarget } from "../../../server/dms/sharepoint/sharepoint-cloud-target";
 import { type SharePointCloudServer, startSharePointCloudServer } from "./sharepoint-cloud-server";
+import { errorOf, filing as request } from "./filings";
 import { type TestContext, testContext } from "./vendor-context";
 
 let server: SharePointCloudServer;
@@ -28,26 +29,6 @@ function target(overrides: Partial<SharePointCloudSettings> = {}, baseUrl = serv
   contexts.push(ctx);
   return { ctx, target: createSharePointCloudTarget(settings(overrides), ctx) };
 }
-
-let counter = 0;
-const request = (overrides: Partial<DmsStoreRequest> = {}): DmsStoreRequest => ({
-  folder: ["Acme Corp", `Case ${++counter}`],
-  name: "Notice of Electronic Filing",
-  extension: "pdf",
-  bytes: Buffer.from(`%PDF-1.7 notice ${counter}`),
-  contentType: "application/pdf",
-  properties: { CaseNumber: `1:26-cv-${counter}`, author: "Jane Filer" },
-  ...overrides,
-});
-
-const errorOf = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-  } catch (error) {
-    return error as DmsTargetError;
-  }
-  throw new Error("expected a failure");
-};
 
 describe("SharePoint Online target", () => {
   it("signs in, creates the folders, waits the sync delay once, uploads and describes the document", async () => {
