@@ -100,7 +100,11 @@ export class GraphTokens {
       if (unreachable) throw unreachable;
       throw new DmsTargetError(this.call.kind, `Token generation failed: ${msalReason(error)}`, false, { cause: error });
     }
-    if (!result?.accessToken) throw new DmsTargetError(this.call.kind, "Token generation failed: Microsoft returned no token", false);
+    if (!result?.accessToken) {
+      // MSAL may settle quietly on an answer it could not use (a 503); the reason is kept here.
+      if (failures[0]) throw failures[0];
+      throw new DmsTargetError(this.call.kind, "Token generation failed: Microsoft returned no token", false);
+    }
     // MSAL dates the expiry by the system clock; the store counts in the context's.
     const lifetimeMs = Math.max(0, (result.expiresOn?.getTime() ?? Date.now()) - Date.now());
     const token: StoredToken = { accessToken: result.accessToken, expiresAt: this.ctx.now() + lifetimeMs };

@@ -22,6 +22,8 @@ interface Drive {
   webUrl?: string;
 }
 
+const ITEM_PROPERTIES = "id,name,webUrl,description,file,folder,size";
+
 const lastSegment = (webUrl: string | undefined) => decodeURIComponent(new URL(webUrl ?? "http://x/").pathname.split("/").filter(Boolean).pop() ?? "");
 
 export async function resolveLibrary(api: GraphApi, url: LibraryUrl, kind: string): Promise<Library> {
@@ -55,7 +57,8 @@ export function itemPath(library: Library, segments: string[]): string {
 }
 
 export async function findItem(api: GraphApi, library: Library, segments: string[]): Promise<DriveItem | null> {
-  return api.find<DriveItem>({ method: "GET", path: itemPath(library, segments), action: `looking up /${segments.join("/")}` });
+  // description is not among the properties Graph returns unasked.
+  return api.find<DriveItem>({ method: "GET", path: `${itemPath(library, segments)}?$select=${ITEM_PROPERTIES}`, action: `looking up /${segments.join("/")}` });
 }
 
 /**

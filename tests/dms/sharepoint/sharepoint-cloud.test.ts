@@ -84,6 +84,15 @@ describe("SharePoint Online target", () => {
     expect(error.retryable).toBe(false);
   });
 
+  it("counts a busy sign-in service as retryable, not as a refused secret", async () => {
+    const { target: spo } = target();
+    server.failNext(503, { path: /oauth2/ });
+    const error = await errorOf(spo.intend(request(), "k"));
+    expect(error.message).toMatch(/busy or unavailable \(503\)/);
+    expect(error.retryable).toBe(true);
+    expect(error.message).not.toContain("Token generation failed");
+  });
+
   it("picks the next free name and never overwrites another document", async () => {
     const { target: spo } = target();
     const filing = request();
