@@ -109,6 +109,15 @@ describe("SharePoint Online target", () => {
     expect(racer?.name).toBe("Notice of Electronic Filing (2).pdf");
   });
 
+  it("lets two filings create the same new folder at once", async () => {
+    const { target: spo } = target();
+    const first = request();
+    const second = { ...first, name: "Order", bytes: Buffer.from("order") };
+    const results = await Promise.all([intendAndWrite(spo, first, "one"), intendAndWrite(spo, second, "two")]);
+    expect(results.map((result) => result.location.split("/").pop())).toEqual(["Notice of Electronic Filing.pdf", "Order.pdf"]);
+    expect(server.folders().filter((folder) => folder.join("/") === `ECFX/${first.folder.join("/")}`)).toHaveLength(1);
+  });
+
   it("adopts the copy an earlier attempt of the same filing stored, and no other", async () => {
     const { target: spo } = target();
     const filing = request();

@@ -93,6 +93,15 @@ describe("SharePoint Server target", () => {
     expect(server.documents().filter((doc) => doc.folder.join("/") === `ECFX/${request.folder.join("/")}`)).toHaveLength(2);
   });
 
+  it("lets two filings create the same new folder at once", async () => {
+    const { target: sp } = target();
+    const first = filing();
+    const second = { ...first, name: "Order", bytes: Buffer.from("order") };
+    const results = await Promise.all([intendAndWrite(sp, first, "one"), intendAndWrite(sp, second, "two")]);
+    expect(results.map((result) => result.location.split("/").pop())).toEqual(["Notice of Electronic Filing.pdf", "Order.pdf"]);
+    expect(server.folders().filter((folder) => folder.join("/") === `ECFX/${first.folder.join("/")}`)).toHaveLength(1);
+  });
+
   it("adopts the copy an earlier attempt of the same filing stored, and no other", async () => {
     const { target: sp } = target();
     const request = filing();
