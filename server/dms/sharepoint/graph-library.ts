@@ -26,7 +26,7 @@ const ITEM_PROPERTIES = "id,name,webUrl,description,file,folder,size";
 
 const lastSegment = (webUrl: string | undefined) => decodeURIComponent(new URL(webUrl ?? "http://x/").pathname.split("/").filter(Boolean).pop() ?? "");
 
-export async function resolveLibrary(api: GraphApi, url: LibraryUrl, kind: string): Promise<Library> {
+export async function resolveLibrary(api: GraphApi, url: LibraryUrl): Promise<Library> {
   const sitePath = url.sitePath ? `/sites/${url.host}:/${encodePath(url.sitePath.split("/").filter(Boolean))}` : `/sites/${url.host}`;
   const site = await api.json<Site>({ method: "GET", path: sitePath, action: `finding site ${url.origin}${url.sitePath}` });
   const drives = await api.json<{ value: Drive[] }>({
@@ -38,7 +38,7 @@ export async function resolveLibrary(api: GraphApi, url: LibraryUrl, kind: strin
   const drive = wanted
     ? drives.value.find((candidate) => lastSegment(candidate.webUrl).toLowerCase() === wanted || candidate.name.toLowerCase() === wanted)
     : (drives.value.find((candidate) => lastSegment(candidate.webUrl).toLowerCase() === "shared documents") ?? drives.value[0]);
-  if (!drive) throw new DmsTargetError(kind, `SharePoint has no library ${url.library || "of documents"} on site ${site.webUrl ?? url.sitePath}`, false);
+  if (!drive) throw new DmsTargetError(api.kind, `SharePoint has no library ${url.library || "of documents"} on site ${site.webUrl ?? url.sitePath}`, false);
   const libraryPath = `${url.sitePath}/${lastSegment(drive.webUrl) || drive.name}`;
   const root = url.folders;
   return {
@@ -109,7 +109,7 @@ export class GraphLibrary implements SharePointLibrary<DriveItem> {
 
   library(): Promise<Library> {
     // A failed lookup is not kept: the next filing asks again.
-    this.resolved ??= resolveLibrary(this.api, this.url, this.api.kind).catch((error: unknown) => {
+    this.resolved ??= resolveLibrary(this.api, this.url).catch((error: unknown) => {
       this.resolved = undefined;
       throw error;
     });
