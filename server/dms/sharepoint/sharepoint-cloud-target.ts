@@ -1,0 +1,52 @@
+import { DmsTargetError } from "../dms-target";
+import type { VendorContext, VendorTarget } from "../vendor-target";
+import { GraphApi } from "./graph-api";
+import { GraphTokens } from "./graph-auth";
+import { GRAPH_DEFAULT_BASE_URL, graphEndpoints } from "./graph-endpoints";
+import { GraphLibrary } from "./graph-library";
+import { parseLibraryUrl } from "./library-url";
+import type { CallOptions } from "./sharepoint-http";
+import { createSharePointTarget } from "./sharepoint-target-core";
+
+// SharePoint Online through Microsoft Graph: the app signs in with its client credentials
+// (application permission Sites.ReadWrite.All or Sites.Selected), finds the library the
+// credential's base_url names, files below the folders that URL names, and describes each
+// document with the policy's properties. See docs/dms/sharepoint.md.
+
+export const SHAREPOINT_CLOUD_KIND = "share_point_cloud_credential";
+export const SHAREPOINT_CLOUD_DEFAULT_BASE_URL = GRAPH_DEFAULT_BASE_URL;
+
+export interface SharePointCloudSettings {
+  client_id: string;
+  client_secret: string;
+  author_field: string;
+  signature: string;
+  tenant_id: string;
+  /** The site or library address, e.g. https://contoso.sharepoint.com/sites/Legal/Shared%20Documents. */
+  base_url: string;
+  folder_creation_sync_delay: number;
+}
+
+export function createSharePointCloudTarget(settings: SharePointCloudSettings, ctx: VendorContext): VendorTarget {
+  let url: ReturnType<typeof parseLibraryUrl>;
+  try {
+    url = parseLibraryUrl(settings.base_url);
+  } catch (error) {
+    throw new DmsTargetError(SHAREPOINT_CLOUD_KIND, (error as Error).message, false, { cause: error });
+  }
+  const endpoints = graphEndpoints(ctx, settings.base_url);
+  const call: CallOptions = { guard: ctx.guard, purpose: endpoints.purpose, timeoutMs: ctx.timeoutMs, kind: SHAREPOINT_CLOUD_KIND };
+  const tokens = new GraphTokens(settings, ctx, call, endpoints);
+  const api = new GraphApi(tokens, call, endpoints, () => ctx.now());
+  const { testSteps, ...target } = createSharePointTarget(SHAREPOINT_CLOUD_KIND, settings, new GraphLibrary(api, call, url, () => ctx.now()), (ms) =>
+    ctx.sleep(ms),
+  );
+  const signIn = {
+    step: "Sign in",
+    run: async () => {
+      await tokens.renew();
+      return `Signed in as app ${settings.client_id} of tenant ${settings.tenant_id}`;
+    },
+  };
+  return { ...target, testConnection: () => testSteps(signIn) };
+}
