@@ -6,6 +6,11 @@ import { DmsTargetError } from "../dms/dms-target";
 import type { VendorContext, VendorTarget } from "../dms/vendor-target";
 import { message } from "../lib/messages";
 import { credentialTokenStore } from "./credential-tokens";
+import { DROPBOX_DEFAULT_BASE_URL, createDropboxTarget } from "../dms/dropbox/dropbox-target";
+import { IMANAGE_DEFAULT_BASE_URL, createIManageCloudTarget, createIManageOnPremTarget } from "../dms/imanage/imanage-target";
+import { SHAREPOINT_CLOUD_DEFAULT_BASE_URL, createSharePointCloudTarget } from "../dms/sharepoint/sharepoint-cloud-target";
+import { SHAREPOINT_ON_PREM_DEFAULT_BASE_URL, createSharePointOnPremTarget } from "../dms/sharepoint/sharepoint-on-prem-target";
+import { NETDOCUMENTS_DEFAULT_BASE_URL, createNetDocumentsClientTarget, createNetDocumentsCloudTarget } from "../dms/netdocuments/netdocuments-target";
 
 // From a firm's vendor DMS credential to its client: the credential's row with its secrets
 // opened, the operator's switch of the vendor's address, the DMS guard and the sealed token
@@ -19,8 +24,25 @@ export interface VendorClient {
   create(settings: never, ctx: VendorContext): VendorTarget;
 }
 
+const client = <S>(defaultBaseUrl: string, switched: (config: Config) => string | undefined, create: (settings: S, ctx: VendorContext) => VendorTarget): VendorClient => ({
+  baseUrl: (config) => switched(config) ?? defaultBaseUrl,
+  create: create as VendorClient["create"],
+});
+
+const imanage = (config: Config) => config.ECFX_IMANAGE_BASE_URL;
+const netDocuments = (config: Config) => config.ECFX_NETDOCUMENTS_BASE_URL;
+
 /** The clients by credential kind; a kind without one cannot file yet and says so. */
-export const VENDOR_CLIENTS: Partial<Record<DmsCredentialKind, VendorClient>> = {};
+export const VENDOR_CLIENTS: Partial<Record<DmsCredentialKind, VendorClient>> = {
+  imanage_cloud_credential: client(IMANAGE_DEFAULT_BASE_URL, imanage, createIManageCloudTarget),
+  imanage_on_prem_credential: client(IMANAGE_DEFAULT_BASE_URL, imanage, createIManageOnPremTarget),
+  net_documents_cloud_credential: client(NETDOCUMENTS_DEFAULT_BASE_URL, netDocuments, createNetDocumentsCloudTarget),
+  net_documents_client_credential: client(NETDOCUMENTS_DEFAULT_BASE_URL, netDocuments, createNetDocumentsClientTarget),
+  share_point_cloud_credential: client(SHAREPOINT_CLOUD_DEFAULT_BASE_URL, (config) => config.ECFX_SHAREPOINT_GRAPH_BASE_URL, createSharePointCloudTarget),
+  // The credential's own base URL names the farm.
+  share_point_on_prem_credential: client(SHAREPOINT_ON_PREM_DEFAULT_BASE_URL, () => undefined, createSharePointOnPremTarget),
+  dropbox_credential: client(DROPBOX_DEFAULT_BASE_URL, (config) => config.ECFX_DROPBOX_BASE_URL, createDropboxTarget),
+};
 
 const keyOfKind = new Map(Object.entries(DMS_CREDENTIAL_TABLES).map(([key, kind]) => [kind as string, key]));
 

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { ServerResource } from "../../server/resources/types";
-import { type RunningApi, api } from "./harness";
+import { type RunningApi, api, creator } from "./harness";
 
 export type Ids = Record<string, string>;
 
@@ -126,7 +126,7 @@ export function minimalBody(key: string, tag: string, ids: Ids, roleId: string):
         client_id: "client",
         client_secret: "secret",
         base_url: "https://contoso.sharepoint.example/sites/legal",
-        ...(key === "dms-sharepoint-on-prem" ? { fed_auth_endpoint: "https://adfs.example.test/adfs/ls" } : {}),
+        ...(key === "dms-sharepoint-on-prem" ? { fed_auth_endpoint: "https://adfs.example.test/adfs/oauth2/token" } : {}),
       };
     case "dms-box":
       return { name: `Box ${tag} ${n}`, client_key: "key", client_secret: "secret", box_subject_type: "enterprise", box_subject_id: "1" };
@@ -175,9 +175,7 @@ export async function readOnlyRow(server: RunningApi, key: string, firmId: numbe
   }
   if (key === "dms-credentials") {
     // The directory lists every credential: one made through its own type's API shows in it.
-    const res = await api(server.url, token).request("POST", "/api/v1/generic-credential", { body: { name: `Directory ${tag}`, field: `directory-${tag}` } });
-    if (res.status !== 201) throw new Error(`credential answered ${res.status}: ${res.text}`);
-    return String(res.body.id);
+    return creator(api(server.url, token))("/api/v1/generic-credential", { name: `Directory ${tag}`, field: `directory-${tag}` });
   }
   throw new Error(`no way to make a ${key} row: add it to tests/api/contract-fixtures.ts`);
 }

@@ -10,14 +10,16 @@ export interface ResourceAccess {
 
 const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
-/**
- * Reads the user's own role (the binary UserSecurityRole message). A field the message does not
- * name takes the resource's level, as on the server; a field never exceeds its resource.
- */
-export async function resourceAccess(api: ApiClient, me: Me, resource: string, fallback: AccessLevel): Promise<ResourceAccess> {
+/** The user's own role as the binary UserSecurityRole message decodes it; null when it cannot be read. */
+async function readOwnRole(api: ApiClient, me: Me): Promise<Record<string, unknown> | null> {
   const response = await api.raw(`/api/v1/user-security-role/${encodeURIComponent(me.securityRoleId)}`, { accept: "application/x-protobuf" });
-  if (!response.ok) return { level: fallback, field: () => fallback };
-  const role = decodeMessage("UserSecurityRole", new Uint8Array(await response.arrayBuffer()));
+  if (!response.ok) return null;
+  return decodeMessage("UserSecurityRole", new Uint8Array(await response.arrayBuffer())) as Record<string, unknown>;
+}
+
+/** A field the message does not name takes the resource's level, as on the server; a field never exceeds its resource. */
+function accessIn(role: Record<string, unknown> | null, resource: string, fallback: AccessLevel): ResourceAccess {
+  if (!role) return { level: fallback, field: () => fallback };
   const top = role[`${camel(resource)}Access`];
   const level = isAccessLevel(top) ? top : fallback;
   const fields = (role[`${camel(resource)}FieldPermissions`] ?? {}) as Record<string, unknown>;
@@ -28,4 +30,15 @@ export async function resourceAccess(api: ApiClient, me: Me, resource: string, f
       return isAccessLevel(own) ? lowerOf(level, own) : level;
     },
   };
+}
+
+/** Reads the user's own role and answers its levels on one resource type. */
+export async function resourceAccess(api: ApiClient, me: Me, resource: string, fallback: AccessLevel): Promise<ResourceAccess> {
+  return accessIn(await readOwnRole(api, me), resource, fallback);
+}
+
+/** The user's top level on each of several resource types, from one read of the role. */
+export async function resourceLevels(api: ApiClient, me: Me, resources: readonly string[], fallback: AccessLevel): Promise<Record<string, AccessLevel>> {
+  const role = await readOwnRole(api, me);
+  return Object.fromEntries(resources.map((resource) => [resource, accessIn(role, resource, fallback).level]));
 }
