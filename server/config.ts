@@ -106,6 +106,11 @@ const schema = z.object({
    * reached although private or plain http. A firm's own client URL never is.
    */
   ECFX_EXTRACTION_ALLOWED_ORIGINS: commaList.refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
+  /**
+   * Origins of webhook receivers the operator names (a local receiver of tests and the demo):
+   * reached although private or plain http. A URL a firm types never is.
+   */
+  ECFX_WEBHOOK_ALLOWED_ORIGINS: commaList.refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /**

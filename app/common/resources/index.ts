@@ -12,6 +12,7 @@ import { dmsCredentials, storagePolicies } from "./storage";
 import { securityRoles } from "./security-roles";
 import { timekeepers } from "./timekeepers";
 import { ethicalWalls } from "./walls";
+import { webhooks } from "./webhooks";
 import type { ResourceDef } from "./types";
 
 /** Every entity of the registry, by key. */
@@ -43,6 +44,7 @@ export const REGISTRY = {
   dms: dmsCredentials,
   "ethical-walls": ethicalWalls,
   "event-logs": eventLogs,
+  webhooks,
 } satisfies Record<string, ResourceDef>;
 
 export type RegistryKey = keyof typeof REGISTRY;
