@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import type { Kysely } from "kysely";
+import type { Response as UndiciResponse } from "undici";
 import { openWebhookSecret, webhookSecretKey } from "../auth/webhook-secret";
 import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
@@ -35,7 +36,7 @@ export function webhookSignature(secret: string, timestamp: number, body: string
 }
 
 /** The start of an answer, reading no more than the bound. */
-async function responseStart(response: Response | import("undici").Response): Promise<string> {
+async function responseStart(response: UndiciResponse): Promise<string> {
   const reader = response.body?.getReader();
   if (!reader) return "";
   const chunks: Uint8Array[] = [];
