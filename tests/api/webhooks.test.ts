@@ -153,6 +153,10 @@ describe.each(backends)("webhooks (%s)", (backend) => {
     const rotated = await admin.post(`/api/v1/webhook/${res.body.id}/secret/rotate`);
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).not.toBe(first.body.secret);
+    const audit = await db().selectFrom("event_log").select("detail").where("level", "=", "AUDIT").where("detail", "like", "%signing_secret%").execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.detail).toContain(`Secret ${serial}`);
+    expect(audit[0]!.detail).not.toContain(rotated.body.secret);
   });
 
   it("signs each delivery so that the receiver can check it with the secret", async () => {

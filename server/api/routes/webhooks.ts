@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TEST_EVENT } from "../../../app/common/resources/webhooks";
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_TEST_EVENT, webhooks } from "../../../app/common/resources/webhooks";
 import { authenticate, requireAccess } from "../../auth/caller";
 import type { Caller } from "../../auth/caller";
 import { newWebhookSecret, openWebhookSecret, sealWebhookSecret, webhookSecretKey } from "../../auth/webhook-secret";
@@ -9,6 +9,7 @@ import { queueDelivery, payloadBody, standardPayload } from "../../jobs/webhook-
 import { newId } from "../../lib/ids";
 import { HttpError, notFound } from "../../lib/errors";
 import { message } from "../../lib/messages";
+import { auditChange } from "../../resources/audit";
 
 // A webhook's own operations beside its generic record: the delivery log, a re-send, a test
 // event, and its signing secret (shown once to its creator, or anew when rotated). Every lookup
@@ -149,11 +150,17 @@ export function webhookRoutes(app: FastifyInstance, ctx: ServerContext) {
     const { id } = idParams.parse(request.params);
     const hook = await ownWebhook(caller, id);
     const secret = newWebhookSecret();
-    await db
-      .updateTable("webhook")
-      .set({ secret_sealed: sealWebhookSecret(secret, key()), secret_shown: 1, updated_at: ctx.clock.now() })
-      .where("id", "=", hook.id)
-      .execute();
+    const now = ctx.clock.now();
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("webhook")
+        .set({ secret_sealed: sealWebhookSecret(secret, key()), secret_shown: 1, updated_at: now })
+        .where("id", "=", hook.id)
+        .execute();
+      // The entry says that the secret changed, never what it was or is (audit masks secrets).
+      const change = { def: webhooks, entity: message("resources:webhooks.singular").toLowerCase(), action: "updated" as const, id: hook.id };
+      await auditChange(trx, caller, { ...change, before: { name: hook.name, signing_secret: "old" }, after: { name: hook.name, signing_secret: "new" } }, now);
+    });
     return { secret };
   });
 }
