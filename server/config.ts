@@ -120,6 +120,11 @@ const schema = z.object({
   ECFX_DMS_ALLOWED_ORIGINS: commaList.refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
   /** Longest one call to a DMS may take before it counts as a time-out and is tried again later. */
   ECFX_DMS_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * Origins of webhook receivers the operator names (a local receiver of tests and the demo):
+   * reached although private or plain http. A URL a firm types never is.
+   */
+  ECFX_WEBHOOK_ALLOWED_ORIGINS: commaList.refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /**

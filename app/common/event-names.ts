@@ -50,6 +50,7 @@ export const EVENT_NAMES = [
   "activity report failed",
   "user changed",
   "configuration changed",
+  "webhook switched off",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -28,6 +28,7 @@ import { jurisdictionPreferenceRoutes } from "./routes/jurisdiction-preferences"
 import { slowCallRoutes } from "./routes/slow-calls";
 import { wallRoutes } from "./routes/walls";
 import { resourceRoutes } from "./routes/resources";
+import { webhookRoutes } from "./routes/webhooks";
 
 /** The ECFX API: JSON everywhere, protobuf where the spec says binary. */
 export function buildApi(ctx: ServerContext, options: { logStream?: Writable } = {}): FastifyInstance {
@@ -80,6 +81,7 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   wallRoutes(app, ctx);
   dictionaryRoutes(app, ctx);
   emailTemplateRoutes(app, ctx);
+  webhookRoutes(app, ctx);
   resourceRoutes(app, ctx);
   return app;
 }

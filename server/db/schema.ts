@@ -570,6 +570,44 @@ export interface NamedEntityTable extends EntityColumns {
 
 type LinkRow<Owner extends string, Value extends string> = Record<Owner | Value, string> & { firm_id: number };
 
+export interface WebhookTable {
+  id: string;
+  firm_id: number;
+  created_at: Millis;
+  updated_at: Millis;
+  name: string;
+  url: string;
+  events: Json;
+  type: string;
+  payload_version: string;
+  enabled: Bool;
+  /** The signing secret, sealed with a key of the installation (server/auth/webhook-secret.ts). */
+  secret_sealed: string;
+  secret_shown: Bool;
+  created_by: string | null;
+  failing_since: Millis | null;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  firm_id: number;
+  webhook_id: string;
+  event: string;
+  /** The event's id, the same in every delivery of it (a re-send too), so receivers can ignore repeats. */
+  event_id: string;
+  payload_version: string;
+  inbox_item_id: string | null;
+  attempts: number;
+  status: string;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_response: string | null;
+  next_attempt_at: Millis | null;
+  body: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
 export interface DB {
   firm: FirmTable;
   security_role: SecurityRoleTable;
@@ -624,6 +662,8 @@ export interface DB {
   dms_credential_directory: DmsCredentialDirectoryView;
   dms_credential_token: DmsCredentialTokenTable;
   api_call_timing: ApiCallTimingTable;
+  webhook: WebhookTable;
+  webhook_delivery: WebhookDeliveryTable;
 }
 
 export type FirmRow = Selectable<FirmTable>;

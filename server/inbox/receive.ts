@@ -3,6 +3,7 @@ import type { ServerContext } from "../context";
 import { stripControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { logEvent } from "../jobs/event-log";
+import { emitWebhookEvent } from "../jobs/webhook-events";
 import { message as text } from "../lib/messages";
 import { enqueue } from "../jobs/queue";
 import { decodeUtf8OrLegacy } from "../notices/charset";
@@ -97,6 +98,7 @@ export async function receiveMessage(ctx: ServerContext, message: IncomingMessag
       detail: text("pipeline:events.received", { source: message.source, bytes: message.raw.length }),
       at: now,
     });
+    await emitWebhookEvent(trx, { firmId: message.firmId, event: "notice.received", inboxItemId: id, at: now });
   });
   return id;
 }

@@ -7,6 +7,7 @@ import { buildTemplateData } from "../mail/notice-template";
 import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { type EventName, logEvent } from "../jobs/event-log";
+import { emitWebhookEvent } from "../jobs/webhook-events";
 import { wallsForCase } from "../walls/walls";
 import { loadDeliveryDocuments } from "./delivery";
 import { TemplateSources, composeNotice } from "./notice-mail";
@@ -51,6 +52,7 @@ export async function notifyInboxItem(ctx: ServerContext, itemId: string, attemp
     return;
   }
   await log("notified", await countsOf(ctx, item.id));
+  await emitWebhookEvent(db, { firmId: firm.id, event: "notification.sent", inboxItemId: item.id, at: ctx.clock.now() });
 }
 
 async function sendPendingRealtime(

@@ -3,6 +3,7 @@ import type { ServerContext } from "../context";
 import type { DB, InboxItemTable } from "../db/schema";
 import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
 import { type NextJob, enqueueAll } from "../jobs/queue";
+import { type WebhookEvent, emitWebhookEvent } from "../jobs/webhook-events";
 
 export type InboxStatus = "New" | "Started" | "Retry" | "Failed" | "Manual" | "Action Required" | "Canceled" | "Succeeded" | "Post Processing";
 export type ActionRequired = "NONE" | "ECFX" | "USER";
@@ -58,4 +59,19 @@ export async function changeItemIn(
   if (Number(changed.numUpdatedRows) === 0) return;
   await logEvent(trx, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
   await enqueueAll(trx, item.firm_id, options.next ?? [], now);
+  const told = webhookEventOf(change);
+  if (told)
+    await emitWebhookEvent(trx, {
+      firmId: item.firm_id,
+      event: told,
+      inboxItemId: item.id,
+      at: now,
+      data: told === "processing.failed" ? { reason: change.reason ?? "" } : undefined,
+    });
+}
+
+/** The change the firm's webhooks hear of: a notice recorded on its case, or a notice given up on. */
+function webhookEventOf(change: ItemChange): WebhookEvent | null {
+  if (change.status === "Failed") return "processing.failed";
+  return change.disposition === "Processed" ? "notice.processed" : null;
 }

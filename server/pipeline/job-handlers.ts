@@ -2,6 +2,7 @@ import type { JobHandler, JobHandlers } from "../jobs/worker";
 import { MAX_NOTIFY_ATTEMPTS, notifyInboxItem } from "../notify/notify-inbox-item";
 import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../storage/store-inbox-item";
 import { applyWalls } from "../walls/apply-walls";
+import { deliverWebhook } from "./deliver-webhook";
 import { MAX_EXTRACTION_ATTEMPTS, extractTitle, titleGivenUp } from "./extract-title";
 import { MAX_FETCH_ATTEMPTS, fetchDocument, finishWhenAllFetched } from "./fetch-document";
 import { setItem } from "./item-state";
@@ -42,4 +43,6 @@ export const PIPELINE_JOBS: JobHandlers = {
   "apply-walls": { run: (ctx, job) => applyWalls(ctx, job.firm_id) },
   "store-inbox-item": { run: (ctx, job) => storeInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_STORAGE_ATTEMPTS },
   "notify-inbox-item": { run: (ctx, job) => notifyInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_NOTIFY_ATTEMPTS },
+  // A delivery keeps its own attempts and back-off (a day of them); the job only runs the next one.
+  "deliver-webhook": { run: (ctx, job) => deliverWebhook(ctx, job.ref_id) },
 };

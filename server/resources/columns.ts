@@ -16,6 +16,7 @@ const KIND_COLUMNS: Record<Exclude<FieldKind, "references">, Omit<ColumnSpec, "e
   number: { type: "number", sortable: true, filterable: false },
   emails: { type: "json", sortable: false, filterable: false },
   properties: { type: "json", sortable: false, filterable: false },
+  choices: { type: "json", sortable: false, filterable: false },
 };
 
 /** Columns every record has: its id and, on stamped tables, when it was made and last changed (epoch ms). */

@@ -41,6 +41,7 @@ function cellToValue(field: FieldDef, cell: string): { value?: unknown; error?: 
     }
     case "references":
     case "emails":
+    case "choices":
       return {
         value: cell
           .split(LIST_SEPARATOR)

@@ -6,6 +6,7 @@ import { validateStorageTemplate } from "../storage/path-template";
 import { scheduleWallsRecomputation } from "../walls/apply-walls";
 import { nextOrder, settleOrder } from "./preference-order";
 import type { ServerExtension, UniqueRule } from "./types";
+import { webhookExtension } from "./webhook-resource";
 
 // The server-only facts of the entities that send notices out and file them, keyed by registry
 // key: preference groups, templates, notification rules, auto case creation, storage policies,
@@ -163,4 +164,5 @@ export const NOTIFY_STORE_EXTENSIONS: Partial<Record<RegistryKey, ServerExtensio
       },
     },
   },
+  webhooks: webhookExtension,
 };

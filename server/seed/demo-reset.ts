@@ -24,6 +24,8 @@ import { seedDemoYear } from "./demo-year";
  * KEPT_TABLES, so a table added later is not forgotten.
  */
 export const RESET_TABLES = [
+  "webhook_delivery",
+  "webhook",
   "notification",
   "digest_run",
   "dms_record",

@@ -12,6 +12,7 @@ import { targetForCredential } from "./dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
 import { renderDocumentProperties, renderStorageLocation } from "./path-template";
 import { type StoragePolicy, policyChain, resolveStoragePolicy } from "./policy-resolution";
+import { emitWebhookEvent } from "../jobs/webhook-events";
 
 /** Attempts of the storage job before it is marked failed (the worker's limit for item jobs). */
 export const MAX_STORAGE_ATTEMPTS = 5;
@@ -65,6 +66,7 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
   }
   if (errors.length === 0) {
     await finish(ctx, filingItem, "succeeded", { event: "storage succeeded" });
+    await emitWebhookEvent(ctx.database.db, { firmId: item.firm_id, event: "documents.stored", inboxItemId: item.id, at: ctx.clock.now() });
     return;
   }
   const detail = errors

@@ -59,6 +59,11 @@ const NEEDS: Record<string, { resource: string; need: "read" | "write" }> = {
   "DELETE /api/v1/user-security-role/:id": { resource: "firm", need: "write" },
   "GET /api/v1/slow-calls": { resource: "firm", need: "write" },
   "PUT /api/v1/jurisdiction-preference/order": { resource: "jurisdiction_preference", need: "write" },
+  "GET /api/v1/webhook/:id/deliveries": { resource: "webhook", need: "read" },
+  "POST /api/v1/webhook/:id/test": { resource: "webhook", need: "write" },
+  "POST /api/v1/webhook/:id/secret": { resource: "webhook", need: "write" },
+  "POST /api/v1/webhook/:id/secret/rotate": { resource: "webhook", need: "write" },
+  "POST /api/v1/webhook-delivery/:id/resend": { resource: "webhook", need: "write" },
 };
 
 interface Route {
@@ -179,6 +184,9 @@ describe.each(backends)("access matrix: every route, role and firm (%s)", (backe
       });
       if (job.status !== 202) throw new Error(`import in firm ${firm} answered ${job.status}: ${job.text}`);
       ids[firm].job = job.body.id;
+      const delivery = await admin.post(`/api/v1/webhook/${ids[firm].webhooks}/test`);
+      if (delivery.status !== 202) throw new Error(`a test event in firm ${firm} answered ${delivery.status}: ${delivery.text}`);
+      ids[firm].webhookDelivery = delivery.body.id;
     }
 
     // Both firms get one user per default role (the demo firm has them already).
@@ -280,6 +288,8 @@ describe.each(backends)("access matrix: every route, role and firm (%s)", (backe
       "/api/v1/import-jobs/": t.job,
       "/api/v1/firm/": String(firmId[target]),
       "/api/v1/preferences/": "matrix",
+      "/api/v1/webhook/": t.webhooks,
+      "/api/v1/webhook-delivery/": t.webhookDelivery,
     };
     const prefix = Object.keys(idFor).find((p) => route.url.startsWith(p) && route.url.includes(":"));
     let path = prefix ? route.url.replace(/:(id|key)/, encodeURIComponent(idFor[prefix]!)) : route.url;

@@ -39,6 +39,7 @@ export const CREATE_ORDER = [
   "dms-dropbox",
   "storage-policies",
   "ethical-walls",
+  "webhooks",
 ] as const;
 
 let serial = 0;
@@ -136,6 +137,8 @@ export function minimalBody(key: string, tag: string, ids: Ids, roleId: string):
       return { name: `Policy ${tag} ${n}`, dms_credential_id: ids.dms };
     case "ethical-walls":
       return { name: `Wall ${tag} ${n}`, matter_id: ids.matters, timekeepers: [ids.timekeepers] };
+    case "webhooks":
+      return { name: `Hook ${tag} ${n}`, url: `https://hooks.example.test/${tag}/${n}`, events: ["notice.received"] };
     default:
       throw new Error(`no body for ${key}: add it to tests/api/contract-fixtures.ts`);
   }
@@ -193,12 +196,15 @@ export function fieldValue(res: ServerResource, field: string, current: Record<s
   const other = (options: readonly string[]) => options.find((o) => o !== current[field]) ?? options[0];
   if (field === "daily_cadence_delivery_time") return current[field] === "06:45" ? "07:15" : "06:45";
   if (field === "party_email_domains") return [`domain${++serial}.example.test`];
+  if (res.def.key === "webhooks" && field === "url") return `https://hooks.example.test/changed/${++serial}`;
   if (def?.reference && def.reference === res.def.key) return real ? ids[`${def.reference}:other`] : `no-such-${def.reference}`;
   switch (def?.kind) {
     case "email":
       return `changed-${field}-${++serial}@example.test`;
     case "emails":
       return [`copy-${++serial}@example.test`];
+    case "choices":
+      return [other(def.options ?? [])];
     case "select":
       return other(def.options ?? []);
     case "boolean":

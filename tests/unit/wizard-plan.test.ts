@@ -32,7 +32,10 @@ describe("wizard plans from the registry", () => {
 
   it("explains references to entities without an API instead of offering an empty picker", () => {
     // A case whose storage policy pointed at an entity without an API yet.
-    const cases = { ...REGISTRY.cases, fields: REGISTRY.cases.fields.map((f) => (f.name === "storage_policy_id" ? { ...f, reference: "webhooks" } : f)) };
+    const cases = {
+      ...REGISTRY.cases,
+      fields: REGISTRY.cases.fields.map((f) => (f.name === "storage_policy_id" ? { ...f, reference: "provider-credentials" } : f)),
+    };
     const storage = wizardPlan(cases).find((s) => s.key === "storage")!;
     expect(storage.unavailable.map((f) => f.name)).toEqual(["storage_policy_id"]);
     expect(storage.names).toEqual(["reference_id", "unique_key"]);

@@ -23,6 +23,7 @@ import {
 import { securityRoles } from "./security-roles";
 import { timekeepers } from "./timekeepers";
 import { ethicalWalls } from "./walls";
+import { webhooks } from "./webhooks";
 import type { ResourceDef } from "./types";
 
 /** Every entity of the registry, by key. */
@@ -63,6 +64,7 @@ export const REGISTRY = {
   "dms-credentials": dmsCredentialDirectory,
   "ethical-walls": ethicalWalls,
   "event-logs": eventLogs,
+  webhooks,
 } satisfies Record<string, ResourceDef>;
 
 export type RegistryKey = keyof typeof REGISTRY;

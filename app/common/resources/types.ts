@@ -16,7 +16,9 @@ export type FieldKind =
   | "reference"
   | "references"
   /** A map of names to values, typed as "name=value" lines. */
-  | "properties";
+  | "properties"
+  /** Several of the fixed `options`, kept as a list (a webhook's events). */
+  | "choices";
 
 export interface FieldDef {
   /** API and column name, also the field-permission name (`<name>_access`). */
@@ -98,7 +100,8 @@ export type DrawerIcon =
   | "notes"
   | "gauge"
   | "refresh"
-  | "shieldLock";
+  | "shieldLock"
+  | "webhook";
 
 export type PageEntry = {
   /** Catalogue key of the page title; by default the entity's title (`resources:<key>.title`). */
@@ -166,7 +169,7 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
 }
 
 /** A part of a record page under the record: a case's notices and documents, an envelope's documents, a template's preview. */
-export type RecordSection = "caseNotices" | "caseDocuments" | "envelopeDocuments" | "templatePreview";
+export type RecordSection = "caseNotices" | "caseDocuments" | "envelopeDocuments" | "templatePreview" | "webhookDeliveries";
 
 export interface CrossCheck {
   fields: string[];

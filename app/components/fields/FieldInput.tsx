@@ -1,4 +1,4 @@
-import { Checkbox, NativeSelect, TextInput, Textarea } from "@mantine/core";
+import { Checkbox, Input, NativeSelect, Stack, TextInput, Textarea } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { type FieldDef, SECRET_KEPT, fieldLabelKey } from "../../common/resources/types";
 import { translateErrors } from "../../utils/forms";
@@ -67,6 +67,25 @@ export function FieldInput({ resourceKey, field, input, picker, label: labelOver
           defaultChecked={input.initialValue === "on" || input.initialValue === true}
         />
       );
+    case "choices": {
+      // Plain checkboxes of one name: the form posts every ticked one, with or without JavaScript.
+      const chosen = asTexts(input.initialValue);
+      return (
+        <Input.Wrapper key={input.key} id={input.id} label={label} error={error} withAsterisk={Boolean(field.required)}>
+          <Stack gap={6} mt={4}>
+            {(field.options ?? []).map((value) => (
+              <Checkbox
+                key={value}
+                name={input.name}
+                value={value}
+                label={t(`resources:${resourceKey}.options.${field.name}.${value}`, { defaultValue: value })}
+                defaultChecked={chosen.includes(value)}
+              />
+            ))}
+          </Stack>
+        </Input.Wrapper>
+      );
+    }
     case "select":
       return (
         <NativeSelect

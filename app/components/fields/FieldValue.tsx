@@ -56,6 +56,14 @@ export function FieldValue({ resourceKey, field, value, titles }: { resourceKey:
       );
     case "emails":
       return <Text span>{(Array.isArray(value) ? value : [value]).join(", ")}</Text>;
+    case "choices":
+      return (
+        <Text span>
+          {(Array.isArray(value) ? value : [value])
+            .map((choice) => t(`resources:${resourceKey}.options.${field.name}.${String(choice)}`, { defaultValue: String(choice) }))
+            .join(", ")}
+        </Text>
+      );
     case "properties":
       return (
         <Text span style={{ whiteSpace: "pre-wrap" }}>

@@ -47,7 +47,7 @@ const toList = (value: unknown) => {
  */
 export function schemaFor(def: ResourceDef, fields: readonly FieldDef[], id?: string): z.ZodTypeAny {
   const picked = def.schema.pick(Object.fromEntries(fields.map((f) => [f.name, true])) as Record<string, true>);
-  const lists = fields.filter((f) => f.kind === "emails");
+  const lists = fields.filter((f) => f.kind === "emails" || f.kind === "choices");
   const shape = picked.shape as z.ZodRawShape;
   const object = lists.length === 0 ? picked : picked.extend(Object.fromEntries(lists.map((f) => [f.name, z.preprocess(toList, shape[f.name]!)])));
   const cross = def.crossCheck;

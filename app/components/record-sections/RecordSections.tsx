@@ -8,6 +8,7 @@ import { CardSection } from "../inbox/CardSection";
 import { CardTable, OpenLink } from "../inbox/CardTable";
 import { PreviewPane } from "../templates/PreviewPane";
 import type { LoadedSections, RelatedDocument, RelatedNotice } from "./types";
+import { WebhookDeliveries } from "./WebhookDeliveries";
 
 const noticePath = (id: string) => recordPath(REGISTRY["inbox-items"], id);
 
@@ -81,6 +82,12 @@ export function RecordSections({ order, loaded }: { order: RecordSection[]; load
             render={(rows) => <Documents rows={rows} withEnvelope={name === "caseDocuments"} />}
           />
         );
+      case "webhookDeliveries":
+        return loaded.webhookDeliveries ? (
+          <CardSection title={t("resources:webhooks.deliveries.title")} testId="webhook-deliveries">
+            <WebhookDeliveries webhookId={loaded.webhookDeliveries.webhookId} rows={loaded.webhookDeliveries.rows} />
+          </CardSection>
+        ) : null;
       case "templatePreview":
         return loaded.templatePreview ? (
           <Card withBorder>

@@ -3,6 +3,7 @@ import type { RecordSection, ResourceDef } from "../../common/resources/types";
 import { ApiError } from "../../utils/api.server";
 import type { ApiClient, Me } from "../../utils/auth.server";
 import { previewTemplate } from "../templates/template-editor.server";
+import type { WebhookDeliveryPage } from "../../common/resources/webhooks";
 import type { LoadedSections } from "./types";
 
 // What a record page shows under a case, an ECF notification or a template. The API scopes the
@@ -35,6 +36,13 @@ const SOURCES: { [S in RecordSection]: { access: AccessKey; load: (api: ApiClien
   caseDocuments: { access: "documentAccess", load: (api, id) => readList(api, `/api/v1/document/list?case_id=${q(id)}`) },
   envelopeDocuments: { access: "documentAccess", load: (api, id) => readList(api, `/api/v1/document/list?envelope_id=${q(id)}`) },
   templatePreview: { access: "emailTemplateAccess", load: (api, _id, record) => previewTemplate(api, String(record.template ?? "")) },
+  webhookDeliveries: {
+    access: "firmAccess",
+    load: async (api, id) => {
+      const { data } = await api.json<WebhookDeliveryPage>(`/api/v1/webhook/${q(id)}/deliveries?size=5`);
+      return { webhookId: id, rows: data.rows };
+    },
+  },
 };
 
 export async function loadRecordSections(api: ApiClient, me: Me, def: ResourceDef, id: string, record: Record_): Promise<LoadedSections> {

@@ -1,5 +1,6 @@
 import type { ListedDocument } from "../../common/listed-document";
 import type { PreviewOutcome } from "../../common/template-preview";
+import type { WebhookDeliveryRow } from "../../common/resources/webhooks";
 
 /** A notice as a case page lists it: enough to recognise it and open its card. */
 export interface RelatedNotice {
@@ -18,4 +19,5 @@ export interface LoadedSections {
   caseDocuments?: RelatedDocument[] | null;
   envelopeDocuments?: RelatedDocument[] | null;
   templatePreview?: PreviewOutcome;
+  webhookDeliveries?: { webhookId: string; rows: WebhookDeliveryRow[] } | null;
 }

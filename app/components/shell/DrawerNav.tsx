@@ -32,6 +32,7 @@ import {
   IconUsersGroup,
   IconUserStar,
   IconWall,
+  IconWebhook,
   IconWand,
   IconWorld,
   type Icon,
@@ -77,6 +78,7 @@ export const ICONS: Record<DrawerIcon, Icon> = {
   gauge: IconGauge,
   refresh: IconRefresh,
   shieldLock: IconShieldLock,
+  webhook: IconWebhook,
 };
 
 const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "developer"];
