@@ -78,6 +78,7 @@ export function buildResources(entries: [ResourceDef, ServerExtension][]): Serve
       table: ext.table,
       firmOwned: ext.firmOwned ?? true,
       writable: ext.writable ?? true,
+      view: ext.view ?? false,
       searchable: "indexed" in ext.search,
       columns,
       links,

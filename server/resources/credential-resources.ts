@@ -28,5 +28,5 @@ const vendorKeys = DMS_CREDENTIAL_KEYS.filter((key) => key !== "dms");
 export const CREDENTIAL_EXTENSIONS: Partial<Record<RegistryKey, ServerExtension>> = {
   ...Object.fromEntries(vendorKeys.map((key) => [key, credential(DMS_CREDENTIAL_TABLES[key])])),
   // Read only: a view over every credential table.
-  "dms-credentials": { table: "dms_credential_directory", writable: false, stamped: "created", search: { like: ["name"] } },
+  "dms-credentials": { table: "dms_credential_directory", writable: false, view: true, stamped: "created", search: { like: ["name"] } },
 };

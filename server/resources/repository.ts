@@ -208,7 +208,7 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
   // column yields the whole order by itself (on SQLite every index entry carries the rowid):
   // no sort of the firm's rows, and a deep page skips index entries instead of reading rows.
   const tie = sql.raw(q.sort.at(-1)?.descending ? "desc" : "asc");
-  const key = dialect === "sqlite" ? sql`t.rowid` : sql`t.id`;
+  const key = dialect === "sqlite" && !res.view ? sql`t.rowid` : sql`t.id`;
   order.push(sql`${key} ${tie}`);
   const table = sql`${sql.table(res.table)} as t`;
   // The page's keys first, then its rows: skipped rows only cost index entries, never a row read.

@@ -65,6 +65,8 @@ export interface ServerExtension {
   firmOwned?: boolean;
   /** The generic API writes it (default true); the pipeline's own tables are read-only here. */
   writable?: boolean;
+  /** `table` is a view over other tables (read only): it has no SQLite rowid to page by. */
+  view?: boolean;
   /** Rows carry created_at and updated_at (default true); "created": only created_at (a log). */
   stamped?: boolean | "created";
   /** SQL of the declared computed fields that are not columns (counts); `t` is the row. */
@@ -111,6 +113,7 @@ export interface ServerResource {
   table: string;
   firmOwned: boolean;
   writable: boolean;
+  view: boolean;
   searchable: boolean;
   columns: Record<string, ColumnSpec>;
   links?: Record<string, LinkSpec>;

@@ -196,7 +196,8 @@ export function fieldValue(res: ServerResource, field: string, current: Record<s
   const other = (options: readonly string[]) => options.find((o) => o !== current[field]) ?? options[0];
   if (field === "daily_cadence_delivery_time") return current[field] === "06:45" ? "07:15" : "06:45";
   if (field === "party_email_domains") return [`domain${++serial}.example.test`];
-  if (res.def.key === "webhooks" && field === "url") return `https://hooks.example.test/changed/${++serial}`;
+  // Addresses (a webhook's URL, a DMS's base URL or sign-in endpoint) must stay addresses.
+  if (/(^|_)(url|endpoint)$/.test(field)) return `https://hooks.example.test/changed/${++serial}`;
   if (def?.reference && def.reference === res.def.key) return real ? ids[`${def.reference}:other`] : `no-such-${def.reference}`;
   switch (def?.kind) {
     case "email":

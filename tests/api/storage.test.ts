@@ -9,7 +9,7 @@ import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
 import { type Worker, startWorker } from "../../server/jobs/worker";
 import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
-import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../../server/storage/store-inbox-item";
+import { storeInboxItem } from "../../server/storage/store-inbox-item";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 // Where documents go, end to end: notices in over SMTP, documents fetched from the court
@@ -280,33 +280,27 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     }
   });
 
-  it("retries a store that cannot be written, fails it after the last attempt with a report, and succeeds once requeued", async () => {
+  it("fails a store no retry can mend at once, with a report, and succeeds once requeued", async () => {
     const firm = (await client.get("/api/v1/firm")).body;
     expect((await client.put(`/api/v1/firm/${firm.id}`, { ...firm, dms_failure_report_emails: ["dms-admin@lawfirm.test"] })).status).toBe(200);
-    // A file where the credential's folder should be: no folder can be made there.
+    // A file where the credential's folder should be: no folder can be made there until someone moves it.
     fs.writeFileSync(path.join(firmRoot, "blocked"), "not a folder");
 
     await send(variant(6, "2:24-cv-00126"));
     let item: { id: string; dms_status: string } | undefined;
-    for (let i = 0; i < 100 && item?.dms_status !== "delayed"; i++) {
+    for (let i = 0; i < 100 && item?.dms_status !== "failed"; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       item = await db().selectFrom("inbox_item").select(["id", "dms_status"]).where("case_id", "=", ids.blockedCase!).executeTakeFirst();
     }
-    expect(item?.dms_status).toBe("delayed");
+    expect(item?.dms_status).toBe("failed");
     const itemId = item!.id;
-    expect((await recordsOf(itemId)).map((r) => r.status)).toEqual(["delayed"]);
-    expect((await eventsOf(itemId)).map((e) => e.event)).toContain("storage delayed");
-
-    // The back-off would take minutes: the remaining attempts are run here, the last one by hand.
-    await db().deleteFrom("job").where("kind", "=", "store-inbox-item").where("ref_id", "=", itemId).execute();
-    await expect(storeInboxItem(running.ctx, itemId, 2)).rejects.toThrow(/not a folder/);
-    await storeInboxItem(running.ctx, itemId, MAX_STORAGE_ATTEMPTS);
-    const failed = await db().selectFrom("inbox_item").select("dms_status").where("id", "=", itemId).executeTakeFirstOrThrow();
-    expect(failed.dms_status).toBe("failed");
     const [record] = await recordsOf(itemId);
-    expect(record).toMatchObject({ status: "failed", attempts: 3 });
+    expect(record).toMatchObject({ status: "failed", attempts: 1 });
     expect(record!.error).toMatch(/not a folder/);
-    expect((await eventsOf(itemId)).map((e) => e.event)).toContain("storage failed");
+    const events = (await eventsOf(itemId)).map((e) => e.event);
+    expect(events).toContain("storage failed");
+    expect(events).not.toContain("storage delayed");
+    expect(await db().selectFrom("job").select("id").where("kind", "=", "store-inbox-item").where("ref_id", "=", itemId).execute()).toEqual([]);
     const report = await db().selectFrom("outbound_mail").selectAll().where("purpose", "=", "dms-failure").where("inbox_item_id", "=", itemId).execute();
     expect(report).toHaveLength(1);
     expect(JSON.parse(report[0]!.to_addresses)).toEqual(["dms-admin@lawfirm.test"]);
