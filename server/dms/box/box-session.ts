@@ -10,6 +10,7 @@ import type { NetworkClient } from "box-node-sdk/lib/networking/networkClient";
 import { Blob } from "node:buffer";
 import { FormData, type Response } from "undici";
 import { type OutboundPurpose, OutboundRefusedError } from "../../outbound/guard";
+import { boxPurpose, boxUrls } from "./box-hosts";
 import type { StoredToken, VendorContext } from "../vendor-target";
 import { BOX_KIND, BoxCallError, BoxUnreachableError, boxReason, retryAfterMs } from "./box-errors";
 import { DmsTargetError } from "../dms-target";
@@ -18,8 +19,6 @@ import { DmsTargetError } from "../dms-target";
 // the product's outbound guard: the SDK's own network client (with its retries and sleeps) is
 // replaced by one that calls ctx.guard.fetch with a time-out, reads bounded answers and turns
 // refusals into BoxCallError. Retries are the storage step's business, not the SDK's.
-
-export const BOX_DEFAULT_BASE_URL = "https://api.box.com";
 
 /** Largest JSON answer read from Box: a folder page of 1000 items with metadata stays well below. */
 export const MAX_BOX_ANSWER_BYTES = 4 * 1024 * 1024;
@@ -33,27 +32,6 @@ export interface BoxSettings {
   box_subject_id: string;
   /** Milliseconds to wait after creating a folder, before uploading into it; 0 when unset. */
   folder_creation_sync_delay: number;
-}
-
-const stripSlash = (url: string) => url.replace(/\/+$/, "");
-
-/**
- * Box's three hosts under one base. The vendor's own: api.box.com, upload.box.com/api and
- * account.box.com/api/oauth2. Any other base (ECFX_BOX_BASE_URL) serves them all:
- * api.box.com/X → <base>/X, upload.box.com/api/X → <base>/api/X, account.box.com/api/oauth2/X → <base>/api/oauth2/X.
- */
-export function boxBaseUrls(baseUrl: string): BaseUrls {
-  const base = stripSlash(baseUrl);
-  if (base === BOX_DEFAULT_BASE_URL) return new BaseUrls({});
-  return new BaseUrls({ baseUrl: base, uploadUrl: `${base}/api`, oauth2Url: `${base}/api/oauth2` });
-}
-
-const bare = (host: string) => host.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
-
-/** Box's hosts (box.com and its subdomains: api, upload, account) and the host of the configured base. */
-export function boxPurpose(baseUrl: string): OutboundPurpose {
-  const configured = bare(new URL(baseUrl).hostname);
-  return { name: "Box", hostAllowed: (host) => host === configured || host === "box.com" || host.endsWith(".box.com") };
 }
 
 /** Who the token signs in as; a token kept for another subject is not used. */
@@ -172,7 +150,9 @@ export class GuardedBoxNetworkClient implements NetworkClient {
         await options.auth.refreshToken(options.networkSession);
         return this.call(options, true);
       }
-      const { code, reason } = boxReason(data, response.status);
+      // A refused token comes with an empty body; its reason is in WWW-Authenticate.
+      const challenge = /error_description="([^"]*)"/.exec(response.headers.get("www-authenticate") ?? "")?.[1];
+      const { code, reason } = boxReason(data ?? (challenge ? { message: challenge } : undefined), response.status);
       const tokenGrant = url.pathname.endsWith("/oauth2/token");
       throw new BoxCallError(response.status, code, reason, retryAfterMs(response.headers.get("retry-after"), this.ctx.now()), tokenGrant);
     }
@@ -185,7 +165,10 @@ export class GuardedBoxNetworkClient implements NetworkClient {
     };
   }
 
-  private async send(url: URL, request: { method: string; headers: Record<string, string>; body?: string | Buffer | FormData; cancel?: AbortSignal }): Promise<Response> {
+  private async send(
+    url: URL,
+    request: { method: string; headers: Record<string, string>; body?: string | Buffer | FormData; cancel?: AbortSignal },
+  ): Promise<Response> {
     const timeout = AbortSignal.timeout(this.ctx.timeoutMs);
     try {
       return await this.ctx.guard.fetch(url, this.purpose, {
@@ -211,6 +194,6 @@ export function boxClient(settings: BoxSettings, ctx: VendorContext): BoxClient 
     ...(settings.box_subject_type === "user" ? { userId: settings.box_subject_id } : { enterpriseId: settings.box_subject_id }),
     tokenStorage: boxTokenStorage(settings, ctx),
   });
-  const networkSession = new NetworkSession({ baseUrls: boxBaseUrls(ctx.baseUrl), networkClient: new GuardedBoxNetworkClient(ctx) });
+  const networkSession = new NetworkSession({ baseUrls: new BaseUrls(boxUrls(ctx.baseUrl)), networkClient: new GuardedBoxNetworkClient(ctx) });
   return new BoxClient({ auth: new BoxCcgAuth({ config }), networkSession });
 }

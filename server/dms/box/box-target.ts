@@ -14,7 +14,8 @@ import { removeLeftovers, uploadUnderName } from "./box-upload";
 // linked by their web URL. See docs/dms/box.md.
 
 export { BOX_KIND } from "./box-errors";
-export { BOX_DEFAULT_BASE_URL, type BoxSettings } from "./box-session";
+export { BOX_DEFAULT_BASE_URL } from "./box-hosts";
+export type { BoxSettings } from "./box-session";
 
 /** Where a person opens a Box file: its web URL (no shared link is created, so Box's own permissions apply). */
 export const boxFileLink = (id: string): string => `https://app.box.com/file/${id}`;

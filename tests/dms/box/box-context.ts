@@ -28,7 +28,7 @@ export function memoryTokens(): MemoryTokens {
   return store;
 }
 
-export interface TestContext extends VendorContext {
+export interface TestContext extends Omit<VendorContext, "tokens"> {
   tokens: MemoryTokens;
   slept: number[];
   /** Moves the client's clock forward. */
@@ -36,7 +36,7 @@ export interface TestContext extends VendorContext {
   close(): Promise<void>;
 }
 
-export function testContext(server: BoxTestServer, overrides: Partial<VendorContext> = {}): TestContext {
+export function testContext(server: BoxTestServer, overrides: Partial<Omit<VendorContext, "tokens">> = {}): TestContext {
   const guard = new OutboundGuard({ allowedOrigins: [server.origin] });
   let offset = 0;
   const slept: number[] = [];

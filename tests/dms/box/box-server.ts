@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { HeldDocument, VendorTestServer } from "../vendor-test-server";
+import { documentProperties } from "../../../server/dms/box/box-metadata";
 import { checkRequest } from "./box-contract";
 
 // A local Box on a loopback port, to Box's published contract (tests/fixtures/openapi/box):
@@ -95,11 +96,20 @@ const ERROR_CODES: Record<number, string> = {
 };
 
 function boxError(status: number, message: string, code = ERROR_CODES[status] ?? "error", contextInfo?: unknown): Answer {
-  return new Answer(status, { type: "error", status, code, message, request_id: randomBytes(6).toString("hex"), ...(contextInfo ? { context_info: contextInfo } : {}) });
+  return new Answer(status, {
+    type: "error",
+    status,
+    code,
+    message,
+    request_id: randomBytes(6).toString("hex"),
+    ...(contextInfo ? { context_info: contextInfo } : {}),
+  });
 }
 
 const invalidToken = () =>
-  new Answer(401, undefined, { "www-authenticate": 'Bearer realm="Service", error="invalid_token", error_description="The access token provided is invalid."' });
+  new Answer(401, undefined, {
+    "www-authenticate": 'Bearer realm="Service", error="invalid_token", error_description="The access token provided is invalid."',
+  });
 
 export async function startBoxServer(options: BoxServerOptions = {}): Promise<BoxTestServer> {
   const tokenSeconds = options.tokenSeconds ?? 3600;
@@ -197,7 +207,8 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
   }
 
   function grantToken(form: URLSearchParams): Answer {
-    if (form.get("grant_type") !== "client_credentials") return new Answer(400, { error: "unsupported_grant_type", error_description: "Grant type not supported" });
+    if (form.get("grant_type") !== "client_credentials")
+      return new Answer(400, { error: "unsupported_grant_type", error_description: "Grant type not supported" });
     if (form.get("client_id") !== CLIENT_ID || form.get("client_secret") !== CLIENT_SECRET) {
       return new Answer(400, { error: "invalid_client", error_description: "The client credentials are invalid" });
     }
@@ -220,7 +231,8 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
     const parts = [...session.parts.values()].sort((a, b) => a.offset - b.offset);
     const bytes = Buffer.concat(parts.map((part) => part.bytes));
     const listed = new Set((body.parts ?? []).map((part) => part.part_id));
-    if (bytes.length !== session.fileSize || parts.some((part) => !listed.has(part.part_id))) return boxError(400, "The parts do not make up the file", "bad_request");
+    if (bytes.length !== session.fileSize || parts.some((part) => !listed.has(part.part_id)))
+      return boxError(400, "The parts do not make up the file", "bad_request");
     if (digest !== `sha=${sha1(bytes, "base64")}`) return boxError(400, "The digest does not match the file", "bad_digest");
     const taken = conflictIn(session.folderId, session.fileName);
     if (taken) return conflict(taken);
@@ -267,7 +279,13 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
       path,
       query: Object.fromEntries(url.searchParams.entries()),
       headers: request.headers as Record<string, string>,
-      body: form ? Object.fromEntries(form.entries()) : parts ? { attributes: parts.attributes, file: "" } : contentType.startsWith("application/octet-stream") ? undefined : json,
+      body: form
+        ? Object.fromEntries(form.entries())
+        : parts
+          ? { attributes: parts.attributes, file: "" }
+          : contentType.startsWith("application/octet-stream")
+            ? undefined
+            : json,
     });
     if (problems.problems.length) {
       violations.push(...problems.problems.map((problem) => `${method} ${path}: ${problem}`));
@@ -306,7 +324,8 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
       }
       case "post_files_content": {
         if (!parts?.file || !parts.attributes) return boxError(400, "Attributes and file are required", "bad_request");
-        if (parts.order.indexOf("attributes") > parts.order.indexOf("file")) return boxError(400, "Attributes must come before the file", "metadata_after_file_contents");
+        if (parts.order.indexOf("attributes") > parts.order.indexOf("file"))
+          return boxError(400, "Attributes must come before the file", "metadata_after_file_contents");
         const name = parts.attributes.name;
         const parentId = String((parts.attributes.parent as { id?: unknown } | undefined)?.id);
         if (!folderById(parentId)) return boxError(404, "Not Found", "not_found");
@@ -323,7 +342,13 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
         if (taken) return conflict(taken);
         const size = Number(json.file_size);
         if (size < MIN_SESSION_BYTES) return boxError(400, "File size is less than minimum allowed for this API", "file_size_too_small");
-        const session: UploadSession = { id: randomBytes(8).toString("hex").toUpperCase(), folderId, fileName: json.file_name, fileSize: size, parts: new Map() };
+        const session: UploadSession = {
+          id: randomBytes(8).toString("hex").toUpperCase(),
+          folderId,
+          fileName: json.file_name,
+          fileSize: size,
+          parts: new Map(),
+        };
         sessions.set(session.id, session);
         return new Answer(201, {
           id: session.id,
@@ -410,8 +435,13 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
       const answered = failure
         ? Promise.resolve(
             (() => {
-              const answer = boxError(failure.status, failure.status === 429 ? "Request rate limit exceeded, please try again later" : `Box failed with ${failure.status}`);
-              return failure.retryAfterSeconds === undefined ? answer : new Answer(answer.status, answer.body, { "retry-after": String(failure.retryAfterSeconds) });
+              const answer = boxError(
+                failure.status,
+                failure.status === 429 ? "Request rate limit exceeded, please try again later" : `Box failed with ${failure.status}`,
+              );
+              return failure.retryAfterSeconds === undefined
+                ? answer
+                : new Answer(answer.status, answer.body, { "retry-after": String(failure.retryAfterSeconds) });
             })(),
           )
         : route(request, url, Buffer.concat(chunks));
@@ -458,9 +488,7 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
           folder: pathOf(file.parentId),
           name: file.name,
           bytes: file.bytes,
-          properties: Object.fromEntries(
-            Object.entries(file.metadata.get("global.properties") ?? {}).filter(([key, value]) => !key.startsWith("$") && typeof value === "string"),
-          ) as Record<string, string>,
+          properties: documentProperties(file.metadata.get("global.properties") ?? {}),
           link: `https://app.box.com/file/${file.id}`,
         })),
     folders: () => [...items.values()].filter((item) => item.type === "folder" && item.id !== "0").map((folder) => [...pathOf(folder.parentId), folder.name]),
@@ -481,5 +509,5 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
   };
 }
 
-/** The settings of a credential that signs in as the local Box's app user rather than its service account. */
+/** The id of the local Box's one user, for a credential with box_subject_type "user". */
 export const BOX_APP_USER_ID = APP_USER.id;

@@ -1,7 +1,11 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DmsLocationTaken, DmsTargetError, type DmsStoreRequest, intendAndWrite } from "../../../server/dms/dms-target";
 import { BOX_KIND, createBoxTarget } from "../../../server/dms/box/box-target";
-import { type BoxTestServer, startBoxServer } from "./box-server";
+import { CHUNKED_UPLOAD_BYTES } from "../../../server/dms/box/box-upload";
+import { OutboundGuard } from "../../../server/outbound/guard";
+import { BOX_APP_USER_ID, type BoxTestServer, startBoxServer } from "./box-server";
 import { type TestContext, boxSettings, testContext } from "./box-context";
 
 let server: BoxTestServer;
@@ -109,7 +113,10 @@ describe("Box target", () => {
     const intended = await box.intend(filing, "k");
     expect(intended.location.endsWith("/Order granting motion (2).pdf")).toBe(true);
     await box.write(filing, intended);
-    const names = server.documents().filter((doc) => doc.folder.join("/") === filing.folder.join("/")).map((doc) => doc.name);
+    const names = server
+      .documents()
+      .filter((doc) => doc.folder.join("/") === filing.folder.join("/"))
+      .map((doc) => doc.name);
     expect(names.sort()).toEqual(["Order granting motion (2).pdf", "order granting MOTION.pdf"]);
   });
 
@@ -188,5 +195,95 @@ describe("Box target", () => {
     const failing = await target({ client_secret: "wrong" }).box.testConnection();
     expect(failing.ok).toBe(false);
     expect(failing.steps).toEqual([{ step: "Sign in", ok: false, detail: "Token generation failed: The client credentials are invalid" }]);
+  });
+});
+
+const large = (fill: number): DmsStoreRequest => ({
+  folder: ["Large", String(fill)],
+  name: "Exhibit bundle",
+  extension: "pdf",
+  bytes: Buffer.alloc(CHUNKED_UPLOAD_BYTES + 123_457, fill),
+  contentType: "application/pdf",
+  properties: { Exhibit: "A" },
+});
+
+describe("Box target, large files and edges", () => {
+  it("uploads a large file in parts and commits it whole", async () => {
+    const { box } = target();
+    const filing = large(7);
+    const stored = await intendAndWrite(box, filing, "large-1");
+    const held = server.documents().find((doc) => doc.link === stored.link);
+    expect(held?.name).toBe("Exhibit bundle.pdf");
+    expect(held?.bytes.equals(filing.bytes)).toBe(true);
+    expect(held?.properties).toEqual({ Exhibit: "A" });
+    expect(server.requests().filter((line) => /^PUT \/api\/2\.0\/files\/upload_sessions\/\w+$/.test(line))).toHaveLength(3);
+    expect(server.openUploadSessions()).toBe(0);
+    expect(server.contractViolations()).toEqual([]);
+  });
+
+  it("aborts the upload session when a part fails, leaving no document and no open session", async () => {
+    const { box } = target();
+    const before = server.documents().length;
+    server.failNext(500, { path: /^\/api\/2\.0\/files\/upload_sessions\/\w+$/ });
+    const error = await failure(intendAndWrite(box, large(9), "large-2"));
+    expect(error.retryable).toBe(true);
+    expect(server.documents()).toHaveLength(before);
+    expect(server.openUploadSessions()).toBe(0);
+    expect(server.requests().some((line) => /^DELETE \/api\/2\.0\/files\/upload_sessions\/\w+$/.test(line))).toBe(true);
+    expect(server.contractViolations()).toEqual([]);
+  });
+
+  it("signs in as a user when the subject is a user", async () => {
+    const report = await target({ box_subject_type: "user", box_subject_id: BOX_APP_USER_ID }).box.testConnection();
+    expect(report.steps[0]?.detail).toBe("Signed in as Pat Records (pat.records@firm.example)");
+  });
+
+  it("reports the step that fails with Box's reason", async () => {
+    server.failNext(403, { path: /^\/2\.0\/folders\/0\/items$/ });
+    const report = await target().box.testConnection();
+    expect(report.ok).toBe(false);
+    expect(report.steps.map((step) => step.ok)).toEqual([true, false]);
+    expect(report.steps[1]?.detail).toBe("Box refused to list the root folder: Box failed with 403");
+  });
+
+  it("lets a busy token endpoint pass as retryable", async () => {
+    server.failNext(503, { path: /^\/oauth2\/token$/ });
+    const error = await failure(target().box.intend(large(1), "k"));
+    expect(error.retryable).toBe(true);
+    expect(error.message).not.toMatch(/^Token generation failed/);
+  });
+
+  it("gives up on a Box that does not answer within the time-out, as retryable", async () => {
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const guard = new OutboundGuard({ allowedOrigins: [origin] });
+    try {
+      const { box } = target({}, { baseUrl: origin, guard, timeoutMs: 200 });
+      const error = await failure(box.intend(large(2), "k"));
+      expect(error.retryable).toBe(true);
+      expect(error.message).toMatch(/no answer within/);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+      await guard.close();
+    }
+  });
+
+  it("answers a request Box's description does not allow with 400 and records it", async () => {
+    const strict = await startBoxServer();
+    try {
+      const response = await fetch(`${strict.origin}/2.0/folders`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer none" },
+        body: JSON.stringify({ name: 3 }),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ type: "error", status: 400, code: "bad_request" });
+      expect(strict.contractViolations()).toHaveLength(1);
+      expect(strict.contractViolations()[0]).toMatch(/^POST \/2\.0\/folders: post_folders: /);
+    } finally {
+      await strict.close();
+    }
   });
 });
