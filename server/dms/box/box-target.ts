@@ -7,7 +7,7 @@ import { BOX_ROOT_FOLDER_ID, listItems, resolveFolder } from "./box-folders";
 import { METADATA_FIELD, filingMetadata, isFilingCopy } from "./box-metadata";
 import { boxSafeName, firstFreeName } from "./box-names";
 import { type BoxSettings, boxClient } from "./box-session";
-import { removeLeftovers, uploadUnderName } from "./box-upload";
+import { isTemporaryName, removeLeftovers, uploadUnderName } from "./box-upload";
 
 // The "Box client-credential grant" DMS target: documents go into folders below the Box
 // subject's root folder ("All Files"), named by Box's rules, tagged with Box metadata, and
@@ -68,7 +68,8 @@ export function createBoxTarget(settings: BoxSettings, ctx: VendorContext): Vend
     if (!found) return null;
     try {
       const items = await listItems(client, found.id, [METADATA_FIELD]);
-      const copy = items.find((item) => isFilingCopy(item, intended.idempotencyKey, intended.contentHash));
+      // A temporary upload carries the metadata before its rename: only a renamed one was filed.
+      const copy = items.find((item) => !isTemporaryName(item.name) && isFilingCopy(item, intended.idempotencyKey, intended.contentHash));
       return copy ? result(copy.id) : null;
     } catch (error) {
       throw toDmsError(error, `Box refused to list folder ${locationOf(folder, "")}`);

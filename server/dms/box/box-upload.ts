@@ -22,12 +22,17 @@ const TEMPORARY_PREFIX = ".ecfx-";
 /** The mark of the temporary uploads of one filing. */
 export const temporaryTag = (idempotencyKey: string): string => createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 16);
 
+/** Whether a name is one of the temporary names uploads go up under (never a filed document). */
+export const isTemporaryName = (name: string): boolean => name.startsWith(TEMPORARY_PREFIX) && name.endsWith(".upload");
+
 const stream = (bytes: Buffer) => Readable.from([bytes]) as unknown as ByteStream;
 
 /** Removes what an attempt of this filing cut short left behind. */
 export async function removeLeftovers(client: BoxClient, folderId: string, idempotencyKey: string): Promise<void> {
   const prefix = `${TEMPORARY_PREFIX}${temporaryTag(idempotencyKey)}-`;
-  const leftovers = (await listItems(client, folderId)).filter((item: BoxItem) => item.type === "file" && item.name.startsWith(prefix));
+  const leftovers = (await listItems(client, folderId)).filter(
+    (item: BoxItem) => item.type === "file" && item.name.startsWith(prefix) && isTemporaryName(item.name),
+  );
   for (const item of leftovers) await client.files.deleteFileById(item.id);
 }
 

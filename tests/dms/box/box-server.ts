@@ -67,8 +67,8 @@ export interface BoxTestServer extends VendorTestServer {
   tokenGrants(): number;
   /** Makes every token issued so far invalid (Box answers 401 to it). */
   revokeTokens(): void;
-  /** Puts a document into a folder path (created as needed), as if someone else filed it; returns its id. */
-  seed(folder: string[], name: string, bytes: Buffer): string;
+  /** Puts a document into a folder path (created as needed), as if someone else filed it, with a global properties instance if given; returns its id. */
+  seed(folder: string[], name: string, bytes: Buffer, properties?: Record<string, string>): string;
   /** Upload sessions neither committed nor aborted. */
   openUploadSessions(): number;
 }
@@ -499,7 +499,11 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
     requests: () => [...log],
     tokenGrants: () => grants,
     revokeTokens: () => tokens.clear(),
-    seed: (folder, name, bytes) => addFile(ensurePath(folder), name, bytes).id,
+    seed: (folder, name, bytes, properties) => {
+      const file = addFile(ensurePath(folder), name, bytes);
+      if (properties) file.metadata.set("global.properties", { ...properties, $template: "properties", $scope: "global", $parent: `file_${file.id}` });
+      return file.id;
+    },
     openUploadSessions: () => sessions.size,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DmsLocationTaken, DmsTargetError, type DmsStoreRequest, intendAndWrite } from "../../../server/dms/dms-target";
 import { BOX_KIND, createBoxTarget } from "../../../server/dms/box/box-target";
-import { CHUNKED_UPLOAD_BYTES } from "../../../server/dms/box/box-upload";
+import { CHUNKED_UPLOAD_BYTES, temporaryTag } from "../../../server/dms/box/box-upload";
 import { OutboundGuard } from "../../../server/outbound/guard";
 import { BOX_APP_USER_ID, type BoxTestServer, startBoxServer } from "./box-server";
 import { type TestContext, boxSettings, testContext } from "./box-context";
@@ -98,6 +98,15 @@ describe("Box target", () => {
     expect(ctx.tokens.token!.accessToken).not.toBe(kept);
   });
 
+  it("gives up with a permanent error when Box refuses the new token too", async () => {
+    const { box } = target();
+    const grants = server.tokenGrants();
+    server.failNext(401, { count: 2, path: /\/folders\/0\/items$/ });
+    const error = await failure(box.intend(request(), "k"));
+    expect(error.retryable).toBe(false);
+    expect(server.tokenGrants()).toBe(grants + 2);
+  });
+
   it("says 'Token generation failed' with Box's reason when the secret is refused", async () => {
     const { box } = target({ client_secret: "wrong" });
     const error = await failure(box.intend(request(), "k"));
@@ -144,6 +153,23 @@ describe("Box target", () => {
     expect(await box.findExisting({ ...intended, idempotencyKey: "filing-78" })).toBeNull();
     expect(await box.findExisting({ ...intended, contentHash: "0".repeat(64) })).toBeNull();
     expect(await box.findExisting({ ...intended, location: "/Nowhere/Order granting motion.pdf" })).toBeNull();
+  });
+
+  it("does not adopt a temporary upload a crash left behind, and the next write removes it", async () => {
+    const { box } = target();
+    const filing = request();
+    const intended = await box.intend(filing, "filing-crashed");
+    const leftover = `.ecfx-${temporaryTag("filing-crashed")}-0a0b0c.upload`;
+    server.seed(filing.folder, leftover, filing.bytes, { ecfxFilingKey: "filing-crashed", ecfxContentSha256: intended.contentHash });
+    expect(await box.findExisting(intended)).toBeNull();
+
+    const stored = await box.write(filing, intended);
+    const names = server
+      .documents()
+      .filter((doc) => doc.folder.join("/") === filing.folder.join("/"))
+      .map((doc) => doc.name);
+    expect(names).toEqual(["Order granting motion.pdf"]);
+    expect(await box.findExisting(intended)).toEqual(stored);
   });
 
   it("answers 429 as retryable with Box's Retry-After", async () => {
