@@ -1,3 +1,4 @@
+import { Blob } from "node:buffer";
 import { Readable } from "node:stream";
 import { BoxCcgAuth, BoxClient, CcgConfig } from "box-node-sdk";
 import type { AccessToken } from "box-node-sdk/lib/schemas/accessToken";
@@ -7,13 +8,12 @@ import type { FetchOptionsInput, MultipartItem } from "box-node-sdk/lib/networki
 import type { FetchResponse } from "box-node-sdk/lib/networking/fetchResponse";
 import { NetworkSession } from "box-node-sdk/lib/networking/network";
 import type { NetworkClient } from "box-node-sdk/lib/networking/networkClient";
-import { Blob } from "node:buffer";
 import { FormData, type Response } from "undici";
 import { type OutboundPurpose, OutboundRefusedError } from "../../outbound/guard";
-import { boxPurpose, boxUrls } from "./box-hosts";
+import { DmsTargetError } from "../dms-target";
 import type { StoredToken, VendorContext } from "../vendor-target";
 import { BOX_KIND, BoxCallError, BoxUnreachableError, boxReason, retryAfterMs } from "./box-errors";
-import { DmsTargetError } from "../dms-target";
+import { boxPurpose, boxUrls } from "./box-hosts";
 
 // The Box SDK signed in with the client-credential grant (CCG), its every HTTP call made through
 // the product's outbound guard: the SDK's own network client (with its retries and sleeps) is
@@ -131,13 +131,13 @@ export class GuardedBoxNetworkClient implements NetworkClient {
   }
 
   async fetch(options: FetchOptionsInput): Promise<FetchResponse> {
-    return this.call(options, false);
+    // Read once: the SDK's streams are spent after the first send, and a 401 sends again.
+    return this.call(options, await bodyOf(options), false);
   }
 
-  private async call(options: FetchOptionsInput, refreshed: boolean): Promise<FetchResponse> {
+  private async call(options: FetchOptionsInput, { body, contentType }: Awaited<ReturnType<typeof bodyOf>>, refreshed: boolean): Promise<FetchResponse> {
     const url = new URL(options.url);
     for (const [key, value] of Object.entries(options.params ?? {})) if (value !== undefined) url.searchParams.set(key, value);
-    const { body, contentType } = await bodyOf(options);
     const headers: Record<string, string> = { ...options.headers, ...options.networkSession?.additionalHeaders };
     if (contentType && options.method !== "GET") headers["content-type"] = contentType;
     if (options.auth) headers.authorization = await options.auth.retrieveAuthorizationHeader(options.networkSession);
@@ -148,7 +148,7 @@ export class GuardedBoxNetworkClient implements NetworkClient {
       // One new token when Box no longer takes the kept one; a second 401 is Box refusing the app.
       if (response.status === 401 && options.auth && !refreshed) {
         await options.auth.refreshToken(options.networkSession);
-        return this.call(options, true);
+        return this.call(options, { body, contentType }, true);
       }
       // A refused token comes with an empty body; its reason is in WWW-Authenticate.
       const challenge = /error_description="([^"]*)"/.exec(response.headers.get("www-authenticate") ?? "")?.[1];

@@ -98,6 +98,21 @@ describe("Box target", () => {
     expect(ctx.tokens.token!.accessToken).not.toBe(kept);
   });
 
+  it("sends the whole document again after a new token when Box refused the upload's token", async () => {
+    const { box } = target();
+    const filing = request();
+    const grants = server.tokenGrants();
+    server.failNext(401, { path: /^\/api\/2\.0\/files\/content$/ });
+    const stored = await intendAndWrite(box, filing, "k");
+    expect(server.tokenGrants()).toBe(grants + 2);
+    expect(
+      server
+        .documents()
+        .find((doc) => doc.link === stored.link)
+        ?.bytes.equals(filing.bytes),
+    ).toBe(true);
+  });
+
   it("gives up with a permanent error when Box refuses the new token too", async () => {
     const { box } = target();
     const grants = server.tokenGrants();
