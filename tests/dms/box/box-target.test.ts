@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DmsLocationTaken, DmsTargetError, type DmsStoreRequest, intendAndWrite } from "../../../server/dms/dms-target";
 import { BOX_KIND, createBoxTarget } from "../../../server/dms/box/box-target";
+import { MAX_BOX_ANSWER_BYTES } from "../../../server/dms/box/box-session";
 import { CHUNKED_UPLOAD_BYTES, temporaryTag } from "../../../server/dms/box/box-upload";
 import { OutboundGuard } from "../../../server/outbound/guard";
 import { BOX_APP_USER_ID, type BoxTestServer, startBoxServer } from "./box-server";
@@ -248,6 +249,21 @@ const large = (fill: number): DmsStoreRequest => ({
   properties: { Exhibit: "A" },
 });
 
+/** The error the client meets signing in at a server that answers as `handle` does (or not at all). */
+async function againstRawServer(handle: http.RequestListener, ctx: { timeoutMs?: number } = {}): Promise<DmsTargetError> {
+  const raw = http.createServer(handle);
+  await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+  const guard = new OutboundGuard({ allowedOrigins: [origin] });
+  try {
+    return await failure(target({}, { baseUrl: origin, guard, ...ctx }).box.intend(large(2), "k"));
+  } finally {
+    raw.closeAllConnections();
+    raw.close();
+    await guard.close();
+  }
+}
+
 describe("Box target, large files and edges", () => {
   it("uploads a large file in parts and commits it whole", async () => {
     const { box } = target();
@@ -295,20 +311,18 @@ describe("Box target, large files and edges", () => {
   });
 
   it("gives up on a Box that does not answer within the time-out, as retryable", async () => {
-    const silent = http.createServer(() => undefined);
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    const origin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-    const guard = new OutboundGuard({ allowedOrigins: [origin] });
-    try {
-      const { box } = target({}, { baseUrl: origin, guard, timeoutMs: 200 });
-      const error = await failure(box.intend(large(2), "k"));
-      expect(error.retryable).toBe(true);
-      expect(error.message).toMatch(/no answer within/);
-    } finally {
-      silent.closeAllConnections();
-      silent.close();
-      await guard.close();
-    }
+    const error = await againstRawServer(() => undefined, { timeoutMs: 200 });
+    expect(error.retryable).toBe(true);
+    expect(error.message).toMatch(/no answer within/);
+  });
+
+  it("refuses an answer larger than any Box answer, unread", async () => {
+    const error = await againstRawServer((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": String(MAX_BOX_ANSWER_BYTES + 1) });
+      response.write("{");
+    });
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/more than \d+ bytes/);
   });
 
   it("answers a request Box's description does not allow with 400 and records it", async () => {
