@@ -22,13 +22,16 @@ function adapt(node: unknown): void {
 let loaded: Promise<OpenAPIBackend> | undefined;
 
 /** One validator per process: compiling Box's schemas is the slow part, and it never changes. */
-function contract(): Promise<OpenAPIBackend> {
+export function contract(): Promise<OpenAPIBackend> {
   loaded ??= (async () => {
     const definition = JSON.parse(fs.readFileSync(DESCRIPTION, "utf8")) as Record<string, unknown>;
     adapt(definition);
-    // Quick: validators compile when an operation is first met, not all at start.
+    // Quick: no response validators, and no check of the description itself.
     const api = new OpenAPIBackend({ definition: definition as never, quick: true, validate: true, ajvOpts: { strict: false, validateFormats: false } });
     await api.init();
+    // Request validators only (answers are not checked), all compiled now, so that the first
+    // request of each kind is not slowed past a client's time-out.
+    api.validator.preCompileRequestValidators();
     return api;
   })();
   return loaded;

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { HeldDocument, VendorTestServer } from "../vendor-test-server";
 import { documentProperties } from "../../../server/dms/box/box-metadata";
-import { checkRequest } from "./box-contract";
+import { checkRequest, contract } from "./box-contract";
 
 // A local Box on a loopback port, to Box's published contract (tests/fixtures/openapi/box):
 // the client-credential token grant, the user, folder listing and creation, the preflight check,
@@ -454,6 +454,7 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
         });
     });
   });
+  await contract();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
