@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { BoxClient } from "box-node-sdk";
-import { DmsLocationTaken, type DmsIntended, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
+import { DmsLocationTaken, DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
 import type { ConnectionStep, VendorContext, VendorTarget } from "../vendor-target";
 import { BOX_KIND, nameInUse, toDmsError } from "./box-errors";
 import { BOX_ROOT_FOLDER_ID, listItems, resolveFolder } from "./box-folders";
@@ -27,6 +27,7 @@ const boxFolderPath = (folder: string[]) => folder.map((segment) => boxSafeName(
 
 /** "/Matters/Smith v Jones/Notice.pdf": the folder path below the root and the file name. */
 const locationOf = (folder: string[], name: string) => `/${[...folder, name].join("/")}`;
+const folderLabel = (folder: string[]) => `/${folder.join("/")}`;
 
 /** The folder path and name of an intended location (names never hold "/"). */
 function parseLocation(location: string): { folder: string[]; name: string } {
@@ -56,9 +57,14 @@ export function createBoxTarget(settings: BoxSettings, ctx: VendorContext): Vend
     try {
       if (found) taken = (await listItems(client, found.id)).map((item) => item.name);
     } catch (error) {
-      throw toDmsError(error, `Box refused to list folder ${locationOf(folder, "")}`);
+      throw toDmsError(error, `Box refused to list folder ${folderLabel(folder)}`);
     }
-    const name = firstFreeName(request.name, request.extension, taken);
+    let name: string;
+    try {
+      name = firstFreeName(request.name, request.extension, taken);
+    } catch (error) {
+      throw new DmsTargetError(BOX_KIND, `No free name in ${folderLabel(folder)}: ${(error as Error).message}`, false, { cause: error });
+    }
     return { location: locationOf(folder, name), contentHash: sha256(request.bytes), idempotencyKey };
   }
 
@@ -72,7 +78,7 @@ export function createBoxTarget(settings: BoxSettings, ctx: VendorContext): Vend
       const copy = items.find((item) => !isTemporaryName(item.name) && isFilingCopy(item, intended.idempotencyKey, intended.contentHash));
       return copy ? result(copy.id) : null;
     } catch (error) {
-      throw toDmsError(error, `Box refused to list folder ${locationOf(folder, "")}`);
+      throw toDmsError(error, `Box refused to list folder ${folderLabel(folder)}`);
     }
   }
 
