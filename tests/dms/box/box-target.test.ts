@@ -188,6 +188,15 @@ describe("Box target", () => {
     expect(await box.findExisting(intended)).toEqual(stored);
   });
 
+  it("refuses, permanently, to file below a folder name a file already has", async () => {
+    const { box } = target();
+    const filing = request();
+    server.seed(filing.folder.slice(0, 1), filing.folder[1]!, Buffer.from("a file, not a folder"));
+    const error = await failure(intendAndWrite(box, filing, "k"));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toBe(`Box refused to create folder /${filing.folder.join("/")}: a file of that name is in the way`);
+  });
+
   it("answers 429 as retryable with Box's Retry-After", async () => {
     const { box } = target();
     server.failNext(429, { retryAfterSeconds: 7, path: /\/folders\/0\/items$/ });
