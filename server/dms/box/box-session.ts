@@ -1,0 +1,199 @@
+import { Blob } from "node:buffer";
+import { Readable } from "node:stream";
+import { BoxCcgAuth, BoxClient, CcgConfig } from "box-node-sdk";
+import type { AccessToken } from "box-node-sdk/lib/schemas/accessToken";
+import type { TokenStorage } from "box-node-sdk/lib/box/tokenStorage";
+import { BaseUrls } from "box-node-sdk/lib/networking/baseUrls";
+import type { FetchOptionsInput, MultipartItem } from "box-node-sdk/lib/networking/fetchOptions";
+import type { FetchResponse } from "box-node-sdk/lib/networking/fetchResponse";
+import { NetworkSession } from "box-node-sdk/lib/networking/network";
+import type { NetworkClient } from "box-node-sdk/lib/networking/networkClient";
+import { FormData, type Response } from "undici";
+import { type OutboundPurpose, OutboundRefusedError } from "../../outbound/guard";
+import { DmsTargetError } from "../dms-target";
+import type { StoredToken, VendorContext } from "../vendor-target";
+import { BOX_KIND, BoxCallError, BoxUnreachableError, boxReason, retryAfterMs } from "./box-errors";
+import { boxPurpose, boxUrls } from "./box-hosts";
+
+// The Box SDK signed in with the client-credential grant (CCG), its every HTTP call made through
+// the product's outbound guard: the SDK's own network client (with its retries and sleeps) is
+// replaced by one that calls ctx.guard.fetch with a time-out, reads bounded answers and turns
+// refusals into BoxCallError. Retries are the storage step's business, not the SDK's.
+
+/** Largest JSON answer read from Box: a folder page of 1000 items with metadata stays well below. */
+export const MAX_BOX_ANSWER_BYTES = 4 * 1024 * 1024;
+/** A token is renewed this long before Box says it expires. */
+const TOKEN_MARGIN_MS = 60_000;
+
+export interface BoxSettings {
+  client_key: string;
+  client_secret: string;
+  box_subject_type: "enterprise" | "user";
+  box_subject_id: string;
+  /** Milliseconds to wait after creating a folder, before uploading into it; 0 when unset. */
+  folder_creation_sync_delay: number;
+}
+
+/** Who the token signs in as; a token kept for another subject is not used. */
+const subjectOf = (settings: BoxSettings) => `${settings.box_subject_type}:${settings.box_subject_id}`;
+
+/** The SDK's token storage over the credential's TokenStore: a token due within the margin counts as none, so the SDK asks for a new one. */
+export function boxTokenStorage(settings: BoxSettings, ctx: VendorContext): TokenStorage {
+  return {
+    async get() {
+      const kept = await ctx.tokens.read();
+      if (!kept || kept.extra?.subject !== subjectOf(settings) || kept.expiresAt - TOKEN_MARGIN_MS <= ctx.now()) return undefined;
+      return { accessToken: kept.accessToken, tokenType: "bearer", expiresIn: Math.floor((kept.expiresAt - ctx.now()) / 1000) } satisfies AccessToken;
+    },
+    async store(token: AccessToken) {
+      if (!token.accessToken) throw new DmsTargetError(BOX_KIND, "Token generation failed: Box answered without a token", false);
+      const stored: StoredToken = {
+        accessToken: token.accessToken,
+        expiresAt: ctx.now() + (token.expiresIn ?? 0) * 1000,
+        extra: { subject: subjectOf(settings) },
+      };
+      await ctx.tokens.write(stored);
+      return undefined;
+    },
+    async clear() {
+      await ctx.tokens.clear();
+      return undefined;
+    },
+  };
+}
+
+async function bytesOf(stream: unknown): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Uint8Array | string>) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+/** The request body and its content type, built from the SDK's description of it. */
+async function bodyOf(options: FetchOptionsInput): Promise<{ body?: string | Buffer | FormData; contentType?: string }> {
+  if (options.multipartData) return { body: await formOf(options.multipartData) };
+  const contentType = options.contentType ?? "application/json";
+  if (contentType === "application/octet-stream") return { body: options.fileStream ? await bytesOf(options.fileStream) : Buffer.alloc(0), contentType };
+  if (options.data === undefined) return {};
+  if (contentType === "application/x-www-form-urlencoded") {
+    const fields = Object.entries(options.data as Record<string, unknown>).filter(([, value]) => value !== undefined && value !== null);
+    return { body: new URLSearchParams(fields.map(([key, value]) => [key, String(value)])).toString(), contentType };
+  }
+  return { body: JSON.stringify(options.data), contentType };
+}
+
+/** Box reads `attributes` before `file`: the parts keep the SDK's order. */
+async function formOf(items: readonly MultipartItem[]): Promise<FormData> {
+  const form = new FormData();
+  for (const item of items) {
+    if (item.fileStream) {
+      const blob = new Blob([await bytesOf(item.fileStream)], { type: item.contentType ?? "application/octet-stream" });
+      form.append(item.partName, blob, item.fileName ?? "file");
+    } else {
+      form.append(item.partName, JSON.stringify(item.data));
+    }
+  }
+  return form;
+}
+
+/** The answer's body, refused past MAX_BOX_ANSWER_BYTES without reading the rest. */
+async function boundedBytes(response: Response): Promise<Buffer> {
+  const declared = Number(response.headers.get("content-length") ?? 0);
+  const tooLarge = () => new DmsTargetError(BOX_KIND, `Box answered with more than ${MAX_BOX_ANSWER_BYTES} bytes`, false);
+  if (declared > MAX_BOX_ANSWER_BYTES) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += chunk.byteLength;
+    if (size > MAX_BOX_ANSWER_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function parsed(bytes: Buffer): unknown {
+  const text = bytes.toString("utf8");
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The SDK's network client, every call through the guard. */
+export class GuardedBoxNetworkClient implements NetworkClient {
+  private readonly purpose: OutboundPurpose;
+  constructor(private readonly ctx: VendorContext) {
+    this.purpose = boxPurpose(ctx.baseUrl);
+  }
+
+  async fetch(options: FetchOptionsInput): Promise<FetchResponse> {
+    // Read once: the SDK's streams are spent after the first send, and a 401 sends again.
+    return this.call(options, await bodyOf(options), false);
+  }
+
+  private async call(options: FetchOptionsInput, { body, contentType }: Awaited<ReturnType<typeof bodyOf>>, refreshed: boolean): Promise<FetchResponse> {
+    const url = new URL(options.url);
+    for (const [key, value] of Object.entries(options.params ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+    const headers: Record<string, string> = { ...options.headers, ...options.networkSession?.additionalHeaders };
+    if (contentType && options.method !== "GET") headers["content-type"] = contentType;
+    if (options.auth) headers.authorization = await options.auth.retrieveAuthorizationHeader(options.networkSession);
+    const response = await this.send(url, { method: options.method, headers, body, cancel: options.cancellationToken as AbortSignal | undefined });
+    const bytes = await boundedBytes(response);
+    const data = parsed(bytes);
+    if (response.status >= 400) {
+      // One new token when Box no longer takes the kept one; a second 401 is Box refusing the app.
+      if (response.status === 401 && options.auth && !refreshed) {
+        await options.auth.refreshToken(options.networkSession);
+        return this.call(options, { body, contentType }, true);
+      }
+      // A refused token comes with an empty body; its reason is in WWW-Authenticate.
+      const challenge = /error_description="([^"]*)"/.exec(response.headers.get("www-authenticate") ?? "")?.[1];
+      const { code, reason } = boxReason(data ?? (challenge ? { message: challenge } : undefined), response.status);
+      const tokenGrant = url.pathname.endsWith("/oauth2/token");
+      throw new BoxCallError(response.status, code, reason, retryAfterMs(response.headers.get("retry-after"), this.ctx.now()), tokenGrant);
+    }
+    return {
+      url: response.url,
+      status: response.status,
+      data: data as FetchResponse["data"],
+      content: Readable.from([bytes]) as unknown as FetchResponse["content"],
+      headers: Object.fromEntries(response.headers.entries()),
+    };
+  }
+
+  private async send(
+    url: URL,
+    request: { method: string; headers: Record<string, string>; body?: string | Buffer | FormData; cancel?: AbortSignal },
+  ): Promise<Response> {
+    const timeout = AbortSignal.timeout(this.ctx.timeoutMs);
+    try {
+      return await this.ctx.guard.fetch(url, this.purpose, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal: request.cancel ? AbortSignal.any([timeout, request.cancel]) : timeout,
+      });
+    } catch (error) {
+      if (error instanceof OutboundRefusedError) throw new DmsTargetError(BOX_KIND, error.message, false, { cause: error });
+      if (timeout.aborted) throw new BoxUnreachableError(`no answer within ${Math.round(this.ctx.timeoutMs / 1000)} s`, true, { cause: error });
+      const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+      throw new BoxUnreachableError(`${url.host} could not be reached (${reason})`, false, { cause: error });
+    }
+  }
+}
+
+/** The SDK's client for the credential: CCG as the enterprise's service account or as one user. */
+export function boxClient(settings: BoxSettings, ctx: VendorContext): BoxClient {
+  const config = new CcgConfig({
+    clientId: settings.client_key,
+    clientSecret: settings.client_secret,
+    ...(settings.box_subject_type === "user" ? { userId: settings.box_subject_id } : { enterpriseId: settings.box_subject_id }),
+    tokenStorage: boxTokenStorage(settings, ctx),
+  });
+  const networkSession = new NetworkSession({ baseUrls: new BaseUrls(boxUrls(ctx.baseUrl)), networkClient: new GuardedBoxNetworkClient(ctx) });
+  return new BoxClient({ auth: new BoxCcgAuth({ config }), networkSession });
+}
