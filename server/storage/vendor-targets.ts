@@ -6,6 +6,7 @@ import { DmsTargetError } from "../dms/dms-target";
 import type { VendorContext, VendorTarget } from "../dms/vendor-target";
 import { message } from "../lib/messages";
 import { credentialTokenStore } from "./credential-tokens";
+import { BOX_DEFAULT_BASE_URL, createBoxTarget } from "../dms/box/box-target";
 import { DROPBOX_DEFAULT_BASE_URL, createDropboxTarget } from "../dms/dropbox/dropbox-target";
 import { IMANAGE_DEFAULT_BASE_URL, createIManageCloudTarget, createIManageOnPremTarget } from "../dms/imanage/imanage-target";
 import { SHAREPOINT_CLOUD_DEFAULT_BASE_URL, createSharePointCloudTarget } from "../dms/sharepoint/sharepoint-cloud-target";
@@ -41,6 +42,7 @@ export const VENDOR_CLIENTS: Partial<Record<DmsCredentialKind, VendorClient>> = 
   share_point_cloud_credential: client(SHAREPOINT_CLOUD_DEFAULT_BASE_URL, (config) => config.ECFX_SHAREPOINT_GRAPH_BASE_URL, createSharePointCloudTarget),
   // The credential's own base URL names the farm.
   share_point_on_prem_credential: client(SHAREPOINT_ON_PREM_DEFAULT_BASE_URL, () => undefined, createSharePointOnPremTarget),
+  box_client_credential_grant_credential: client(BOX_DEFAULT_BASE_URL, (config) => config.ECFX_BOX_BASE_URL, createBoxTarget),
   dropbox_credential: client(DROPBOX_DEFAULT_BASE_URL, (config) => config.ECFX_DROPBOX_BASE_URL, createDropboxTarget),
 };
 
