@@ -6,6 +6,8 @@ import { MAX_EXTRACTION_ATTEMPTS, extractTitle, titleGivenUp } from "./extract-t
 import { MAX_FETCH_ATTEMPTS, fetchDocument, finishWhenAllFetched } from "./fetch-document";
 import { setItem } from "./item-state";
 import { processInboxItem } from "./process-inbox-item";
+import { runRetrieve } from "./case-retrieve";
+import { MAX_TRACK_ATTEMPTS, pollTrackedCase, scheduleNextPoll } from "./track-case";
 
 // Processing an item shows its retries and its failure on the item itself.
 const processItem: JobHandler = {
@@ -34,6 +36,13 @@ const extractDocumentTitle: JobHandler = {
   },
 };
 
+// A court feed that cannot be read is tried again soon, then at the next regular poll.
+const trackCase: JobHandler = {
+  run: (ctx, job) => pollTrackedCase(ctx, job.firm_id, job.ref_id, job.id),
+  attempts: MAX_TRACK_ATTEMPTS,
+  onGiveUp: (ctx, job) => scheduleNextPoll(ctx, job.firm_id, job.ref_id, job.id),
+};
+
 /** What each kind of job of the notice pipeline does, for the worker. */
 export const PIPELINE_JOBS: JobHandlers = {
   "process-inbox-item": processItem,
@@ -42,4 +51,6 @@ export const PIPELINE_JOBS: JobHandlers = {
   "apply-walls": { run: (ctx, job) => applyWalls(ctx, job.firm_id) },
   "store-inbox-item": { run: (ctx, job) => storeInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_STORAGE_ATTEMPTS },
   "notify-inbox-item": { run: (ctx, job) => notifyInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_NOTIFY_ATTEMPTS },
+  "track-case": trackCase,
+  "retrieve-case": { run: (ctx, job) => runRetrieve(ctx, job.firm_id, job.ref_id) },
 };

@@ -24,6 +24,10 @@ import { seedDemoYear } from "./demo-year";
  * KEPT_TABLES, so a table added later is not forgotten.
  */
 export const RESET_TABLES = [
+  "case_docket_entry",
+  "case_tracking_period",
+  "case_tracking",
+  "case_retrieve",
   "notification",
   "digest_run",
   "dms_record",
