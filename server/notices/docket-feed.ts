@@ -26,15 +26,17 @@ export interface DocketFeedEntry {
 
 const ITEM = /<item\b[\s\S]*?<\/item>/gi;
 const CHANNEL_LINK = /<channel\b[\s\S]*?<link>\s*([^<\s]+)\s*<\/link>/i;
-const SHORT_DESCRIPTION = /\[([^\]]+)\]/;
+const SHORT_DESCRIPTIONS = /\[[^\]]*\]/g;
 const LINK = /<a\s[^>]*href\s*=\s*["']([^"']+)["'][^>]*>([^<]*)<\/a>/i;
 
 /** "127122264358" → "127022264358": the 4th digit marks a free look, not the document. */
 const documentIdOf = (url: string): string | null => /\/docs?1\/(\d+)/.exec(url)?.[1]?.replace(/^(\d{3})\d/, "$10") ?? null;
 
+const feedOf = (channelLink: string, chunks: readonly string[]) =>
+  `<rss version="2.0"><channel><link>${channelLink}</link>\n${chunks.join("\n")}\n</channel></rss>\n`;
+
 function entryOf(chunk: string, channelLink: string): DocketFeedEntry | null {
-  const raw = `<rss version="2.0"><channel><link>${channelLink}</link>\n${chunk}\n</channel></rss>\n`;
-  const item = parseFeed(raw)?.items[0];
+  const item = parseFeed(feedOf(channelLink, [chunk]))?.items[0];
   const title = (item?.title ?? "").trim().replace(/\s+/g, " ");
   const [number = "", ...name] = title.split(" ");
   const published = item?.pubDate?.getTime();
@@ -46,24 +48,50 @@ function entryOf(chunk: string, channelLink: string): DocketFeedEntry | null {
     courtId: courtIdFromHost(channelLink) ?? null,
     docketNumber: number,
     caseName: name.join(" "),
-    shortDescription: SHORT_DESCRIPTION.exec(description)?.[1]?.trim() ?? "",
+    shortDescription: (description.match(SHORT_DESCRIPTIONS) ?? []).map((s) => s.slice(1, -1).trim()).join(" AND "),
     documentUrl: link?.[1] ?? null,
     documentNumber: link?.[2] && /^\d+$/.test(link[2].trim()) ? link[2].trim() : null,
     publishedAt: published,
-    raw,
+    raw: chunk,
   };
 }
 
-/** The entries of a court feed, newest first as the court lists them; unreadable entries are left out. */
+/**
+ * The entries of a court feed, newest first as the court lists them; unreadable entries are left
+ * out. CM/ECF lists an entry of several types once per type under one guid ("[Order]", then
+ * "[~Util - Set Deadlines]"): those are one entry, its descriptions joined with "AND".
+ */
 export function parseDocketFeed(xml: string): DocketFeedEntry[] {
   const channelLink = CHANNEL_LINK.exec(xml)?.[1] ?? "";
-  return (xml.match(ITEM) ?? []).map((chunk) => entryOf(chunk, channelLink)).filter((e): e is DocketFeedEntry => e !== null);
+  const byKey = new Map<string, { entry: DocketFeedEntry; chunks: string[] }>();
+  for (const chunk of xml.match(ITEM) ?? []) {
+    const entry = entryOf(chunk, channelLink);
+    if (!entry) continue;
+    const seen = byKey.get(entry.key);
+    if (!seen) {
+      byKey.set(entry.key, { entry, chunks: [chunk] });
+      continue;
+    }
+    seen.chunks.push(chunk);
+    const descriptions = [seen.entry.shortDescription, entry.shortDescription].filter(Boolean);
+    seen.entry.shortDescription = [...new Set(descriptions)].join(" AND ");
+    if (!seen.entry.documentUrl) Object.assign(seen.entry, { documentUrl: entry.documentUrl, documentNumber: entry.documentNumber });
+  }
+  // The kept copy of an entry is a feed of its own, with every listing of it.
+  return [...byKey.values()].map(({ entry, chunks }) => ({ ...entry, raw: feedOf(channelLink, chunks) }));
 }
+
+const docketParts = (entry: DocketFeedEntry) => {
+  const appellate = findCourt(entry.courtId)?.level === "APPEALS";
+  return { appellate, parts: (appellate ? parseAppellateDocketNumber : parseDocketNumber)(entry.docketNumber) };
+};
+
+/** The entry's docket number without judge initials or other suffixes ("16-10992-smb" → "16-10992"). */
+export const entryDocketNumber = (entry: DocketFeedEntry): string => docketParts(entry).parts?.docket_number ?? entry.docketNumber;
 
 /** A court's entry read as a notice of one docket, for the pipeline that matches and files it. */
 export function docketEntryNotice(entry: DocketFeedEntry): ParsedMessage {
-  const appellate = findCourt(entry.courtId)?.level === "APPEALS";
-  const parts = (appellate ? parseAppellateDocketNumber : parseDocketNumber)(entry.docketNumber);
+  const { appellate, parts } = docketParts(entry);
   const pacerDocId = entry.documentUrl ? documentIdOf(entry.documentUrl) : null;
   const query = entry.documentUrl ? new URL(entry.documentUrl, "https://court.invalid").searchParams : undefined;
   const docketEntry: ParsedDocketEntry = {

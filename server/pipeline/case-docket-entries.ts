@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
 import { type DocketEntrySource, receiveDocketEntry } from "../inbox/receive-docket-entry";
-import { type DocketFeedEntry, parseDocketFeed } from "../notices/docket-feed";
+import { type DocketFeedEntry, entryDocketNumber, parseDocketFeed } from "../notices/docket-feed";
 import { normaliseCaseNumber } from "../resources/case-number";
 import type { CaseCourt } from "./case-court";
 
@@ -12,7 +12,7 @@ import type { CaseCourt } from "./case-court";
 /** The entries of the case's court feed for this case, oldest first, not yet received. Throws when the feed cannot be read. */
 export async function unreceivedEntries(ctx: ServerContext, firmId: number, court: CaseCourt & { courtId: string }): Promise<DocketFeedEntry[]> {
   const feed = parseDocketFeed(await ctx.courts.fetchDocketFeed(court.courtId));
-  const ofCase = feed.filter((e) => (e.courtId ?? court.courtId) === court.courtId && normaliseCaseNumber(e.docketNumber) === court.caseNumberNormalized);
+  const ofCase = feed.filter((e) => (e.courtId ?? court.courtId) === court.courtId && normaliseCaseNumber(entryDocketNumber(e)) === court.caseNumberNormalized);
   if (ofCase.length === 0) return [];
   const received = await ctx.database.db
     .selectFrom("case_docket_entry")

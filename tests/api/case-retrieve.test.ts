@@ -16,7 +16,7 @@ describe.each(backends)("case retrieve (%s)", (backend) => {
   let simulator: CourtSimulator;
   let worker: Worker;
   let admin: ReturnType<typeof api>;
-  const ids: Record<string, string> = {};
+  const ids = { connected: "", unconnected: "" };
 
   beforeAll(async () => {
     simulator = await startCourtSimulator();
