@@ -2,6 +2,7 @@ import type { ServerContext } from "../context";
 import { enqueue } from "../jobs/queue";
 import { HttpError } from "../lib/errors";
 import { message } from "../lib/messages";
+import { RETRIEVE_STEPS, type RetrieveMode, type RetrieveStatus, type RetrieveView, retrieveUnderWay } from "../../app/common/case-tracking";
 import { type CaseCourt, caseCourt } from "./case-court";
 import { receiveCaseEntry, unreceivedEntries } from "./case-docket-entries";
 import { MAX_FETCH_ATTEMPTS, fetchDocument } from "./fetch-document";
@@ -12,29 +13,6 @@ import { MAX_FETCH_ATTEMPTS, fetchDocument } from "./fetch-document";
 // lists that could not be fetched (Retrieve In Progress, then Retrieve Succeeded or Failed); when
 // an update fails, the page offers it: the available documents, anyway.
 
-export const RETRIEVE_STATUSES = [
-  "None",
-  "Updating",
-  "Update Succeeded",
-  "Update Failed",
-  "Retrieve Succeeded",
-  "Retrieve In Progress",
-  "Retrieve Failed",
-] as const;
-export type RetrieveStatus = (typeof RETRIEVE_STATUSES)[number];
-
-/** "update": new docket entries from the court; "documents": the documents the case already lists. */
-export type RetrieveMode = "update" | "documents";
-
-export interface RetrieveView {
-  status: RetrieveStatus;
-  reason: string;
-  updated_at: number | null;
-  court_id: string | null;
-  court_connected: boolean;
-}
-
-const UNDER_WAY: RetrieveStatus[] = ["Updating", "Retrieve In Progress"];
 
 export async function retrieveOf(ctx: ServerContext, firmId: number, court: CaseCourt): Promise<RetrieveView> {
   const row = await ctx.database.db
@@ -65,10 +43,10 @@ async function setStatus(ctx: ServerContext, firmId: number, caseId: string, sta
 export async function startRetrieve(ctx: ServerContext, firmId: number, court: CaseCourt, mode: RetrieveMode): Promise<RetrieveView> {
   if (!court.courtId) throw new HttpError(409, message("errors:retrieveNoCourt"));
   const now = ctx.clock.now();
-  const status: RetrieveStatus = mode === "update" ? "Updating" : "Retrieve In Progress";
+  const status = RETRIEVE_STEPS[mode].running;
   await ctx.database.db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("case_retrieve").select("status").where("firm_id", "=", firmId).where("case_id", "=", court.caseId).executeTakeFirst();
-    if (row && UNDER_WAY.includes(row.status as RetrieveStatus)) throw new HttpError(409, message("errors:retrieveUnderWay"));
+    if (row && retrieveUnderWay(row.status as RetrieveStatus)) throw new HttpError(409, message("errors:retrieveUnderWay"));
     if (row) {
       await trx
         .updateTable("case_retrieve")
@@ -112,9 +90,11 @@ export async function runRetrieve(ctx: ServerContext, firmId: number, caseId: st
   const db = ctx.database.db;
   const row = await db.selectFrom("case_retrieve").selectAll().where("firm_id", "=", firmId).where("case_id", "=", caseId).executeTakeFirst();
   const court = await caseCourt(db, firmId, caseId);
-  if (!row || !court || !UNDER_WAY.includes(row.status as RetrieveStatus)) return;
-  if (!court.courtId) return setStatus(ctx, firmId, caseId, "Update Failed", message("errors:retrieveNoCourt"));
-  if (row.status === "Updating") {
+  if (!row || !court || !retrieveUnderWay(row.status as RetrieveStatus)) return;
+  const mode: RetrieveMode = row.mode === "update" ? "update" : "documents";
+  const steps = RETRIEVE_STEPS[mode];
+  if (!court.courtId) return setStatus(ctx, firmId, caseId, steps.failed, message("errors:retrieveNoCourt"));
+  if (mode === "update") {
     try {
       const entries = await unreceivedEntries(ctx, firmId, { ...court, courtId: court.courtId });
       for (const entry of entries) {
@@ -122,11 +102,11 @@ export async function runRetrieve(ctx: ServerContext, firmId: number, caseId: st
       }
     } catch (error) {
       // No retry behind the user's back: the page offers to retrieve the available documents anyway.
-      return setStatus(ctx, firmId, caseId, "Update Failed", error instanceof Error ? error.message : String(error));
+      return setStatus(ctx, firmId, caseId, steps.failed, error instanceof Error ? error.message : String(error));
     }
-    return setStatus(ctx, firmId, caseId, "Update Succeeded");
+    return setStatus(ctx, firmId, caseId, steps.succeeded);
   }
   const stillFailed = await retrieveDocuments(ctx, firmId, caseId);
-  if (stillFailed > 0) await setStatus(ctx, firmId, caseId, "Retrieve Failed", message("errors:retrieveDocuments", { count: stillFailed }));
-  else await setStatus(ctx, firmId, caseId, "Retrieve Succeeded");
+  if (stillFailed > 0) await setStatus(ctx, firmId, caseId, steps.failed, message("errors:retrieveDocuments", { count: stillFailed }));
+  else await setStatus(ctx, firmId, caseId, steps.succeeded);
 }

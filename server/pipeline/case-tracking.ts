@@ -5,45 +5,15 @@ import { enqueue } from "../jobs/queue";
 import { HttpError, isUniqueViolation } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
+import { TRACKING_FROM, type TrackingAction, type TrackingState, type TrackingView } from "../../app/common/case-tracking";
 
 // ECFX Track (spec §4 case tracking, decision 054): subscribe (monthly fee and a possible cost per
 // document), stop (no further cost, no renewal), resume (no backfill of the stopped time),
 // unsubscribe. Each paid stretch is a period row: what billing reads, and what decides whether a
 // court entry is received (only entries published inside a period are).
 
-export const TRACKING_ACTIONS = ["subscribe", "stop", "resume", "unsubscribe"] as const;
-export type TrackingAction = (typeof TRACKING_ACTIONS)[number];
-export type TrackingState = "NOT_TRACKED" | "TRACKED" | "STOPPED";
-
-const TRANSITIONS: Record<TrackingAction, { from: TrackingState[]; to: CaseTrackingTable["state"] }> = {
-  subscribe: { from: ["NOT_TRACKED"], to: "TRACKED" },
-  stop: { from: ["TRACKED"], to: "STOPPED" },
-  resume: { from: ["STOPPED"], to: "TRACKED" },
-  unsubscribe: { from: ["TRACKED", "STOPPED"], to: "UNSUBSCRIBED" },
-};
-
-export interface TrackingPeriod {
-  started_at: number;
-  ended_at: number | null;
-  monthly_fee_cents: number;
-  per_document_cents: number;
-  documents: number;
-  /** The per-document cost of the period so far. */
-  document_cost_cents: number;
-  currency: string;
-}
-
-export interface TrackingView {
-  state: TrackingState;
-  subscribed_at: number | null;
-  stopped_at: number | null;
-  resumed_at: number | null;
-  /** What a subscription or a resume costs now (the firm's price), or what the running subscription was taken at. */
-  monthly_fee_cents: number;
-  per_document_cents: number;
-  currency: "USD";
-  periods: TrackingPeriod[];
-}
+/** Where each action leads; where it may start from is shared with the console. */
+const TARGET: Record<TrackingAction, CaseTrackingTable["state"]> = { subscribe: "TRACKED", stop: "STOPPED", resume: "TRACKED", unsubscribe: "UNSUBSCRIBED" };
 
 const stateOf = (row: { state: string } | undefined): TrackingState =>
   row?.state === "TRACKED" ? "TRACKED" : row?.state === "STOPPED" ? "STOPPED" : "NOT_TRACKED";
@@ -100,15 +70,14 @@ async function schedulePoll(trx: Kysely<DB>, firmId: number, caseId: string, run
  */
 export async function changeTracking(ctx: ServerContext, firmId: number, caseId: string, action: TrackingAction): Promise<TrackingView> {
   const now = ctx.clock.now();
-  const transition = TRANSITIONS[action];
   const prices = currentPrices(ctx);
   try {
     await ctx.database.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom("case_tracking").selectAll().where("firm_id", "=", firmId).where("case_id", "=", caseId).executeTakeFirst();
       const state = stateOf(row);
-      if (!transition.from.includes(state)) throw impossible(action, state);
+      if (!TRACKING_FROM[action].includes(state)) throw impossible(action, state);
       const changes = {
-        state: transition.to,
+        state: TARGET[action],
         updated_at: now,
         ...(action === "subscribe" ? { subscribed_at: now, stopped_at: null, resumed_at: null, ...prices } : {}),
         ...(action === "stop" ? { stopped_at: now } : {}),

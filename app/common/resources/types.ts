@@ -157,8 +157,11 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
   audited?: boolean;
 }
 
-/** A part of a record page under the record: a case's notices and documents, an envelope's documents, a template's preview. */
-export type RecordSection = "caseNotices" | "caseDocuments" | "envelopeDocuments" | "templatePreview";
+/**
+ * A part of a record page under the record: a case's notices and documents, its ECFX Track
+ * subscription and its retrieve, an envelope's documents, a template's preview.
+ */
+export type RecordSection = "caseNotices" | "caseDocuments" | "caseTracking" | "caseRetrieve" | "envelopeDocuments" | "templatePreview";
 
 export interface CrossCheck {
   fields: string[];

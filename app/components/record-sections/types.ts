@@ -1,3 +1,4 @@
+import type { RetrieveView, TrackingView } from "../../common/case-tracking";
 import type { ListedDocument } from "../../common/listed-document";
 import type { PreviewOutcome } from "../../common/template-preview";
 
@@ -17,5 +18,9 @@ export interface LoadedSections {
   caseNotices?: RelatedNotice[] | null;
   caseDocuments?: RelatedDocument[] | null;
   envelopeDocuments?: RelatedDocument[] | null;
+  /** Only for a firm entitled to ECFX Track. */
+  caseTracking?: TrackingView;
+  /** Only on a development or local host name. */
+  caseRetrieve?: RetrieveView;
   templatePreview?: PreviewOutcome;
 }

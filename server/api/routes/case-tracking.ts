@@ -8,7 +8,8 @@ import { HttpError, invalid, notFound } from "../../lib/errors";
 import { message } from "../../lib/messages";
 import { caseCourt } from "../../pipeline/case-court";
 import { retrieveOf, startRetrieve } from "../../pipeline/case-retrieve";
-import { TRACKING_ACTIONS, changeTracking, trackingOf } from "../../pipeline/case-tracking";
+import { changeTracking, trackingOf } from "../../pipeline/case-tracking";
+import { RETRIEVE_MODES, TRACKING_ACTIONS } from "../../../app/common/case-tracking";
 import { userWalledOutOfCase } from "../../walls/walls";
 
 // ECFX Track and case retrieve on one case (spec §2, §4, §6; decision 054). Reading needs READ
@@ -20,7 +21,7 @@ type CaseParams = { Params: { id: string } };
 
 const caseId = z.string().trim().min(1).max(100);
 const trackingBody = z.object({ action: z.enum(TRACKING_ACTIONS) });
-const retrieveBody = z.object({ mode: z.enum(["update", "documents"]).default("update") });
+const retrieveBody = z.object({ mode: z.enum(RETRIEVE_MODES).default("update") });
 
 export function caseTrackingRoutes(app: FastifyInstance, ctx: ServerContext) {
   const db = ctx.database.db;
