@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { Link } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type TrackingAction, type TrackingView, trackingActionsFrom } from "../../common/case-tracking";
 import { useFormatMoment } from "../../utils/dates";
@@ -19,6 +19,8 @@ export function TrackingPanel({ caseId, tracking }: { caseId: string; tracking: 
   const formatDate = useFormatMoment();
   const hydrated = useHydrated();
   const [confirming, setConfirming] = useState<TrackingAction | null>(null);
+  // The page's data comes again after a confirmed action (done or refused): the dialog has done its part.
+  useEffect(() => setConfirming(null), [tracking]);
   const since = tracking.state === "STOPPED" ? tracking.stopped_at : (tracking.resumed_at ?? tracking.subscribed_at);
   const documents = tracking.periods.reduce((sum, p) => sum + p.documents, 0);
   const actions = tracking.can_change ? trackingActionsFrom(tracking.state) : [];
