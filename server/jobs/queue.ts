@@ -5,14 +5,7 @@ import type { Kysely, Selectable } from "kysely";
 import { newId } from "../lib/ids";
 
 export type JobKind =
-  | "process-inbox-item"
-  | "fetch-document"
-  | "extract-title"
-  | "apply-walls"
-  | "store-inbox-item"
-  | "notify-inbox-item"
-  | "track-case"
-  | "retrieve-case";
+  "process-inbox-item" | "fetch-document" | "extract-title" | "apply-walls" | "store-inbox-item" | "notify-inbox-item" | "track-case" | "retrieve-case";
 export type Job = Selectable<DB["job"]>;
 
 /** Adds a job; inside a transaction it commits with the rows it refers to. */

@@ -13,7 +13,6 @@ import { MAX_FETCH_ATTEMPTS, fetchDocument } from "./fetch-document";
 // lists that could not be fetched (Retrieve In Progress, then Retrieve Succeeded or Failed); when
 // an update fails, the page offers it: the available documents, anyway.
 
-
 export async function retrieveOf(ctx: ServerContext, firmId: number, court: CaseCourt): Promise<RetrieveView> {
   const row = await ctx.database.db
     .selectFrom("case_retrieve")

@@ -55,7 +55,10 @@ const pricesOf = (row: { monthly_fee_cents: number; per_document_cents: number }
 });
 
 const impossible = (action: TrackingAction, state: TrackingState) =>
-  new HttpError(409, message("errors:trackingTransition", { action: message(`errors:trackingActions.${action}`), state: message(`errors:trackingStates.${state}`) }));
+  new HttpError(
+    409,
+    message("errors:trackingTransition", { action: message(`errors:trackingActions.${action}`), state: message(`errors:trackingStates.${state}`) }),
+  );
 
 /** Queues the case's first poll unless one is already waiting, in the caller's transaction. */
 async function schedulePoll(trx: Kysely<DB>, firmId: number, caseId: string, runAt: number): Promise<void> {

@@ -18,7 +18,13 @@ export async function scheduleNextPoll(ctx: ServerContext, firmId: number, caseI
   const db = ctx.database.db;
   if (!(await isTracked(db, firmId, caseId))) return;
   // A poll run again after a crash finds the next one queued already: one chain per case.
-  const queued = await db.selectFrom("job").select("id").where("kind", "=", "track-case").where("ref_id", "=", caseId).where("id", "!=", current).executeTakeFirst();
+  const queued = await db
+    .selectFrom("job")
+    .select("id")
+    .where("kind", "=", "track-case")
+    .where("ref_id", "=", caseId)
+    .where("id", "!=", current)
+    .executeTakeFirst();
   if (queued) return;
   await enqueue(ctx.database.db, { kind: "track-case", firmId, refId: caseId, runAt: ctx.clock.now() + ctx.config.ECFX_TRACK_POLL_MINUTES * 60_000 });
 }

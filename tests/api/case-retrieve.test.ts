@@ -29,8 +29,15 @@ describe.each(backends)("case retrieve (%s)", (backend) => {
     const federal = (await admin.post("/api/v1/jurisdiction", { name: "S.D.N.Y. retrieve", ecfx_jurisdictions: ["nysd"] })).body.id;
     const state = (await admin.post("/api/v1/jurisdiction", { name: "Texas state", ecfx_jurisdictions: ["state-tx"] })).body.id;
     const newCase = async (number: string, jurisdiction: string) =>
-      (await admin.post("/api/v1/case", { name: `Case ${number}`, case_number: number, matter_id: matter, jurisdiction_id: jurisdiction, assigned_timekeepers: [keeper] }))
-        .body.id as string;
+      (
+        await admin.post("/api/v1/case", {
+          name: `Case ${number}`,
+          case_number: number,
+          matter_id: matter,
+          jurisdiction_id: jurisdiction,
+          assigned_timekeepers: [keeper],
+        })
+      ).body.id as string;
     ids.connected = await newCase("1:17-cv-09141", federal);
     ids.unconnected = await newCase("2024-CI-00123", state);
   });
@@ -48,7 +55,11 @@ describe.each(backends)("case retrieve (%s)", (backend) => {
   const settled = async (caseId: string) => {
     for (let i = 0; i < 100; i++) {
       await worker.drain();
-      const busy = await running.ctx.database.db.selectFrom("inbox_item").select("id").where("status", "in", ["New", "Started", "Retry", "Post Processing"]).executeTakeFirst();
+      const busy = await running.ctx.database.db
+        .selectFrom("inbox_item")
+        .select("id")
+        .where("status", "in", ["New", "Started", "Retry", "Post Processing"])
+        .executeTakeFirst();
       const view = (await admin.get(`/api/v1/case/${caseId}/retrieve`, DEVELOPMENT)).body;
       if (!busy && !["Updating", "Retrieve In Progress"].includes(view.status)) return view;
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -136,7 +136,15 @@ describe.each(backends)("ECFX Track case tracking (%s)", (backend) => {
     expect(await trackedItems()).toHaveLength(1);
     const tracking = (await admin.get(`/api/v1/case/${caseId}/tracking`)).body;
     expect(tracking.periods).toEqual([
-      { started_at: subscribed.body.subscribed_at, ended_at: null, monthly_fee_cents: 2500, per_document_cents: 10, documents: 1, document_cost_cents: 10, currency: "USD" },
+      {
+        started_at: subscribed.body.subscribed_at,
+        ended_at: null,
+        monthly_fee_cents: 2500,
+        per_document_cents: 10,
+        documents: 1,
+        document_cost_cents: 10,
+        currency: "USD",
+      },
     ]);
   });
 

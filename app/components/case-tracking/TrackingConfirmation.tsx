@@ -12,7 +12,17 @@ export const casePath = (caseId: string) => `/cases/${encodeURIComponent(caseId)
  * What an action costs or ends, in words, and the form that does it: inside the dialog with
  * JavaScript, on a page of its own without. Cancel closes the dialog, or goes back to the case.
  */
-export function TrackingConfirmation({ caseId, action, tracking, onCancel }: { caseId: string; action: TrackingAction; tracking: TrackingView; onCancel?: () => void }) {
+export function TrackingConfirmation({
+  caseId,
+  action,
+  tracking,
+  onCancel,
+}: {
+  caseId: string;
+  action: TrackingAction;
+  tracking: TrackingView;
+  onCancel?: () => void;
+}) {
   const { t } = useTranslation();
   const busy = useNavigation().state !== "idle";
   const prices = { fee: formatCents(tracking.monthly_fee_cents, tracking.currency), perDocument: formatCents(tracking.per_document_cents, tracking.currency) };

@@ -31,7 +31,10 @@ export function TrackingPanel({ caseId, tracking }: { caseId: string; tracking: 
           {t(`tracking.state.${tracking.state}`, { since: since ? formatDate(since) : "" })}
         </Text>
         <Text size="sm" c="dimmed">
-          {t("tracking.prices", { fee: formatCents(tracking.monthly_fee_cents, tracking.currency), perDocument: formatCents(tracking.per_document_cents, tracking.currency) })}
+          {t("tracking.prices", {
+            fee: formatCents(tracking.monthly_fee_cents, tracking.currency),
+            perDocument: formatCents(tracking.per_document_cents, tracking.currency),
+          })}
           {tracking.periods.length ? ` ${t("tracking.documents", { count: documents })}` : ""}
         </Text>
         {actions.length ? (

@@ -50,7 +50,9 @@ export async function recordPageData(request: Request, key: string | undefined, 
       references.map((f) => ({ reference: f.reference!, ids: asList(record[f.name]) })),
     ),
     editing ? pickerData(api, pickersFor(editFields(def, record), record)) : Promise.resolve({}),
-    editing ? Promise.resolve({}) : productParts(request, api, auth.authToken).then((parts) => loadRecordSections(request, api, rest.me, parts, def, rest.id, record)),
+    editing
+      ? Promise.resolve({})
+      : productParts(request, api, auth.authToken).then((parts) => loadRecordSections(request, api, rest.me, parts, def, rest.id, record)),
   ]);
   const title = String(record[def.titleField] ?? rest.id);
   return data(

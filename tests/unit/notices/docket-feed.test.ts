@@ -44,7 +44,11 @@ describe.each([
         const notice = docketEntryNotice(entry).parsed;
         if (notice.kind !== "notice") throw new Error("not read as a notice");
         const e = notice.notice.dockets[0]!.docket_entries[0]!;
-        return signature(entryDocketNumber(entry), { short_description: e.short_description ?? "", pacer_doc_id: e.pacer_doc_id, pacer_seq_no: e.pacer_seq_no });
+        return signature(entryDocketNumber(entry), {
+          short_description: e.short_description ?? "",
+          pacer_doc_id: e.pacer_doc_id,
+          pacer_seq_no: e.pacer_seq_no,
+        });
       }),
     );
     const expected = gold.flatMap((d) => d.docket_entries.map((e) => signature(d.docket_number, e)));
