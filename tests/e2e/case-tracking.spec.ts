@@ -83,6 +83,24 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
+test("case retrieve on a local host updates the case from its court and retrieves its documents", async ({ page }) => {
+  await signedIn(page, USERS.admin);
+  const panel = page.getByTestId("case-retrieve");
+  const statusBecomes = (status: string) =>
+    expect(async () => {
+      await page.goto(`/cases/${cases.nojs}`);
+      await expect(panel.getByTestId("retrieve-status")).toHaveText(`Retrieve status: ${status}.`);
+    }).toPass({ timeout: 20_000 });
+  await page.goto(`/cases/${cases.nojs}`);
+  await expect(panel.getByTestId("retrieve-status")).toHaveText("Retrieve status: None.");
+  await panel.getByRole("button", { name: "Update case" }).click();
+  await expect(page.getByText("The case is being updated from its court.")).toBeVisible();
+  await statusBecomes("Update Succeeded");
+  await panel.getByRole("button", { name: "Retrieve documents" }).click();
+  await expect(page.getByText("The case's available documents are being retrieved.")).toBeVisible();
+  await statusBecomes("Retrieve Succeeded");
+});
+
 test("a reader sees the tracking but no action; a firm not entitled sees no tracking at all", async ({ page }) => {
   await signedIn(page, USERS.viewonly);
   await page.goto(`/cases/${cases.js}`);
