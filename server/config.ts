@@ -127,6 +127,11 @@ const schema = z.object({
   ECFX_WEBHOOK_ALLOWED_ORIGINS: commaList.refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** ECFX Track prices (spec §9 names none; decision 054), in US cents, fixed on a case when it is subscribed or resumed. */
+  ECFX_TRACK_MONTHLY_FEE_CENTS: z.coerce.number().int().min(0).default(2500),
+  ECFX_TRACK_PER_DOCUMENT_CENTS: z.coerce.number().int().min(0).default(10),
+  /** How often a tracked case's court docket feed is read. */
+  ECFX_TRACK_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   /**
    * How many processes serve the console and the API each (one port, Node's cluster): every core
    * by default. 1 runs each in the process that starts it.

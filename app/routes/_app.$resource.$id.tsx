@@ -48,7 +48,7 @@ export default function RecordPage() {
           <RecordDetails def={def} record={record} titles={titles} />
         )}
       </Card>
-      {!editing && def.sections ? <RecordSections order={def.sections} loaded={sections} /> : null}
+      {!editing && def.sections ? <RecordSections recordId={String(record.id)} order={def.sections} loaded={sections} /> : null}
       {!canWrite ? (
         <Text size="sm" c="dimmed" data-testid="read-only">
           {t("wizard:readOnly")}

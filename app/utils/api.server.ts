@@ -25,6 +25,8 @@ export interface ApiRequest {
   contentType?: string;
   accept?: string;
   forwardedFor?: string | null;
+  /** The host the browser reached, for a call whose answer depends on it (case retrieve). */
+  forwardedHost?: string;
 }
 
 const MAX_TIMEOUT_RECORDS = 100;
@@ -59,6 +61,7 @@ export async function apiRequest(path: string, req: ApiRequest = {}): Promise<Re
   const headers = new Headers({ "Cache-Control": "no-cache", Pragma: "no-cache", Accept: req.accept ?? "application/json" });
   if (req.token) headers.set("Authorization", `Bearer ${req.token}`);
   if (req.forwardedFor) headers.set("X-Forwarded-For", req.forwardedFor);
+  if (req.forwardedHost) headers.set("X-Forwarded-Host", req.forwardedHost);
   let body = req.body;
   if (req.json !== undefined) {
     body = JSON.stringify(req.json);

@@ -8,6 +8,7 @@ import { PROTOBUF } from "./protobuf-body";
 import { OneLinePerRequest, loggerOptions } from "./request-logging";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
+import { caseTrackingRoutes } from "./routes/case-tracking";
 import { dashboardRoutes } from "./routes/dashboard";
 import { dictionaryRoutes } from "./routes/dictionary";
 import { emailTemplateRoutes } from "./routes/email-templates";
@@ -76,6 +77,7 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   resourceImportRoutes(app, ctx);
   inboxRoutes(app, ctx);
   documentRoutes(app, ctx);
+  caseTrackingRoutes(app, ctx);
   storageRoutes(app, ctx);
   jurisdictionPreferenceRoutes(app, ctx);
   wallRoutes(app, ctx);

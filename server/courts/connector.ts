@@ -38,6 +38,9 @@ class Gate {
   }
 }
 
+/** Where CM/ECF publishes a court's recent docket entries. */
+export const DOCKET_FEED_PATH = "/cgi-bin/rss_outside.pl";
+
 const LOGIN_PAGE = /<input[^>]+type\s*=\s*["']?password|PACER\s+Login|login\.(?:jsf|pl)/i;
 
 /**
@@ -66,9 +69,39 @@ export class CourtConnector {
   async fetchDocument(url: string, courtId: string | null): Promise<FetchOutcome> {
     const target = this.resolve(url, courtId);
     const court = courtId ?? courtIdFromHost(new URL(url, "https://unknown.invalid").hostname) ?? "unknown";
+    return this.gateOf(court).run(() => this.request(target));
+  }
+
+  /**
+   * A court's "recent entries" RSS feed (rss_outside.pl), read through the same guard and gate as
+   * its documents. When the court simulator stands in for the courts, it is told which court was
+   * meant, as a proxy is, in X-Forwarded-Host.
+   */
+  async fetchDocketFeed(courtId: string): Promise<string> {
+    const court = `ecf.${courtId}.uscourts.gov`;
+    const target = this.resolve(`https://${court}${DOCKET_FEED_PATH}`, courtId);
+    const headers = this.options.baseUrl ? { "x-forwarded-host": court } : undefined;
+    return this.gateOf(courtId).run(async () => {
+      let response: Awaited<ReturnType<OutboundGuard["fetch"]>>;
+      try {
+        response = await this.options.guard.fetch(target, COURT_HOSTS, { headers, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      } catch (error) {
+        if (error instanceof OutboundRefusedError) throw error;
+        throw new RetryableFetchError(`${target.host}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const body = Buffer.from(await response.arrayBuffer());
+      if (!response.ok || !/<rss\b/i.test(body.subarray(0, 4096).toString("latin1"))) {
+        throw new RetryableFetchError(message("pipeline:courtFeedUnreadable", { court: courtId, status: response.status }));
+      }
+      // CM/ECF declares its feeds ISO-8859-1.
+      return body.toString(/encoding=["']utf-8["']/i.test(body.subarray(0, 200).toString("latin1")) ? "utf8" : "latin1");
+    });
+  }
+
+  private gateOf(court: string): Gate {
     let gate = this.gates.get(court);
     if (!gate) this.gates.set(court, (gate = new Gate(this.options.perCourtConcurrency)));
-    return gate.run(() => this.request(target));
+    return gate;
   }
 
   private async request(target: URL): Promise<FetchOutcome> {

@@ -568,6 +568,54 @@ export interface NamedEntityTable extends EntityColumns {
   storage_policy_id: string | null;
 }
 
+/** ECFX Track: a case's subscription (spec §4 case tracking), priced when it was taken. */
+export interface CaseTrackingTable {
+  case_id: string;
+  firm_id: number;
+  state: "TRACKED" | "STOPPED" | "UNSUBSCRIBED";
+  subscribed_at: Millis;
+  stopped_at: Millis | null;
+  resumed_at: Millis | null;
+  monthly_fee_cents: number;
+  per_document_cents: number;
+  currency: string;
+  updated_at: Millis;
+}
+
+/** One stretch of paid tracking, subscribe or resume to stop or unsubscribe: what billing reads. */
+export interface CaseTrackingPeriodTable {
+  id: string;
+  firm_id: number;
+  case_id: string;
+  started_at: Millis;
+  ended_at: Millis | null;
+  monthly_fee_cents: number;
+  per_document_cents: number;
+  currency: string;
+  documents: number;
+}
+
+/** A court docket entry already turned into an inbox item for a case (tracking or retrieve). */
+export interface CaseDocketEntryTable {
+  firm_id: number;
+  case_id: string;
+  entry_key: string;
+  inbox_item_id: string;
+  period_id: string | null;
+  published_at: Millis;
+  created_at: Millis;
+}
+
+/** The last case retrieve (spec §4 case retrieve status). */
+export interface CaseRetrieveTable {
+  case_id: string;
+  firm_id: number;
+  status: string;
+  mode: string;
+  reason: string;
+  updated_at: Millis;
+}
+
 type LinkRow<Owner extends string, Value extends string> = Record<Owner | Value, string> & { firm_id: number };
 
 export interface WebhookTable {
@@ -664,6 +712,10 @@ export interface DB {
   api_call_timing: ApiCallTimingTable;
   webhook: WebhookTable;
   webhook_delivery: WebhookDeliveryTable;
+  case_tracking: CaseTrackingTable;
+  case_tracking_period: CaseTrackingPeriodTable;
+  case_docket_entry: CaseDocketEntryTable;
+  case_retrieve: CaseRetrieveTable;
 }
 
 export type FirmRow = Selectable<FirmTable>;

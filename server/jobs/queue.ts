@@ -4,7 +4,16 @@ import type { DB } from "../db/schema";
 import type { Kysely, Selectable } from "kysely";
 import { newId } from "../lib/ids";
 
-export type JobKind = "process-inbox-item" | "fetch-document" | "extract-title" | "apply-walls" | "store-inbox-item" | "notify-inbox-item" | "deliver-webhook";
+export type JobKind =
+  | "process-inbox-item"
+  | "fetch-document"
+  | "extract-title"
+  | "apply-walls"
+  | "store-inbox-item"
+  | "notify-inbox-item"
+  | "track-case"
+  | "retrieve-case"
+  | "deliver-webhook";
 export type Job = Selectable<DB["job"]>;
 
 /** Adds a job; inside a transaction it commits with the rows it refers to. */
@@ -81,7 +90,12 @@ export class RetryLater extends Error {
 export async function retryJob(ctx: ServerContext, job: Job, error: string, atLeastMs = 0): Promise<void> {
   await ctx.database.db
     .updateTable("job")
-    .set({ run_at: ctx.clock.now() + Math.max(backoffMs(job.attempts), Math.min(atLeastMs, 24 * 3_600_000)), locked_until: null, locked_by: null, last_error: error.slice(0, 2000) })
+    .set({
+      run_at: ctx.clock.now() + Math.max(backoffMs(job.attempts), Math.min(atLeastMs, 24 * 3_600_000)),
+      locked_until: null,
+      locked_by: null,
+      last_error: error.slice(0, 2000),
+    })
     .where("id", "=", job.id)
     .execute();
 }

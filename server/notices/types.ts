@@ -4,8 +4,11 @@
 // tests/fixtures/pacer-email/README.md); `toGoldShape` keeps exactly those. The fields
 // marked "product" are ECFX's own additions and are dropped by `toGoldShape`.
 
-/** NEF, NDA, ACMS: federal CM/ECF; TYLER_EFILE, FILE_AND_SERVEXPRESS: state e-filing providers. */
-export type NoticeType = "NEF" | "NDA" | "ACMS" | "TYLER_EFILE" | "FILE_AND_SERVEXPRESS";
+/**
+ * NEF, NDA, ACMS: federal CM/ECF; TYLER_EFILE, FILE_AND_SERVEXPRESS: state e-filing providers;
+ * COURT_FEED: an entry of a court's docket feed, read by ECFX Track or a case retrieve.
+ */
+export type NoticeType = "NEF" | "NDA" | "ACMS" | "TYLER_EFILE" | "FILE_AND_SERVEXPRESS" | "COURT_FEED";
 
 export interface EmailRecipient {
   name: string;

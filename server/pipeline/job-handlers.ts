@@ -7,6 +7,8 @@ import { MAX_EXTRACTION_ATTEMPTS, extractTitle, titleGivenUp } from "./extract-t
 import { MAX_FETCH_ATTEMPTS, fetchDocument, finishWhenAllFetched } from "./fetch-document";
 import { setItem } from "./item-state";
 import { processInboxItem } from "./process-inbox-item";
+import { runRetrieve } from "./case-retrieve";
+import { MAX_TRACK_ATTEMPTS, pollTrackedCase, scheduleNextPoll } from "./track-case";
 
 // Processing an item shows its retries and its failure on the item itself.
 const processItem: JobHandler = {
@@ -35,6 +37,13 @@ const extractDocumentTitle: JobHandler = {
   },
 };
 
+// A court feed that cannot be read is tried again soon, then at the next regular poll.
+const trackCase: JobHandler = {
+  run: (ctx, job) => pollTrackedCase(ctx, job.firm_id, job.ref_id, job.id),
+  attempts: MAX_TRACK_ATTEMPTS,
+  onGiveUp: (ctx, job) => scheduleNextPoll(ctx, job.firm_id, job.ref_id, job.id),
+};
+
 /** What each kind of job of the notice pipeline does, for the worker. */
 export const PIPELINE_JOBS: JobHandlers = {
   "process-inbox-item": processItem,
@@ -45,4 +54,6 @@ export const PIPELINE_JOBS: JobHandlers = {
   "notify-inbox-item": { run: (ctx, job) => notifyInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_NOTIFY_ATTEMPTS },
   // A delivery keeps its own attempts and back-off (a day of them); the job only runs the next one.
   "deliver-webhook": { run: (ctx, job) => deliverWebhook(ctx, job.ref_id) },
+  "track-case": trackCase,
+  "retrieve-case": { run: (ctx, job) => runRetrieve(ctx, job.firm_id, job.ref_id) },
 };

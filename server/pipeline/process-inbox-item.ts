@@ -7,6 +7,8 @@ import { newId } from "../lib/ids";
 import { currentParse, keepParse } from "../notices/stored-message";
 import { type ParsedMessage, type ParsedNotice, parseNoticeMessage } from "../notices";
 import { pauseAt } from "../lib/test-pause";
+import { parseKeptDocketEntry } from "../notices/docket-feed";
+import { isDocketEntrySource } from "../inbox/receive-docket-entry";
 import { jobsAfterProcessing } from "../jobs/after-processing";
 import { autoCreateCase, keepRuleAssignments, recipientDomains } from "./auto-create-case";
 import { type AppliedPreference, applicablePreference } from "./jurisdiction-preference";
@@ -68,7 +70,9 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   // Parsed once, here; everything after reads the kept result (and linked items copy it).
   // What the parser read is recorded in many places (case names, descriptions, docket text).
   const kept = currentParse(row);
-  const result = withoutControlCharacters(kept ?? (await parseBounded(row.raw_content)));
+  // An entry of a court's docket feed is read as such, not as an e-mail.
+  const fresh = () => (isDocketEntrySource(row.source_type) ? parseKeptDocketEntry(row.raw_content) : parseBounded(row.raw_content));
+  const result = withoutControlCharacters(kept ?? (await fresh()));
   const item: Item = kept ? row : { ...row, ...(await keepParse(db, row.id, result)) };
   const parsed = result.parsed;
   if (parsed.kind !== "notice") {

@@ -26,6 +26,10 @@ import { seedDemoYear } from "./demo-year";
 export const RESET_TABLES = [
   "webhook_delivery",
   "webhook",
+  "case_docket_entry",
+  "case_tracking_period",
+  "case_tracking",
+  "case_retrieve",
   "notification",
   "digest_run",
   "dms_record",

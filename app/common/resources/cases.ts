@@ -58,7 +58,7 @@ export const cases = defineResource({
     { field: "created_at", sortable: true, filter: "dateRange" },
   ],
   defaultSort: "-created_at",
-  sections: ["caseNotices", "caseDocuments"],
+  sections: ["caseTracking", "caseRetrieve", "caseNotices", "caseDocuments"],
   importSync: true,
   quickFilters: { notMapped: { field: "matter_id", labelKey: "resources:cases.notMapped" } },
   // The case creation wizard: matters and clients, jurisdiction, timekeepers, judge, storage policy.

@@ -6,7 +6,7 @@ import { defineResource } from "./types";
 
 export const INBOX_STATUSES = ["New", "Started", "Retry", "Failed", "Manual", "Action Required", "Canceled", "Succeeded", "Post Processing"] as const;
 export const DISPOSITIONS = ["No Disposition", "Processed", "Split", "Ignored"] as const;
-export const INBOX_SOURCES = ["SMTP", "UPLOAD", "CLI"] as const;
+export const INBOX_SOURCES = ["SMTP", "UPLOAD", "CLI", "TRACK", "RETRIEVE"] as const;
 export const ACTION_REQUIRED = ["NONE", "ECFX", "USER"] as const;
 export const DMS_STATUSES = ["new", "started", "failed", "succeeded", "delayed", "canceled"] as const;
 

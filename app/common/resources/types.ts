@@ -168,8 +168,11 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
   audited?: boolean;
 }
 
-/** A part of a record page under the record: a case's notices and documents, an envelope's documents, a template's preview. */
-export type RecordSection = "caseNotices" | "caseDocuments" | "envelopeDocuments" | "templatePreview" | "webhookDeliveries";
+/**
+ * A part of a record page under the record: a case's notices and documents, its ECFX Track
+ * subscription and its retrieve, an envelope's documents, a template's preview.
+ */
+export type RecordSection = "caseNotices" | "caseDocuments" | "caseTracking" | "caseRetrieve" | "envelopeDocuments" | "templatePreview" | "webhookDeliveries";
 
 export interface CrossCheck {
   fields: string[];

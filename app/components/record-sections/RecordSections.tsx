@@ -7,6 +7,8 @@ import { useFormatMoment } from "../../utils/dates";
 import { CardSection } from "../inbox/CardSection";
 import { CardTable, OpenLink } from "../inbox/CardTable";
 import { PreviewPane } from "../templates/PreviewPane";
+import { RetrievePanel } from "../case-tracking/RetrievePanel";
+import { TrackingPanel } from "../case-tracking/TrackingPanel";
 import type { LoadedSections, RelatedDocument, RelatedNotice } from "./types";
 import { WebhookDeliveries } from "./WebhookDeliveries";
 
@@ -66,7 +68,7 @@ function ListSection<T>({ title, testId, rows, render }: { title: string; testId
 }
 
 /** The sections an entity declares under its record, in its order. */
-export function RecordSections({ order, loaded }: { order: RecordSection[]; loaded: LoadedSections }) {
+export function RecordSections({ recordId, order, loaded }: { recordId: string; order: RecordSection[]; loaded: LoadedSections }) {
   const { t } = useTranslation("inbox");
   const section = (name: RecordSection) => {
     switch (name) {
@@ -88,6 +90,10 @@ export function RecordSections({ order, loaded }: { order: RecordSection[]; load
             <WebhookDeliveries webhookId={loaded.webhookDeliveries.webhookId} rows={loaded.webhookDeliveries.rows} />
           </CardSection>
         ) : null;
+      case "caseTracking":
+        return loaded.caseTracking ? <TrackingPanel caseId={recordId} tracking={loaded.caseTracking} /> : null;
+      case "caseRetrieve":
+        return loaded.caseRetrieve ? <RetrievePanel caseId={recordId} retrieve={loaded.caseRetrieve} /> : null;
       case "templatePreview":
         return loaded.templatePreview ? (
           <Card withBorder>

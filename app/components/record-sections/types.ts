@@ -1,3 +1,4 @@
+import type { RetrieveView, TrackingView } from "../../common/case-tracking";
 import type { ListedDocument } from "../../common/listed-document";
 import type { PreviewOutcome } from "../../common/template-preview";
 import type { WebhookDeliveryRow } from "../../common/resources/webhooks";
@@ -18,6 +19,10 @@ export interface LoadedSections {
   caseNotices?: RelatedNotice[] | null;
   caseDocuments?: RelatedDocument[] | null;
   envelopeDocuments?: RelatedDocument[] | null;
+  /** Only for a firm entitled to ECFX Track. */
+  caseTracking?: TrackingView;
+  /** Only on a development or local host name. */
+  caseRetrieve?: RetrieveView;
   templatePreview?: PreviewOutcome;
   webhookDeliveries?: { webhookId: string; rows: WebhookDeliveryRow[] } | null;
 }
