@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_WORKERS, e2eInstance } from "./e2e/helpers";
+import { E2E_WORKERS, INSTANCES_READY, e2eInstance } from "./e2e/helpers";
 
 // One product instance per worker, each with a fresh data folder of its own (e2eInstance in
 // e2e/helpers.ts): several tests change demo users' passwords (and put them back), the firm record
@@ -36,29 +36,35 @@ export default defineConfig({
       ],
     },
   },
-  webServer: Array.from({ length: E2E_WORKERS }, (_, n) => {
-    const instance = e2eInstance(n);
-    return {
-      command: "npx tsx tests/e2e/serve.ts",
-      cwd: "..",
-      url: `http://localhost:${instance.port}/healthcheck`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      env: {
-        PORT: String(instance.port),
-        ECFX_API_PORT: String(instance.apiPort),
-        ECFX_SMTP_PORT: String(instance.smtpPort),
-        // Per port, so that instances and separate runs never share a database.
-        ECFX_DATA_DIR: instance.dataDir,
-        LOG_LEVEL: "warn",
-        // Demo users and roles only: the browser tests make the firm data they need.
-        ECFX_DEMO_DATA: "false",
-        // Five-minute tokens: under the ten-minute mark, so every page load exercises the refresh.
-        ECFX_ACCESS_TOKEN_TTL: "300",
-        // Analytics go to a receiver the dashboard spec listens with (localhost is no production host).
-        ECFX_ANALYTICS_TOKEN_DEV: "e2e-dev-token",
-        ECFX_ANALYTICS_URL: `http://127.0.0.1:${instance.analyticsPort}`,
-      },
-    };
-  }),
+  // One command starts every instance at once (Playwright starts the servers of a list one after
+  // the other) and says when all of them answer.
+  webServer: {
+    command: "npx tsx tests/e2e/serve.ts",
+    cwd: "..",
+    wait: { stdout: new RegExp(INSTANCES_READY) },
+    // Starting is mostly compiling and migrating: slow on a busy machine.
+    timeout: 240_000,
+    env: {
+      LOG_LEVEL: "warn",
+      // Demo users and roles only: the browser tests make the firm data they need.
+      ECFX_DEMO_DATA: "false",
+      // Five-minute tokens: under the ten-minute mark, so every page load exercises the refresh.
+      ECFX_ACCESS_TOKEN_TTL: "300",
+      // Analytics go to a receiver the dashboard spec listens with (localhost is no production host).
+      ECFX_ANALYTICS_TOKEN_DEV: "e2e-dev-token",
+      E2E_INSTANCES: JSON.stringify(
+        Array.from({ length: E2E_WORKERS }, (_, n) => {
+          const instance = e2eInstance(n);
+          return {
+            PORT: String(instance.port),
+            ECFX_API_PORT: String(instance.apiPort),
+            ECFX_SMTP_PORT: String(instance.smtpPort),
+            // Per port, so that instances and separate runs never share a database.
+            ECFX_DATA_DIR: instance.dataDir,
+            ECFX_ANALYTICS_URL: `http://127.0.0.1:${instance.analyticsPort}`,
+          };
+        }),
+      ),
+    },
+  },
 });

@@ -23,6 +23,9 @@ export function e2eInstance(index = Number(process.env.TEST_PARALLEL_INDEX ?? 0)
   };
 }
 
+/** What tests/e2e/serve.ts says once every instance answers. */
+export const INSTANCES_READY = "Browser test instances ready";
+
 export const PASSWORD = "Demo-Passw0rd!";
 export const USERS = {
   admin: "admin@demo.ecfx.test",
