@@ -20,6 +20,9 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: [["list"]],
   timeout: 30_000,
+  // Two workers share the cores with two products: a page may take longer to answer than alone.
+  // A ceiling only; a passing assertion never waits for it.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://localhost:${e2eInstance().port}`,
     launchOptions: {
