@@ -1,20 +1,30 @@
 import { defineConfig } from "@playwright/test";
+import { E2E_WORKERS, INSTANCES_READY, e2eInstance } from "./e2e/helpers";
 
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-// Other ports (E2E_PORT, E2E_API_PORT) let several runs share one machine.
-const API_PORT = Number(process.env.E2E_API_PORT ?? 8180);
-
-// One product instance with a fresh data folder; tests run one at a time because several
-// of them change demo users' passwords (and put them back).
+// One product instance per worker, each with a fresh data folder of its own (e2eInstance in
+// e2e/helpers.ts): several tests change demo users' passwords (and put them back), the firm record
+// or reset the demo firm, so no two tests may share an instance; within a worker they run one at a
+// time, and workers never share one.
+//
+// Ports: worker n uses console E2E_PORT + 10n (3100, 3110), API E2E_API_PORT + 10n (8180, 8190),
+// SMTP the console port + 1000 and an analytics receiver the console port + 2000. Another run on
+// the same machine picks other bases, e.g. E2E_PORT=3500 E2E_API_PORT=8580 (3500/3510, 8580/8590).
+// E2E_WORKERS sets the number of workers and instances together (use it instead of --workers).
+//
+// This file is loaded again in every worker, where TEST_PARALLEL_INDEX names the worker's slot: the
+// baseURL below is that worker's instance.
 export default defineConfig({
   testDir: "./e2e",
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  reporter: [["list"]],
   timeout: 30_000,
+  // Two workers share the cores with two products: a page may take longer to answer than alone.
+  // A ceiling only; a passing assertion never waits for it.
+  expect: { timeout: 10_000 },
   use: {
-    baseURL: `http://localhost:${PORT}`,
+    baseURL: `http://localhost:${e2eInstance().port}`,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [
@@ -29,18 +39,15 @@ export default defineConfig({
       ],
     },
   },
+  // One command starts every instance at once (Playwright starts the servers of a list one after
+  // the other) and says when all of them answer.
   webServer: {
     command: "npx tsx tests/e2e/serve.ts",
     cwd: "..",
-    url: `http://localhost:${PORT}/healthcheck`,
-    reuseExistingServer: false,
-    timeout: 120_000,
+    wait: { stdout: new RegExp(INSTANCES_READY) },
+    // Starting is mostly compiling and migrating: slow on a busy machine.
+    timeout: 240_000,
     env: {
-      PORT: String(PORT),
-      ECFX_API_PORT: String(API_PORT),
-      ECFX_SMTP_PORT: String(PORT + 1000),
-      // Per port, so that separate runs on other ports never share a database.
-      ECFX_DATA_DIR: `tests/.tmp/e2e-data-${PORT}`,
       LOG_LEVEL: "warn",
       // Demo users and roles only: the browser tests make the firm data they need.
       ECFX_DEMO_DATA: "false",
@@ -48,7 +55,19 @@ export default defineConfig({
       ECFX_ACCESS_TOKEN_TTL: "300",
       // Analytics go to a receiver the dashboard spec listens with (localhost is no production host).
       ECFX_ANALYTICS_TOKEN_DEV: "e2e-dev-token",
-      ECFX_ANALYTICS_URL: `http://127.0.0.1:${PORT + 2000}`,
+      E2E_INSTANCES: JSON.stringify(
+        Array.from({ length: E2E_WORKERS }, (_, n) => {
+          const instance = e2eInstance(n);
+          return {
+            PORT: String(instance.port),
+            ECFX_API_PORT: String(instance.apiPort),
+            ECFX_SMTP_PORT: String(instance.smtpPort),
+            // Per port, so that instances and separate runs never share a database.
+            ECFX_DATA_DIR: instance.dataDir,
+            ECFX_ANALYTICS_URL: `http://127.0.0.1:${instance.analyticsPort}`,
+          };
+        }),
+      ),
     },
   },
 });

@@ -1,7 +1,7 @@
 import http from "node:http";
 import AxeBuilder from "@axe-core/playwright";
 import { type Page, expect, test } from "@playwright/test";
-import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, e2eInstance, signedIn } from "./helpers";
 
 // The dashboard with and without JavaScript: charts as server-drawn SVG, their tables behind
 // "Show data", the period in the URL through a GET form, and no serious accessibility fault.
@@ -121,7 +121,7 @@ test.describe("page views", () => {
         res.end("1");
       });
     });
-    await new Promise<void>((resolve) => receiver.listen(Number(process.env.E2E_PORT ?? 3100) + 2000, "127.0.0.1", resolve));
+    await new Promise<void>((resolve) => receiver.listen(e2eInstance().analyticsPort, "127.0.0.1", resolve));
   });
   test.afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 

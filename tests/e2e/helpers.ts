@@ -2,6 +2,30 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { type Page, expect } from "@playwright/test";
 
+/**
+ * The browser tests run one product instance per Playwright worker, each with its own ports and
+ * data folder, so tests that change shared things (demo users' passwords, the firm record, the
+ * demo reset) never meet. Worker n (its parallel index) talks to instance n: console on
+ * E2E_PORT + 10n, API on E2E_API_PORT + 10n, SMTP on the console port + 1000, the analytics
+ * receiver of the dashboard spec on the console port + 2000. E2E_WORKERS sets how many (2).
+ */
+export const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+
+export function e2eInstance(index = Number(process.env.TEST_PARALLEL_INDEX ?? 0)) {
+  if (!(index >= 0 && index < E2E_WORKERS)) throw new Error(`Browser test worker ${index} has no product instance: set E2E_WORKERS rather than --workers`);
+  const port = Number(process.env.E2E_PORT ?? 3100) + 10 * index;
+  return {
+    port,
+    apiPort: Number(process.env.E2E_API_PORT ?? 8180) + 10 * index,
+    smtpPort: port + 1000,
+    analyticsPort: port + 2000,
+    dataDir: `tests/.tmp/e2e-data-${port}`,
+  };
+}
+
+/** What tests/e2e/serve.ts says once every instance answers. */
+export const INSTANCES_READY = "Browser test instances ready";
+
 export const PASSWORD = "Demo-Passw0rd!";
 export const USERS = {
   admin: "admin@demo.ecfx.test",
@@ -37,7 +61,7 @@ export async function changePassword(page: Page, current: string, next: string) 
 }
 
 /** The API of the product the browser tests run against (for setting up data directly). */
-export const API_URL = `http://127.0.0.1:${process.env.E2E_API_PORT ?? 8180}`;
+export const API_URL = `http://127.0.0.1:${e2eInstance().apiPort}`;
 
 /** An API access token of a demo user (the admin by default), for setting up data. */
 export async function apiToken(email: string = USERS.admin): Promise<string> {
@@ -73,13 +97,12 @@ export async function firmApi(method: "GET" | "PUT", body?: Record<string, unkno
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** Runs `ecfx features` on the data folder of the product these tests run (playwright.config.ts). */
+/** Runs `ecfx features` on the data folder of this worker's product instance. */
 export function ecfxFeatures(args: string[]): string {
-  const dataDir = `tests/.tmp/e2e-data-${process.env.E2E_PORT ?? 3100}`;
   const { DATABASE_URL: _database, ...inherited } = process.env;
   const run = spawnSync(path.resolve("node_modules/.bin/tsx"), ["server/cli/ecfx.ts", "features", ...args], {
     encoding: "utf8",
-    env: { ...inherited, ECFX_DATA_DIR: dataDir, ECFX_DEMO_DATA: "false", LOG_LEVEL: "silent" },
+    env: { ...inherited, ECFX_DATA_DIR: e2eInstance().dataDir, ECFX_DEMO_DATA: "false", LOG_LEVEL: "silent" },
   });
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);

@@ -4,14 +4,14 @@ import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
 import nodemailer from "nodemailer";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, e2eInstance, signedIn } from "./helpers";
 
 // A notice from the court to a timekeeper's inbox: a preference group made in the wizard with a
 // template of the firm's own, a notice sent to the product's SMTP port, and the mail it sent read
 // back on /dev (captured, as there is no relay) and on the item's inbox card.
 
 const CASE_NUMBER = "2:24-cv-00123";
-const SMTP_PORT = Number(process.env.E2E_PORT ?? 3100) + 1000;
+const SMTP_PORT = e2eInstance().smtpPort;
 const INBOX = "notices@demo.ecfx.test";
 const FIXTURE = path.join(import.meta.dirname, "../fixtures/notices/nef-district-qp-utf8.eml");
 // Fresh names for every run of the file (a repeated or retried run meets the earlier records).
