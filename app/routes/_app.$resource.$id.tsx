@@ -4,6 +4,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DeleteRecord } from "../components/fields/DeleteRecord";
 import { EditRecordForm } from "../components/fields/EditRecordForm";
+import { ConnectionTest } from "../components/fields/ConnectionTest";
 import { RecordDetails } from "../components/fields/RecordDetails";
 import { RecordSections } from "../components/record-sections/RecordSections";
 import { recordPageAction, recordPageData } from "../components/fields/record-page.server";
@@ -48,6 +49,7 @@ export default function RecordPage() {
           <RecordDetails def={def} record={record} titles={titles} />
         )}
       </Card>
+      {canWrite && !editing && def.testConnection ? <ConnectionTest action={path} report={posted && "connection" in posted ? posted.connection : undefined} /> : null}
       {!editing && def.sections ? <RecordSections recordId={String(record.id)} order={def.sections} loaded={sections} /> : null}
       {!canWrite ? (
         <Text size="sm" c="dimmed" data-testid="read-only">

@@ -1,6 +1,8 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { type ShouldRevalidateFunctionArgs, useLoaderData } from "@remix-run/react";
+import { Stack } from "@mantine/core";
 import { ListActions } from "../components/ListActions";
+import { SiblingTabs } from "../components/table/SiblingTabs";
 import { ResourceTable } from "../components/table/ResourceTable";
 import { TABLE_INTENTS } from "../components/table/intents";
 import { tableAction } from "../components/table/table-actions.server";
@@ -32,5 +34,10 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 export default function ResourceList() {
   const { table } = useLoaderData<typeof loader>();
   const def = findResource(table.resourceKey);
-  return <ResourceTable table={table} actions={def ? <ListActions def={def} fullAccess={table.fullAccess} /> : null} />;
+  return (
+    <Stack gap="sm">
+      <SiblingTabs current={table.resourceKey} keys={table.siblings} />
+      <ResourceTable table={table} actions={def ? <ListActions def={def} fullAccess={table.fullAccess} /> : null} />
+    </Stack>
+  );
 }

@@ -69,7 +69,8 @@ export async function apiRequest(path: string, req: ApiRequest = {}): Promise<Re
   } else if (req.contentType) {
     headers.set("Content-Type", req.contentType);
   }
-  const init: RequestInit = { method: req.method ?? "GET", headers, body };
+  // The API's own redirects (a document kept in a vendor DMS) are for the browser, never followed here.
+  const init: RequestInit = { method: req.method ?? "GET", headers, body, redirect: "manual" };
   const timeout = exemptFromTimeout(path) ? null : consoleEnv().ECFX_API_TIMEOUT_MS;
   try {
     return await send(path, init, timeout);

@@ -5,6 +5,7 @@ import { withoutControlCharacters } from "../lib/control-characters";
 import { errorHandler } from "../lib/errors";
 import { inWordsScope } from "../lib/messages";
 import { PROTOBUF } from "./protobuf-body";
+import { dmsCredentialRoutes } from "./routes/dms-credentials";
 import { OneLinePerRequest, loggerOptions } from "./request-logging";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
@@ -84,6 +85,7 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   dictionaryRoutes(app, ctx);
   emailTemplateRoutes(app, ctx);
   webhookRoutes(app, ctx);
+  dmsCredentialRoutes(app, ctx);
   resourceRoutes(app, ctx);
   return app;
 }

@@ -9,6 +9,7 @@ const doc = (number: number, size: number, extra: Partial<DeliveryDocument> = {}
   size,
   contentType: "application/pdf",
   dmsRecordId: null,
+  dmsLink: null,
   ...extra,
 });
 

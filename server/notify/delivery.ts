@@ -20,6 +20,8 @@ export interface DeliveryDocument {
   contentType: string;
   /** The DMS record of a filed copy, when the storage step filed one. */
   dmsRecordId: string | null;
+  /** The vendor DMS's own link to the filed copy (iManage, NetDocuments, SharePoint, Box, Dropbox), when it gave one. */
+  dmsLink: string | null;
 }
 
 export interface ChosenDelivery {
@@ -63,7 +65,7 @@ export async function loadDeliveryDocuments(ctx: ServerContext, itemId: string):
       .execute(),
     db
       .selectFrom("dms_record")
-      .select(["id", "document_id"])
+      .select(["id", "document_id", "link"])
       .where("inbox_item_id", "=", itemId)
       .where("document_id", "is not", null)
       .where("status", "=", "succeeded")
@@ -71,6 +73,7 @@ export async function loadDeliveryDocuments(ctx: ServerContext, itemId: string):
       .execute(),
   ]);
   const dmsOf = new Map(filed.map((r) => [r.document_id, r.id]));
+  const dmsLinkOf = new Map(filed.map((r) => [r.document_id, r.link]));
   return documents.map((d) => ({
     id: d.id,
     number: d.number,
@@ -79,6 +82,7 @@ export async function loadDeliveryDocuments(ctx: ServerContext, itemId: string):
     size: Number(d.size ?? 0),
     contentType: d.content_type || "application/pdf",
     dmsRecordId: dmsOf.get(d.id) ?? null,
+    dmsLink: dmsLinkOf.get(d.id) ?? null,
   }));
 }
 
@@ -114,7 +118,7 @@ export async function buildDelivery(
   const delivery: MailDelivery = { attachments: [], links: [], attachedIds: new Set(), bytes: 0 };
   const linkTo = async (document: DeliveryDocument, kind: "web" | "dms") => {
     const url =
-      kind === "dms" ? `${ctx.config.publicUrl}/load-dms/${document.dmsRecordId}` : await webLink(ctx, options.firm, document.id, options.timekeeperId);
+      kind === "dms" ? (document.dmsLink ?? `${ctx.config.publicUrl}/load-dms/${document.dmsRecordId}`) : await webLink(ctx, options.firm, document.id, options.timekeeperId);
     delivery.links.push({ documentId: document.id, url });
   };
   for (const document of chosen.attached) {

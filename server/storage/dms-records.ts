@@ -16,6 +16,7 @@ export function listDmsRecords(db: Kysely<DB>, firmId: number, itemId: string) {
       "storage_policy.name as storage_policy_name",
       "dms_record.status",
       "dms_record.location",
+      "dms_record.link",
       "dms_record.error",
       "dms_record.attempts",
       "dms_record.created_at",

@@ -8,11 +8,13 @@ import { requireUser } from "../../utils/auth.server";
 import { redirectWithToast } from "../../utils/toast.server";
 import { INTENT_FIELD, inputOf } from "../../utils/wizard-state";
 import { changed, editFields, isReferenceKind, schemaFor } from "./form-values";
-import { type Row, apiMessage, deleteRecord, pickerData, readRecord, referenceTitles, updateRecord } from "./record-api.server";
+import { type Row, apiMessage, call, deleteRecord, pickerData, readRecord, referenceTitles, updateRecord } from "./record-api.server";
 import { readForm } from "../../utils/request-body.server";
 import { loadRecordSections } from "../record-sections/sections.server";
 import { pageNotFound } from "../../utils/not-found.server";
 import { productParts } from "../../utils/product-parts.server";
+
+import type { ConnectionReport } from "./connection-report";
 
 // The detail page of any registry entry: the record with its references named, an edit form
 // for roles with full access, and delete with a confirmation step.
@@ -116,9 +118,17 @@ async function saveRecord(request: Request, formData: FormData, opened: Awaited<
   return answer(
     submission.reply({
       fieldErrors,
-      formErrors: Object.keys(fieldErrors).length && known ? [] : [apiMessage(saved.error)],
+      formErrors: Object.keys(fieldErrors).length && known ? [] : [saved.error.status >= 500 && def.updateFailedKey ? def.updateFailedKey : apiMessage(saved.error)],
     }),
   );
+}
+
+/** Signs in to the system the record names and lists its root: what works and what does not, step by step. */
+async function testConnection(opened: Awaited<ReturnType<typeof openRecordPage>>) {
+  const { def, id, api, headers } = opened;
+  const tried = await call<ConnectionReport>(api, `${def.apiPath}/${encodeURIComponent(id)}/test-connection`, { method: "POST" });
+  const connection: ConnectionReport = tried.ok ? tried.data : { ok: false, steps: [{ step: "storage:connection.prepare", ok: false, detail: apiMessage(tried.error) }] };
+  return data({ connection }, { headers });
 }
 
 async function removeRecord(request: Request, opened: Awaited<ReturnType<typeof openRecordPage>>) {
@@ -138,5 +148,6 @@ export async function recordPageAction(request: Request, key: string | undefined
   const intent = formData.get(INTENT_FIELD);
   if (intent === "delete") return data({ confirmDelete: true as const }, { headers: opened.headers });
   if (intent === "confirm-delete") return removeRecord(request, opened);
+  if (intent === "test-connection" && opened.def.testConnection) return testConnection(opened);
   return saveRecord(request, formData, opened);
 }

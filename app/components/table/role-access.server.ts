@@ -32,13 +32,8 @@ function accessIn(role: Record<string, unknown> | null, resource: string, fallba
   };
 }
 
-/** Reads the user's own role and answers its levels on one resource type. */
-export async function resourceAccess(api: ApiClient, me: Me, resource: string, fallback: AccessLevel): Promise<ResourceAccess> {
-  return accessIn(await readOwnRole(api, me), resource, fallback);
-}
-
-/** The user's top level on each of several resource types, from one read of the role. */
-export async function resourceLevels(api: ApiClient, me: Me, resources: readonly string[], fallback: AccessLevel): Promise<Record<string, AccessLevel>> {
+/** The user's role, read once, as levels on any resource type. */
+export async function roleAccess(api: ApiClient, me: Me): Promise<(resource: string, fallback: AccessLevel) => ResourceAccess> {
   const role = await readOwnRole(api, me);
-  return Object.fromEntries(resources.map((resource) => [resource, accessIn(role, resource, fallback).level]));
+  return (resource, fallback) => accessIn(role, resource, fallback);
 }

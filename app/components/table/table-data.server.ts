@@ -1,6 +1,8 @@
 import { redirect } from "@remix-run/node";
 import { type ReferenceSource, referenceSource } from "../fields/reference-sources";
 import type { ResourceDef } from "../../common/resources/types";
+import { findResource } from "../../common/resources";
+import type { AccessLevel } from "../../common/access";
 import { ApiError } from "../../utils/api.server";
 import { type ApiClient, requireUser } from "../../utils/auth.server";
 import { type TableState, apiSearchQuery, parseTableUrl, tableHref } from "../../utils/table-url";
@@ -8,7 +10,7 @@ import { type TableColumn, tableColumns, tableSpecOf } from "./columns";
 import type { ReferenceTitles } from "./format";
 import { arrangeColumns } from "./layout";
 import { readLayout, readWebPreferences } from "./preferences.server";
-import { resourceAccess } from "./role-access.server";
+import { roleAccess } from "./role-access.server";
 import type { ReferenceOption, TableData, TableRow } from "./types";
 
 /** A reference filter offers a choice of rows up to this many; beyond it, a typed id. */
@@ -109,8 +111,8 @@ export async function loadTable(request: Request, def: ResourceDef): Promise<{ t
     url.searchParams,
     tableSpecOf(def, everyColumn, () => true),
   ).state;
-  const [access, layout, webPreferences, early, options] = await Promise.all([
-    resourceAccess(api, me, def.resource, me.userRole[def.accessKey] ?? "DENY"),
+  const [accessTo, layout, webPreferences, early, options] = await Promise.all([
+    roleAccess(api, me),
     readLayout(api, def.key),
     readWebPreferences(api),
     searchPage(api, def, assumed),
@@ -119,6 +121,7 @@ export async function loadTable(request: Request, def: ResourceDef): Promise<{ t
       everyColumn.filter((c) => c.reference && c.filter === "reference"),
     ),
   ]);
+  const access = accessTo(def.resource, me.userRole[def.accessKey] ?? "DENY");
   const readable = (field: string) => access.field(field) !== "DENY";
   const columns = tableColumns(def, readable);
   const spec = tableSpecOf(def, columns, readable);
@@ -153,6 +156,15 @@ export async function loadTable(request: Request, def: ResourceDef): Promise<{ t
       canStripe: me.userRole.firmAccess === "FULL",
       striped: webPreferences?.tableStriped === true,
       layout,
+      siblings: siblingTabs(def, (resource) => accessTo(resource, me.userRole[def.accessKey] ?? "DENY").level),
     },
   };
+}
+
+/** The list pages shown as tabs beside this one (the DMS credential types), those the role may read. */
+function siblingTabs(def: ResourceDef, level: (resource: string) => AccessLevel): string[] {
+  return (def.siblings ?? []).filter((key) => {
+    const sibling = findResource(key);
+    return sibling !== undefined && level(sibling.resource) !== "DENY";
+  });
 }

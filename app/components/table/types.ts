@@ -32,6 +32,8 @@ export interface TableData {
   canStripe: boolean;
   striped: boolean;
   layout: TableLayout;
+  /** Registry keys of the list pages shown as tabs beside this one (empty for most). */
+  siblings: string[];
 }
 
 /**

@@ -108,13 +108,15 @@ export function storageRoutes(app: FastifyInstance, ctx: ServerContext) {
       .selectFrom("dms_record")
       .innerJoin("inbox_item", "inbox_item.id", "dms_record.inbox_item_id")
       .innerJoin("storage_policy", "storage_policy.id", "dms_record.storage_policy_id")
-      .select(["dms_record.location", "dms_record.root", "dms_record.status", "inbox_item.case_id", "storage_policy.dms_credential_id"])
+      .select(["dms_record.location", "dms_record.root", "dms_record.link", "dms_record.status", "inbox_item.case_id", "storage_policy.dms_credential_id"])
       .where("dms_record.id", "=", request.params.id)
       .where("dms_record.firm_id", "=", caller.firmId)
       .executeTakeFirst();
     if (!record?.location || record.status !== "succeeded") throw notFound();
     // A walled-out user learns nothing, not even that the file exists.
     if (await userWalledOutOfCase(db, caller.firmId, caller.userId, record.case_id)) throw notFound();
+    // A vendor DMS keeps the copy: the person opens it there, signed in to the DMS as themselves.
+    if (record.link && /^https?:\/\//i.test(record.link)) return reply.redirect(record.link, 303);
     const opened = await openStoredFile(ctx, caller.firmId, { root: record.root, location: record.location, dms_credential_id: record.dms_credential_id });
     if (!opened) throw notFound();
     const extension = path.posix.extname(record.location).slice(1).toLowerCase();
