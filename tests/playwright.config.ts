@@ -65,6 +65,7 @@ export default defineConfig({
             // Per port, so that instances and separate runs never share a database.
             ECFX_DATA_DIR: instance.dataDir,
             ECFX_ANALYTICS_URL: `http://127.0.0.1:${instance.analyticsPort}`,
+            ECFX_BOX_BASE_URL: `http://127.0.0.1:${instance.boxPort}`,
           };
         }),
       ),

@@ -19,6 +19,8 @@ export function e2eInstance(index = Number(process.env.TEST_PARALLEL_INDEX ?? 0)
     apiPort: Number(process.env.E2E_API_PORT ?? 8180) + 10 * index,
     smtpPort: port + 1000,
     analyticsPort: port + 2000,
+    /** Where the product reaches Box: a local Box the DMS spec starts (tests/dms/box/box-server.ts). */
+    boxPort: port + 3000,
     dataDir: `tests/.tmp/e2e-data-${port}`,
   };
 }

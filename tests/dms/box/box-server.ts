@@ -56,6 +56,8 @@ interface Failure {
 }
 
 export interface BoxServerOptions {
+  /** A fixed port (the browser tests name it in the product's settings before it starts); ephemeral by default. */
+  port?: number;
   /** How long a token lives, in seconds (Box's are about an hour). */
   tokenSeconds?: number;
 }
@@ -455,7 +457,7 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
     });
   });
   await contract();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   function ensurePath(folder: string[]): string {
