@@ -311,11 +311,18 @@ describe.each(backends)("a notice filed end to end into every vendor DMS (%s)", 
         .where("id", "=", credentialId)
         .executeTakeFirstOrThrow()) as Record<string, unknown>;
       for (const field of secrets) {
-        if (!settings[field]) continue;
+        if (!settings[field]) {
+          // A secret left empty is no secret kept.
+          expect(read.body[field], field).toBeNull();
+          continue;
+        }
         expect(read.body[field], field).toBe(SECRET_KEPT);
         expect(String(row[field]), field).toMatch(/^sb1\./);
         expect(String(row[field])).not.toContain(String(settings[field]));
       }
+      // What is no secret comes back as it was typed.
+      for (const [field, value] of Object.entries(settings))
+        if (!secrets.includes(field) && typeof value === "string") expect(read.body[field], field).toBe(value);
 
       const server = vendor.server(servers);
       const { caseId, policy } = await caseFiledThrough(vendor, credentialId);
@@ -350,7 +357,12 @@ describe.each(backends)("a notice filed end to end into every vendor DMS (%s)", 
     const sentAt = Date.now();
     await send(variant(++messageTag, noticeNumber(caseNumber)));
     const itemId = await itemOnCase(caseId, "delayed");
-    const job = await db().selectFrom("job").select(["id", "run_at"]).where("kind", "=", "store-inbox-item").where("ref_id", "=", itemId).executeTakeFirstOrThrow();
+    const job = await db()
+      .selectFrom("job")
+      .select(["id", "run_at"])
+      .where("kind", "=", "store-inbox-item")
+      .where("ref_id", "=", itemId)
+      .executeTakeFirstOrThrow();
     expect(Number(job.run_at)).toBeGreaterThanOrEqual(sentAt + 120_000);
     expect(await recordOf(itemId)).toMatchObject({ status: "delayed", attempts: 1 });
     expect(heldFor(servers.box, caseNumber)).toEqual([]);
