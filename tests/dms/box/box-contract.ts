@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import OpenAPIBackend, { type Operation, type Request as OpenApiRequest } from "openapi-backend";
+import { OpenAPIBackend, type Operation, type Request as OpenApiRequest } from "openapi-backend";
 
 // Box's published OpenAPI description, reduced to the operations the client uses
 // (tests/fixtures/openapi/box/README.md), as the judge of every request the local Box receives.

@@ -345,7 +345,7 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
     folder_id: IMANAGE_TEST_ROOT_FOLDER,
     author_field: "",
     document_class: "PLEADING",
-    document_sub_class: "",
+    document_sub_class: "MOTION",
     default_security: "inherit",
     matter_workspace_search: false,
     matter_workspace_search_path: "custom2",

@@ -141,6 +141,7 @@ describe("iManage filing", () => {
       comment: filingComment("filing-1"),
       author: "JDOE",
       class: "PLEADING",
+      subclass: "MOTION",
       default_security: "inherit",
       custom1: "ACME",
       custom3: "Motion",
