@@ -22,13 +22,20 @@ export class SecretBox {
   private readonly byId: Map<string, Buffer>;
   constructor(private readonly keys: SecretKey[]) {
     if (keys.length === 0) throw new SecretBoxError("no secret key");
-    for (const k of keys) if (k.key.length !== KEY_BYTES || !/^[A-Za-z0-9_-]+$/.test(k.id)) throw new SecretBoxError(`secret key ${k.id} is not a ${KEY_BYTES}-byte key with a plain id`);
+    for (const k of keys)
+      if (k.key.length !== KEY_BYTES || !/^[A-Za-z0-9_-]+$/.test(k.id))
+        throw new SecretBoxError(`secret key ${k.id} is not a ${KEY_BYTES}-byte key with a plain id`);
     this.byId = new Map(keys.map((k) => [k.id, k.key]));
   }
 
   /** The id of the key that seals. */
   get currentKeyId(): string {
     return this.keys[0]!.id;
+  }
+
+  /** The ids of every key that opens, the sealing one first. */
+  get keyIds(): string[] {
+    return this.keys.map((k) => k.id);
   }
 
   seal(plain: string): string {
@@ -65,6 +72,12 @@ export class SecretBox {
   }
 }
 
+/** The id of the key a sealed value names (undefined when the value is not sealed); the key may be gone. */
+export function sealedKeyId(value: string): string | undefined {
+  const [prefix, id] = value.split(".", 2);
+  return prefix === PREFIX && id ? id : undefined;
+}
+
 /** "id:base64key,id2:base64key2" (first seals). */
 export function parseSecretKeys(text: string): SecretKey[] {
   return text
@@ -83,7 +96,11 @@ const keyFile = (dataDir: string) => path.join(dataDir, "secret-keys.json");
 function writeKeyFile(dataDir: string, keys: SecretKey[]): void {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = keyFile(dataDir);
-  const text = JSON.stringify(keys.map((k) => ({ id: k.id, key: k.key.toString("base64") })), null, 2);
+  const text = JSON.stringify(
+    keys.map((k) => ({ id: k.id, key: k.key.toString("base64") })),
+    null,
+    2,
+  );
   fs.writeFileSync(`${file}.tmp`, text, { mode: 0o600 });
   fs.renameSync(`${file}.tmp`, file);
   fs.chmodSync(file, 0o600);
