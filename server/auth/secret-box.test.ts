@@ -64,6 +64,20 @@ describe("a secret box", () => {
     expect((fs.statSync(path.join(dir, "secret-keys.json")).mode & 0o777).toString(8)).toBe("600");
   });
 
+  it("opens, in a process started before a rotation, what the rotation sealed, and seals under the new key from then on", () => {
+    const dir = emptyDir();
+    const running = loadSecretBox(dir, {});
+    const rotated = addSecretKey(dir, Date.now() + 1000);
+    const resealed = rotated.seal("secret");
+    expect(running.currentKeyId).not.toBe(rotated.currentKeyId);
+    expect(running.open(resealed)).toBe("secret");
+    expect(running.currentKeyId).toBe(rotated.currentKeyId);
+    expect(sealedKeyId(running.seal("later"))).toBe(rotated.currentKeyId);
+    // A key that is in no file stays unknown, however often asked.
+    const stranger = new SecretBox([newSecretKey()]).seal("secret");
+    expect(() => running.open(stranger)).toThrow(/is not configured/);
+  });
+
   it("takes its keys from ECFX_SECRET_KEYS when set, and writes no key file", () => {
     const dir = emptyDir();
     const box = loadSecretBox(dir, { ECFX_SECRET_KEYS: `${keyText("new", 3)}, ${keyText("old", 4)}` });
