@@ -19,16 +19,41 @@ export interface SecretKey {
 export class SecretBoxError extends Error {}
 
 export class SecretBox {
-  private readonly byId: Map<string, Buffer>;
-  constructor(private readonly keys: SecretKey[]) {
+  private keys: SecretKey[] = [];
+  private byId = new Map<string, Buffer>();
+  /**
+   * `reload` answers the keys again (the key file): a value sealed under a key this box does not
+   * know, because `ecfx secrets rotate` added it after this process started, opens then.
+   */
+  constructor(
+    keys: SecretKey[],
+    private readonly reload?: () => SecretKey[],
+  ) {
+    this.use(keys);
+  }
+
+  private use(keys: SecretKey[]): void {
     if (keys.length === 0) throw new SecretBoxError("no secret key");
-    for (const k of keys) if (k.key.length !== KEY_BYTES || !/^[A-Za-z0-9_-]+$/.test(k.id)) throw new SecretBoxError(`secret key ${k.id} is not a ${KEY_BYTES}-byte key with a plain id`);
+    for (const k of keys)
+      if (k.key.length !== KEY_BYTES || !/^[A-Za-z0-9_-]+$/.test(k.id))
+        throw new SecretBoxError(`secret key ${k.id} is not a ${KEY_BYTES}-byte key with a plain id`);
+    this.keys = keys;
     this.byId = new Map(keys.map((k) => [k.id, k.key]));
+  }
+
+  private keyFor(id: string): Buffer | undefined {
+    if (!this.byId.has(id) && this.reload) this.use(this.reload());
+    return this.byId.get(id);
   }
 
   /** The id of the key that seals. */
   get currentKeyId(): string {
     return this.keys[0]!.id;
+  }
+
+  /** The ids of every key that opens, the sealing one first. */
+  get keyIds(): string[] {
+    return this.keys.map((k) => k.id);
   }
 
   seal(plain: string): string {
@@ -43,7 +68,7 @@ export class SecretBox {
   open(sealed: string): string {
     const [prefix, id, iv, tag, body] = sealed.split(".");
     if (prefix !== PREFIX || !id || iv === undefined || tag === undefined || body === undefined) throw new SecretBoxError("not a sealed secret");
-    const key = this.byId.get(id);
+    const key = this.keyFor(id);
     if (!key) throw new SecretBoxError(`the key ${id} that sealed this secret is not configured`);
     try {
       const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
@@ -65,6 +90,12 @@ export class SecretBox {
   }
 }
 
+/** The id of the key a sealed value names (undefined when the value is not sealed); the key may be gone. */
+export function sealedKeyId(value: string): string | undefined {
+  const [prefix, id] = value.split(".", 2);
+  return prefix === PREFIX && id ? id : undefined;
+}
+
 /** "id:base64key,id2:base64key2" (first seals). */
 export function parseSecretKeys(text: string): SecretKey[] {
   return text
@@ -80,10 +111,19 @@ export function parseSecretKeys(text: string): SecretKey[] {
 
 const keyFile = (dataDir: string) => path.join(dataDir, "secret-keys.json");
 
+function readKeyFile(dataDir: string): SecretKey[] {
+  const stored = JSON.parse(fs.readFileSync(keyFile(dataDir), "utf8")) as { id: string; key: string }[];
+  return stored.map((k) => ({ id: k.id, key: Buffer.from(k.key, "base64") }));
+}
+
 function writeKeyFile(dataDir: string, keys: SecretKey[]): void {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = keyFile(dataDir);
-  const text = JSON.stringify(keys.map((k) => ({ id: k.id, key: k.key.toString("base64") })), null, 2);
+  const text = JSON.stringify(
+    keys.map((k) => ({ id: k.id, key: k.key.toString("base64") })),
+    null,
+    2,
+  );
   fs.writeFileSync(`${file}.tmp`, text, { mode: 0o600 });
   fs.renameSync(`${file}.tmp`, file);
   fs.chmodSync(file, 0o600);
@@ -97,10 +137,8 @@ export function newSecretKey(now: number = Date.now()): SecretKey {
 export function loadSecretBox(dataDir: string, env: Record<string, string | undefined> = process.env): SecretBox {
   if (env.ECFX_SECRET_KEYS) return new SecretBox(parseSecretKeys(env.ECFX_SECRET_KEYS));
   const file = keyFile(dataDir);
-  if (fs.existsSync(file)) {
-    const stored = JSON.parse(fs.readFileSync(file, "utf8")) as { id: string; key: string }[];
-    return new SecretBox(stored.map((k) => ({ id: k.id, key: Buffer.from(k.key, "base64") })));
-  }
+  // The file is read again when a value names a key added since (`ecfx secrets rotate`).
+  if (fs.existsSync(file)) return new SecretBox(readKeyFile(dataDir), () => readKeyFile(dataDir));
   // Several processes may start at once: the first file linked into place wins, the others read it.
   const keys = [newSecretKey()];
   const tmp = `${file}.${process.pid}.tmp`;
@@ -118,10 +156,8 @@ export function loadSecretBox(dataDir: string, env: Record<string, string | unde
 
 /** Puts a new key first in the data folder's key file (the old ones still open); answers the new box. */
 export function addSecretKey(dataDir: string, now: number = Date.now()): SecretBox {
-  const current = fs.existsSync(keyFile(dataDir))
-    ? (JSON.parse(fs.readFileSync(keyFile(dataDir), "utf8")) as { id: string; key: string }[]).map((k) => ({ id: k.id, key: Buffer.from(k.key, "base64") }))
-    : [];
+  const current = fs.existsSync(keyFile(dataDir)) ? readKeyFile(dataDir) : [];
   const keys = [newSecretKey(now), ...current];
   writeKeyFile(dataDir, keys);
-  return new SecretBox(keys);
+  return new SecretBox(keys, () => readKeyFile(dataDir));
 }

@@ -8,6 +8,7 @@ const commands: Record<string, () => Promise<Command>> = {
   ingest: async () => (await import("./ingest")).ingestCommand,
   seed: async () => (await import("./seed")).seedCommand,
   features: async () => (await import("./features")).featuresCommand,
+  secrets: async () => (await import("./secrets")).secretsCommand,
 };
 
 /**
