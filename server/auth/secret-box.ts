@@ -80,6 +80,11 @@ export class SecretBox {
     }
   }
 
+  /** A stored secret as typed: opened when sealed; one stored before secrets were sealed is as it was (`ecfx secrets rotate` seals it). */
+  reveal(stored: string): string {
+    return this.isSealed(stored) ? this.open(stored) : stored;
+  }
+
   isSealed(value: string): boolean {
     return value.startsWith(`${PREFIX}.`);
   }

@@ -25,10 +25,19 @@ export async function titleExtractionFor(ctx: ServerContext, itemId: string, fir
     clientUrl: settings.extraction_client_url ?? undefined,
     authPath: settings.extraction_auth_path ?? undefined,
     clientId: settings.extraction_client_id ?? undefined,
-    clientSecret: settings.extraction_client_secret ?? undefined,
+    clientSecret: settings.extraction_client_secret ? revealSecret(ctx, settings.extraction_client_secret) : undefined,
     customerId: settings.extraction_customer_id ?? "",
     queueName: settings.extraction_queue_name ?? "",
   };
+}
+
+/** The stored client secret as typed; one whose key is gone is the firm's to type again. */
+function revealSecret(ctx: ServerContext, stored: string): string {
+  try {
+    return ctx.secretBox.reveal(stored);
+  } catch (error) {
+    throw new PermanentExtractionError(message("filing:secretUnreadable"), { cause: error });
+  }
 }
 
 /** The extraction part of the document processing settings of the preference applied to an item. */

@@ -73,7 +73,7 @@ async function loadSettings(ctx: ServerContext, firmId: number, kind: DmsCredent
 
 function openSecret(ctx: ServerContext, kind: string, sealed: string): string {
   try {
-    return ctx.secretBox.open(sealed);
+    return ctx.secretBox.reveal(sealed);
   } catch (error) {
     // The key that sealed it is gone: only someone typing the secret again mends this.
     throw new DmsTargetError(kind, message("filing:secretUnreadable"), false, { cause: error });
