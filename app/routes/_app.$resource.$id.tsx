@@ -49,7 +49,9 @@ export default function RecordPage() {
           <RecordDetails def={def} record={record} titles={titles} />
         )}
       </Card>
-      {canWrite && !editing && def.testConnection ? <ConnectionTest action={path} report={posted && "connection" in posted ? posted.connection : undefined} /> : null}
+      {canWrite && !editing && def.testConnection ? (
+        <ConnectionTest action={path} report={posted && "connection" in posted ? posted.connection : undefined} />
+      ) : null}
       {!editing && def.sections ? <RecordSections recordId={String(record.id)} order={def.sections} loaded={sections} /> : null}
       {!canWrite ? (
         <Text size="sm" c="dimmed" data-testid="read-only">

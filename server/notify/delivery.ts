@@ -118,7 +118,9 @@ export async function buildDelivery(
   const delivery: MailDelivery = { attachments: [], links: [], attachedIds: new Set(), bytes: 0 };
   const linkTo = async (document: DeliveryDocument, kind: "web" | "dms") => {
     const url =
-      kind === "dms" ? (document.dmsLink ?? `${ctx.config.publicUrl}/load-dms/${document.dmsRecordId}`) : await webLink(ctx, options.firm, document.id, options.timekeeperId);
+      kind === "dms"
+        ? (document.dmsLink ?? `${ctx.config.publicUrl}/load-dms/${document.dmsRecordId}`)
+        : await webLink(ctx, options.firm, document.id, options.timekeeperId);
     delivery.links.push({ documentId: document.id, url });
   };
   for (const document of chosen.attached) {

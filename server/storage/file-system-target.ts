@@ -1,7 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { DmsLocationTaken, DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "../dms/dms-target";
+import {
+  DmsLocationTaken,
+  DmsTargetError,
+  type DmsIntended,
+  type DmsStoreRequest,
+  type DmsStoreResult,
+  type DmsTarget,
+  intendAndWrite,
+} from "../dms/dms-target";
 import { sanitizeFileName, sanitizeSegment } from "./path-template";
 import { message } from "../lib/messages";
 

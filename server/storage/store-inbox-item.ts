@@ -109,7 +109,12 @@ async function markFailed(ctx: ServerContext, item: FilingItem): Promise<void> {
     .where("inbox_item_id", "=", item.id)
     .where("status", "=", "delayed")
     .execute();
-  const documents = await ctx.database.db.selectFrom("document").select(["id"]).where("processed_from_id", "=", item.id).where("dms_status", "=", "delayed").execute();
+  const documents = await ctx.database.db
+    .selectFrom("document")
+    .select(["id"])
+    .where("processed_from_id", "=", item.id)
+    .where("dms_status", "=", "delayed")
+    .execute();
   if (documents.length)
     await ctx.database.db
       .updateTable("document")

@@ -25,7 +25,11 @@ export interface VendorClient {
   create(settings: never, ctx: VendorContext): VendorTarget;
 }
 
-const client = <S>(defaultBaseUrl: string, switched: (config: Config) => string | undefined, create: (settings: S, ctx: VendorContext) => VendorTarget): VendorClient => ({
+const client = <S>(
+  defaultBaseUrl: string,
+  switched: (config: Config) => string | undefined,
+  create: (settings: S, ctx: VendorContext) => VendorTarget,
+): VendorClient => ({
   baseUrl: (config) => switched(config) ?? defaultBaseUrl,
   create: create as VendorClient["create"],
 });

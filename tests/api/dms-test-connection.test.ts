@@ -30,7 +30,11 @@ describe("DMS credential connection test", () => {
     expect(res.body.ok).toBe(true);
     expect(res.body.steps.length).toBeGreaterThanOrEqual(2);
     expect(res.body.steps.every((s: { ok: boolean }) => s.ok)).toBe(true);
-    const token = await running.ctx.database.db.selectFrom("dms_credential_token").select("sealed").where("credential_id", "=", credentialId).executeTakeFirstOrThrow();
+    const token = await running.ctx.database.db
+      .selectFrom("dms_credential_token")
+      .select("sealed")
+      .where("credential_id", "=", credentialId)
+      .executeTakeFirstOrThrow();
     expect(token.sealed.startsWith("sb1.")).toBe(true);
     expect(token.sealed).not.toContain(String(box.credentialSettings().client_secret));
   });

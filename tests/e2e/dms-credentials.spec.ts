@@ -61,7 +61,7 @@ for (const js of [true, false]) {
       await page.goto(`${page.url()}?edit`);
       if (js) await expect(page.locator("main form[data-hydrated]").first()).toBeAttached();
       await field(page, "Client secret").fill("not-the-secret");
-      await press(page, "Save");
+      await press(page, "Save changes");
       await expect(page.getByText("Changes saved.")).toBeVisible();
       await press(page, "Test connection");
       await expect(report.getByText("The connection does not work yet.")).toBeVisible();

@@ -28,7 +28,11 @@ export const BOX_SUBJECT_TYPES = ["enterprise", "user"] as const;
 const syncDelay = () =>
   z.preprocess(
     (v) => (v === "" || v === null || v === undefined ? 0 : typeof v === "string" ? Number(v) : v),
-    z.number({ invalid_type_error: "errors:wholeMilliseconds" }).int("errors:wholeMilliseconds").min(0, "errors:wholeMilliseconds").max(600_000, "errors:wholeMilliseconds"),
+    z
+      .number({ invalid_type_error: "errors:wholeMilliseconds" })
+      .int("errors:wholeMilliseconds")
+      .min(0, "errors:wholeMilliseconds")
+      .max(600_000, "errors:wholeMilliseconds"),
   );
 
 const urlText = (required: boolean) => {
@@ -43,7 +47,11 @@ const urlText = (required: boolean) => {
 const integer = (required: boolean) => {
   const number = z.preprocess(
     (v) => (v === "" || v === null ? undefined : typeof v === "string" ? Number(v.trim()) : v),
-    z.number({ invalid_type_error: "errors:numeric", required_error: "errors:required" }).int("errors:numeric").min(0, "errors:numeric").max(Number.MAX_SAFE_INTEGER, "errors:numeric"),
+    z
+      .number({ invalid_type_error: "errors:numeric", required_error: "errors:required" })
+      .int("errors:numeric")
+      .min(0, "errors:numeric")
+      .max(Number.MAX_SAFE_INTEGER, "errors:numeric"),
   );
   return required ? number : number.optional();
 };
@@ -152,7 +160,12 @@ function credentialResource(type: CredentialType): ResourceDef {
   });
 }
 
-const f = (name: string, kind: CredentialFieldKind, step: CredentialField["step"], extra: Partial<CredentialField> = {}): CredentialField => ({ name, kind, step, ...extra });
+const f = (name: string, kind: CredentialFieldKind, step: CredentialField["step"], extra: Partial<CredentialField> = {}): CredentialField => ({
+  name,
+  kind,
+  step,
+  ...extra,
+});
 const req = { required: true } as const;
 
 const IMANAGE_SIGN_IN: CredentialField[] = [

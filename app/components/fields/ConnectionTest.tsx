@@ -25,7 +25,12 @@ export function ConnectionTest({ action, report }: { action: string; report?: Co
                 <List.Item
                   key={index}
                   icon={
-                    <ThemeIcon color={step.ok ? "green" : "red"} size={20} radius="xl" aria-label={t(step.ok ? "storage:connection.stepOk" : "storage:connection.stepFailed")}>
+                    <ThemeIcon
+                      color={step.ok ? "green" : "red"}
+                      size={20}
+                      radius="xl"
+                      aria-label={t(step.ok ? "storage:connection.stepOk" : "storage:connection.stepFailed")}
+                    >
                       {step.ok ? <IconCheck size={14} /> : <IconX size={14} />}
                     </ThemeIcon>
                   }

@@ -118,7 +118,8 @@ async function saveRecord(request: Request, formData: FormData, opened: Awaited<
   return answer(
     submission.reply({
       fieldErrors,
-      formErrors: Object.keys(fieldErrors).length && known ? [] : [saved.error.status >= 500 && def.updateFailedKey ? def.updateFailedKey : apiMessage(saved.error)],
+      formErrors:
+        Object.keys(fieldErrors).length && known ? [] : [saved.error.status >= 500 && def.updateFailedKey ? def.updateFailedKey : apiMessage(saved.error)],
     }),
   );
 }
@@ -127,7 +128,9 @@ async function saveRecord(request: Request, formData: FormData, opened: Awaited<
 async function testConnection(opened: Awaited<ReturnType<typeof openRecordPage>>) {
   const { def, id, api, headers } = opened;
   const tried = await call<ConnectionReport>(api, `${def.apiPath}/${encodeURIComponent(id)}/test-connection`, { method: "POST" });
-  const connection: ConnectionReport = tried.ok ? tried.data : { ok: false, steps: [{ step: "storage:connection.prepare", ok: false, detail: apiMessage(tried.error) }] };
+  const connection: ConnectionReport = tried.ok
+    ? tried.data
+    : { ok: false, steps: [{ step: "storage:connection.prepare", ok: false, detail: apiMessage(tried.error) }] };
   return data({ connection }, { headers });
 }
 

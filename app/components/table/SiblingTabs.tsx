@@ -10,7 +10,14 @@ export function SiblingTabs({ current, keys }: { current: string; keys: string[]
   return (
     <Group component="nav" gap={6} aria-label={t("table:siblings")} data-testid="sibling-tabs">
       {keys.map((key) => (
-        <Button key={key} component={Link} to={`/${key}`} size="xs" variant={key === current ? "filled" : "default"} aria-current={key === current ? "page" : undefined}>
+        <Button
+          key={key}
+          component={Link}
+          to={`/${key}`}
+          size="xs"
+          variant={key === current ? "filled" : "default"}
+          aria-current={key === current ? "page" : undefined}
+        >
           {t(resourceTitleKey(key))}
         </Button>
       ))}
