@@ -66,7 +66,16 @@ export const RESET_TABLES = [
   "practice_group",
   "abbreviation",
   "storage_policy",
+  "dms_credential_token",
   "generic_credential",
+  "imanage_cloud_credential",
+  "imanage_on_prem_credential",
+  "net_documents_cloud_credential",
+  "net_documents_client_credential",
+  "share_point_cloud_credential",
+  "share_point_on_prem_credential",
+  "box_client_credential_grant_credential",
+  "dropbox_credential",
   "email_template",
 ] as const;
 
