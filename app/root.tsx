@@ -11,6 +11,7 @@ import { ApiStatusBanner } from "./components/ApiStatusBanner";
 import { Toaster } from "./components/Toaster";
 import appStyles from "./styles/app.css";
 import { firmBranding } from "./utils/branding.server";
+import { firmStoreUpdate, readFirmStore, storedColours } from "./utils/firm-store.server";
 import { useFirmI18n } from "./utils/firm-i18n";
 import { useNonce } from "./utils/nonce";
 import { usePageTitle } from "./utils/page-title";
@@ -31,12 +32,21 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [theme, { toasts, clear }, auth] = await Promise.all([readTheme(request), readToasts(request), readSession(request)]);
+  const [theme, { toasts, clear }, auth, firmStore] = await Promise.all([
+    readTheme(request),
+    readToasts(request),
+    readSession(request),
+    readFirmStore(request),
+  ]);
   // Signed in: the user's own firm; signed out: the firm whose host name this is.
   const branding = await firmBranding(auth ? { firmId: auth.firmId } : { host: new URL(request.url).host });
   const headers = new Headers();
   if (clear) headers.append("Set-Cookie", clear);
-  return data({ theme, toasts, branding, lang: "en" }, { headers });
+  const stored = auth && branding ? await firmStoreUpdate(request, firmStore, branding) : null;
+  if (stored) headers.append("Set-Cookie", stored);
+  // A host that names no firm, signed out: the colours of the firm this browser last worked for.
+  const colours = branding ?? (auth ? null : storedColours(firmStore));
+  return data({ theme, toasts, branding, colours, lang: "en" }, { headers });
 }
 
 export type RootLoader = typeof loader;
@@ -76,7 +86,7 @@ function Document({ children }: { children: React.ReactNode }) {
       </head>
       <body data-hydrated={hydrated || undefined}>
         <MantineProvider
-          theme={buildTheme(loaderData?.branding ?? null, Boolean(theme?.accessibleColors))}
+          theme={buildTheme(loaderData?.colours ?? null, Boolean(theme?.accessibleColors))}
           forceColorScheme={scheme}
           cssVariablesResolver={cssVariablesResolver}
         >
