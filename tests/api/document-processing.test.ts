@@ -76,7 +76,9 @@ describe.each(backends)("document processing (%s)", (backend) => {
     expect(listed.text).not.toContain("top-secret-value");
     expect((await a.request("PATCH", `${PATH}/${id}`, { json: { name: "With provider (renamed)", extraction_client_secret: "********" } })).status).toBe(200);
     const stored = await db().selectFrom("document_processing").select("extraction_client_secret").where("id", "=", id).executeTakeFirstOrThrow();
-    expect(stored.extraction_client_secret).toBe("top-secret-value");
+    // Sealed at rest: never the typed value, and it opens to it.
+    expect(stored.extraction_client_secret).not.toContain("top-secret-value");
+    expect(running.ctx.secretBox.open(stored.extraction_client_secret!)).toBe("top-secret-value");
     const audit = await db().selectFrom("event_log").select("detail").where("level", "=", "AUDIT").execute();
     expect(audit.map((e) => e.detail).join("\n")).not.toContain("top-secret-value");
   });
