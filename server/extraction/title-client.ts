@@ -1,3 +1,4 @@
+import { readBoundedBody } from "../lib/bounded-body";
 import { createHash } from "node:crypto";
 import type { Response } from "undici";
 import { type OutboundGuard, type OutboundPurpose, OutboundRefusedError } from "../outbound/guard";
@@ -65,22 +66,9 @@ function endpoint(settings: ProviderSettings, path: string): URL {
 
 /** The answer's body, refused past MAX_ANSWER_BYTES without reading the rest. */
 async function boundedJson(response: Response): Promise<unknown> {
-  const declared = Number(response.headers.get("content-length") ?? 0);
-  if (declared > MAX_ANSWER_BYTES) {
-    await response.body?.cancel();
-    throw new PermanentExtractionError(failure("tooLarge", { max: MAX_ANSWER_BYTES }));
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (response.body) {
-    for await (const chunk of response.body) {
-      size += chunk.byteLength;
-      if (size > MAX_ANSWER_BYTES) throw new PermanentExtractionError(failure("tooLarge", { max: MAX_ANSWER_BYTES }));
-      chunks.push(chunk);
-    }
-  }
+  const bytes = await readBoundedBody(response, MAX_ANSWER_BYTES, () => new PermanentExtractionError(failure("tooLarge", { max: MAX_ANSWER_BYTES })));
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+    return JSON.parse(bytes.toString("utf8")) as unknown;
   } catch {
     throw new PermanentExtractionError(failure("notJson"));
   }

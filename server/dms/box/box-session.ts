@@ -1,3 +1,4 @@
+import { readBoundedBody } from "../../lib/bounded-body";
 import { Blob } from "node:buffer";
 import { Readable } from "node:stream";
 import { BoxCcgAuth, BoxClient, CcgConfig } from "box-node-sdk";
@@ -97,20 +98,11 @@ async function formOf(items: readonly MultipartItem[]): Promise<FormData> {
 
 /** The answer's body, refused past MAX_BOX_ANSWER_BYTES without reading the rest. */
 async function boundedBytes(response: Response): Promise<Buffer> {
-  const declared = Number(response.headers.get("content-length") ?? 0);
-  const tooLarge = () => new DmsTargetError(BOX_KIND, `Box answered with more than ${MAX_BOX_ANSWER_BYTES} bytes`, false);
-  if (declared > MAX_BOX_ANSWER_BYTES) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > MAX_BOX_ANSWER_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  return readBoundedBody(
+    response,
+    MAX_BOX_ANSWER_BYTES,
+    () => new DmsTargetError(BOX_KIND, `Box answered with more than ${MAX_BOX_ANSWER_BYTES} bytes`, false),
+  );
 }
 
 function parsed(bytes: Buffer): unknown {

@@ -1,3 +1,4 @@
+import { readBoundedBody } from "../../lib/bounded-body";
 import { Response, type RequestInit } from "undici";
 import { OutboundRefusedError } from "../../outbound/guard";
 import type { VendorContext } from "../vendor-target";
@@ -15,19 +16,11 @@ export const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 export type DropboxFetch = (url: string, init?: RequestInit) => Promise<Response>;
 
 async function boundedBody(response: Response): Promise<Buffer> {
-  const tooLarge = () => new DmsTargetError(DROPBOX_KIND, `Dropbox sent an answer larger than ${MAX_ANSWER_BYTES} bytes`, false);
-  if (Number(response.headers.get("content-length") ?? 0) > MAX_ANSWER_BYTES) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > MAX_ANSWER_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  return readBoundedBody(
+    response,
+    MAX_ANSWER_BYTES,
+    () => new DmsTargetError(DROPBOX_KIND, `Dropbox sent an answer larger than ${MAX_ANSWER_BYTES} bytes`, false),
+  );
 }
 
 const NO_BODY = new Set([101, 204, 205, 304]);

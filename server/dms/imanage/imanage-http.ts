@@ -1,3 +1,4 @@
+import { readBoundedBody } from "../../lib/bounded-body";
 import type { BodyInit, Response } from "undici";
 import { type OutboundPurpose, OutboundRefusedError } from "../../outbound/guard";
 import { DmsTargetError } from "../dms-target";
@@ -58,26 +59,13 @@ export async function send(connection: IManageConnection, path: string, request:
 /** The answer's bytes, refused past MAX_ANSWER_BYTES without reading the rest. */
 async function boundedText(kind: string, response: Response): Promise<string> {
   const tooLarge = () => new DmsTargetError(kind, `iManage sent an answer larger than ${MAX_ANSWER_BYTES} bytes`, false);
-  if (Number(response.headers.get("content-length") ?? 0) > MAX_ANSWER_BYTES) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
-    if (response.body) {
-      for await (const chunk of response.body) {
-        size += chunk.byteLength;
-        if (size > MAX_ANSWER_BYTES) throw tooLarge();
-        chunks.push(chunk);
-      }
-    }
+    return (await readBoundedBody(response, MAX_ANSWER_BYTES, tooLarge)).toString("utf8");
   } catch (error) {
     if (error instanceof DmsTargetError) throw error;
     if (isTimeout(error)) throw new DmsTargetError(kind, "iManage stopped answering part way", true, { cause: error });
     throw new DmsTargetError(kind, "iManage's answer was cut short", true, { cause: error });
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** A successful answer's JSON. */

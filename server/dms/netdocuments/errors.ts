@@ -1,3 +1,4 @@
+import { readBoundedBody } from "../../lib/bounded-body";
 import type { Response } from "undici";
 import { OutboundRefusedError } from "../../outbound/guard";
 import { DmsTargetError } from "../dms-target";
@@ -20,22 +21,7 @@ export function retryAfterMs(header: string | null, now: number): number | undef
 
 /** The body, refused past `max` bytes without reading the rest. */
 export async function readBounded(kind: string, response: Response, max: number): Promise<Buffer> {
-  const declared = Number(response.headers.get("content-length") ?? 0);
-  const tooLarge = () => new DmsTargetError(kind, `NetDocuments answered with more than ${max} bytes`, false);
-  if (declared > max) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (response.body) {
-    for await (const chunk of response.body) {
-      size += chunk.byteLength;
-      if (size > max) throw tooLarge();
-      chunks.push(chunk);
-    }
-  }
-  return Buffer.concat(chunks);
+  return readBoundedBody(response, max, () => new DmsTargetError(kind, `NetDocuments answered with more than ${max} bytes`, false));
 }
 
 /** What NetDocuments said went wrong: its error_description, message or error, else the status. */

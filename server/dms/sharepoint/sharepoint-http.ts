@@ -1,3 +1,4 @@
+import { readBoundedBody } from "../../lib/bounded-body";
 import type { RequestInit, Response } from "undici";
 import { type OutboundGuard, type OutboundPurpose, OutboundRefusedError } from "../../outbound/guard";
 import { DmsTargetError } from "../dms-target";
@@ -37,19 +38,11 @@ export async function guardedFetch(options: CallOptions, url: URL, init: Omit<Re
 
 /** The answer's bytes, refused past `max` without reading the rest. */
 export async function boundedBytes(response: Response, kind: string, max = MAX_ANSWER_BYTES): Promise<Buffer> {
-  const tooLarge = () => new DmsTargetError(kind, `The answer from ${new URL(response.url || "http://unknown").host} is larger than ${max} bytes`, false);
-  if (Number(response.headers.get("content-length") ?? 0) > max) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > max) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  return readBoundedBody(
+    response,
+    max,
+    () => new DmsTargetError(kind, `The answer from ${new URL(response.url || "http://unknown").host} is larger than ${max} bytes`, false),
+  );
 }
 
 export async function boundedJson<T>(response: Response, kind: string): Promise<T> {
