@@ -115,9 +115,11 @@ describe.each(backends)("resetting the demo firm (%s)", (backend) => {
     const db = running.ctx.database.db;
     const tables =
       backend === "postgres"
-        ? (
-            await sql<{ name: string }>`select table_name as name from information_schema.columns
-              where column_name = 'firm_id' and table_schema = current_schema()`.execute(db)
+        ? // Tables only: a view over them (the DMS credential directory) holds no rows of its own.
+          (
+            await sql<{ name: string }>`select c.table_name as name from information_schema.columns c
+              join information_schema.tables t on t.table_name = c.table_name and t.table_schema = c.table_schema
+              where c.column_name = 'firm_id' and c.table_schema = current_schema() and t.table_type = 'BASE TABLE'`.execute(db)
           ).rows.map((r) => r.name)
         : (
             await sql<{ name: string }>`select m.name from sqlite_master m, pragma_table_info(m.name) p
