@@ -56,3 +56,26 @@ export interface VendorTarget extends DmsTarget {
   /** Signs in and lists the root folder (or cabinet, library, drive); never writes. */
   testConnection(): Promise<ConnectionReport>;
 }
+
+/** One step of a connection test: what is tried, and how a failure is put in words (its message by default). */
+export interface ConnectionCheck {
+  step: string;
+  run: () => Promise<string>;
+  describe?: (error: unknown) => string;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Runs the checks in order and stops at the first that fails: listing means nothing once signing in failed. */
+export async function runConnectionChecks(checks: ConnectionCheck[]): Promise<ConnectionReport> {
+  const steps: ConnectionStep[] = [];
+  for (const { step, run, describe = messageOf } of checks) {
+    try {
+      steps.push({ step, ok: true, detail: await run() });
+    } catch (error) {
+      steps.push({ step, ok: false, detail: describe(error) });
+      return { ok: false, steps };
+    }
+  }
+  return { ok: true, steps };
+}

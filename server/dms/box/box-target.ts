@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { BoxClient } from "box-node-sdk";
 import { DmsLocationTaken, DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
-import type { ConnectionStep, VendorContext, VendorTarget } from "../vendor-target";
+import { type VendorContext, type VendorTarget, runConnectionChecks } from "../vendor-target";
 import { BOX_KIND, nameInUse, toDmsError } from "./box-errors";
 import { BOX_ROOT_FOLDER_ID, listItems, resolveFolder } from "./box-folders";
 import { METADATA_FIELD, filingMetadata, isFilingCopy } from "./box-metadata";
@@ -36,16 +36,6 @@ function parseLocation(location: string): { folder: string[]; name: string } {
 }
 
 const result = (id: string): DmsStoreResult => ({ location: id, link: boxFileLink(id) });
-
-async function step(steps: ConnectionStep[], name: string, action: string, run: () => Promise<string>): Promise<boolean> {
-  try {
-    steps.push({ step: name, ok: true, detail: await run() });
-    return true;
-  } catch (error) {
-    steps.push({ step: name, ok: false, detail: toDmsError(error, action).message });
-    return false;
-  }
-}
 
 export function createBoxTarget(settings: BoxSettings, ctx: VendorContext): VendorTarget {
   const client: BoxClient = boxClient(settings, ctx);
@@ -112,20 +102,26 @@ export function createBoxTarget(settings: BoxSettings, ctx: VendorContext): Vend
     return result(uploaded.id);
   }
 
-  async function testConnection() {
-    const steps: ConnectionStep[] = [];
-    const signedIn = await step(steps, "Sign in", "Box refused the sign-in", async () => {
-      const me = await client.users.getUserMe();
-      return `Signed in as ${me.name ?? me.id}${me.login ? ` (${me.login})` : ""}`;
-    });
-    if (signedIn) {
-      await step(steps, "List the root folder", "Box refused to list the root folder", async () => {
-        const page = await client.folders.getFolderItems(BOX_ROOT_FOLDER_ID, { queryParams: { fields: ["name"], limit: 100 } });
-        const count = page.totalCount ?? page.entries?.length ?? 0;
-        return `Listed ${count} ${count === 1 ? "item" : "items"} in All Files`;
-      });
-    }
-    return { ok: steps.every((s) => s.ok), steps };
+  function testConnection() {
+    return runConnectionChecks([
+      {
+        step: "Sign in",
+        describe: (error) => toDmsError(error, "Box refused the sign-in").message,
+        run: async () => {
+          const me = await client.users.getUserMe();
+          return `Signed in as ${me.name ?? me.id}${me.login ? ` (${me.login})` : ""}`;
+        },
+      },
+      {
+        step: "List the root folder",
+        describe: (error) => toDmsError(error, "Box refused to list the root folder").message,
+        run: async () => {
+          const page = await client.folders.getFolderItems(BOX_ROOT_FOLDER_ID, { queryParams: { fields: ["name"], limit: 100 } });
+          const count = page.totalCount ?? page.entries?.length ?? 0;
+          return `Listed ${count} ${count === 1 ? "item" : "items"} in All Files`;
+        },
+      },
+    ]);
   }
 
   return { kind: BOX_KIND, intend, findExisting, write, testConnection };

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { files } from "dropbox";
 import { DmsLocationTaken, DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
-import type { ConnectionReport, ConnectionStep, VendorContext, VendorTarget } from "../vendor-target";
+import { type ConnectionReport, type VendorContext, type VendorTarget, runConnectionChecks } from "../vendor-target";
 import { DropboxClient } from "./dropbox-client";
 import { DROPBOX_KIND, DropboxRefusal } from "./dropbox-errors";
 import { ensureFolder, folderPath, listFolder, metadataOrNull, parentOf } from "./dropbox-folders";
@@ -80,33 +80,34 @@ export function createDropboxTarget(settings: DropboxSettings, ctx: VendorContex
     return stored(intended.location, metadata);
   }
 
-  async function testConnection(): Promise<ConnectionReport> {
-    const steps: ConnectionStep[] = [];
-    const attempt = async (step: string, run: () => Promise<string>) => {
-      try {
-        steps.push({ step, ok: true, detail: await run() });
-        return true;
-      } catch (error) {
-        if (!(error instanceof DmsTargetError)) throw error;
-        steps.push({ step, ok: false, detail: error.message });
-        return false;
-      }
-    };
+  function testConnection(): Promise<ConnectionReport> {
     const root = folderPath(settings.root_path, []);
-    const signedIn = await attempt("Sign in", async () => {
-      await client.tokens.renew();
-      const account = await client.call("reading the signed-in account", (dropbox) => dropbox.usersGetCurrentAccount());
-      return `Signed in as ${account.name.display_name} (${account.email})`;
-    });
-    if (signedIn) {
-      await attempt("List the root folder", async () => {
-        const listing = await listFolder(client, root);
-        const where = root || "the app's root folder";
-        if (!listing) return `${where} does not exist yet: it is created with the first document`;
-        return `Listed ${listing.entries.length}${listing.has_more ? "+" : ""} items in ${where}`;
-      });
-    }
-    return { ok: steps.every((step) => step.ok), steps };
+    // Only Dropbox's own refusals are a failed step; anything else is a fault of ours, thrown on.
+    const describe = (error: unknown) => {
+      if (!(error instanceof DmsTargetError)) throw error;
+      return error.message;
+    };
+    return runConnectionChecks([
+      {
+        step: "Sign in",
+        describe,
+        run: async () => {
+          await client.tokens.renew();
+          const account = await client.call("reading the signed-in account", (dropbox) => dropbox.usersGetCurrentAccount());
+          return `Signed in as ${account.name.display_name} (${account.email})`;
+        },
+      },
+      {
+        step: "List the root folder",
+        describe,
+        run: async () => {
+          const listing = await listFolder(client, root);
+          const where = root || "the app's root folder";
+          if (!listing) return `${where} does not exist yet: it is created with the first document`;
+          return `Listed ${listing.entries.length}${listing.has_more ? "+" : ""} items in ${where}`;
+        },
+      },
+    ]);
   }
 
   return { kind: DROPBOX_KIND, intend, findExisting, write, testConnection };

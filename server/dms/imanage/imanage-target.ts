@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { DmsLocationTaken, DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
-import type { ConnectionReport, ConnectionStep, VendorContext, VendorTarget } from "../vendor-target";
+import { type ConnectionReport, type VendorContext, type VendorTarget, runConnectionChecks } from "../vendor-target";
 import { IManageDocuments } from "./imanage-documents";
 import { type FolderRef, IManageFolders } from "./imanage-folders";
 import { IMANAGE_DEFAULT_BASE_URL, cloudBase, imanagePurpose } from "./imanage-hosts";
@@ -160,32 +160,27 @@ function createIManageTarget(kind: string, settings: IManageCommonSettings, conn
     return result(documentId);
   }
 
-  async function testConnection(): Promise<ConnectionReport> {
-    const steps: ConnectionStep[] = [];
-    const attempt = async (step: string, run: () => Promise<string>): Promise<boolean> => {
-      try {
-        steps.push({ step, ok: true, detail: await run() });
-        return true;
-      } catch (error) {
-        steps.push({ step, ok: false, detail: error instanceof Error ? error.message : String(error) });
-        return false;
-      }
-    };
-    const signedIn = await attempt("Sign in", async () => {
-      const user = await session.user();
-      return `Signed in as ${user.userId} (customer ${user.customerId})`;
-    });
-    if (signedIn) {
-      await attempt("List the root folder", async () => {
-        configured();
-        if (settings.matter_workspace_search) {
-          return `Listed ${await folders.workspaceCount()} workspaces in library ${library}`;
-        }
-        const children = await folders.children({ kind: "folders", id: settings.folder_id.trim() });
-        return `Listed ${children.length} folders in ${settings.folder_id.trim()} of library ${library}`;
-      });
-    }
-    return { ok: steps.every((step) => step.ok), steps };
+  function testConnection(): Promise<ConnectionReport> {
+    return runConnectionChecks([
+      {
+        step: "Sign in",
+        run: async () => {
+          const user = await session.user();
+          return `Signed in as ${user.userId} (customer ${user.customerId})`;
+        },
+      },
+      {
+        step: "List the root folder",
+        run: async () => {
+          configured();
+          if (settings.matter_workspace_search) {
+            return `Listed ${await folders.workspaceCount()} workspaces in library ${library}`;
+          }
+          const children = await folders.children({ kind: "folders", id: settings.folder_id.trim() });
+          return `Listed ${children.length} folders in ${settings.folder_id.trim()} of library ${library}`;
+        },
+      },
+    ]);
   }
 
   return { kind, intend, findExisting, write, testConnection };

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { FormData } from "undici";
 import { DmsLocationTaken, DmsTargetError, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
-import type { ConnectionReport, ConnectionStep, VendorContext, VendorTarget } from "../vendor-target";
+import { type ConnectionReport, type VendorContext, type VendorTarget, runConnectionChecks } from "../vendor-target";
 import { NetDocumentsApi, type NetDocumentsSignIn } from "./api";
 import { FOLDER_EXTENSION, NetDocumentsFolders, type NetDocumentsItem } from "./folders";
 import { documentLink, netDocumentsEndpoints } from "./hosts";
@@ -213,34 +213,29 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
       return { location: id, link: link(id) };
     },
 
-    async testConnection(): Promise<ConnectionReport> {
-      const steps: ConnectionStep[] = [];
-      const attempt = async (step: string, run: () => Promise<string>) => {
-        try {
-          steps.push({ step, ok: true, detail: await run() });
-          return true;
-        } catch (error) {
-          steps.push({ step, ok: false, detail: error instanceof Error ? error.message : String(error) });
-          return false;
-        }
-      };
-      const signedIn = await attempt("Sign in", async () => {
-        const user = (await api.json("reading the signed-in user", "/v1/User/info")) as Record<string, unknown> | null;
-        const who = [user?.displayName, user?.email, user?.id].find((value) => typeof value === "string" && value !== "");
-        return `Signed in as ${typeof who === "string" ? who : "the credential's account"}`;
-      });
-      const listed =
-        signedIn &&
-        (await attempt("List the cabinet", async () => {
-          const info = (await api.json(`reading cabinet ${folders.cabinet}`, `/v1/Cabinet/${encodeURIComponent(folders.cabinet)}/info`)) as Record<
-            string,
-            unknown
-          > | null;
-          const name = typeof info?.name === "string" && info.name !== "" ? info.name : folders.cabinet;
-          const count = (await folders.topLevel()).length;
-          return `Listed ${count} ${count === 1 ? "folder" : "folders"} in cabinet ${name}`;
-        }));
-      return { ok: signedIn && listed, steps };
+    testConnection(): Promise<ConnectionReport> {
+      return runConnectionChecks([
+        {
+          step: "Sign in",
+          run: async () => {
+            const user = (await api.json("reading the signed-in user", "/v1/User/info")) as Record<string, unknown> | null;
+            const who = [user?.displayName, user?.email, user?.id].find((value) => typeof value === "string" && value !== "");
+            return `Signed in as ${typeof who === "string" ? who : "the credential's account"}`;
+          },
+        },
+        {
+          step: "List the cabinet",
+          run: async () => {
+            const info = (await api.json(`reading cabinet ${folders.cabinet}`, `/v1/Cabinet/${encodeURIComponent(folders.cabinet)}/info`)) as Record<
+              string,
+              unknown
+            > | null;
+            const name = typeof info?.name === "string" && info.name !== "" ? info.name : folders.cabinet;
+            const count = (await folders.topLevel()).length;
+            return `Listed ${count} ${count === 1 ? "folder" : "folders"} in cabinet ${name}`;
+          },
+        },
+      ]);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
-import type { ConnectionReport, ConnectionStep, VendorTarget } from "../vendor-target";
+import { type ConnectionCheck, type ConnectionReport, type VendorTarget, runConnectionChecks } from "../vendor-target";
 import { firstFreeName, sharePointFolder } from "./sharepoint-names";
 import { type ProfileSettings, documentDescription, isFromFiling, profileFields } from "./sharepoint-profile";
 
@@ -81,17 +81,8 @@ export function createSharePointTarget<Uploaded>(
   }
 
   /** Runs the steps in order and stops at the first that fails; never writes. */
-  async function testSteps(signIn: { step: string; run: () => Promise<string> }): Promise<ConnectionReport> {
-    const steps: ConnectionStep[] = [];
-    for (const { step, run } of [signIn, ...library.connectionSteps()]) {
-      try {
-        steps.push({ step, ok: true, detail: await run() });
-      } catch (error) {
-        steps.push({ step, ok: false, detail: (error as Error).message });
-        return { ok: false, steps };
-      }
-    }
-    return { ok: true, steps };
+  function testSteps(signIn: ConnectionCheck): Promise<ConnectionReport> {
+    return runConnectionChecks([signIn, ...library.connectionSteps()]);
   }
 
   return { kind, intend, findExisting, write, testSteps };
