@@ -27,6 +27,9 @@ function dmsOperatorOrigins(config: Config): string[] {
     config.ECFX_SHAREPOINT_GRAPH_BASE_URL,
     config.ECFX_IMANAGE_BASE_URL,
     config.ECFX_NETDOCUMENTS_BASE_URL,
+    config.ECFX_CLIO_BASE_URL,
+    config.ECFX_SALESFORCE_LOGIN_URL,
+    config.ECFX_FILEVINE_BASE_URL,
   ].filter((url): url is string => Boolean(url));
   return [...switched, ...config.ECFX_DMS_ALLOWED_ORIGINS];
 }

@@ -116,6 +116,11 @@ const schema = z.object({
   ECFX_SHAREPOINT_GRAPH_BASE_URL: z.string().url().optional(),
   ECFX_IMANAGE_BASE_URL: z.string().url().optional(),
   ECFX_NETDOCUMENTS_BASE_URL: z.string().url().optional(),
+  /** Clio's API and sign-in, every region's (the credential's region picks the host otherwise). */
+  ECFX_CLIO_BASE_URL: z.string().url().optional(),
+  /** Salesforce's sign-in for Litify credentials (login.salesforce.com otherwise); the API is the credential's instance URL. */
+  ECFX_SALESFORCE_LOGIN_URL: z.string().url().optional(),
+  ECFX_FILEVINE_BASE_URL: z.string().url().optional(),
   /** Origins of on-premises systems a firm's credential may name although private or plain http (tests, a lab). */
   ECFX_DMS_ALLOWED_ORIGINS: commaList.refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
   /** Longest one call to a DMS may take before it counts as a time-out and is tried again later. */

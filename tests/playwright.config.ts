@@ -66,6 +66,11 @@ export default defineConfig({
             ECFX_DATA_DIR: instance.dataDir,
             ECFX_ANALYTICS_URL: `http://127.0.0.1:${instance.analyticsPort}`,
             ECFX_BOX_BASE_URL: `http://127.0.0.1:${instance.boxPort}`,
+            ECFX_CLIO_BASE_URL: `http://127.0.0.1:${instance.clioPort}`,
+            ECFX_SALESFORCE_LOGIN_URL: `http://127.0.0.1:${instance.litifyPort}`,
+            ECFX_FILEVINE_BASE_URL: `http://127.0.0.1:${instance.fileVinePort}`,
+            // Litify's instance URL and ProLaw's base URL are the credential's own: local ones are allowed.
+            ECFX_DMS_ALLOWED_ORIGINS: [instance.litifyPort, instance.proLawPort].map((port) => `http://127.0.0.1:${port}`).join(","),
           };
         }),
       ),

@@ -386,6 +386,41 @@ export interface DropboxCredentialTable extends VendorCredentialColumns {
   root_path: string | null;
 }
 
+export interface ClioCredentialTable extends VendorCredentialColumns {
+  region: string | null;
+  client_id: string | null;
+  client_secret: string | null;
+  create_calendar_entries: ColumnType<Bool, Bool | undefined, Bool>;
+  calendar_id: number | null;
+}
+
+export interface LitifyCredentialTable extends VendorCredentialColumns {
+  username: string | null;
+  password: string | null;
+  client_id: string | null;
+  client_secret: string | null;
+  instance_url: string | null;
+  matter_column_name: string | null;
+}
+
+export interface FileVineCredentialTable extends VendorCredentialColumns {
+  api_key: string | null;
+  api_secret: string | null;
+  hashtags: string | null;
+  subdomain: string | null;
+  billingItem: string | null;
+  personalAccessToken: string | null;
+  clientId: string | null;
+  clientSecret: string | null;
+}
+
+export interface ProLawCredentialTable extends VendorCredentialColumns {
+  api_key: string | null;
+  base_url: string | null;
+  use_agent: ColumnType<Bool, Bool | undefined, Bool>;
+  add_parent_id: ColumnType<Bool, Bool | undefined, Bool>;
+}
+
 /** Every credential of every type, by id: which table (kind) holds it. A view. */
 export interface DmsCredentialDirectoryView {
   id: string;
@@ -707,6 +742,10 @@ export interface DB {
   share_point_on_prem_credential: SharePointOnPremCredentialTable;
   box_client_credential_grant_credential: BoxCredentialTable;
   dropbox_credential: DropboxCredentialTable;
+  clio_credential: ClioCredentialTable;
+  litify_credential: LitifyCredentialTable;
+  file_vine_credential: FileVineCredentialTable;
+  pro_law_credential: ProLawCredentialTable;
   dms_credential_directory: DmsCredentialDirectoryView;
   dms_credential_token: DmsCredentialTokenTable;
   api_call_timing: ApiCallTimingTable;

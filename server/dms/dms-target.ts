@@ -19,6 +19,20 @@ export interface DmsStoreRequest {
   contentType: string;
   /** The storage policy's document_properties, rendered; targets map them to their own metadata. */
   properties: Record<string, string>;
+  /** What the filing is about: practice-management systems file by matter and read dates from the docket text. */
+  subject?: FilingSubject;
+}
+
+export interface FilingSubject {
+  /** The firm's matter the case belongs to: its number (display number), name and the firm's reference. */
+  matter: { number: string; name: string; reference: string | null } | null;
+  case: { number: string; name: string };
+  /** The docket entry as the court wrote it; empty when the notice has none. */
+  docketText: string;
+  /** The filing's date as the notice gives it (ISO or US), or null. */
+  filedOn: string | null;
+  /** The firm's time zone (IANA), for times read from the docket text. */
+  timeZone: string;
 }
 
 export interface DmsStoreResult {

@@ -76,6 +76,10 @@ export const RESET_TABLES = [
   "share_point_on_prem_credential",
   "box_client_credential_grant_credential",
   "dropbox_credential",
+  "clio_credential",
+  "litify_credential",
+  "file_vine_credential",
+  "pro_law_credential",
   "email_template",
 ] as const;
 

@@ -7,6 +7,7 @@ import { findFirm } from "../firm/firm-repository";
 import { loadNoticeContext } from "../db/case-context";
 import { renderNoticePdf } from "./notice-pdf";
 import type { StorageTemplateData } from "./path-template";
+import type { FilingSubject } from "../dms/dms-target";
 
 // What filing one processed notice needs: the notice with its case, matter, client and
 // documents, the data the policy templates name, and the bytes of each file to store.
@@ -70,6 +71,19 @@ export async function loadFilingNotice(ctx: ServerContext, item: FilingItem): Pr
 
 export function templateDataFor(notice: FilingNotice, document: Document | null): StorageTemplateData {
   return { ...notice.data, document: document ? { name: document.name, number: document.number, date: document.date } : null };
+}
+
+/** What the filing is about, for targets that file by matter or read dates from the docket text. */
+export function filingSubject(notice: FilingNotice): FilingSubject {
+  const { matter, case: filedCase } = notice.data;
+  const text = (value: string | null | undefined) => (value ?? "").trim();
+  return {
+    matter: matter ? { number: text(matter.unique_key), name: text(matter.name), reference: text(matter.reference_id) || null } : null,
+    case: { number: text(filedCase.case_number), name: text(filedCase.name) },
+    docketText: notice.envelope?.docket_text ?? "",
+    filedOn: notice.envelope?.date ?? null,
+    timeZone: notice.firm.default_time_zone,
+  };
 }
 
 const EXTENSIONS: Record<string, string> = {

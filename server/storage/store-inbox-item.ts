@@ -9,7 +9,7 @@ import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
 import { type NextJob, RetryLater, enqueueAll } from "../jobs/queue";
 import { DmsTargetError, type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "../dms/dms-target";
 import { targetForCredential } from "./dms-targets";
-import { type FilingItem, type FilingNotice, documentFile, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
+import { type FilingItem, type FilingNotice, documentFile, filingSubject, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
 import { renderDocumentProperties, renderStorageLocation } from "./path-template";
 import { type StoragePolicy, policyChain, resolveStoragePolicy } from "./policy-resolution";
 import { emitWebhookEvent } from "../jobs/webhook-events";
@@ -262,6 +262,7 @@ async function writeOnce(
     bytes: file.bytes,
     contentType: file.contentType,
     properties: renderDocumentProperties(documentProperties(filing.policy), data),
+    subject: filingSubject(notice),
   };
   const stored = await intendAndWrite(target, request, recordId, async (intended) => {
     await ctx.database.db

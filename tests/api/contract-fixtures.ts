@@ -37,6 +37,10 @@ export const CREATE_ORDER = [
   "dms-sharepoint-on-prem",
   "dms-box",
   "dms-dropbox",
+  "dms-clio",
+  "dms-litify",
+  "dms-filevine",
+  "dms-prolaw",
   "storage-policies",
   "ethical-walls",
   "webhooks",
@@ -133,6 +137,14 @@ export function minimalBody(key: string, tag: string, ids: Ids, roleId: string):
       return { name: `Box ${tag} ${n}`, client_key: "key", client_secret: "secret", box_subject_type: "enterprise", box_subject_id: "1" };
     case "dms-dropbox":
       return { name: `Dropbox ${tag} ${n}`, app_key: "key", app_secret: "secret", refresh_token: "refresh" };
+    case "dms-clio":
+      return { name: `Clio ${tag} ${n}`, region: "us", client_id: "client", client_secret: "secret" };
+    case "dms-litify":
+      return { name: `Litify ${tag} ${n}`, instance_url: "https://firm.my.salesforce.example", client_id: "client", client_secret: "secret", matter_column_name: "Name" };
+    case "dms-filevine":
+      return { name: `FileVine ${tag} ${n}`, personalAccessToken: "pat", clientId: "client", clientSecret: "secret" };
+    case "dms-prolaw":
+      return { name: `ProLaw ${tag} ${n}`, base_url: "https://prolaw.example.test/api", api_key: "key" };
     case "storage-policies":
       return { name: `Policy ${tag} ${n}`, dms_credential_id: ids.dms };
     case "ethical-walls":

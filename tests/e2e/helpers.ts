@@ -21,6 +21,11 @@ export function e2eInstance(index = Number(process.env.TEST_PARALLEL_INDEX ?? 0)
     analyticsPort: port + 2000,
     /** Where the product reaches Box: a local Box the DMS spec starts (tests/dms/box/box-server.ts). */
     boxPort: port + 3000,
+    /** Local servers of the practice-management systems' contracts (tests/dms/<system>/). */
+    clioPort: port + 4000,
+    litifyPort: port + 5000,
+    fileVinePort: port + 6000,
+    proLawPort: port + 7000,
     dataDir: `tests/.tmp/e2e-data-${port}`,
   };
 }

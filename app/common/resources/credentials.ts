@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { requiredText } from "../validation";
 import { name, optionalText, properties } from "./schema-parts";
-import { type ColumnDef, type FieldDef, type ResourceDef, defineResource } from "./types";
+import { type ColumnDef, type CrossCheck, type FieldDef, type ResourceDef, defineResource } from "./types";
 
 // The credential of each vendor DMS of spec §3 (and Dropbox): one declaration each, built from a
 // list of its fields so the rules every credential shares (name, folder creation delay, secrets
@@ -109,6 +109,10 @@ export const DMS_CREDENTIAL_KEYS = [
   "dms-sharepoint-on-prem",
   "dms-box",
   "dms-dropbox",
+  "dms-clio",
+  "dms-litify",
+  "dms-filevine",
+  "dms-prolaw",
 ] as const;
 
 interface CredentialType {
@@ -120,6 +124,8 @@ interface CredentialType {
   updateFailedKey: string;
   fields: CredentialField[];
   borrowsPermission?: boolean;
+  /** Ways of signing in: at least one group must be complete (the first group's first field names the error). */
+  signInWith?: string[][];
 }
 
 const NAME_STEP = { name: "name", kind: "text", required: true, step: "connection" } as const;
@@ -148,6 +154,7 @@ function credentialResource(type: CredentialType): ResourceDef {
     siblings: DMS_CREDENTIAL_KEYS,
     titleField: "name",
     schema: z.object(shape),
+    ...(type.signInWith ? { crossCheck: signInCheck(type.signInWith) } : {}),
     fields: [...all.map(fieldDef), { name: "created_at", kind: "date", computed: true }],
     columns,
     defaultSort: "name",
@@ -159,6 +166,17 @@ function credentialResource(type: CredentialType): ResourceDef {
     testConnection: true,
   });
 }
+
+const filled = (value: unknown) => (typeof value === "string" ? value.trim() !== "" : value !== undefined && value !== null);
+
+/** A credential that signs in one of several ways needs one of them whole: each missing field of the first way is marked. */
+const signInCheck = (groups: string[][]): CrossCheck => ({
+  fields: groups.flat(),
+  check: (values) =>
+    groups.some((group) => group.every((field) => filled(values[field])))
+      ? null
+      : Object.fromEntries(groups[0]!.filter((name) => !filled(values[name])).map((name) => [name, "errors:required"])),
+});
 
 const f = (name: string, kind: CredentialFieldKind, step: CredentialField["step"], extra: Partial<CredentialField> = {}): CredentialField => ({
   name,
@@ -288,6 +306,72 @@ export const dropboxCredentials = credentialResource({
   ],
 });
 
+export const CLIO_REGIONS = ["us", "ca", "eu", "au"] as const;
+
+// Practice-management systems: documents go to the matter the filing belongs to.
+export const clioCredentials = credentialResource({
+  key: "dms-clio",
+  resource: "clio_credential",
+  apiPath: "/api/v1/clio-credential",
+  ...failed("clio"),
+  fields: [
+    f("region", "choice", "connection", { options: CLIO_REGIONS, column: true }),
+    f("client_id", "text", "connection", req),
+    f("client_secret", "secret", "connection", req),
+    f("create_calendar_entries", "flag", "filing"),
+    f("calendar_id", "integer", "filing"),
+  ],
+});
+
+export const litifyCredentials = credentialResource({
+  key: "dms-litify",
+  resource: "litify_credential",
+  apiPath: "/api/v1/litify-credential",
+  ...failed("litify"),
+  fields: [
+    f("instance_url", "url", "connection", { required: true, column: true }),
+    f("client_id", "text", "connection", req),
+    f("client_secret", "secret", "connection", req),
+    f("username", "text", "connection"),
+    f("password", "secret", "connection"),
+    f("matter_column_name", "text", "filing", req),
+  ],
+});
+
+export const fileVineCredentials = credentialResource({
+  key: "dms-filevine",
+  resource: "file_vine_credential",
+  apiPath: "/api/v1/file-vine-credential",
+  ...failed("fileVine"),
+  signInWith: [
+    ["personalAccessToken", "clientId", "clientSecret"],
+    ["api_key", "api_secret"],
+  ],
+  fields: [
+    f("subdomain", "text", "connection", { column: true }),
+    f("personalAccessToken", "secret", "connection"),
+    f("clientId", "text", "connection"),
+    f("clientSecret", "secret", "connection"),
+    f("api_key", "text", "connection"),
+    f("api_secret", "secret", "connection"),
+    f("hashtags", "text", "filing"),
+    f("billingItem", "text", "filing"),
+  ],
+});
+
+export const proLawCredentials = credentialResource({
+  key: "dms-prolaw",
+  resource: "pro_law_credential",
+  apiPath: "/api/v1/pro-law-credential",
+  ...failed("proLaw"),
+  fields: [
+    f("base_url", "url", "connection", { required: true, column: true }),
+    f("api_key", "secret", "connection", req),
+    f("use_agent", "flag", "connection"),
+    f("add_parent_id", "flag", "filing"),
+  ],
+});
+
 /** The table (the directory's "kind") of each credential type's entity. */
 export const DMS_CREDENTIAL_TABLES = {
   dms: "generic_credential",
@@ -299,6 +383,10 @@ export const DMS_CREDENTIAL_TABLES = {
   "dms-sharepoint-on-prem": "share_point_on_prem_credential",
   "dms-box": "box_client_credential_grant_credential",
   "dms-dropbox": "dropbox_credential",
+  "dms-clio": "clio_credential",
+  "dms-litify": "litify_credential",
+  "dms-filevine": "file_vine_credential",
+  "dms-prolaw": "pro_law_credential",
 } as const satisfies Record<(typeof DMS_CREDENTIAL_KEYS)[number], string>;
 
 export type DmsCredentialKind = (typeof DMS_CREDENTIAL_TABLES)[keyof typeof DMS_CREDENTIAL_TABLES];

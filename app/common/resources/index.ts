@@ -11,8 +11,12 @@ import { autoCaseCreation, notificationRules, preferenceGroups, templates } from
 import { dmsCredentials, storagePolicies } from "./storage";
 import {
   boxCredentials,
+  clioCredentials,
   dmsCredentialDirectory,
   dropboxCredentials,
+  fileVineCredentials,
+  litifyCredentials,
+  proLawCredentials,
   imanageCloudCredentials,
   imanageOnPremCredentials,
   netDocumentsClientCredentials,
@@ -61,6 +65,10 @@ export const REGISTRY = {
   "dms-sharepoint-on-prem": sharePointOnPremCredentials,
   "dms-box": boxCredentials,
   "dms-dropbox": dropboxCredentials,
+  "dms-clio": clioCredentials,
+  "dms-litify": litifyCredentials,
+  "dms-filevine": fileVineCredentials,
+  "dms-prolaw": proLawCredentials,
   "dms-credentials": dmsCredentialDirectory,
   "ethical-walls": ethicalWalls,
   "event-logs": eventLogs,
