@@ -140,7 +140,13 @@ export function minimalBody(key: string, tag: string, ids: Ids, roleId: string):
     case "dms-clio":
       return { name: `Clio ${tag} ${n}`, region: "us", client_id: "client", client_secret: "secret" };
     case "dms-litify":
-      return { name: `Litify ${tag} ${n}`, instance_url: "https://firm.my.salesforce.example", client_id: "client", client_secret: "secret", matter_column_name: "Name" };
+      return {
+        name: `Litify ${tag} ${n}`,
+        instance_url: "https://firm.my.salesforce.example",
+        client_id: "client",
+        client_secret: "secret",
+        matter_column_name: "Name",
+      };
     case "dms-filevine":
       return { name: `FileVine ${tag} ${n}`, personalAccessToken: "pat", clientId: "client", clientSecret: "secret" };
     case "dms-prolaw":
