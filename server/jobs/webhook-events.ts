@@ -23,7 +23,7 @@ export interface NoticeSummary {
   envelope: { id: string; name: string; filed_by: string; date: string | null } | null;
   documents: { id: string; number: number; name: string; fetch_status: string; dms_status: string }[];
   document_count: number;
-  dms_records: { id: string; document_id: string | null; status: string; location: string | null }[];
+  dms_records: { id: string; document_id: string | null; status: string; location: string | null; link: string | null }[];
 }
 
 export interface WebhookEventInput {
@@ -77,7 +77,7 @@ export async function noticeSummary(db: Kysely<DB>, firmId: number, itemId: stri
       .execute(),
     db
       .selectFrom("dms_record")
-      .select(["id", "document_id", "status", "location"])
+      .select(["id", "document_id", "status", "location", "link"])
       .where("inbox_item_id", "=", item.id)
       .where("firm_id", "=", firmId)
       .orderBy("created_at")
@@ -125,6 +125,10 @@ export function boomiDocument(payload: StandardPayload): Record<string, string |
     documentNames: (data.documents ?? []).map((d) => d.name).join("; "),
     dmsLocations: (data.dms_records ?? [])
       .map((r) => r.location)
+      .filter(Boolean)
+      .join("; "),
+    dmsLinks: (data.dms_records ?? [])
+      .map((r) => r.link)
       .filter(Boolean)
       .join("; "),
   };

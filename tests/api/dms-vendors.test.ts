@@ -6,6 +6,7 @@ import { startSharePointCloudServer } from "../dms/sharepoint/sharepoint-cloud-s
 import { startSharePointOnPremServer } from "../dms/sharepoint/sharepoint-on-prem-server";
 import { startIManageServer } from "../dms/imanage/imanage-server";
 import { startNetDocumentsServer } from "../dms/netdocuments/netdocuments-server";
+import { boomiDocument, noticeSummary } from "../../server/jobs/webhook-events";
 import { DEMO, api, backends, login } from "./harness";
 import { type CredentialKey, type FilingBed, MATTER_KEY, apiPathOf, caseFolder, heldFor, startFilingBed } from "./dms-filing-bed";
 
@@ -177,6 +178,13 @@ describe.each(backends)("a notice filed end to end into every vendor DMS (%s)", 
       expect(document!.properties).toMatchObject(vendor.held);
       expect(record.link).toBe(document!.link);
       expect(server.contractViolations()).toEqual([]);
+
+      // Integration platforms hear where it went: the webhook payloads carry the DMS link.
+      const summary = await noticeSummary(db(), record.firm_id as number, itemId);
+      expect(summary?.dms_records).toEqual([expect.objectContaining({ id: record.id, link: document!.link })]);
+      expect(boomiDocument({ id: "e", event: "documents.stored", version: 1, created_at: "", firm_id: 1, data: { ...summary! } }).dmsLinks).toBe(
+        document!.link,
+      );
     });
   });
 

@@ -90,34 +90,41 @@ async function withoutConsoleScripts(page: Page) {
 for (const js of [true, false]) {
   for (const darkMode of [false, true]) {
     test.describe(`${darkMode ? "dark" : "light"} scheme, JavaScript ${js ? "on" : "off"}`, () => {
-      // axe reads the whole page: slow on a busy machine.
-      test.describe.configure({ timeout: 90_000 });
       const prepare = async (page: Page) => {
         if (!js) await withoutConsoleScripts(page);
         await setScheme(page, darkMode);
       };
-      async function check(page: Page, path: string) {
+      async function faultsOf(page: Page, path: string): Promise<string[]> {
         await page.goto(path);
         await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", darkMode ? "dark" : "light");
         // With JavaScript, check the page React has taken over, not the server's first draw.
         if (js) await expect(page.locator("body[data-hydrated]")).toBeAttached();
         else await expect(page.locator("body[data-hydrated]")).toHaveCount(0);
-        expect(await seriousFaults(page)).toEqual([]);
+        return seriousFaults(page);
       }
 
       test("sign-in page", async ({ page }) => {
         await prepare(page);
-        await check(page, "/login");
+        expect(await faultsOf(page, "/login")).toEqual([]);
       });
 
-      for (const p of PAGES.filter((page) => js || page.serverDrawn)) {
-        test(p.name, async ({ page }) => {
-          // Each test signs in: sessions rotate their refresh token, so one cannot be shared.
-          await prepare(page);
-          await signedIn(page, USERS.admin);
-          await check(page, p.path());
-        });
-      }
+      // One sign-in for every page of the scheme: signing in is most of a page's cost, and a
+      // failure still names each page with its faults.
+      test("every main page", async ({ page }) => {
+        const pages = PAGES.filter((p) => js || p.serverDrawn);
+        // axe reads the whole page: slow on a busy machine.
+        test.setTimeout(30_000 + pages.length * 20_000);
+        await prepare(page);
+        await signedIn(page, USERS.admin);
+        const faults: Record<string, string[]> = {};
+        for (const p of pages) {
+          await test.step(p.name, async () => {
+            const found = await faultsOf(page, p.path());
+            if (found.length > 0) faults[p.name] = found;
+          });
+        }
+        expect(faults).toEqual({});
+      });
     });
   }
 }
