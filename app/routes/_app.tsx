@@ -5,7 +5,6 @@ import { reportPageView } from "../utils/analytics.server";
 import { requireUser } from "../utils/auth.server";
 import { firmWordsOf } from "../utils/firm-words.server";
 import { pageNotFound } from "../utils/not-found.server";
-import { productParts } from "../utils/product-parts.server";
 import { pathAvailable, routeFor } from "../utils/route-table";
 import { readSession } from "../utils/session.server";
 import { usePageTitle } from "../utils/page-title";
@@ -16,12 +15,12 @@ import { DEFAULT_THEME } from "../utils/versioned-store";
 export async function loader({ request }: LoaderFunctionArgs) {
   // An address with no page is a 404 before it is a reason to sign in.
   if (!routeFor(new URL(request.url).pathname) && !(await readSession(request))) await pageNotFound(request);
-  const { auth, me, api, headers } = await requireUser(request);
-  // Neither waits for the other: both follow from the signed-in user alone.
-  const [parts, firmWords] = await Promise.all([productParts(request, api, auth.authToken), firmWordsOf(me, api)]);
+  const { me, api, headers } = await requireUser(request);
+  const { parts } = me;
+  const firmWords = await firmWordsOf(me, api);
   // A part the firm does not have answers as an address that does not exist (decision 048).
   if (!pathAvailable(new URL(request.url).pathname, parts)) await pageNotFound(request);
-  reportPageView(request, api);
+  if (me.analytics) reportPageView(request, api);
   return data({ me, parts, firmWords }, { headers });
 }
 

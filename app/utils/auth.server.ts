@@ -2,8 +2,10 @@ import { data, redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { type AccessKey, type UserRoleMap, canOpen } from "../common/access";
+import type { ProductPart } from "../common/entitled-features";
 import { ApiError, type ApiRequest, apiJson, apiRequest, errorOf } from "./api.server";
 import { type AuthSession, SESSION_USER_KEY, clearSession, readSession, sessionStorageFor, writeSession } from "./session.server";
+import { shortCache } from "./short-cache.server";
 import { redirectWithToast } from "./toast.server";
 
 export interface Me {
@@ -19,6 +21,10 @@ export interface Me {
   userRole: UserRoleMap;
   /** The firm's dictionary version: the console reads the firm's words again when it moves. */
   dictionaryVersion: number;
+  /** The parts of the product the firm has on the host the browser reached (decision 048). */
+  parts: ProductPart[];
+  /** Whether this user's page views are reported on this host (an analytics token set, no opt-out). */
+  analytics: boolean;
 }
 
 interface TokenAnswer {
@@ -104,24 +110,19 @@ async function refreshed(auth: AuthSession): Promise<AuthSession | null> {
   return pending;
 }
 
-// The user and role of a token, reused for a few seconds across the loaders of one page.
-const meCache = new Map<string, { at: number; me: Promise<Me> }>();
-const ME_TTL_MS = 3000;
+// The user and role of a token (with the firm's parts on the browser's host), reused for a few
+// seconds across the loaders of one page and the pages of one visit.
+const meCache = shortCache<Me>();
+/** The user's role with its field levels (the UserSecurityRole message, decoded), by session and role. */
+export const ownRoleCache = shortCache<Record<string, unknown> | null>();
 
-/** After a change of the firm's dictionary, this user's next page reads the new version at once. */
+/** After a change of the firm's dictionary or the user's own choices, this user's next page reads them at once. */
 export function forgetMe(auth: AuthSession): void {
-  meCache.delete(auth.authToken);
+  meCache.forget(auth.authToken);
 }
 
-function fetchMe(token: string): Promise<Me> {
-  const now = Date.now();
-  const hit = meCache.get(token);
-  if (hit && now - hit.at < ME_TTL_MS) return hit.me;
-  const me = apiJson<Me>("/auth/me", { token }).then((r) => r.data);
-  meCache.set(token, { at: now, me });
-  me.catch(() => meCache.delete(token));
-  if (meCache.size > 1000) meCache.clear();
-  return me;
+function fetchMe(token: string, host: string): Promise<Me> {
+  return meCache.get(`${token} ${host}`, () => apiJson<Me>(`/auth/me?host=${encodeURIComponent(host)}`, { token }).then((r) => r.data));
 }
 
 /**
@@ -130,10 +131,13 @@ function fetchMe(token: string): Promise<Me> {
  */
 export function forgetSignedInUsers(): void {
   meCache.clear();
+  ownRoleCache.clear();
 }
 
 /** An API client bound to the signed-in user: a 401 ends the session. */
 export interface ApiClient {
+  /** What the session's short-lived caches are keyed by (the access token: one per signed-in visit). */
+  sessionKey: string;
   json<T>(path: string, req?: Omit<ApiRequest, "token">): Promise<{ data: T; response: Response }>;
   raw(path: string, req?: Omit<ApiRequest, "token">): Promise<Response>;
 }
@@ -162,6 +166,7 @@ function clientFor(request: Request, auth: AuthSession): ApiClient {
     }
   };
   return {
+    sessionKey: auth.authToken,
     json: (path, req = {}) => guard(() => apiJson(path, { ...req, token: auth.authToken })),
     raw: (path, req = {}) =>
       guard(async () => {
@@ -200,7 +205,7 @@ export async function requireUser(request: Request, accessKey: AccessKey | null 
   const api = clientFor(request, auth);
   let me: Me;
   try {
-    me = await fetchMe(auth.authToken);
+    me = await fetchMe(auth.authToken, new URL(request.url).host);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) throw await sessionExpired(request);
     if (unreachable(error)) throw apiAwayPage();

@@ -37,6 +37,11 @@ export async function optedOut(database: Database, userId: string): Promise<bool
 /** Users identified by this process: identify goes once per user and process, not on every page. */
 const identified = new Set<string>();
 
+/** Whether the console should report this user's page views on this host at all. */
+export async function reportsPageViews(deps: { config: Config; database: Database }, host: string, userId: string): Promise<boolean> {
+  return Boolean(tokenForHost(deps.config, host)) && !(await optedOut(deps.database, userId));
+}
+
 export async function recordPageView(
   deps: { config: Config; clock: Clock; database: Database },
   view: { host: string; userId: string; email: string; name: string; firm: string; title: string; path: string },

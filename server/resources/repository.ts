@@ -19,7 +19,7 @@ import type { ColumnSpec, LinkSpec, ServerResource } from "./types";
 // Generic search and CRUD over the registry. Only declared columns are ever named in SQL; values
 // are always bound parameters. Every query of firm data carries the caller's firm here, once.
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 const RECENT_MS = 7 * 24 * 3600 * 1000;
 /** Up to this many free-text matches, SQLite sorts the matches rather than walk the sort index. */
 const FEW_MATCHES = 2_000;

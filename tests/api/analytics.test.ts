@@ -77,7 +77,11 @@ describe.each(backends)("analytics (%s)", (backend) => {
     expect((await viewOnly.put("/api/v1/preferences/analytics", { value: { optOut: true } })).status).toBe(200);
     expect((await pageView(DEMO.viewOnly, "console.ecfx.com")).status).toBe(204);
     expect(received).toEqual([]);
+    // The console learns with the user whether to report page views at all, so it asks for nothing then.
+    const me = async () => (await viewOnly.get("/auth/me?host=console.ecfx.com")).body as { analytics: boolean; parts: string[] };
+    expect((await me()).analytics).toBe(false);
     await viewOnly.put("/api/v1/preferences/analytics", { value: { optOut: false } });
+    expect((await me()).analytics).toBe(true);
     await pageView(DEMO.viewOnly, "console.ecfx.com");
     expect(received.map((r) => r.path)).toEqual(["/engage", "/track"]);
   });
@@ -99,5 +103,9 @@ describe("analytics without a token", () => {
     const admin = api(server().url, (await sessionOf(DEMO.admin)).access_token);
     expect((await admin.post("/api/v1/analytics/page-view", { title: "Dashboard", path: "/dashboard", host: "console.ecfx.com" })).status).toBe(204);
     expect(received).toEqual([]);
+    // The console is told so with the user, and reports nothing.
+    const me = (await admin.get("/auth/me?host=console.ecfx.com")).body as { analytics: boolean; parts: string[] };
+    expect(me.analytics).toBe(false);
+    expect(me.parts).toEqual(expect.any(Array));
   });
 });

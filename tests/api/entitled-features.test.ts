@@ -49,6 +49,10 @@ describe.each(backends)("entitled features (%s)", (backend) => {
     const viewer = await firmOf(DEMO.viewOnly);
     expect(await parts(viewer.client, "console.ecfx.com")).toEqual(["FAI_TITLE_EXTRACTION", "ECFX_TRACK", "DEMO_RESET"]);
     expect((await api(server().url).get("/api/v1/firm/features")).status).toBe(401);
+    // The same parts come with the user when the console names its host: one call per page less.
+    expect((await demo.client.get("/auth/me?host=localhost:3000")).body.parts).toEqual(["FAI_TITLE_EXTRACTION", "ECFX_TRACK", "RETRIEVE", "DEMO_RESET"]);
+    expect((await second.client.get("/auth/me?host=dev.ecfx.com")).body.parts).toEqual(["RETRIEVE"]);
+    expect((await demo.client.get("/auth/me")).body.parts).toBeUndefined();
     await setEntitledFeatures(server().ctx.database, demo.firm.id, [], Date.now());
   });
 

@@ -68,6 +68,18 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(/\/success$/);
     });
 
+    test("the drawer's icons are drawn from the one sprite the browser keeps", async ({ page }) => {
+      await signIn(page, USERS.viewonly);
+      await expect(page).toHaveURL(/\/dashboard$/);
+      const icon = page.locator('.drawer-link[href="/matters"] .drawer-link-icon use');
+      await expect(icon).toHaveAttribute("href", "/icons.svg#briefcase");
+      // The symbol was fetched and drawn (under the page's CSP): the icon has a size of its own.
+      await expect.poll(() => icon.evaluate((use) => (use as SVGGraphicsElement).getBBox().width)).toBeGreaterThan(5);
+      const sprite = await page.request.get("/icons.svg");
+      expect(sprite.headers()["content-type"]).toContain("image/svg+xml");
+      expect(await sprite.text()).toContain('<symbol id="briefcase"');
+    });
+
     test("unknown paths answer 404 with a way home", async ({ page }) => {
       await signedIn(page, USERS.manager);
       const answer = await page.goto("/no-such-page");

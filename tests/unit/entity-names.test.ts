@@ -62,6 +62,6 @@ describe("entity names", () => {
     for (const [type, field] of fields) expect(fieldPermissionLabelKeys(type, field).map(text).find(Boolean), `${type}.${field}`).toBeTruthy();
     const first = (type: string, field: string) => fieldPermissionLabelKeys(type, field).map(text).find(Boolean);
     expect(first("case", "name")).toBe("Case name");
-    expect(first("clio_credential", "client_secret")).toBe("Client secret");
+    expect(first("clio_credential", "client_secret")).toBe(text("resources:dms-clio.fields.client_secret"));
   });
 });

@@ -2,7 +2,6 @@ import type { ProductPart } from "../../common/entitled-features";
 import { ApiError } from "../../utils/api.server";
 import { type SignedIn, requireUser } from "../../utils/auth.server";
 import { pageNotFound } from "../../utils/not-found.server";
-import { productParts } from "../../utils/product-parts.server";
 import { redirectWithToast } from "../../utils/toast.server";
 import { casePath } from "./TrackingConfirmation";
 
@@ -12,8 +11,7 @@ import { casePath } from "./TrackingConfirmation";
 /** The signed-in user on a case's page of this part, or a 404. */
 export async function requireCasePart(request: Request, part: ProductPart): Promise<SignedIn> {
   const signedIn = await requireUser(request, "caseAccess");
-  const parts = await productParts(request, signedIn.api, signedIn.auth.authToken);
-  if (!parts.includes(part)) await pageNotFound(request);
+  if (!signedIn.me.parts.includes(part)) await pageNotFound(request);
   return signedIn;
 }
 

@@ -12,7 +12,6 @@ import { type Row, apiMessage, call, deleteRecord, pickerData, readRecord, refer
 import { readForm } from "../../utils/request-body.server";
 import { loadRecordSections } from "../record-sections/sections.server";
 import { pageNotFound } from "../../utils/not-found.server";
-import { productParts } from "../../utils/product-parts.server";
 
 import type { ConnectionReport } from "./connection-report";
 
@@ -42,7 +41,7 @@ function pickersFor(fields: FieldDef[], values: Record<string, unknown>, narrow:
 }
 
 export async function recordPageData(request: Request, key: string | undefined, id: string | undefined) {
-  const { def, canWrite, api, headers, auth, ...rest } = await openRecordPage(request, key, id);
+  const { def, canWrite, api, headers, auth: _auth, ...rest } = await openRecordPage(request, key, id);
   const record = await readRecord(api, def, rest.id);
   const references = def.fields.filter((f) => isReferenceKind(f) && f.reference && f.name in record);
   const editing = canWrite && new URL(request.url).searchParams.has("edit");
@@ -52,9 +51,7 @@ export async function recordPageData(request: Request, key: string | undefined, 
       references.map((f) => ({ reference: f.reference!, ids: asList(record[f.name]) })),
     ),
     editing ? pickerData(api, pickersFor(editFields(def, record), record)) : Promise.resolve({}),
-    editing
-      ? Promise.resolve({})
-      : productParts(request, api, auth.authToken).then((parts) => loadRecordSections(request, api, rest.me, parts, def, rest.id, record)),
+    editing ? Promise.resolve({}) : loadRecordSections(request, api, rest.me, rest.me.parts, def, rest.id, record),
   ]);
   const title = String(record[def.titleField] ?? rest.id);
   return data(

@@ -1,28 +1,41 @@
 import type { ApiClient } from "../../utils/auth.server";
+import { shortCache } from "../../utils/short-cache.server";
 import { EMPTY_LAYOUT, type TableLayout, layoutPreferenceKey, parseLayout } from "./layout";
 
-// The API calls behind a table's saved layout and the firm's web preferences. Failures to read
-// fall back to the defaults: a missing preference never keeps a table from showing.
+// The API calls behind a table's saved layout and the firm's web preferences, kept for a few
+// seconds per session (every table page asks); a change made here forgets them at once. Failures
+// to read fall back to the defaults: a missing preference never keeps a table from showing.
 
-export async function readLayout(api: ApiClient, resourceKey: string): Promise<TableLayout> {
-  const response = await api.raw(`/api/v1/preferences/${layoutPreferenceKey(resourceKey)}`);
-  if (!response.ok) return EMPTY_LAYOUT;
-  const body = (await response.json()) as { value?: unknown };
-  return parseLayout(body.value);
+const layouts = shortCache<TableLayout>();
+const webPreferences = shortCache<Record<string, unknown> | null>();
+
+export function readLayout(api: ApiClient, resourceKey: string): Promise<TableLayout> {
+  return layouts.get(`${api.sessionKey} ${resourceKey}`, async () => {
+    const response = await api.raw(`/api/v1/preferences/${layoutPreferenceKey(resourceKey)}`);
+    if (!response.ok) return EMPTY_LAYOUT;
+    const body = (await response.json()) as { value?: unknown };
+    return parseLayout(body.value);
+  });
 }
 
 export async function saveLayout(api: ApiClient, resourceKey: string, layout: TableLayout): Promise<boolean> {
+  layouts.forget(`${api.sessionKey} ${resourceKey}`);
   const response = await api.raw(`/api/v1/preferences/${layoutPreferenceKey(resourceKey)}`, { method: "PUT", json: { value: layout } });
   return response.ok;
 }
 
 export async function resetLayout(api: ApiClient, resourceKey: string): Promise<boolean> {
+  layouts.forget(`${api.sessionKey} ${resourceKey}`);
   const response = await api.raw(`/api/v1/preferences/${layoutPreferenceKey(resourceKey)}`, { method: "DELETE" });
   return response.ok;
 }
 
 /** The firm's web preferences, or null when the role only sees the firm's branding. */
-export async function readWebPreferences(api: ApiClient): Promise<Record<string, unknown> | null> {
+export function readWebPreferences(api: ApiClient): Promise<Record<string, unknown> | null> {
+  return webPreferences.get(api.sessionKey, () => fetchWebPreferences(api));
+}
+
+async function fetchWebPreferences(api: ApiClient): Promise<Record<string, unknown> | null> {
   const response = await api.raw("/api/v1/firm");
   if (!response.ok) return null;
   const firm = (await response.json()) as { web_preferences?: unknown };
@@ -36,6 +49,8 @@ export async function readWebPreferences(api: ApiClient): Promise<Record<string,
 }
 
 export async function saveWebPreferences(api: ApiClient, prefs: Record<string, unknown>): Promise<boolean> {
+  // The firm's: every session's copy is stale.
+  webPreferences.clear();
   const response = await api.raw("/api/v1/firm/web-preferences", { method: "PUT", json: { web_preferences: JSON.stringify(prefs) } });
   return response.ok;
 }

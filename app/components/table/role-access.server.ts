@@ -1,5 +1,5 @@
 import { type AccessLevel, isAccessLevel, lowerOf } from "../../common/access";
-import type { ApiClient, Me } from "../../utils/auth.server";
+import { type ApiClient, type Me, ownRoleCache } from "../../utils/auth.server";
 import { decodeMessage } from "../../common/proto.server";
 
 /** A role's level on one resource type and on each of its fields, as the API enforces them. */
@@ -11,7 +11,11 @@ export interface ResourceAccess {
 const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 /** The user's own role as the binary UserSecurityRole message decodes it; null when it cannot be read. */
-async function readOwnRole(api: ApiClient, me: Me): Promise<Record<string, unknown> | null> {
+function readOwnRole(api: ApiClient, me: Me): Promise<Record<string, unknown> | null> {
+  return ownRoleCache.get(`${api.sessionKey} ${me.securityRoleId}`, () => fetchOwnRole(api, me));
+}
+
+async function fetchOwnRole(api: ApiClient, me: Me): Promise<Record<string, unknown> | null> {
   const response = await api.raw(`/api/v1/user-security-role/${encodeURIComponent(me.securityRoleId)}`, { accept: "application/x-protobuf" });
   if (!response.ok) return null;
   return decodeMessage("UserSecurityRole", new Uint8Array(await response.arrayBuffer())) as Record<string, unknown>;

@@ -9,6 +9,7 @@ import { createRecordOf } from "./create.server";
 // refusal the user can act on keeps the API's own words.
 
 const answering = (status: number, body: unknown): ApiClient => ({
+  sessionKey: "test",
   raw: async () => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } }),
   json: async () => {
     throw new Error("not used");
@@ -16,6 +17,7 @@ const answering = (status: number, body: unknown): ApiClient => ({
 });
 
 const away: ApiClient = {
+  sessionKey: "test",
   raw: async () => {
     throw new ApiError(503, { message: "errors:apiUnavailable" }, "/api/v1/timekeeper");
   },

@@ -6,6 +6,8 @@ import { sendPasswordResetMail } from "../../notify/password-reset-mail";
 import { clearFailures, lockedFor, recordFailure, type ThrottleKey } from "../../auth/throttle";
 import { issueTokens, revokeAllSessions, rotateRefreshToken, userOfRefreshToken, verifyAccessToken } from "../../auth/tokens";
 import { userRoleMap } from "../../auth/permissions";
+import { reportsPageViews } from "../../analytics/analytics";
+import { productPartsOf } from "../../firm/product-parts";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { newSecretToken, sha256 } from "../../lib/ids";
@@ -72,10 +74,18 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     return reply.status(204).send();
   });
 
-  app.get("/auth/me", async (request) => {
+  // With the host the browser reached, the answer also carries what every console page needs
+  // besides: the product parts the firm has there, and whether page views are reported.
+  app.get<{ Querystring: { host?: string } }>("/auth/me", async (request) => {
     const caller = await authenticate(ctx, request);
-    const user = await db.selectFrom("app_user").selectAll().where("id", "=", caller.userId).executeTakeFirstOrThrow();
+    const host = typeof request.query.host === "string" && request.query.host !== "" ? request.query.host.slice(0, 255) : undefined;
+    const [user, parts, analytics] = await Promise.all([
+      db.selectFrom("app_user").selectAll().where("id", "=", caller.userId).executeTakeFirstOrThrow(),
+      host ? productPartsOf(ctx, caller.firmId, host) : undefined,
+      host ? reportsPageViews(ctx, host, caller.userId) : undefined,
+    ]);
     return {
+      ...(host ? { parts: parts ?? [], analytics } : {}),
       id: user.id,
       email: user.email,
       fullName: user.full_name,

@@ -1,10 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { firmUpdateSchema } from "../../../app/common/firm-schema";
 import type { ServerContext } from "../../context";
-import { type ProductPart, sameFeatures } from "../../../app/common/entitled-features";
-import { demoResetAvailable } from "../../firm/demo-firm";
-import { enabledFeatures } from "../../firm/entitled-features";
+import { sameFeatures } from "../../../app/common/entitled-features";
 import { firmBranding } from "../../firm/firm-record";
+import { productPartsOf } from "../../firm/product-parts";
 import { scheduleWallsRecomputation } from "../../walls/apply-walls";
 import { findFirm, findFirmForHost, firmLogo, hostNamesOfOtherFirms, implicitHostNames, saveFirmLogo, updateFirm } from "../../firm/firm-repository";
 import { message } from "../../lib/messages";
@@ -57,10 +56,8 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
   // The parts of the product this firm has on the console's host: the console hides the others.
   app.get<{ Querystring: { host?: string } }>("/api/v1/firm/features", async (request) => {
     const caller = await authenticate(ctx, request);
-    const firm = await findFirm(ctx.database, caller.firmId);
-    if (!firm) throw notFound();
-    const parts: ProductPart[] = enabledFeatures(firm, typeof request.query.host === "string" ? request.query.host : undefined);
-    if (await demoResetAvailable(ctx, caller.firmId)) parts.push("DEMO_RESET");
+    const parts = await productPartsOf(ctx, caller.firmId, typeof request.query.host === "string" ? request.query.host : undefined);
+    if (!parts) throw notFound();
     return { parts };
   });
 

@@ -4,6 +4,7 @@ import { message } from "../../lib/messages";
 import { serverResourceByPath } from "../../resources/registry";
 import { create, read, remove, search, update } from "../../resources/repository";
 import { QueryError, parseSearchQuery } from "../../resources/search-query";
+import { referenceAnswers } from "../../resources/reference-answers";
 import type { ServerResource } from "../../resources/types";
 import { authenticate, fieldLevel } from "../../auth/caller";
 import { invalid, notFound } from "../../lib/errors";
@@ -32,6 +33,8 @@ export function resourceRoutes(app: FastifyInstance, ctx: ServerContext) {
     if (!request.query.sort) query = { ...query, sort: query.sort.filter((s) => fieldLevel(caller, res.def.resource, s.field) !== "DENY") };
     const result = await search(ctx, caller, res, query);
     void reply.header("x-total-count", String(result.total));
+    // A list page asks for its references' titles and filter choices in the same call.
+    if (request.query.references === "1") return { rows: result.rows, total: result.total, ...(await referenceAnswers(ctx, caller, res, result.rows)) };
     return result.rows;
   });
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import { sql } from "kysely";
 import { z } from "zod";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
-import { authenticate, requireAccess } from "../../auth/caller";
+import { authenticate } from "../../auth/caller";
+import { searchRoleChoices } from "../../resources/role-choices";
 import { invalid } from "../../lib/errors";
 import { securityRoles } from "../../../app/common/resources/security-roles";
 
@@ -15,15 +15,10 @@ const query = z.object({
   "filter.id": z.string().max(5000).optional(),
 });
 
-/**
- * The firm's security roles for pickers (a user's role): id, name and whether the system
- * defined it. Whoever may read users may see which roles exist; the roles' table and their
- * permission matrices stay behind firm access (/api/v1/security-role, /security-roles).
- */
+/** The firm's security roles for pickers (server/resources/role-choices.ts). */
 export function securityRoleRoutes(app: FastifyInstance, ctx: ServerContext) {
   app.get<{ Querystring: Record<string, string> }>(`${securityRoles.pickerPath}/search`, async (request, reply) => {
     const caller = await authenticate(ctx, request);
-    requireAccess(caller, "user", "read");
     const parsed = query.safeParse(request.query);
     if (!parsed.success) throw invalid({ query: [message("errors:invalidRequest")] });
     const { max, offset, freeText } = parsed.data;
@@ -32,19 +27,8 @@ export function securityRoleRoutes(app: FastifyInstance, ctx: ServerContext) {
       .map((v) => v.trim())
       .filter(Boolean)
       .slice(0, 50);
-
-    let select = ctx.database.db.selectFrom("security_role").where("firm_id", "=", caller.firmId);
-    if (freeText) {
-      const like = `%${freeText.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-      select = select.where(sql<boolean>`lower(name) like ${like} escape '\\'`);
-    }
-    if (ids.length) select = select.where("id", "in", ids);
-
-    const [rows, total] = await Promise.all([
-      select.select(["id", "name", "is_system_defined"]).orderBy("name").orderBy("id").limit(max).offset(offset).execute(),
-      select.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst(),
-    ]);
-    void reply.header("x-total-count", String(Number(total?.n ?? 0)));
-    return rows.map((r) => ({ id: r.id, name: r.name, is_system_defined: Boolean(r.is_system_defined) }));
+    const { rows, total } = await searchRoleChoices(ctx, caller, { max, offset, freeText, ids });
+    void reply.header("x-total-count", String(total));
+    return rows;
   });
 }

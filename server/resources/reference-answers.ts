@@ -1,0 +1,92 @@
+import { findResource } from "../../app/common/resources";
+import { type Caller, fieldLevel } from "../auth/caller";
+import type { ServerContext } from "../context";
+import { HttpError } from "../lib/errors";
+import { type Row, type SearchResult, search } from "./repository";
+import { serverResourceByPath } from "./registry";
+import { searchRoleChoices } from "./role-choices";
+import { parseSearchQuery } from "./search-query";
+import type { ServerResource } from "./types";
+
+// What a list page shows beside its rows: the titles of the rows its reference columns name and
+// the choices of its reference filters. Asked with the search (`references=1`), they come from
+// the same read path as any search of those entities — the caller's firm, role and walls — in
+// the same request, instead of one request per referenced entity.
+
+/** A reference filter offers up to this many choices; beyond it, a typed id (as the console's picker). */
+export const REFERENCE_CHOICES = 100;
+const IDS_PER_SEARCH = 50;
+
+export interface ReferenceAnswers {
+  /** By field: the title of each id the page's rows name. */
+  titles: Record<string, Record<string, string>>;
+  /** By field of a reference filter: every choice, when there are at most REFERENCE_CHOICES. */
+  options: Record<string, { value: string; label: string }[]>;
+}
+
+type Lookup = (q: { max: number; ids?: string[]; sort?: string }) => Promise<SearchResult>;
+
+/** How rows of the entity `key` are searched for the caller, and what names a row; null when nothing searches it. */
+function lookupOf(ctx: ServerContext, caller: Caller, key: string): { lookup: Lookup; titleField: string } | null {
+  const def = findResource(key);
+  if (!def) return null;
+  if (def.pickerPath && def.key === "security-roles") {
+    return { titleField: def.titleField, lookup: (q) => searchRoleChoices(ctx, caller, { max: q.max, offset: 0, ids: q.ids ?? [] }) };
+  }
+  const res: ServerResource | undefined = serverResourceByPath((def.pickerPath ?? def.apiPath).replace(/^\/api\/v1\//, ""));
+  if (!res) return null;
+  const lookup: Lookup = (q) => {
+    const params: Record<string, string> = { max: String(q.max) };
+    if (q.ids) params["filter.id"] = q.ids.join(",");
+    if (q.sort) params.sort = q.sort;
+    return search(ctx, caller, res, parseSearchQuery(params, res.def.defaultSort));
+  };
+  return { lookup, titleField: def.titleField };
+}
+
+/** A referenced entity the caller's role may not read is left out, as its own search would refuse it. */
+async function unlessRefused(work: () => Promise<SearchResult>): Promise<SearchResult> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof HttpError && (error.status === 403 || error.status === 400)) return { rows: [], total: 0 };
+    throw error;
+  }
+}
+
+const titleOf = (row: Row, titleField: string) => String(row[titleField] ?? row.id);
+
+export async function referenceAnswers(ctx: ServerContext, caller: Caller, res: ServerResource, rows: Row[]): Promise<ReferenceAnswers> {
+  const readable = res.def.fields.filter((f) => f.reference && fieldLevel(caller, res.def.resource, f.name) !== "DENY");
+  const filtered = new Set(res.def.columns.filter((c) => c.filter === "reference").map((c) => c.field));
+  const answers: ReferenceAnswers = { titles: {}, options: {} };
+  await Promise.all(
+    readable.map(async (field) => {
+      const source = lookupOf(ctx, caller, field.reference!);
+      if (!source) return;
+      const known = new Map<string, string>();
+      if (filtered.has(field.name)) {
+        const choices = await unlessRefused(() => source.lookup({ max: REFERENCE_CHOICES, sort: source.titleField }));
+        for (const row of choices.rows) known.set(String(row.id), titleOf(row, source.titleField));
+        if (choices.rows.length > 0 && choices.total <= REFERENCE_CHOICES) answers.options[field.name] = [...known].map(([value, label]) => ({ value, label }));
+      }
+      // Only the titles of ids the page's rows name travel back.
+      const named = [
+        ...new Set(
+          rows
+            .flatMap((row) => [row[field.name]].flat())
+            .filter((id) => id !== null && id !== undefined)
+            .map(String),
+        ),
+      ];
+      const unknown = named.filter((id) => !known.has(id));
+      for (let i = 0; i < unknown.length; i += IDS_PER_SEARCH) {
+        const ids = unknown.slice(i, i + IDS_PER_SEARCH);
+        const found = await unlessRefused(() => source.lookup({ max: ids.length, ids }));
+        for (const row of found.rows) known.set(String(row.id), titleOf(row, source.titleField));
+      }
+      answers.titles[field.name] = Object.fromEntries(named.filter((id) => known.has(id)).map((id) => [id, known.get(id)!]));
+    }),
+  );
+  return answers;
+}
