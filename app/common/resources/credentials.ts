@@ -38,8 +38,9 @@ const syncDelay = () =>
   );
 
 const urlText = (required: boolean) => {
+  // A form leaves an empty field out: a required URL missing says so as every required field does.
   const url = z
-    .string()
+    .string({ required_error: "errors:required" })
     .trim()
     .max(1000, "errors:fieldLength|1000")
     .refine((v) => v === "" || /^https?:\/\/[^\s/]+/i.test(v), "errors:invalidUrl");

@@ -28,6 +28,10 @@ describe("Litify names and SOQL", () => {
     expect(refused.success).toBe(false);
     expect(refused.error!.issues).toEqual([expect.objectContaining({ path: ["matter_column_name"], message: "errors:salesforceFieldName" })]);
     expect(litifyCredentials.schema.safeParse({ ...base, matter_column_name: "" }).success).toBe(false);
+    const { instance_url: _, ...noInstance } = base;
+    expect(litifyCredentials.schema.safeParse(noInstance).error!.issues).toEqual([
+      expect.objectContaining({ path: ["instance_url"], message: "errors:required" }),
+    ]);
   });
 
   it("quotes values with SOQL's escapes, which Salesforce's reading gives back as they were", () => {
