@@ -74,11 +74,10 @@ export class LitifySession {
     oauth2._transport = this.transport;
     let answer: TokenAnswer;
     try {
-      answer = (
-        this.passwordFlow
-          ? await oauth2.authenticate(this.settings.username.trim(), this.settings.password)
-          : await oauth2.requestToken({ grant_type: "client_credentials" })
-      ) as TokenAnswer;
+      // jsforce answers undefined when the 2xx body is not JSON (a proxy's page, say).
+      answer = ((this.passwordFlow
+        ? await oauth2.authenticate(this.settings.username.trim(), this.settings.password)
+        : await oauth2.requestToken({ grant_type: "client_credentials" })) ?? {}) as TokenAnswer;
     } catch (error) {
       throw toDmsError(error, "the sign-in");
     }

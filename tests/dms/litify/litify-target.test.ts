@@ -268,6 +268,23 @@ describe("Litify target", () => {
     }
   });
 
+  it("counts a token answer without a token as a failed sign-in", async () => {
+    const page = http.createServer((_, response) => {
+      response.writeHead(200, { "content-type": "text/html" });
+      response.end("<html>Sign in to the proxy</html>");
+    });
+    await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    try {
+      const litify = createLitifyTarget(settings({ instance_url: origin, username: "" }), testContext(origin));
+      const error = await failure(litify.intend(request(), "record-html"));
+      expect(error).toMatchObject({ retryable: false, message: "Token generation failed: Salesforce answered without a token or instance URL" });
+    } finally {
+      page.closeAllConnections();
+      await new Promise<void>((resolve) => page.close(() => resolve()));
+    }
+  });
+
   it("reaches no host but Salesforce's and the credential's own", async () => {
     const requestsBefore = server.requests().length;
     const litify = createLitifyTarget(settings({ instance_url: "http://10.1.2.3", username: "" }), testContext(server.origin));
