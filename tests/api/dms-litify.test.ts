@@ -56,6 +56,11 @@ describe.each(backends)("a notice filed end to end into Litify (%s)", (backend) 
     expect(record.link).toBe(`${server.origin}/lightning/r/ContentDocument/${version.ContentDocumentId}/view`);
     expect(record.link).toBe(document!.link);
     expect(server.tokenGrants().map((g) => g.grant)).toEqual(["password"]);
+    // The session is kept for the next filing, sealed: no part of it reads in the database.
+    const token = await db().selectFrom("dms_credential_token").select("sealed").where("credential_id", "=", credentialId).executeTakeFirstOrThrow();
+    expect(token.sealed).toMatch(/^sb1\./);
+    expect(token.sealed).not.toContain("00D5e0000000ECFX");
+    expect(token.sealed).not.toContain(server.origin);
     expect(server.contractViolations()).toEqual([]);
   });
 

@@ -117,6 +117,29 @@ describe("Litify target", () => {
     expect(ctx.writes).toHaveLength(1);
   });
 
+  it("asks the login URL for a password sign-in and calls the API where Salesforce's answer says, never the typed instance", async () => {
+    // The typed instance URL is no address the guard lets through: only the login URL and the token's instance are reached.
+    const unreachable = "http://127.0.0.1:9";
+    const ctx = testContext(server.origin);
+    const litify = createLitifyTarget(settings({ instance_url: unreachable }), ctx);
+    const stored = await intendAndWrite(litify, request(), "record-login-url");
+    expect(stored.link).toBe(`${unreachable}/lightning/r/ContentDocument/${stored.location}/view`);
+    expect(ctx.stored).toMatchObject({ extra: { instanceUrl: server.origin } });
+  });
+
+  it("asks the instance's own token endpoint for a client-credentials sign-in, never the login URL", async () => {
+    const ctx = testContext("http://127.0.0.1:9", server.origin);
+    const litify = createLitifyTarget(settings({ username: "", password: "" }), ctx);
+    const grantsBefore = server.tokenGrants().length;
+    await intendAndWrite(litify, request(), "record-instance-token");
+    expect(
+      server
+        .tokenGrants()
+        .slice(grantsBefore)
+        .map((g) => g.grant),
+    ).toEqual(["client_credentials"]);
+  });
+
   it("keeps one session across filings and renews it before the org's shortest session time-out", async () => {
     const { ctx, litify } = target();
     await intendAndWrite(litify, request(), "record-keep-1");
