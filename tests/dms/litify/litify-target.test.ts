@@ -104,6 +104,26 @@ describe("Litify target", () => {
     expect(ctx.stored!.expiresAt).toBe(ctx.now() + 15 * 60_000);
   });
 
+  it("makes every request, jsforce's included, through the outbound guard", async () => {
+    const ctx = testContext(server.origin);
+    const guarded: string[] = [];
+    const fetch = ctx.guard.fetch.bind(ctx.guard);
+    ctx.guard.fetch = async (url, purpose, init) => {
+      guarded.push(`${init?.method ?? "GET"} ${url.pathname}`);
+      return fetch(url, purpose, init);
+    };
+    const requestsBefore = server.requests().length;
+    const litify = createLitifyTarget(settings(), ctx, { jsonLimitBytes: 8 });
+    const filing = request();
+    const intended = await litify.intend(filing, "record-guarded");
+    await litify.findExisting(intended);
+    await litify.write(filing, intended);
+    await litify.testConnection();
+    const seen = server.requests().slice(requestsBefore);
+    expect(seen.map((line) => line.split(" ").slice(0, 2).join(" "))).toEqual(guarded);
+    expect(guarded).toContain("POST /services/data/v62.0/sobjects/ContentVersion");
+  });
+
   it("signs in with the client-credentials flow at the instance when the credential has no username", async () => {
     const { ctx, litify } = target({ username: "", password: "" });
     const grantsBefore = server.tokenGrants().length;
