@@ -20,6 +20,8 @@ interface CredentialField {
   /** Which wizard step asks for it: signing in, or where and how documents are filed. */
   step: "connection" | "filing";
   column?: boolean;
+  /** A text that must match this pattern, or is refused with the message key. */
+  pattern?: { regex: RegExp; message: string };
 }
 
 export const BOX_SUBJECT_TYPES = ["enterprise", "user"] as const;
@@ -36,8 +38,9 @@ const syncDelay = () =>
   );
 
 const urlText = (required: boolean) => {
+  // A form leaves an empty field out: a required URL missing says so as every required field does.
   const url = z
-    .string()
+    .string({ required_error: "errors:required" })
     .trim()
     .max(1000, "errors:fieldLength|1000")
     .refine((v) => v === "" || /^https?:\/\/[^\s/]+/i.test(v), "errors:invalidUrl");
@@ -71,8 +74,11 @@ function schemaOf(field: CredentialField): z.ZodTypeAny {
       return properties();
     case "secret":
       return required ? requiredText(4000) : optionalText(4000);
-    default:
-      return required ? requiredText(500) : optionalText(500);
+    default: {
+      const text = required ? requiredText(500) : optionalText(500);
+      const { pattern } = field;
+      return pattern ? text.refine((v) => v === undefined || v === "" || pattern.regex.test(v), pattern.message) : text;
+    }
   }
 }
 
@@ -323,6 +329,13 @@ export const clioCredentials = credentialResource({
   ],
 });
 
+/**
+ * A Salesforce field API name ("litify_pm__Display_Name__c"), or a relationship path to one
+ * ("litify_pm__Client__r.Name"): letters, digits and underscores, each part starting with a
+ * letter. The matter column goes into a SOQL query as it is typed, so nothing else is taken.
+ */
+export const SALESFORCE_FIELD_PATH = /^[A-Za-z][A-Za-z0-9_]{0,79}(\.[A-Za-z][A-Za-z0-9_]{0,79}){0,4}$/;
+
 export const litifyCredentials = credentialResource({
   key: "dms-litify",
   resource: "litify_credential",
@@ -334,7 +347,7 @@ export const litifyCredentials = credentialResource({
     f("client_secret", "secret", "connection", req),
     f("username", "text", "connection"),
     f("password", "secret", "connection"),
-    f("matter_column_name", "text", "filing", req),
+    f("matter_column_name", "text", "filing", { required: true, pattern: { regex: SALESFORCE_FIELD_PATH, message: "errors:salesforceFieldName" } }),
   ],
 });
 

@@ -1,0 +1,120 @@
+import { Connection } from "jsforce/lib/connection.js";
+import { OAuth2 } from "jsforce/lib/oauth2.js";
+import { DmsTargetError } from "../dms-target";
+import type { StoredToken, VendorContext } from "../vendor-target";
+import { LITIFY_KIND, sessionExpired, toDmsError } from "./litify-errors";
+import { GuardedSalesforceTransport, salesforcePurpose } from "./litify-transport";
+
+// Signing in to the firm's Salesforce org, where Litify lives, with jsforce over the guarded
+// transport. With a username and password: the OAuth username-password flow at the login URL
+// (login.salesforce.com, or the operator's ECFX_SALESFORCE_LOGIN_URL). Without them: the
+// client-credentials flow at the org's own token endpoint (<instance_url>/services/oauth2/token),
+// as the connected app's run-as user. The token is kept sealed in the credential's token store.
+
+/** The REST API version the client speaks. */
+export const SALESFORCE_API_VERSION = "62.0";
+
+/**
+ * Salesforce's token answer says nothing of when the session ends: the org's session time-out
+ * does, at least 15 minutes of inactivity. A kept token is used for that long and then renewed;
+ * INVALID_SESSION_ID before that (a shorter policy, a revoked session) signs in again once.
+ */
+const SESSION_MS = 15 * 60_000;
+const RENEW_MARGIN_MS = 60_000;
+
+export interface LitifySettings {
+  instance_url: string;
+  client_id: string;
+  client_secret: string;
+  username: string;
+  password: string;
+  matter_column_name: string;
+  folder_creation_sync_delay: number;
+}
+
+interface TokenAnswer {
+  access_token?: string;
+  instance_url?: string;
+}
+
+const trimSlash = (url: string) => url.trim().replace(/\/+$/, "");
+
+export class LitifySession {
+  private readonly transport: GuardedSalesforceTransport;
+  private readonly passwordFlow: boolean;
+
+  constructor(
+    private readonly settings: LitifySettings,
+    private readonly ctx: VendorContext,
+  ) {
+    this.transport = new GuardedSalesforceTransport(ctx, salesforcePurpose(ctx.baseUrl, settings.instance_url));
+    this.passwordFlow = Boolean(settings.username.trim());
+  }
+
+  /** How the credential signs in, in words for the connection test. */
+  describe(): string {
+    return this.passwordFlow ? `as ${this.settings.username.trim()} (username and password)` : "as the connected app's run-as user (client credentials)";
+  }
+
+  /** Whose token a kept one is: a token of other settings is not used. */
+  private signInKey(): string {
+    const flow = this.passwordFlow
+      ? `password:${trimSlash(this.ctx.baseUrl)}:${this.settings.username.trim()}`
+      : `client:${trimSlash(this.settings.instance_url)}`;
+    return `${flow}:${this.settings.client_id.trim()}`;
+  }
+
+  /** A new session from Salesforce's token endpoint, kept in the token store. */
+  async signIn(): Promise<Connection> {
+    if (this.passwordFlow && !this.settings.password) {
+      throw new DmsTargetError(LITIFY_KIND, "Token generation failed: the credential has a username but no password", false);
+    }
+    const loginUrl = trimSlash(this.passwordFlow ? this.ctx.baseUrl : this.settings.instance_url);
+    const oauth2 = new OAuth2({ loginUrl, clientId: this.settings.client_id.trim(), clientSecret: this.settings.client_secret });
+    oauth2._transport = this.transport;
+    let answer: TokenAnswer;
+    try {
+      // jsforce answers undefined when the 2xx body is not JSON (a proxy's page, say).
+      answer = ((this.passwordFlow
+        ? await oauth2.authenticate(this.settings.username.trim(), this.settings.password)
+        : await oauth2.requestToken({ grant_type: "client_credentials" })) ?? {}) as TokenAnswer;
+    } catch (error) {
+      throw toDmsError(error, "the sign-in");
+    }
+    if (!answer.access_token || !answer.instance_url) {
+      throw new DmsTargetError(LITIFY_KIND, "Token generation failed: Salesforce answered without a token or instance URL", false);
+    }
+    const token: StoredToken = {
+      accessToken: answer.access_token,
+      expiresAt: this.ctx.now() + SESSION_MS,
+      extra: { instanceUrl: trimSlash(answer.instance_url), signIn: this.signInKey() },
+    };
+    await this.ctx.tokens.write(token);
+    return this.connectionOf(token);
+  }
+
+  private connectionOf(token: StoredToken): Connection {
+    const connection = new Connection({ instanceUrl: token.extra!.instanceUrl!, accessToken: token.accessToken, version: SALESFORCE_API_VERSION });
+    connection._transport = this.transport;
+    return connection;
+  }
+
+  /** The kept session while it is good for a while yet, a new one otherwise. */
+  private async connection(): Promise<Connection> {
+    const kept = await this.ctx.tokens.read();
+    const usable = kept?.extra?.signIn === this.signInKey() && kept.extra.instanceUrl && kept.expiresAt - RENEW_MARGIN_MS > this.ctx.now();
+    return usable ? this.connectionOf(kept) : this.signIn();
+  }
+
+  /** Runs `call` in a session; an expired one is replaced once and the call made again. */
+  async run<T>(call: (connection: Connection) => Promise<T>): Promise<T> {
+    const connection = await this.connection();
+    try {
+      return await call(connection);
+    } catch (error) {
+      if (!sessionExpired(error)) throw error;
+      await this.ctx.tokens.clear();
+      return call(await this.signIn());
+    }
+  }
+}
