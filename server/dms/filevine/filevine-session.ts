@@ -186,7 +186,9 @@ export class FileVineSession {
     const orgList = field(who, "orgs");
     const orgId = Array.isArray(orgList) ? nativeId(field(orgList[0], "orgId")) : null;
     if (!userId || !orgId) throw new DmsTargetError(FILEVINE_KIND, `${TOKEN_FAILED}: FileVine did not say which user and org the token belongs to`, false);
-    const name = String(field(user, "fullname") ?? field(user, "username") ?? "");
+    // FileVine's user: { userId: { native }, firstName, lastName, email, userName }.
+    const words = (key: string) => String(field(user, key) ?? "").trim();
+    const name = `${words("firstName")} ${words("lastName")}`.trim() || words("userName") || words("email");
     return {
       accessToken,
       expiresAt: ctx.now() + (expiresIn > 0 ? expiresIn * 1000 : LEGACY_SESSION_MS),

@@ -19,7 +19,7 @@ const CLIENT_SECRET = "ecfx-filevine-client-secret";
 const API_KEY = "fvkey-ecfx-2222";
 const API_SECRET = "fvsecret-ecfx-3333";
 const SUBDOMAIN = "penafirm";
-const USER = { id: 77001, name: "ECFX Filing", username: "ecfx.filing" };
+const USER = { id: 77001, first: "ECFX", last: "Filing", email: "ecfx.filing@penafirm.example", username: "ecfx.filing" };
 const ORG_ID = 4242;
 
 interface Project {
@@ -363,7 +363,7 @@ export async function startFileVineServer(options: FileVineServerOptions = {}): 
       const { token } = bearer(request);
       if (!token || token.sessionId) return fail(401, "Unauthorized");
       return new Answer(200, {
-        user: { userId: { native: USER.id }, fullname: USER.name, username: USER.username },
+        user: { userId: { native: USER.id }, firstName: USER.first, lastName: USER.last, email: USER.email, userName: USER.username },
         orgs: [{ orgId: ORG_ID, name: "Peña Firm" }],
       });
     }
