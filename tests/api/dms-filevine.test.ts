@@ -75,6 +75,25 @@ describe.each(backends)("a notice filed end to end into FileVine (%s)", (backend
     expect(Object.keys(incomplete.body.fieldErrors).sort()).toEqual(["clientId", "clientSecret", "personalAccessToken"]);
   });
 
+  it("signs in with an API key and secret through FileVine's older API when that is the credential's way", async () => {
+    const keyCredential = await bed.createSealedCredential(KEY, { ...fileVine.keySettings(), name: "FileVine by key" });
+    const tested = await bed.client.post(`${apiPathOf(KEY)}/${keyCredential}/test-connection`);
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({
+      ok: true,
+      steps: [
+        { step: "Sign in", ok: true },
+        { step: "List projects", ok: true },
+      ],
+    });
+    const wrong = await bed.client.put(`${apiPathOf(KEY)}/${keyCredential}`, { api_secret: "not-the-secret" });
+    expect(wrong.status).toBe(200);
+    const refused = await bed.client.post(`${apiPathOf(KEY)}/${keyCredential}/test-connection`);
+    expect(refused.body.ok).toBe(false);
+    expect(refused.body.steps[0].detail).toBe("Token generation failed: Invalid API key or hash");
+    expect(fileVine.contractViolations()).toEqual([]);
+  });
+
   it("waits as long as FileVine's Retry-After says when it throttles, then files on the next attempt", async () => {
     const caseNumber = "2:24-cv-611";
     const { caseId } = await bed.caseFiledThrough(credentialId, caseNumber);
