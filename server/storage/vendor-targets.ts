@@ -13,6 +13,7 @@ import { SHAREPOINT_CLOUD_DEFAULT_BASE_URL, createSharePointCloudTarget } from "
 import { SHAREPOINT_ON_PREM_DEFAULT_BASE_URL, createSharePointOnPremTarget } from "../dms/sharepoint/sharepoint-on-prem-target";
 import { SALESFORCE_LOGIN_URL, createLitifyTarget } from "../dms/litify/litify-target";
 import { NETDOCUMENTS_DEFAULT_BASE_URL, createNetDocumentsClientTarget, createNetDocumentsCloudTarget } from "../dms/netdocuments/netdocuments-target";
+import { FILEVINE_DEFAULT_BASE_URL, createFileVineTarget } from "../dms/filevine/filevine-target";
 
 // From a firm's vendor DMS credential to its client: the credential's row with its secrets
 // opened, the operator's switch of the vendor's address, the DMS guard and the sealed token
@@ -50,6 +51,7 @@ export const VENDOR_CLIENTS: Partial<Record<DmsCredentialKind, VendorClient>> = 
   box_client_credential_grant_credential: client(BOX_DEFAULT_BASE_URL, (config) => config.ECFX_BOX_BASE_URL, createBoxTarget),
   dropbox_credential: client(DROPBOX_DEFAULT_BASE_URL, (config) => config.ECFX_DROPBOX_BASE_URL, createDropboxTarget),
   litify_credential: client(SALESFORCE_LOGIN_URL, (config) => config.ECFX_SALESFORCE_LOGIN_URL, createLitifyTarget),
+  file_vine_credential: client(FILEVINE_DEFAULT_BASE_URL, (config) => config.ECFX_FILEVINE_BASE_URL, createFileVineTarget),
 };
 
 const keyOfKind = new Map(Object.entries(DMS_CREDENTIAL_TABLES).map(([key, kind]) => [kind as string, key]));

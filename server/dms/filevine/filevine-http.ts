@@ -1,0 +1,129 @@
+import type { BodyInit, Response } from "undici";
+import { readBoundedBody } from "../../lib/bounded-body";
+import { OutboundRefusedError } from "../../outbound/guard";
+import { DmsTargetError } from "../dms-target";
+import { retryAfterMs } from "../imanage/imanage-http";
+import type { VendorContext } from "../vendor-target";
+import type { FileVineHosts } from "./filevine-hosts";
+
+// One call to FileVine through the product's outbound guard: a time-out on every call, answers
+// read up to a bound, and every failure turned into a DmsTargetError that says whether another
+// attempt may succeed (throttling, FileVine's own faults, a time-out) or someone must act first
+// (a refused token, a missing permission, a project that is not there).
+
+export const FILEVINE_KIND = "file_vine_credential";
+/** Largest answer read from FileVine: a page of 1000 documents or folders stays well below. */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+export interface FileVineRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: BodyInit;
+}
+
+const isTimeout = (error: unknown) => error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+
+export function withQuery(url: string, query: FileVineRequest["query"] = {}): URL {
+  const out = new URL(url);
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) out.searchParams.set(key, String(value));
+  return out;
+}
+
+/** Sends one request; what cannot be reached now is worth a retry, what the guard refuses is not. */
+export async function send(ctx: VendorContext, hosts: FileVineHosts, url: URL, request: FileVineRequest = {}): Promise<Response> {
+  try {
+    return await ctx.guard.fetch(url, hosts.purpose, {
+      method: request.method ?? "GET",
+      headers: { accept: "application/json", ...request.headers },
+      body: request.body,
+      signal: AbortSignal.timeout(ctx.timeoutMs),
+    });
+  } catch (error) {
+    if (error instanceof OutboundRefusedError)
+      throw new DmsTargetError(FILEVINE_KIND, `FileVine may not be reached at ${url.host}: ${error.message}`, false, { cause: error });
+    if (isTimeout(error))
+      throw new DmsTargetError(FILEVINE_KIND, `FileVine did not answer within ${Math.ceil(ctx.timeoutMs / 1000)} s`, true, { cause: error });
+    const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+    throw new DmsTargetError(FILEVINE_KIND, `FileVine could not be reached at ${url.host}: ${cause}`, true, { cause: error });
+  }
+}
+
+async function boundedText(response: Response): Promise<string> {
+  const tooLarge = () => new DmsTargetError(FILEVINE_KIND, `FileVine sent an answer larger than ${MAX_ANSWER_BYTES} bytes`, false);
+  try {
+    return (await readBoundedBody(response, MAX_ANSWER_BYTES, tooLarge)).toString("utf8");
+  } catch (error) {
+    if (error instanceof DmsTargetError) throw error;
+    if (isTimeout(error)) throw new DmsTargetError(FILEVINE_KIND, "FileVine stopped answering part way", true, { cause: error });
+    throw new DmsTargetError(FILEVINE_KIND, "FileVine's answer was cut short", true, { cause: error });
+  }
+}
+
+/** A successful answer's JSON (null for an empty body). */
+export async function readJson(response: Response): Promise<unknown> {
+  const text = await boundedText(response);
+  if (!text.trim()) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new DmsTargetError(FILEVINE_KIND, "FileVine sent an answer that is not JSON", false);
+  }
+}
+
+const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
+
+/** FileVine's own words for a refusal: the gateway's `message`/`detail`, the identity server's `error_description`. */
+export function vendorReason(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const answer = body as Record<string, unknown>;
+  return text(answer.message) ?? text(answer.Message) ?? text(answer.detail) ?? text(answer.error_description) ?? text(answer.title) ?? text(answer.error);
+}
+
+/**
+ * A refused call as a DmsTargetError: 429 (with the wait FileVine asked for) and 5xx are worth
+ * another try, anything else needs the firm to act. `action` names what was refused ("the upload").
+ */
+export async function refusal(ctx: VendorContext, response: Response, action: string): Promise<DmsTargetError> {
+  const { status } = response;
+  let reason: string | undefined;
+  try {
+    reason = vendorReason(JSON.parse(await boundedText(response)));
+  } catch {
+    reason = undefined;
+  }
+  const detail = reason ?? `HTTP ${status}`;
+  if (status === 429) {
+    return new DmsTargetError(FILEVINE_KIND, `FileVine is throttling ${action}: ${detail}`, true, {
+      retryAfterMs: retryAfterMs(response.headers.get("retry-after"), ctx.now()),
+    });
+  }
+  if (status >= 500) return new DmsTargetError(FILEVINE_KIND, `FileVine failed ${action}: ${detail} (HTTP ${status})`, true);
+  return new DmsTargetError(FILEVINE_KIND, `FileVine refused ${action}: ${detail}`, false);
+}
+
+/** FileVine's identifiers come as `{ native: 123 }` (or a bare number, in older answers). */
+export function nativeId(value: unknown): string | null {
+  if (typeof value === "number" || (typeof value === "string" && value.trim())) return String(value);
+  if (value && typeof value === "object") {
+    const native = (value as Record<string, unknown>).native ?? (value as Record<string, unknown>).Native;
+    if (typeof native === "number" || (typeof native === "string" && native.trim())) return String(native);
+  }
+  return null;
+}
+
+/** A field of a FileVine object, whatever the casing the answer used (camelCase or PascalCase). */
+export function field(item: unknown, name: string): unknown {
+  if (!item || typeof item !== "object") return undefined;
+  const record = item as Record<string, unknown>;
+  if (name in record) return record[name];
+  const lower = name.toLowerCase();
+  const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === lower);
+  return key === undefined ? undefined : record[key];
+}
+
+/** The items of a list answer ({ items, hasMore }). */
+export function pageOf(answer: unknown): { items: unknown[]; hasMore: boolean } {
+  const items = field(answer, "items");
+  return { items: Array.isArray(items) ? items : [], hasMore: field(answer, "hasMore") === true };
+}

@@ -1,0 +1,226 @@
+import { createHash } from "node:crypto";
+import type { Response } from "undici";
+import { DmsTargetError } from "../dms-target";
+import type { StoredToken, VendorContext } from "../vendor-target";
+import { type FileVineHosts, fileVineHosts } from "./filevine-hosts";
+import { FILEVINE_KIND, type FileVineRequest, field, nativeId, readJson, refusal, send, vendorReason, withQuery } from "./filevine-http";
+
+// Signing in to FileVine and calling its API as the credential's user, one of two ways:
+// - a personal access token (PAT) with the API app's client id and secret: the identity server
+//   exchanges them for a bearer token (grant_type personal_access_token), and the gateway's
+//   GetUserOrgsWithToken names the user and org every call repeats (x-fv-userid, x-fv-orgid);
+// - an API key and secret (FileVine's older API): POST /session with the key, a timestamp and
+//   the MD5 of "key/timestamp/secret" answers the access token, the session id (x-fv-sessionid)
+//   and the user and org ids.
+// The token lives in the credential's sealed token store with the ids, so every process reuses it
+// until shortly before it expires.
+
+export interface FileVineSettings {
+  subdomain: string;
+  personalAccessToken: string;
+  clientId: string;
+  clientSecret: string;
+  api_key: string;
+  api_secret: string;
+  hashtags: string;
+  billingItem: string;
+  /** Milliseconds to wait after creating a folder, before filing into it; 0 when unset. */
+  folder_creation_sync_delay: number;
+}
+
+/** The identity server's scopes for the gateway's v2 API (FileVine's published PAT scope string). */
+export const PAT_SCOPES = "fv.api.gateway.access tenant filevine.v2.api.* openid email fv.auth.tenant.read";
+/** A token is renewed this long before FileVine says it expires. */
+const RENEW_MARGIN_MS = 60_000;
+/** The older API's sessions do not say how long they last: they are renewed after this long. */
+const LEGACY_SESSION_MS = 10 * 60_000;
+const TOKEN_FAILED = "Token generation failed";
+
+type Way = "pat" | "key";
+
+const filled = (value: string | undefined) => typeof value === "string" && value.trim() !== "";
+
+/** Which way the credential signs in: a complete PAT first, then a complete key and secret. */
+export function signInWay(settings: FileVineSettings): Way | null {
+  if (filled(settings.personalAccessToken) && filled(settings.clientId) && filled(settings.clientSecret)) return "pat";
+  if (filled(settings.api_key) && filled(settings.api_secret)) return "key";
+  return null;
+}
+
+/** What the kept token was issued for: a token of another PAT, key or way is not reused. */
+function fingerprint(settings: FileVineSettings, way: Way): string {
+  const parts = way === "pat" ? [settings.clientId, settings.clientSecret, settings.personalAccessToken] : [settings.api_key, settings.api_secret];
+  return createHash("sha256")
+    .update([way, ...parts].join("\0"))
+    .digest("hex")
+    .slice(0, 24);
+}
+
+/** Who the token signs in as. */
+export interface FileVineUser {
+  userId: string;
+  orgId: string;
+  name: string;
+}
+
+export class FileVineSession {
+  readonly hosts: FileVineHosts;
+  constructor(
+    private readonly settings: FileVineSettings,
+    readonly ctx: VendorContext,
+  ) {
+    this.hosts = fileVineHosts(ctx.baseUrl);
+  }
+
+  /** A token good for at least the renewal margin: the kept one or a new one. */
+  async token(): Promise<StoredToken> {
+    const way = this.way();
+    const kept = await this.ctx.tokens.read();
+    if (kept && kept.extra?.signIn === fingerprint(this.settings, way) && kept.expiresAt - RENEW_MARGIN_MS > this.ctx.now()) return kept;
+    return this.signIn(way);
+  }
+
+  async user(): Promise<FileVineUser> {
+    const token = await this.token();
+    return { userId: token.extra?.userId ?? "", orgId: token.extra?.orgId ?? "", name: token.extra?.name ?? "" };
+  }
+
+  /** The API's URL of a resource path ("/Projects"): the gateway's v2 API, or the older API's /core. */
+  urlOf(path: string, way: Way = this.way()): string {
+    return way === "pat" ? `${this.hosts.gatewayRoot}${path}` : `${this.hosts.legacyOrigin}/core${path.toLowerCase()}`;
+  }
+
+  /**
+   * One API call as the signed-in user; a 401 signs in again and tries once more. Answers the
+   * JSON of a successful call; a refusal throws, `action` naming what was refused.
+   */
+  async call(path: string, request: FileVineRequest & { json?: unknown }, action: string): Promise<unknown> {
+    const way = this.way();
+    let token = await this.token();
+    let response = await this.authorised(path, request, token, way);
+    if (response.status === 401) {
+      await response.body?.cancel();
+      await this.ctx.tokens.clear();
+      token = await this.signIn(way);
+      response = await this.authorised(path, request, token, way);
+    }
+    if (!response.ok) throw await refusal(this.ctx, response, action);
+    return readJson(response);
+  }
+
+  private authorised(path: string, request: FileVineRequest & { json?: unknown }, token: StoredToken, way: Way): Promise<Response> {
+    const headers: Record<string, string> = {
+      ...request.headers,
+      authorization: `Bearer ${token.accessToken}`,
+      "x-fv-orgid": token.extra?.orgId ?? "",
+      "x-fv-userid": token.extra?.userId ?? "",
+    };
+    if (way === "key" && token.refreshToken) headers["x-fv-sessionid"] = token.refreshToken;
+    let body = request.body;
+    if (request.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(request.json);
+    }
+    return send(this.ctx, this.hosts, withQuery(this.urlOf(path, way), request.query), { method: request.method, headers, body });
+  }
+
+  private way(): Way {
+    const way = signInWay(this.settings);
+    if (!way) {
+      throw new DmsTargetError(
+        FILEVINE_KIND,
+        `${TOKEN_FAILED}: the credential needs a personal access token with its client ID and secret, or an API key and secret`,
+        false,
+      );
+    }
+    return way;
+  }
+
+  private async signIn(way: Way): Promise<StoredToken> {
+    const token = way === "pat" ? await this.exchangePat() : await this.openKeySession();
+    await this.ctx.tokens.write(token);
+    return token;
+  }
+
+  /** A refused sign-in is no matter of time: 'Token generation failed' with FileVine's reason. */
+  private async signInRefused(response: Response): Promise<DmsTargetError> {
+    if (response.status === 429 || response.status >= 500) return refusal(this.ctx, response, "the sign-in");
+    let reason: string | undefined;
+    try {
+      reason = vendorReason(await readJson(response));
+    } catch {
+      reason = undefined;
+    }
+    return new DmsTargetError(FILEVINE_KIND, `${TOKEN_FAILED}: ${reason ?? `HTTP ${response.status}`}`, false);
+  }
+
+  private async exchangePat(): Promise<StoredToken> {
+    const { settings, ctx, hosts } = this;
+    const form = new URLSearchParams({
+      grant_type: "personal_access_token",
+      token: settings.personalAccessToken.trim(),
+      client_id: settings.clientId.trim(),
+      client_secret: settings.clientSecret.trim(),
+      scope: PAT_SCOPES,
+    });
+    const response = await send(ctx, hosts, hosts.tokenUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form.toString(),
+    });
+    if (!response.ok) throw await this.signInRefused(response);
+    const answer = await readJson(response);
+    const accessToken = field(answer, "access_token");
+    const expiresIn = Number(field(answer, "expires_in") ?? 0);
+    if (typeof accessToken !== "string" || !accessToken) throw new DmsTargetError(FILEVINE_KIND, `${TOKEN_FAILED}: FileVine answered without a token`, false);
+
+    // The user and org the token acts for: every later call names them.
+    const orgs = await send(ctx, hosts, new URL(`${hosts.gatewayRoot}/utils/GetUserOrgsWithToken`), {
+      method: "POST",
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    if (!orgs.ok) throw await this.signInRefused(orgs);
+    const who = await readJson(orgs);
+    const user = field(who, "user");
+    const userId = nativeId(field(user, "userId"));
+    const orgList = field(who, "orgs");
+    const orgId = Array.isArray(orgList) ? nativeId(field(orgList[0], "orgId")) : null;
+    if (!userId || !orgId) throw new DmsTargetError(FILEVINE_KIND, `${TOKEN_FAILED}: FileVine did not say which user and org the token belongs to`, false);
+    // FileVine's user: { userId: { native }, firstName, lastName, email, userName }.
+    const words = (key: string) => String(field(user, key) ?? "").trim();
+    const name = `${words("firstName")} ${words("lastName")}`.trim() || words("userName") || words("email");
+    return {
+      accessToken,
+      expiresAt: ctx.now() + (expiresIn > 0 ? expiresIn * 1000 : LEGACY_SESSION_MS),
+      extra: { signIn: fingerprint(settings, "pat"), userId, orgId, name },
+    };
+  }
+
+  private async openKeySession(): Promise<StoredToken> {
+    const { settings, ctx, hosts } = this;
+    const apiKey = settings.api_key.trim();
+    const apiTimestamp = new Date(ctx.now()).toISOString();
+    const apiHash = createHash("md5").update(`${apiKey}/${apiTimestamp}/${settings.api_secret.trim()}`).digest("hex");
+    const response = await send(ctx, hosts, new URL(`${hosts.legacyOrigin}/session`), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ mode: "key", apiKey, apiHash, apiTimestamp }),
+    });
+    if (!response.ok) throw await this.signInRefused(response);
+    const answer = await readJson(response);
+    const accessToken = field(answer, "accessToken");
+    const sessionId = field(answer, "refreshToken");
+    const userId = nativeId(field(answer, "userId"));
+    const orgId = nativeId(field(answer, "orgId"));
+    if (typeof accessToken !== "string" || !accessToken || typeof sessionId !== "string" || !userId || !orgId) {
+      throw new DmsTargetError(FILEVINE_KIND, `${TOKEN_FAILED}: FileVine's session answer lacks its token, session or ids`, false);
+    }
+    const until = Date.parse(String(field(answer, "accessTokenExpiry") ?? ""));
+    return {
+      accessToken,
+      refreshToken: sessionId,
+      expiresAt: Number.isNaN(until) ? ctx.now() + LEGACY_SESSION_MS : until,
+      extra: { signIn: fingerprint(settings, "key"), userId, orgId, name: "" },
+    };
+  }
+}
