@@ -36,8 +36,9 @@ const syncDelay = () =>
   );
 
 const urlText = (required: boolean) => {
+  // A field the form leaves out reads "This field is required.", not zod's untranslated "Required".
   const url = z
-    .string()
+    .string({ required_error: "errors:required" })
     .trim()
     .max(1000, "errors:fieldLength|1000")
     .refine((v) => v === "" || /^https?:\/\/[^\s/]+/i.test(v), "errors:invalidUrl");

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_FILE_NAME, firstFreeName, proLawSafeName } from "../../../server/dms/prolaw/prolaw-names";
 import { documentDate, documentProfile } from "../../../server/dms/prolaw/prolaw-profile";
 import { proLawReason } from "../../../server/dms/prolaw/prolaw-api";
+import { proLawCredentials } from "../../../app/common/resources/credentials";
 
 // ProLaw's name rules (Windows file names on the firm's share), the profile a filing becomes,
 // and how ProLaw's refusals are read.
@@ -81,5 +82,15 @@ describe("ProLaw document profile", () => {
   it("reads ProLaw's reason from its error body", () => {
     expect(proLawReason('{"Message":"The request is invalid.","MessageDetail":"FileName is required"}')).toBe("The request is invalid. FileName is required");
     expect(proLawReason("<html>  Service \n Unavailable</html>")).toBe("<html> Service Unavailable</html>");
+  });
+});
+
+describe("the ProLaw credential's fields", () => {
+  it("asks for the base URL in the catalogue's words, left out or not an address", () => {
+    const missing = proLawCredentials.schema.safeParse({ name: "ProLaw", api_key: "k" });
+    expect(missing.error?.flatten().fieldErrors).toEqual({ base_url: ["errors:required"] });
+    const notUrl = proLawCredentials.schema.safeParse({ name: "ProLaw", api_key: "k", base_url: "prolaw.firm.local/api" });
+    expect(notUrl.error?.flatten().fieldErrors).toEqual({ base_url: ["errors:invalidUrl"] });
+    expect(proLawCredentials.schema.safeParse({ name: "ProLaw", api_key: "k", base_url: "https://prolaw.firm.local/ProLaw/api" }).success).toBe(true);
   });
 });
