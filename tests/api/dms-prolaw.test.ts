@@ -116,6 +116,23 @@ describe.each(backends)("a notice filed end to end into ProLaw (%s)", (backend) 
     expect(proLaw.contractViolations()).toEqual([]);
   });
 
+  it("fails at once, naming the matter, when ProLaw knows no matter by its number or reference", async () => {
+    const caseNumber = "2:24-cv-604";
+    const { caseId } = await bed.caseFiledThrough(credentialId, caseNumber, PROPERTIES);
+    proLaw.renumberMatter(MATTER_KEY, "M-501-OLD");
+    try {
+      await bed.sendNotice(caseNumber);
+      const itemId = await bed.itemOnCase(caseId, "failed");
+      const record = await bed.recordOf(itemId);
+      expect(record).toMatchObject({ status: "failed", attempts: 1 });
+      expect(record.error).toContain(`ProLaw has no matter with the number ${MATTER_KEY} (matter "Peña v. Bluebonnet")`);
+      expect(heldFor(proLaw, caseNumber)).toEqual([]);
+    } finally {
+      proLaw.renumberMatter("M-501-OLD", MATTER_KEY);
+    }
+    expect(proLaw.contractViolations()).toEqual([]);
+  });
+
   it("keeps the firm's ProLaw credential from another firm: not readable, not named by its policies", async () => {
     const other = api(bed.running.url, (await login(bed.running.url, DEMO.secondAdmin)).access_token);
     const read = await other.get(`${apiPathOf("dms-prolaw")}/${credentialId}`);

@@ -71,6 +71,8 @@ export interface ProLawTestServer extends VendorTestServer {
   addMatter(matter: { MatterId: string; Description?: string; MattersId?: string; ParentMattersId?: string | null }): string;
   /** Puts a document into a matter's folder path (created as needed), as if someone else filed it; its id. */
   seed(matterId: string, folder: string[], name: string, bytes: Buffer, externalReference?: string): string;
+  /** Gives a matter another Matter ID (as when the firm renumbers it in ProLaw). */
+  renumberMatter(from: string, to: string): void;
   /** The stored upload of a document: its profile fields as sent. */
   profiles(): Record<string, unknown>[];
 }
@@ -343,6 +345,11 @@ export async function startProLawServer(options: { port?: number } = {}): Promis
         contentType: "application/pdf",
       });
       return id;
+    },
+    renumberMatter(from, to) {
+      const matter = [...matters.values()].find((m) => m.MatterId === from);
+      if (!matter) throw new Error(`no matter ${from}`);
+      matter.MatterId = to;
     },
     profiles: () => [...documents.values()].map(({ bytes: _b, ...profile }) => profile),
     close: async () => {
