@@ -12,7 +12,8 @@ const same = (a: string, b: string) => a.localeCompare(b, "en", { sensitivity: "
 export async function findMatter(api: ProLawApi, subject: FilingSubject | undefined): Promise<ProLawMatter> {
   const matter = subject?.matter;
   if (!matter || (!matter.number && !matter.reference)) {
-    throw new DmsTargetError(PROLAW_KIND, `The case ${subject?.case.number ?? ""} has no matter: ProLaw files documents on a matter`.replace("  ", " "), false);
+    const which = subject?.case.number ? `The case ${subject.case.number}` : "The case";
+    throw new DmsTargetError(PROLAW_KIND, `${which} has no matter: ProLaw files documents on a matter`, false);
   }
   if (matter.number) {
     const page = await api.get<Items<ProLawMatter>>("matters", `to look up matter ${matter.number}`, { matterId: matter.number });
