@@ -14,6 +14,7 @@ import { SHAREPOINT_ON_PREM_DEFAULT_BASE_URL, createSharePointOnPremTarget } fro
 import { SALESFORCE_LOGIN_URL, createLitifyTarget } from "../dms/litify/litify-target";
 import { NETDOCUMENTS_DEFAULT_BASE_URL, createNetDocumentsClientTarget, createNetDocumentsCloudTarget } from "../dms/netdocuments/netdocuments-target";
 import { FILEVINE_DEFAULT_BASE_URL, createFileVineTarget } from "../dms/filevine/filevine-target";
+import { PROLAW_DEFAULT_BASE_URL, createProLawTarget } from "../dms/prolaw/prolaw-target";
 
 // From a firm's vendor DMS credential to its client: the credential's row with its secrets
 // opened, the operator's switch of the vendor's address, the DMS guard and the sealed token
@@ -52,6 +53,7 @@ export const VENDOR_CLIENTS: Partial<Record<DmsCredentialKind, VendorClient>> = 
   dropbox_credential: client(DROPBOX_DEFAULT_BASE_URL, (config) => config.ECFX_DROPBOX_BASE_URL, createDropboxTarget),
   litify_credential: client(SALESFORCE_LOGIN_URL, (config) => config.ECFX_SALESFORCE_LOGIN_URL, createLitifyTarget),
   file_vine_credential: client(FILEVINE_DEFAULT_BASE_URL, (config) => config.ECFX_FILEVINE_BASE_URL, createFileVineTarget),
+  pro_law_credential: client(PROLAW_DEFAULT_BASE_URL, () => undefined, createProLawTarget),
 };
 
 const keyOfKind = new Map(Object.entries(DMS_CREDENTIAL_TABLES).map(([key, kind]) => [kind as string, key]));
