@@ -49,8 +49,9 @@ for (const js of [true, false]) {
 
       await open(page, js, "/provider-credentials/new");
       await press(page, "Next");
-      // Provider and name are required.
-      await expect(page.getByText("This field is required.")).toHaveCount(2);
+      // The name is required; the provider is a choice, PACER the one there is.
+      await expect(page.getByText("This field is required.")).toHaveCount(1);
+      await expect(field(page, "Provider")).toHaveValue("PACER");
       await field(page, "Provider").selectOption("PACER");
       await field(page, "Name").fill(`PACER ${tag}`);
       await press(page, "Next");
