@@ -23,6 +23,7 @@ const SERVER_FLOORS = [
   "analytics",
   "dms",
   "storage",
+  "providers",
   "notify",
   "resources",
   "pipeline",

@@ -51,9 +51,9 @@ export async function openContext(config: Config, clock: Clock = systemClock): P
     timeoutMs: config.ECFX_COURT_TIMEOUT_MS,
     perCourtConcurrency: config.ECFX_COURT_CONCURRENCY,
     maxBytes: 200 * 1024 * 1024,
-    // The court simulator the operator names is the one local address court requests may reach.
+    // The court simulator and PACER sign-in host the operator names are the local addresses court requests may reach.
     guard: new OutboundGuard({
-      allowedOrigins: config.ECFX_COURT_BASE_URL ? [config.ECFX_COURT_BASE_URL] : [],
+      allowedOrigins: [config.ECFX_COURT_BASE_URL, config.ECFX_PACER_AUTH_URL].filter((url): url is string => Boolean(url)),
       allowedRanges: config.ECFX_OUTBOUND_ALLOW,
     }),
   });

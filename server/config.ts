@@ -99,6 +99,8 @@ const schema = z.object({
   ECFX_SMTP_IDLE_SECONDS: z.coerce.number().int().min(1).default(60),
   ECFX_SMTP_SESSION_SECONDS: z.coerce.number().int().min(1).default(600),
   ECFX_COURT_BASE_URL: z.string().url().optional(),
+  /** PACER's sign-in host (https://pacer.login.uscourts.gov unless switched: the QA host, the court simulator). */
+  ECFX_PACER_AUTH_URL: z.string().url().optional(),
   /** Private address ranges outbound calls may reach (on-premises DMS, webhooks): "10.0.0.0/8,fd00::/8". */
   ECFX_OUTBOUND_ALLOW: commaList.refine((entries) => entries.every(isRange), "must be addresses or CIDR ranges separated by commas"),
   /**

@@ -93,6 +93,8 @@ async function main(): Promise<void> {
     if (config.ECFX_DEMO && !config.ECFX_COURT_BASE_URL && config.ECFX_ROLES.includes("worker")) {
       const simulator = await startCourtSimulator();
       config.ECFX_COURT_BASE_URL = simulator.url;
+      // It speaks PACER's sign-in too: a demo firm's PACER credential signs in there, not at PACER.
+      config.ECFX_PACER_AUTH_URL ??= simulator.url;
       stops.push(() => simulator.close());
       console.log(`Court simulator for the demo on ${simulator.url}`);
     }
@@ -136,7 +138,11 @@ async function main(): Promise<void> {
         exec: fileURLToPath(import.meta.url),
         args: [],
         count: config.ECFX_WEB_CONCURRENCY,
-        env: { ECFX_ROLES: "api", ...(config.ECFX_COURT_BASE_URL ? { ECFX_COURT_BASE_URL: config.ECFX_COURT_BASE_URL } : {}) },
+        env: {
+          ECFX_ROLES: "api",
+          ...(config.ECFX_COURT_BASE_URL ? { ECFX_COURT_BASE_URL: config.ECFX_COURT_BASE_URL } : {}),
+          ...(config.ECFX_PACER_AUTH_URL ? { ECFX_PACER_AUTH_URL: config.ECFX_PACER_AUTH_URL } : {}),
+        },
         name: "API",
       });
       stops.unshift(() => copies.stop());

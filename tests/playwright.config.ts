@@ -69,6 +69,7 @@ export default defineConfig({
             ECFX_CLIO_BASE_URL: `http://127.0.0.1:${instance.clioPort}`,
             ECFX_SALESFORCE_LOGIN_URL: `http://127.0.0.1:${instance.litifyPort}`,
             ECFX_FILEVINE_BASE_URL: `http://127.0.0.1:${instance.fileVinePort}`,
+            ECFX_PACER_AUTH_URL: `http://127.0.0.1:${instance.pacerPort}`,
             // Litify's instance URL and ProLaw's base URL are the credential's own: local ones are allowed.
             ECFX_DMS_ALLOWED_ORIGINS: [instance.litifyPort, instance.proLawPort].map((port) => `http://127.0.0.1:${port}`).join(","),
           };

@@ -51,6 +51,7 @@ export const EVENT_NAMES = [
   "user changed",
   "configuration changed",
   "webhook switched off",
+  "provider sign-in refused",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -38,7 +38,6 @@ const PAGE_ROUTES: RouteEntry[] = [
   { path: "/firm-information", accessKey: "firmAccess", titleKey: "pages.firmInformation", drawer: "firm", icon: "buildingCommunity" },
   { path: "/dictionary", accessKey: "firmAccess", titleKey: "pages.dictionary" },
   { path: "/special-handling", accessKey: "firmAccess", titleKey: "pages.specialHandling", drawer: "firm", icon: "handStop" },
-  { path: "/provider-credentials", accessKey: "firmAccess", titleKey: "pages.providerCredentials" },
   { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy", drawer: "firm", icon: "hierarchy" },
   { path: "/billing", accessKey: "firmAccess", titleKey: "pages.billing" },
   { path: "/profile", accessKey: null, titleKey: "pages.profile", drawer: "main", icon: "userCircle" },

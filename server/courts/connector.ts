@@ -2,6 +2,7 @@ import { type OutboundGuard, OutboundRefusedError } from "../outbound/guard";
 import { COURT_HOSTS } from "./court-hosts";
 import { courtIdFromHost } from "./federal-courts";
 import { message } from "../lib/messages";
+import type { CourtSession, ProviderFetch } from "./court-session";
 
 export type FetchOutcome = { kind: "document"; bytes: Buffer; contentType: string; stamped: boolean } | { kind: "restricted"; reason: string };
 
@@ -17,9 +18,12 @@ export interface CourtConnectorOptions {
   timeoutMs: number;
   perCourtConcurrency: number;
   maxBytes: number;
-  /** Checks every court URL and the address it leads to. */
+  /** Checks every court URL and the address it leads to, and the court records providers' sign-in hosts. */
   guard: OutboundGuard;
 }
+
+/** A court's answer before it is put in the product's words: the document, or which page came instead. */
+type CourtAnswer = FetchOutcome | { kind: "sign-in" } | { kind: "page"; contentType: string };
 
 /** At most N requests at once per court: courts throttle and ban busy clients. */
 class Gate {
@@ -44,8 +48,10 @@ export const DOCKET_FEED_PATH = "/cgi-bin/rss_outside.pl";
 const LOGIN_PAGE = /<input[^>]+type\s*=\s*["']?password|PACER\s+Login|login\.(?:jsf|pl)/i;
 
 /**
- * Fetches court documents through the notice's free-look link, once. It never signs in: a login
- * page means the document is restricted, and that is recorded, not retried with credentials.
+ * Fetches court documents through the notice's free-look link, once. A login page means the free
+ * look is used up or the document is restricted: without a session of the firm's court records
+ * provider that is recorded as restricted; with one, the document is asked for again signed in
+ * (the provider's account is charged), the kept session renewed once if the court refuses it.
  */
 export class CourtConnector {
   private readonly gates = new Map<string, Gate>();
@@ -66,11 +72,25 @@ export class CourtConnector {
   }
 
   /** Throws OutboundRefusedError when the link or its address may not be called: never retried. */
-  async fetchDocument(url: string, courtId: string | null): Promise<FetchOutcome> {
+  async fetchDocument(url: string, courtId: string | null, session?: CourtSession): Promise<FetchOutcome> {
     const target = this.resolve(url, courtId);
     const court = courtId ?? courtIdFromHost(new URL(url, "https://unknown.invalid").hostname) ?? "unknown";
-    return this.gateOf(court).run(() => this.request(target));
+    return this.gateOf(court).run(() => this.request(target, session));
   }
+
+  /**
+   * A call to a court records provider's sign-in service (PACER's cso-auth), through the same
+   * guard as the courts: its hosts are the judiciary's. Lost connections and time-outs are
+   * retryable, a refused address is not.
+   */
+  readonly providerFetch: ProviderFetch = async (url, init) => {
+    try {
+      return await this.options.guard.fetch(url, COURT_HOSTS, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs) });
+    } catch (error) {
+      if (error instanceof OutboundRefusedError) throw error;
+      throw new RetryableFetchError(`${url.host}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
 
   /**
    * A court's "recent entries" RSS feed (rss_outside.pl), read through the same guard and gate as
@@ -104,10 +124,37 @@ export class CourtConnector {
     return gate;
   }
 
-  private async request(target: URL): Promise<FetchOutcome> {
+  private async request(target: URL, session?: CourtSession): Promise<FetchOutcome> {
+    const free = await this.ask(target);
+    if (free.kind === "page") throw new RetryableFetchError(`${target.host} sent ${free.contentType} instead of a document`);
+    if (free.kind !== "sign-in") return free;
+    if (!session) return { kind: "restricted", reason: message("pipeline:courtSignIn") };
+    // Signed in, CM/ECF shows a receipt page with the cost before the document unless told it was seen.
+    const signedTarget = new URL(target);
+    signedTarget.searchParams.set("got_receipt", "1");
+    let signIn = await session.signIn(false);
+    for (;;) {
+      if (signIn.kind === "refused") return { kind: "restricted", reason: signIn.reason };
+      const answer = await this.ask(signedTarget, signIn.cookie);
+      // A kept session the court no longer takes: one new sign-in, never a loop.
+      if (answer.kind === "sign-in" && !signIn.fresh) {
+        signIn = await session.signIn(true);
+        continue;
+      }
+      if (answer.kind === "sign-in" || answer.kind === "page") {
+        return { kind: "restricted", reason: message("pipeline:providerSignedInRestricted", { provider: session.provider }) };
+      }
+      return answer;
+    }
+  }
+
+  private async ask(target: URL, cookie?: string): Promise<CourtAnswer> {
     let response: Awaited<ReturnType<OutboundGuard["fetch"]>>;
     try {
-      response = await this.options.guard.fetch(target, COURT_HOSTS, { signal: AbortSignal.timeout(this.options.timeoutMs) });
+      response = await this.options.guard.fetch(target, COURT_HOSTS, {
+        ...(cookie ? { headers: { cookie } } : {}),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
     } catch (error) {
       if (error instanceof OutboundRefusedError) throw error;
       throw new RetryableFetchError(`${target.host}: ${error instanceof Error ? error.message : String(error)}`);
@@ -124,7 +171,7 @@ export class CourtConnector {
       return { kind: "document", bytes, contentType: "application/pdf", stamped: COURT_STAMP.test(bytes.subarray(0, 200_000).toString("latin1")) };
     }
     const text = bytes.subarray(0, 200_000).toString("utf8");
-    if (LOGIN_PAGE.test(text)) return { kind: "restricted", reason: message("pipeline:courtSignIn") };
-    throw new RetryableFetchError(`${target.host} sent ${contentType} instead of a document`);
+    if (LOGIN_PAGE.test(text)) return { kind: "sign-in" };
+    return { kind: "page", contentType };
   }
 }

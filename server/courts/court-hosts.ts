@@ -3,7 +3,8 @@ import { courtIdFromHost } from "./federal-courts";
 
 /**
  * The hosts court documents may be fetched from: any host of the federal judiciary
- * (`*.uscourts.gov`) and the hosts the court registry knows, such as the appellate courts'
+ * (`*.uscourts.gov`, PACER's sign-in hosts `pacer.login.uscourts.gov` and `qa-login.uscourts.gov`
+ * among them) and the hosts the court registry knows, such as the appellate courts'
  * `*.fedcourts.us` and their ACMS document gateways (`caN-showdoc.azurewebsites.us`).
  */
 export const COURT_HOSTS: OutboundPurpose = {

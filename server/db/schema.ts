@@ -421,6 +421,20 @@ export interface ProLawCredentialTable extends VendorCredentialColumns {
   add_parent_id: ColumnType<Bool, Bool | undefined, Bool>;
 }
 
+/** The firm's account with a court records provider (PACER); the password sealed. One per type per firm. */
+export interface ProviderCredentialTable {
+  id: string;
+  firm_id: number;
+  created_at: Millis;
+  updated_at: Millis;
+  provider_type: string;
+  name: string;
+  username: string;
+  password: string | null;
+  client_code: string | null;
+  redaction_agreed: ColumnType<Bool, Bool | undefined, Bool>;
+}
+
 /** Every credential of every type, by id: which table (kind) holds it. A view. */
 export interface DmsCredentialDirectoryView {
   id: string;
@@ -748,6 +762,7 @@ export interface DB {
   pro_law_credential: ProLawCredentialTable;
   dms_credential_directory: DmsCredentialDirectoryView;
   dms_credential_token: DmsCredentialTokenTable;
+  provider_credential: ProviderCredentialTable;
   api_call_timing: ApiCallTimingTable;
   webhook: WebhookTable;
   webhook_delivery: WebhookDeliveryTable;

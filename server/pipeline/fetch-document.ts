@@ -1,6 +1,7 @@
 import type { ServerContext } from "../context";
 import { RetryableFetchError } from "../courts/connector";
 import { message } from "../lib/messages";
+import { firmCourtSession } from "../providers/firm-court-session";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterProcessing } from "../jobs/after-processing";
 import { enqueue } from "../jobs/queue";
@@ -48,7 +49,8 @@ interface PendingDocument {
 async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: number): Promise<void> {
   const db = ctx.database.db;
   try {
-    const outcome = await ctx.courts.fetchDocument(doc.url, doc.court);
+    // The firm's provider account is only signed in with once the free look has failed.
+    const outcome = await ctx.courts.fetchDocument(doc.url, doc.court, await firmCourtSession(ctx, doc.firm_id, doc.processed_from_id));
     if (outcome.kind === "document") {
       if (!outcome.stamped && (await waitForStamp(ctx, doc))) return;
       const sha = await ctx.blobs.put(outcome.bytes, outcome.contentType, ctx.clock.now());

@@ -3,6 +3,7 @@ import { normaliseCaseNumber } from "./case-number";
 import { buildResources } from "./columns";
 import { NOTIFY_STORE_EXTENSIONS } from "./notify-store-resources";
 import { CREDENTIAL_EXTENSIONS } from "./credential-resources";
+import { PROVIDER_CREDENTIAL_EXTENSIONS } from "./provider-credential-resources";
 import type { ServerExtension, ServerResource, UniqueRule } from "./types";
 import { userHooks } from "./user-hooks";
 
@@ -163,7 +164,11 @@ const DATA_EXTENSIONS: Partial<Record<RegistryKey, ServerExtension>> = {
 /** Every entity as the generic API serves it, in the registry's order. */
 export const SERVER_RESOURCES: ServerResource[] = buildResources(
   Object.values(REGISTRY).map((def) => {
-    const ext = DATA_EXTENSIONS[def.key as RegistryKey] ?? NOTIFY_STORE_EXTENSIONS[def.key as RegistryKey] ?? CREDENTIAL_EXTENSIONS[def.key as RegistryKey];
+    const ext =
+      DATA_EXTENSIONS[def.key as RegistryKey] ??
+      NOTIFY_STORE_EXTENSIONS[def.key as RegistryKey] ??
+      CREDENTIAL_EXTENSIONS[def.key as RegistryKey] ??
+      PROVIDER_CREDENTIAL_EXTENSIONS[def.key as RegistryKey];
     if (!ext) throw new Error(`${def.key} has no server extension`);
     return [def, ext];
   }),

@@ -67,6 +67,7 @@ export const RESET_TABLES = [
   "abbreviation",
   "storage_policy",
   "dms_credential_token",
+  "provider_credential",
   "generic_credential",
   "imanage_cloud_credential",
   "imanage_on_prem_credential",

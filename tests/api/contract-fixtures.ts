@@ -41,6 +41,7 @@ export const CREATE_ORDER = [
   "dms-litify",
   "dms-filevine",
   "dms-prolaw",
+  "provider-credentials",
   "storage-policies",
   "ethical-walls",
   "webhooks",
@@ -151,6 +152,9 @@ export function minimalBody(key: string, tag: string, ids: Ids, roleId: string):
       return { name: `FileVine ${tag} ${n}`, personalAccessToken: "pat", clientId: "client", clientSecret: "secret" };
     case "dms-prolaw":
       return { name: `ProLaw ${tag} ${n}`, base_url: "https://prolaw.example.test/api", api_key: "key" };
+    case "provider-credentials":
+      // One per provider type per firm: the one row each firm has.
+      return { provider_type: "PACER", name: `PACER ${tag} ${n}`, username: `pacer${n}`, password: "secret" };
     case "storage-policies":
       return { name: `Policy ${tag} ${n}`, dms_credential_id: ids.dms };
     case "ethical-walls":

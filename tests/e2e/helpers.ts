@@ -26,6 +26,8 @@ export function e2eInstance(index = Number(process.env.TEST_PARALLEL_INDEX ?? 0)
     litifyPort: port + 5000,
     fileVinePort: port + 6000,
     proLawPort: port + 7000,
+    /** PACER's Authentication API: the court simulator the provider credentials spec starts. */
+    pacerPort: port + 8000,
     dataDir: `tests/.tmp/e2e-data-${port}`,
   };
 }

@@ -58,7 +58,7 @@ describe("reference sources", () => {
     expect(referenceSource("clients")).toMatchObject({ apiPath: "/api/v1/client", titleField: "name", hasDetailPage: true });
     expect(referenceSource("security-roles")).toMatchObject({ apiPath: "/api/v1/security-role-choice", hasDetailPage: true });
     expect(referenceSource("storage-policies")).toMatchObject({ apiPath: "/api/v1/storage-policy", hasDetailPage: true });
-    expect(referenceSource("provider-credentials")).toBeUndefined();
+    expect(referenceSource("no-such-entity")).toBeUndefined();
     expect(referenceSource(undefined)).toBeUndefined();
   });
 

@@ -34,7 +34,7 @@ describe("wizard plans from the registry", () => {
     // A case whose storage policy pointed at an entity without an API yet.
     const cases = {
       ...REGISTRY.cases,
-      fields: REGISTRY.cases.fields.map((f) => (f.name === "storage_policy_id" ? { ...f, reference: "provider-credentials" } : f)),
+      fields: REGISTRY.cases.fields.map((f) => (f.name === "storage_policy_id" ? { ...f, reference: "no-such-entity" } : f)),
     };
     const storage = wizardPlan(cases).find((s) => s.key === "storage")!;
     expect(storage.unavailable.map((f) => f.name)).toEqual(["storage_policy_id"]);

@@ -24,6 +24,7 @@ import {
   sharePointCloudCredentials,
   sharePointOnPremCredentials,
 } from "./credentials";
+import { providerCredentials } from "./provider-credentials";
 import { securityRoles } from "./security-roles";
 import { timekeepers } from "./timekeepers";
 import { ethicalWalls } from "./walls";
@@ -70,6 +71,7 @@ export const REGISTRY = {
   "dms-filevine": fileVineCredentials,
   "dms-prolaw": proLawCredentials,
   "dms-credentials": dmsCredentialDirectory,
+  "provider-credentials": providerCredentials,
   "ethical-walls": ethicalWalls,
   "event-logs": eventLogs,
   webhooks,
