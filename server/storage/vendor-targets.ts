@@ -12,6 +12,7 @@ import { IMANAGE_DEFAULT_BASE_URL, createIManageCloudTarget, createIManageOnPrem
 import { SHAREPOINT_CLOUD_DEFAULT_BASE_URL, createSharePointCloudTarget } from "../dms/sharepoint/sharepoint-cloud-target";
 import { SHAREPOINT_ON_PREM_DEFAULT_BASE_URL, createSharePointOnPremTarget } from "../dms/sharepoint/sharepoint-on-prem-target";
 import { NETDOCUMENTS_DEFAULT_BASE_URL, createNetDocumentsClientTarget, createNetDocumentsCloudTarget } from "../dms/netdocuments/netdocuments-target";
+import { CLIO_DEFAULT_BASE_URL, createClioTarget } from "../dms/clio/clio-target";
 
 // From a firm's vendor DMS credential to its client: the credential's row with its secrets
 // opened, the operator's switch of the vendor's address, the DMS guard and the sealed token
@@ -48,6 +49,7 @@ export const VENDOR_CLIENTS: Partial<Record<DmsCredentialKind, VendorClient>> = 
   share_point_on_prem_credential: client(SHAREPOINT_ON_PREM_DEFAULT_BASE_URL, () => undefined, createSharePointOnPremTarget),
   box_client_credential_grant_credential: client(BOX_DEFAULT_BASE_URL, (config) => config.ECFX_BOX_BASE_URL, createBoxTarget),
   dropbox_credential: client(DROPBOX_DEFAULT_BASE_URL, (config) => config.ECFX_DROPBOX_BASE_URL, createDropboxTarget),
+  clio_credential: client(CLIO_DEFAULT_BASE_URL, (config) => config.ECFX_CLIO_BASE_URL, createClioTarget),
 };
 
 const keyOfKind = new Map(Object.entries(DMS_CREDENTIAL_TABLES).map(([key, kind]) => [kind as string, key]));
