@@ -6,6 +6,7 @@ import { errorHandler } from "../lib/errors";
 import { inWordsScope } from "../lib/messages";
 import { PROTOBUF } from "./protobuf-body";
 import { dmsCredentialRoutes } from "./routes/dms-credentials";
+import { dmsAuthorizationRoutes } from "./routes/dms-authorization";
 import { OneLinePerRequest, loggerOptions } from "./request-logging";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
@@ -86,6 +87,7 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   emailTemplateRoutes(app, ctx);
   webhookRoutes(app, ctx);
   dmsCredentialRoutes(app, ctx);
+  dmsAuthorizationRoutes(app, ctx);
   resourceRoutes(app, ctx);
   return app;
 }
