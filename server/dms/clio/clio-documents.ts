@@ -22,15 +22,20 @@ export interface ClioDocument {
 
 const DOCUMENTS = "/api/v4/documents.json";
 
-/** Names of the documents in `container` that look like `stem` (Clio's wildcard search), half-uploaded ones included. */
-export async function namesIn(session: ClioSession, matterId: number, container: Container, stem: string): Promise<string[]> {
-  const found = await listAll<ClioDocument>(
+/**
+ * Names of the documents in `container` that look like `stem` (Clio's wildcard search), half-uploaded
+ * ones included, except what an earlier attempt of this filing left (it is replaced, not avoided).
+ */
+export async function namesIn(session: ClioSession, matterId: number, container: Container, stem: string, key: string): Promise<string[]> {
+  const found = await listAll<ClioDocument & { external_properties?: { name?: string; value?: string }[] }>(
     session,
     DOCUMENTS,
-    { matter_id: matterId, query: stem, show_uncompleted: true, fields: "id,name,parent{id,type}" },
+    { matter_id: matterId, query: stem, show_uncompleted: true, fields: "id,name,parent{id,type},external_properties{name,value}" },
     "the list of the matter's documents",
   );
-  return found.filter((document) => sameContainer(document.parent, container)).map((document) => document.name);
+  const ours = (document: { external_properties?: { name?: string; value?: string }[] }) =>
+    (document.external_properties ?? []).some((property) => property.name === FILING_PROPERTY && property.value === key);
+  return found.filter((document) => sameContainer(document.parent, container) && !ours(document)).map((document) => document.name);
 }
 
 /** The documents an attempt of this filing made. */

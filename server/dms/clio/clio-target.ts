@@ -48,7 +48,7 @@ export function createClioTarget(settings: ClioSettings, ctx: VendorContext): Au
     const folder = request.folder.map((segment) => boxSafeName(segment));
     const found = await resolveFolders(session, matter.id, folder, false);
     const stem = boxSafeName(request.name);
-    const taken = found ? await namesIn(session, matter.id, found.container, stem) : [];
+    const taken = found ? await namesIn(session, matter.id, found.container, stem, idempotencyKey) : [];
     let name: string;
     try {
       name = firstFreeName(stem, request.extension, taken);
@@ -78,7 +78,7 @@ export function createClioTarget(settings: ClioSettings, ctx: VendorContext): Au
       await deleteDocument(session, leftover.id);
     }
     const stem = name.replace(/\.[^.]*$/, "");
-    const taken = await namesIn(session, matterId, resolved.container, stem);
+    const taken = await namesIn(session, matterId, resolved.container, stem, intended.idempotencyKey);
     if (taken.some((other) => other.toLowerCase() === name.toLowerCase())) throw new DmsLocationTaken(CLIO_KIND, intended.location);
     const id = await uploadDocument(session, connection, {
       container: resolved.container,

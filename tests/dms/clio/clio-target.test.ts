@@ -223,7 +223,7 @@ describe("the Clio target", () => {
     });
     // The attempt that reached the bytes left a half-uploaded document: the next one replaces it.
     await intendAndWrite(target(), request(), "rec-13");
-    expect(server.held().filter((d) => d.properties.ecfx_filing === "rec-13")).toEqual([expect.objectContaining({ fullyUploaded: true })]);
+    expect(server.held().filter((d) => d.properties.ecfx_filing === "rec-13")).toEqual([expect.objectContaining({ name: "0 Order.pdf", fullyUploaded: true })]);
   });
 
   it("times out as a retryable failure", async () => {
