@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { DeleteRecord } from "../components/fields/DeleteRecord";
 import { EditRecordForm } from "../components/fields/EditRecordForm";
 import { ConnectionTest } from "../components/fields/ConnectionTest";
+import { VendorConnection } from "../components/fields/VendorConnection";
 import { RecordDetails } from "../components/fields/RecordDetails";
 import { RecordSections } from "../components/record-sections/RecordSections";
 import { recordPageAction, recordPageData } from "../components/fields/record-page.server";
@@ -19,7 +20,7 @@ export function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RecordPage() {
-  const { resourceKey, record, titles, canWrite, editing, pickers, sections, title } = useLoaderData<typeof loader>();
+  const { resourceKey, record, titles, canWrite, editing, pickers, sections, title, authorization } = useLoaderData<typeof loader>();
   const posted = useActionData<typeof action>();
   const { t } = useTranslation();
   const def = findResource(resourceKey)!;
@@ -49,6 +50,9 @@ export default function RecordPage() {
           <RecordDetails def={def} record={record} titles={titles} />
         )}
       </Card>
+      {canWrite && !editing && def.authorization ? (
+        <VendorConnection system={def.authorization.system} credentialId={String(record.id)} status={authorization} />
+      ) : null}
       {canWrite && !editing && def.testConnection ? (
         <ConnectionTest action={path} report={posted && "connection" in posted ? posted.connection : undefined} />
       ) : null}

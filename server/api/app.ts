@@ -7,6 +7,7 @@ import { inWordsScope } from "../lib/messages";
 import { PROTOBUF } from "./protobuf-body";
 import { dmsCredentialRoutes } from "./routes/dms-credentials";
 import { providerCredentialRoutes } from "./routes/provider-credentials";
+import { dmsAuthorizationRoutes } from "./routes/dms-authorization";
 import { OneLinePerRequest, loggerOptions } from "./request-logging";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
@@ -88,6 +89,7 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   webhookRoutes(app, ctx);
   dmsCredentialRoutes(app, ctx);
   providerCredentialRoutes(app, ctx);
+  dmsAuthorizationRoutes(app, ctx);
   resourceRoutes(app, ctx);
   return app;
 }

@@ -15,6 +15,7 @@ import { SALESFORCE_LOGIN_URL, createLitifyTarget } from "../dms/litify/litify-t
 import { NETDOCUMENTS_DEFAULT_BASE_URL, createNetDocumentsClientTarget, createNetDocumentsCloudTarget } from "../dms/netdocuments/netdocuments-target";
 import { FILEVINE_DEFAULT_BASE_URL, createFileVineTarget } from "../dms/filevine/filevine-target";
 import { PROLAW_DEFAULT_BASE_URL, createProLawTarget } from "../dms/prolaw/prolaw-target";
+import { CLIO_DEFAULT_BASE_URL, createClioTarget } from "../dms/clio/clio-target";
 
 // From a firm's vendor DMS credential to its client: the credential's row with its secrets
 // opened, the operator's switch of the vendor's address, the DMS guard and the sealed token
@@ -54,6 +55,7 @@ export const VENDOR_CLIENTS: Partial<Record<DmsCredentialKind, VendorClient>> = 
   litify_credential: client(SALESFORCE_LOGIN_URL, (config) => config.ECFX_SALESFORCE_LOGIN_URL, createLitifyTarget),
   file_vine_credential: client(FILEVINE_DEFAULT_BASE_URL, (config) => config.ECFX_FILEVINE_BASE_URL, createFileVineTarget),
   pro_law_credential: client(PROLAW_DEFAULT_BASE_URL, () => undefined, createProLawTarget),
+  clio_credential: client(CLIO_DEFAULT_BASE_URL, (config) => config.ECFX_CLIO_BASE_URL, createClioTarget),
 };
 
 const keyOfKind = new Map(Object.entries(DMS_CREDENTIAL_TABLES).map(([key, kind]) => [kind as string, key]));

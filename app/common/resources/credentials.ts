@@ -132,6 +132,7 @@ interface CredentialType {
   borrowsPermission?: boolean;
   /** Ways of signing in: at least one group must be complete (the first group's first field names the error). */
   signInWith?: string[][];
+  authorization?: ResourceDef["authorization"];
 }
 
 const NAME_STEP = { name: "name", kind: "text", required: true, step: "connection" } as const;
@@ -170,6 +171,7 @@ function credentialResource(type: CredentialType): ResourceDef {
       { key: "filing", fields: all.filter((f) => f.step === "filing").map((f) => f.name) },
     ],
     testConnection: true,
+    ...(type.authorization ? { authorization: type.authorization } : {}),
   });
 }
 
@@ -320,6 +322,7 @@ export const clioCredentials = credentialResource({
   resource: "clio_credential",
   apiPath: "/api/v1/clio-credential",
   ...failed("clio"),
+  authorization: { system: "clio" },
   fields: [
     f("region", "choice", "connection", { options: CLIO_REGIONS, column: true }),
     f("client_id", "text", "connection", req),

@@ -164,6 +164,11 @@ export interface ResourceDef<S extends z.ZodObject<z.ZodRawShape> = z.ZodObject<
   siblings?: readonly string[];
   /** A stored record can be tried against the system it names (a DMS credential): its page offers "Test connection". */
   testConnection?: boolean;
+  /**
+   * A person must approve ECFX at the vendor before it can file (OAuth's authorization code): the
+   * record page shows whether it is connected and offers "Connect to <system>" (decision 057).
+   */
+  authorization?: { system: string };
   /** Part of the firm's configuration: every create, change and delete writes an AUDIT entry. */
   audited?: boolean;
 }

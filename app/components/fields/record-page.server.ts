@@ -54,10 +54,12 @@ export async function recordPageData(request: Request, key: string | undefined, 
     editing ? Promise.resolve({}) : loadRecordSections(request, api, rest.me, rest.me.parts, def, rest.id, record),
   ]);
   const title = String(record[def.titleField] ?? rest.id);
+  const authorization = !editing && def.authorization ? await authorizationStatus(api, def, rest.id) : null;
   return data(
     {
       resourceKey: def.key,
       record,
+      authorization,
       titles,
       canWrite,
       editing,
@@ -129,6 +131,14 @@ async function testConnection(opened: Awaited<ReturnType<typeof openRecordPage>>
     ? tried.data
     : { ok: false, steps: [{ step: "storage:connection.prepare", ok: false, detail: apiMessage(tried.error) }] };
   return data({ connection }, { headers });
+}
+
+/** Whether the credential is connected to the vendor that needs a person's approval; null when the API cannot say. */
+async function authorizationStatus(api: Awaited<ReturnType<typeof openRecordPage>>["api"], def: ResourceDef, id: string) {
+  const status = await call<{ connected: boolean; connectedAt: number | null }>(api, `${def.apiPath}/${encodeURIComponent(id)}/authorization`, {
+    method: "GET",
+  });
+  return status.ok ? status.data : null;
 }
 
 async function removeRecord(request: Request, opened: Awaited<ReturnType<typeof openRecordPage>>) {
