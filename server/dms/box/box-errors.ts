@@ -1,4 +1,5 @@
 import { DmsTargetError } from "../dms-target";
+import { retryAfterMs } from "../vendor-http";
 
 // How a Box answer or a failed call becomes the storage step's DmsTargetError: throttling, Box's
 // own faults and time-outs may pass with another attempt; refused credentials, permissions,
@@ -37,14 +38,8 @@ export class BoxUnreachableError extends Error {
   }
 }
 
-/** Retry-After in milliseconds: delay-seconds or an HTTP-date; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | null | undefined, now: number): number | undefined {
-  if (!header) return undefined;
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
+// Retry-After as every vendor client reads it.
+export { retryAfterMs };
 
 /** Box's reason from an error body of either shape. */
 export function boxReason(body: unknown, status: number): { code?: string; reason: string } {

@@ -1,8 +1,7 @@
 import type { BodyInit, Response } from "undici";
-import { readBoundedBody } from "../../lib/bounded-body";
-import { type OutboundPurpose, OutboundRefusedError } from "../../outbound/guard";
-import { DmsTargetError } from "../dms-target";
-import { retryAfterMs } from "../imanage/imanage-http";
+import type { OutboundPurpose } from "../../outbound/guard";
+import type { DmsTargetError } from "../dms-target";
+import { textOf, vendorHttp } from "../vendor-http";
 import type { VendorContext } from "../vendor-target";
 import { CLIO_KIND } from "./clio-hosts";
 
@@ -28,51 +27,21 @@ export interface ClioRequest {
   body?: BodyInit;
 }
 
-const isTimeout = (error: unknown) => error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+const http = vendorHttp({ kind: CLIO_KIND, vendor: "Clio", maxAnswerBytes: MAX_CLIO_ANSWER_BYTES, reasonOf: (body) => clioReason(body) });
 
 /** Sends one request to `url` (a path on the Clio host, or an absolute upload URL). */
-export async function send(connection: ClioConnection, url: string | URL, request: ClioRequest = {}): Promise<Response> {
-  const { ctx } = connection;
+export function send(connection: ClioConnection, url: string | URL, request: ClioRequest = {}): Promise<Response> {
   const target = new URL(url, connection.base.origin);
   for (const [key, value] of Object.entries(request.query ?? {})) target.searchParams.set(key, String(value));
-  try {
-    return await ctx.guard.fetch(target, connection.purpose, {
-      method: request.method ?? "GET",
-      headers: request.headers ?? {},
-      body: request.body,
-      signal: AbortSignal.timeout(ctx.timeoutMs),
-    });
-  } catch (error) {
-    if (error instanceof OutboundRefusedError)
-      throw new DmsTargetError(CLIO_KIND, `Clio may not be reached at ${target.host}: ${error.message}`, false, { cause: error });
-    if (isTimeout(error)) throw new DmsTargetError(CLIO_KIND, `Clio did not answer within ${Math.ceil(ctx.timeoutMs / 1000)} s`, true, { cause: error });
-    const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-    throw new DmsTargetError(CLIO_KIND, `Clio could not be reached at ${target.host}: ${cause}`, true, { cause: error });
-  }
-}
-
-async function boundedText(response: Response): Promise<string> {
-  const tooLarge = () => new DmsTargetError(CLIO_KIND, `Clio sent an answer larger than ${MAX_CLIO_ANSWER_BYTES} bytes`, false);
-  try {
-    return (await readBoundedBody(response, MAX_CLIO_ANSWER_BYTES, tooLarge)).toString("utf8");
-  } catch (error) {
-    if (error instanceof DmsTargetError) throw error;
-    throw new DmsTargetError(CLIO_KIND, "Clio's answer was cut short", true, { cause: error });
-  }
+  return http.send(connection.ctx, connection.purpose, target, request);
 }
 
 /** A successful answer's JSON (an empty body reads as null). */
-export async function readJson(response: Response): Promise<unknown> {
-  const text = await boundedText(response);
-  if (!text.trim()) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new DmsTargetError(CLIO_KIND, "Clio sent an answer that is not JSON", false);
-  }
+export function readJson(response: Response): Promise<unknown> {
+  return http.json(response);
 }
 
-const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
+const text = textOf;
 
 /** Clio's words for a refusal: `{"error": {"type", "message"}}` from the API, `{"error", "error_description"}` from OAuth. */
 export function clioReason(body: unknown): string | undefined {
@@ -90,19 +59,6 @@ export function clioReason(body: unknown): string | undefined {
  * else needs the firm to act. `action` names what was refused ("the upload"); `prefix` replaces
  * the sentence's start (sign-in's own wording).
  */
-export async function refusal(connection: ClioConnection, response: Response, action: string, prefix?: string): Promise<DmsTargetError> {
-  const { status } = response;
-  let reason: string | undefined;
-  try {
-    reason = clioReason(JSON.parse(await boundedText(response)));
-  } catch {
-    reason = undefined;
-  }
-  const detail = reason ?? `HTTP ${status}`;
-  if (status === 429) {
-    const wait = retryAfterMs(response.headers.get("retry-after"), connection.ctx.now());
-    return new DmsTargetError(CLIO_KIND, `${prefix ?? `Clio is throttling ${action}`}: ${detail}`, true, { retryAfterMs: wait });
-  }
-  if (status >= 500) return new DmsTargetError(CLIO_KIND, `${prefix ?? `Clio failed ${action}`}: ${detail} (HTTP ${status})`, true);
-  return new DmsTargetError(CLIO_KIND, `${prefix ?? `Clio refused ${action}`}: ${detail}`, false);
+export function refusal(connection: ClioConnection, response: Response, action: string, prefix?: string): Promise<DmsTargetError> {
+  return http.refusal(connection.ctx, response, action, prefix);
 }

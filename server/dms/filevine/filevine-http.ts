@@ -1,8 +1,6 @@
 import type { BodyInit, Response } from "undici";
-import { readBoundedBody } from "../../lib/bounded-body";
-import { OutboundRefusedError } from "../../outbound/guard";
-import { DmsTargetError } from "../dms-target";
-import { retryAfterMs } from "../imanage/imanage-http";
+import type { DmsTargetError } from "../dms-target";
+import { textOf, vendorHttp } from "../vendor-http";
 import type { VendorContext } from "../vendor-target";
 import type { FileVineHosts } from "./filevine-hosts";
 
@@ -22,56 +20,25 @@ export interface FileVineRequest {
   body?: BodyInit;
 }
 
-const isTimeout = (error: unknown) => error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-
 export function withQuery(url: string, query: FileVineRequest["query"] = {}): URL {
   const out = new URL(url);
   for (const [key, value] of Object.entries(query)) if (value !== undefined) out.searchParams.set(key, String(value));
   return out;
 }
 
-/** Sends one request; what cannot be reached now is worth a retry, what the guard refuses is not. */
-export async function send(ctx: VendorContext, hosts: FileVineHosts, url: URL, request: FileVineRequest = {}): Promise<Response> {
-  try {
-    return await ctx.guard.fetch(url, hosts.purpose, {
-      method: request.method ?? "GET",
-      headers: { accept: "application/json", ...request.headers },
-      body: request.body,
-      signal: AbortSignal.timeout(ctx.timeoutMs),
-    });
-  } catch (error) {
-    if (error instanceof OutboundRefusedError)
-      throw new DmsTargetError(FILEVINE_KIND, `FileVine may not be reached at ${url.host}: ${error.message}`, false, { cause: error });
-    if (isTimeout(error))
-      throw new DmsTargetError(FILEVINE_KIND, `FileVine did not answer within ${Math.ceil(ctx.timeoutMs / 1000)} s`, true, { cause: error });
-    const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-    throw new DmsTargetError(FILEVINE_KIND, `FileVine could not be reached at ${url.host}: ${cause}`, true, { cause: error });
-  }
-}
+const http = vendorHttp({ kind: FILEVINE_KIND, vendor: "FileVine", maxAnswerBytes: MAX_ANSWER_BYTES, reasonOf: (body) => vendorReason(body) });
 
-async function boundedText(response: Response): Promise<string> {
-  const tooLarge = () => new DmsTargetError(FILEVINE_KIND, `FileVine sent an answer larger than ${MAX_ANSWER_BYTES} bytes`, false);
-  try {
-    return (await readBoundedBody(response, MAX_ANSWER_BYTES, tooLarge)).toString("utf8");
-  } catch (error) {
-    if (error instanceof DmsTargetError) throw error;
-    if (isTimeout(error)) throw new DmsTargetError(FILEVINE_KIND, "FileVine stopped answering part way", true, { cause: error });
-    throw new DmsTargetError(FILEVINE_KIND, "FileVine's answer was cut short", true, { cause: error });
-  }
+/** Sends one request; what cannot be reached now is worth a retry, what the guard refuses is not. */
+export function send(ctx: VendorContext, hosts: FileVineHosts, url: URL, request: FileVineRequest = {}): Promise<Response> {
+  return http.send(ctx, hosts.purpose, url, { ...request, headers: { accept: "application/json", ...request.headers } });
 }
 
 /** A successful answer's JSON (null for an empty body). */
-export async function readJson(response: Response): Promise<unknown> {
-  const text = await boundedText(response);
-  if (!text.trim()) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new DmsTargetError(FILEVINE_KIND, "FileVine sent an answer that is not JSON", false);
-  }
+export function readJson(response: Response): Promise<unknown> {
+  return http.json(response);
 }
 
-const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
+const text = textOf;
 
 /** FileVine's own words for a refusal: the gateway's `message`/`detail`, the identity server's `error_description`. */
 export function vendorReason(body: unknown): string | undefined {
@@ -84,22 +51,8 @@ export function vendorReason(body: unknown): string | undefined {
  * A refused call as a DmsTargetError: 429 (with the wait FileVine asked for) and 5xx are worth
  * another try, anything else needs the firm to act. `action` names what was refused ("the upload").
  */
-export async function refusal(ctx: VendorContext, response: Response, action: string): Promise<DmsTargetError> {
-  const { status } = response;
-  let reason: string | undefined;
-  try {
-    reason = vendorReason(JSON.parse(await boundedText(response)));
-  } catch {
-    reason = undefined;
-  }
-  const detail = reason ?? `HTTP ${status}`;
-  if (status === 429) {
-    return new DmsTargetError(FILEVINE_KIND, `FileVine is throttling ${action}: ${detail}`, true, {
-      retryAfterMs: retryAfterMs(response.headers.get("retry-after"), ctx.now()),
-    });
-  }
-  if (status >= 500) return new DmsTargetError(FILEVINE_KIND, `FileVine failed ${action}: ${detail} (HTTP ${status})`, true);
-  return new DmsTargetError(FILEVINE_KIND, `FileVine refused ${action}: ${detail}`, false);
+export function refusal(ctx: VendorContext, response: Response, action: string): Promise<DmsTargetError> {
+  return http.refusal(ctx, response, action);
 }
 
 /** FileVine's identifiers come as `{ native: 123 }` (or a bare number, in older answers). */

@@ -1,7 +1,7 @@
-import { readBoundedBody } from "../../lib/bounded-body";
 import type { BodyInit, Response } from "undici";
-import { type OutboundPurpose, OutboundRefusedError } from "../../outbound/guard";
-import { DmsTargetError } from "../dms-target";
+import type { OutboundPurpose } from "../../outbound/guard";
+import type { DmsTargetError } from "../dms-target";
+import { textOf, vendorHttp } from "../vendor-http";
 import type { VendorContext } from "../vendor-target";
 
 // One call to an iManage server through the product's outbound guard: a time-out on every call,
@@ -34,51 +34,24 @@ export function endpoint(connection: IManageConnection, path: string, query: Rec
   return url;
 }
 
-const isTimeout = (error: unknown) => error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-
-/** Sends one request; what cannot be reached now is worth a retry, what the guard refuses is not. */
-export async function send(connection: IManageConnection, path: string, request: IManageRequest = {}): Promise<Response> {
-  const { kind, ctx } = connection;
-  const url = endpoint(connection, path, request.query);
-  try {
-    return await ctx.guard.fetch(url, connection.purpose, {
-      method: request.method ?? "GET",
-      headers: { accept: "application/json", ...request.headers },
-      body: request.body,
-      signal: AbortSignal.timeout(ctx.timeoutMs),
-    });
-  } catch (error) {
-    if (error instanceof OutboundRefusedError)
-      throw new DmsTargetError(kind, `iManage may not be reached at ${url.host}: ${error.message}`, false, { cause: error });
-    if (isTimeout(error)) throw new DmsTargetError(kind, `iManage did not answer within ${Math.ceil(ctx.timeoutMs / 1000)} s`, true, { cause: error });
-    const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-    throw new DmsTargetError(kind, `iManage could not be reached at ${url.host}: ${cause}`, true, { cause: error });
-  }
+const http = new Map<string, ReturnType<typeof vendorHttp>>();
+/** The shared HTTP plumbing for one iManage credential kind (failures are reported under it). */
+function httpOf(kind: string) {
+  let found = http.get(kind);
+  if (!found) http.set(kind, (found = vendorHttp({ kind, vendor: "iManage", maxAnswerBytes: MAX_ANSWER_BYTES, reasonOf: vendorReason })));
+  return found;
 }
 
-/** The answer's bytes, refused past MAX_ANSWER_BYTES without reading the rest. */
-async function boundedText(kind: string, response: Response): Promise<string> {
-  const tooLarge = () => new DmsTargetError(kind, `iManage sent an answer larger than ${MAX_ANSWER_BYTES} bytes`, false);
-  try {
-    return (await readBoundedBody(response, MAX_ANSWER_BYTES, tooLarge)).toString("utf8");
-  } catch (error) {
-    if (error instanceof DmsTargetError) throw error;
-    if (isTimeout(error)) throw new DmsTargetError(kind, "iManage stopped answering part way", true, { cause: error });
-    throw new DmsTargetError(kind, "iManage's answer was cut short", true, { cause: error });
-  }
+/** Sends one request; what cannot be reached now is worth a retry, what the guard refuses is not. */
+export function send(connection: IManageConnection, path: string, request: IManageRequest = {}): Promise<Response> {
+  const url = endpoint(connection, path, request.query);
+  return httpOf(connection.kind).send(connection.ctx, connection.purpose, url, { ...request, headers: { accept: "application/json", ...request.headers } });
 }
 
 /** A successful answer's JSON. */
-export async function readJson(kind: string, response: Response): Promise<unknown> {
-  const text = await boundedText(kind, response);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new DmsTargetError(kind, "iManage sent an answer that is not JSON", false);
-  }
+export function readJson(kind: string, response: Response): Promise<unknown> {
+  return httpOf(kind).json(response);
 }
-
-const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
 
 /** iManage's own words for a refusal: `{"error": {"code_message": …}}` from the Work API, `{"error_description": …}` from sign-in. */
 export function vendorReason(body: unknown): string | undefined {
@@ -86,27 +59,14 @@ export function vendorReason(body: unknown): string | undefined {
   const answer = body as { error?: unknown; error_description?: unknown; message?: unknown };
   if (typeof answer.error === "object" && answer.error !== null) {
     const error = answer.error as { code_message?: unknown; message?: unknown; code?: unknown };
-    return text(error.code_message) ?? text(error.message) ?? text(error.code);
+    return textOf(error.code_message) ?? textOf(error.message) ?? textOf(error.code);
   }
-  return text(answer.error_description) ?? text(answer.message) ?? text(answer.error);
-}
-
-/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), or undefined. */
-export function retryAfterMs(header: string | null, now: number): number | undefined {
-  if (!header) return undefined;
-  const value = header.trim();
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const when = Date.parse(value);
-  return Number.isNaN(when) ? undefined : Math.max(0, when - now);
+  return textOf(answer.error_description) ?? textOf(answer.message) ?? textOf(answer.error);
 }
 
 /** The reason in a refusal's body, read within the bound; none when the body is not iManage's JSON. */
-export async function refusalReason(kind: string, response: Response): Promise<string | undefined> {
-  try {
-    return vendorReason(JSON.parse(await boundedText(kind, response)));
-  } catch {
-    return undefined;
-  }
+export function refusalReason(kind: string, response: Response): Promise<string | undefined> {
+  return httpOf(kind).reasonIn(response);
 }
 
 /**
@@ -114,15 +74,6 @@ export async function refusalReason(kind: string, response: Response): Promise<s
  * asked for), anything else needs the firm or the operator to act. `action` names what was
  * refused in plain words ("the upload"); `prefix` replaces the sentence's start (sign-in's own wording).
  */
-export async function refusal(connection: IManageConnection, response: Response, action: string, prefix?: string): Promise<DmsTargetError> {
-  const { kind, ctx } = connection;
-  const { status } = response;
-  const reason = await refusalReason(kind, response);
-  const detail = reason ?? `HTTP ${status}`;
-  if (status === 429) {
-    const wait = retryAfterMs(response.headers.get("retry-after"), ctx.now());
-    return new DmsTargetError(kind, `${prefix ?? `iManage is throttling ${action}`}: ${detail}`, true, { retryAfterMs: wait });
-  }
-  if (status >= 500) return new DmsTargetError(kind, `${prefix ?? `iManage failed ${action}`}: ${detail} (HTTP ${status})`, true);
-  return new DmsTargetError(kind, `${prefix ?? `iManage refused ${action}`}: ${detail}`, false);
+export function refusal(connection: IManageConnection, response: Response, action: string, prefix?: string): Promise<DmsTargetError> {
+  return httpOf(connection.kind).refusal(connection.ctx, response, action, prefix);
 }

@@ -2,6 +2,7 @@ import { readBoundedBody } from "../../lib/bounded-body";
 import type { Response } from "undici";
 import { OutboundRefusedError } from "../../outbound/guard";
 import { DmsTargetError } from "../dms-target";
+import { retryAfterMs } from "../vendor-http";
 
 // How NetDocuments' answers and failures become DmsTargetErrors: throttling (429, with the wait
 // it asked for), its own failures (5xx) and time-outs are worth another attempt; a refusal
@@ -10,14 +11,8 @@ import { DmsTargetError } from "../dms-target";
 /** Longest error body read for the vendor's reason. */
 const MAX_REASON_BYTES = 16 * 1024;
 
-/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), or undefined when it says nothing usable. */
-export function retryAfterMs(header: string | null, now: number): number | undefined {
-  if (!header) return undefined;
-  const value = header.trim();
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
+// Retry-After as every vendor client reads it.
+export { retryAfterMs };
 
 /** The body, refused past `max` bytes without reading the rest. */
 export async function readBounded(kind: string, response: Response, max: number): Promise<Buffer> {

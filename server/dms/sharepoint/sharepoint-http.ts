@@ -2,6 +2,7 @@ import { readBoundedBody } from "../../lib/bounded-body";
 import type { RequestInit, Response } from "undici";
 import { type OutboundGuard, type OutboundPurpose, OutboundRefusedError } from "../../outbound/guard";
 import { DmsTargetError } from "../dms-target";
+import { retryAfterMs } from "../vendor-http";
 
 // What SharePoint Online (through Microsoft Graph) and SharePoint Server share on the wire: one
 // guarded call with a time-out, answers read up to a bound, and the vendor's refusals turned into
@@ -54,14 +55,8 @@ export async function boundedJson<T>(response: Response, kind: string): Promise<
   }
 }
 
-/** Retry-After in milliseconds: delta seconds or an HTTP date; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | null, now: number): number | undefined {
-  if (!header) return undefined;
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
+// Retry-After as every vendor client reads it.
+export { retryAfterMs };
 
 /** The vendor's reason in an error body: Graph's {error:{message}}, SharePoint REST's {error:{message:{value}}} or OAuth's error_description. */
 export function vendorReason(body: string): string {

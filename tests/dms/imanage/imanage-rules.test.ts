@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IMANAGE_DEFAULT_BASE_URL, cloudBase, cloudHost, imanagePurpose } from "../../../server/dms/imanage/imanage-hosts";
-import { retryAfterMs, vendorReason } from "../../../server/dms/imanage/imanage-http";
+import { vendorReason } from "../../../server/dms/imanage/imanage-http";
+import { retryAfterMs } from "../../../server/dms/vendor-http";
 import { MAX_NAME_LENGTH, candidateName, firstFreeName, imanageExtension, imanageName } from "../../../server/dms/imanage/imanage-names";
 import { documentProfile, filingComment } from "../../../server/dms/imanage/imanage-profile";
 
