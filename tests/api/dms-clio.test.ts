@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClioTestServer, startClioServer } from "../dms/clio/clio-server";
 import { DEMO, api, backends, login } from "./harness";
-import { type FilingBed, apiPathOf, caseFolder, heldFor, startFilingBed } from "./dms-filing-bed";
+import { type FilingBed, apiPathOf, caseFolder, expectRefusalThenRequeue, expectThrottleHonoured, heldFor, startFilingBed } from "./dms-filing-bed";
 
 // A real notice filed end to end into Clio: the credential is created through its API (secret
 // sealed, never answered), connected the way a person does it (the consent address with a signed
@@ -89,53 +89,17 @@ describe.each(backends)("a notice filed end to end into Clio (%s)", (backend) =>
   it("waits as long as Clio's Retry-After says when it throttles, then files on the next attempt", async () => {
     const caseNumber = "2:24-cv-611";
     const { caseId } = await bed.caseFiledThrough(credentialId, caseNumber);
-    clio.failNext(429, { retryAfterSeconds: 120, count: 1, path: /^\/uploads\// });
-    const sentAt = Date.now();
-    await bed.sendNotice(caseNumber);
-    const itemId = await bed.itemOnCase(caseId, "delayed");
-    const job = await db()
-      .selectFrom("job")
-      .select(["id", "run_at"])
-      .where("kind", "=", "store-inbox-item")
-      .where("ref_id", "=", itemId)
-      .executeTakeFirstOrThrow();
-    expect(Number(job.run_at)).toBeGreaterThanOrEqual(sentAt + 120_000);
-    expect(await bed.recordOf(itemId)).toMatchObject({ status: "delayed", attempts: 1 });
-    expect(heldFor(clio, caseNumber)).toEqual([]);
-
-    await db().updateTable("job").set({ run_at: Date.now() }).where("id", "=", job.id).execute();
-    await bed.settled();
-    await bed.itemOnCase(caseId, "succeeded");
-    expect(await bed.recordOf(itemId)).toMatchObject({ status: "succeeded", attempts: 2, error: null });
+    const filing = { caseId, caseNumber, held: () => heldFor(clio, caseNumber), violations: () => clio.contractViolations() };
+    await expectThrottleHonoured(bed, filing, (seconds) => clio.failNext(429, { retryAfterSeconds: seconds, count: 1, path: /^\/uploads\// }));
     // The half-uploaded copy of the throttled attempt was replaced, not left beside the filed one.
     expect(clio.held().filter((d) => d.folder.at(-1) === caseFolder(caseNumber))).toHaveLength(1);
-    expect(clio.contractViolations()).toEqual([]);
   });
 
   it("fails a refusal no retry can mend at once, reports it with Clio's reason, and files once requeued", async () => {
     const caseNumber = "2:24-cv-612";
-    const firm = (await bed.client.get("/api/v1/firm")).body;
-    expect((await bed.client.put(`/api/v1/firm/${firm.id}`, { ...firm, dms_failure_report_emails: ["dms-admin@lawfirm.test"] })).status).toBe(200);
     const { caseId } = await bed.caseFiledThrough(credentialId, caseNumber);
-    clio.failNext(403, { path: /^\/api\/v4\/folders\.json$/ });
-    await bed.sendNotice(caseNumber);
-    const itemId = await bed.itemOnCase(caseId, "failed");
-    const record = await bed.recordOf(itemId);
-    expect(record).toMatchObject({ status: "failed", attempts: 1 });
-    expect(record.error).toMatch(/You do not have permission to do that/);
-    const report = await db().selectFrom("outbound_mail").selectAll().where("purpose", "=", "dms-failure").where("inbox_item_id", "=", itemId).execute();
-    expect(report).toHaveLength(1);
-    expect(report[0]!.text_body).toMatch(/You do not have permission to do that/);
-    expect(heldFor(clio, caseNumber)).toEqual([]);
-
-    const requeued = await bed.client.post("/api/v1/inbox/requeue", { ids: [itemId] });
-    expect(requeued.body).toEqual({ done: [itemId], skipped: [] });
-    await bed.settled();
-    await bed.itemOnCase(caseId, "succeeded");
-    const stored = await bed.recordOf(itemId);
-    expect(stored).toMatchObject({ status: "succeeded", error: null });
-    expect(heldFor(clio, caseNumber).map((d) => d.link)).toEqual([stored.link]);
-    expect(clio.contractViolations()).toEqual([]);
+    const filing = { caseId, caseNumber, held: () => heldFor(clio, caseNumber), violations: () => clio.contractViolations() };
+    await expectRefusalThenRequeue(bed, filing, () => clio.failNext(403, { path: /^\/api\/v4\/folders\.json$/ }), /You do not have permission to do that/);
   });
 
   it("keeps the credential from another firm", async () => {

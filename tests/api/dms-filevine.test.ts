@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRET_KEPT } from "../../app/common/resources/types";
 import { FILEVINE_WEB, type FileVineTestServer, startFileVineServer } from "../dms/filevine/filevine-server";
 import { DEMO, api, backends, login } from "./harness";
-import { type FilingBed, MATTER_KEY, apiPathOf, caseFolder, heldFor, startFilingBed } from "./dms-filing-bed";
+import { type FilingBed, MATTER_KEY, apiPathOf, caseFolder, expectRefusalThenRequeue, expectThrottleHonoured, heldFor, startFilingBed } from "./dms-filing-bed";
 
 // A real notice filed end to end into FileVine: the credential is made through its API (the
 // personal access token and client secret sealed, never answered), named by a storage policy,
@@ -97,56 +97,16 @@ describe.each(backends)("a notice filed end to end into FileVine (%s)", (backend
   it("waits as long as FileVine's Retry-After says when it throttles, then files on the next attempt", async () => {
     const caseNumber = "2:24-cv-611";
     const { caseId } = await bed.caseFiledThrough(credentialId, caseNumber);
-    fileVine.failNext(429, { retryAfterSeconds: 120, count: 1, path: /^\/fv-app\/v2\/Documents$/ });
-    const sentAt = Date.now();
-    await bed.sendNotice(caseNumber);
-    const itemId = await bed.itemOnCase(caseId, "delayed");
-    const job = await db()
-      .selectFrom("job")
-      .select(["id", "run_at"])
-      .where("kind", "=", "store-inbox-item")
-      .where("ref_id", "=", itemId)
-      .executeTakeFirstOrThrow();
-    expect(Number(job.run_at)).toBeGreaterThanOrEqual(sentAt + 120_000);
-    expect(await bed.recordOf(itemId)).toMatchObject({ status: "delayed", attempts: 1 });
-    expect(filed(caseNumber)).toEqual([]);
-
-    await db().updateTable("job").set({ run_at: Date.now() }).where("id", "=", job.id).execute();
-    await bed.settled();
-    await bed.itemOnCase(caseId, "succeeded");
-    expect(await bed.recordOf(itemId)).toMatchObject({ status: "succeeded", attempts: 2, error: null });
-    expect(filed(caseNumber)).toHaveLength(1);
-    expect(fileVine.contractViolations()).toEqual([]);
+    const filing = { caseId, caseNumber, held: () => filed(caseNumber), violations: () => fileVine.contractViolations() };
+    await expectThrottleHonoured(bed, filing, (seconds) => fileVine.failNext(429, { retryAfterSeconds: seconds, count: 1, path: /^\/fv-app\/v2\/Documents$/ }));
   });
 
   it("fails a refusal no retry can mend at once, reports it with FileVine's reason, and files once requeued", async () => {
     const caseNumber = "2:24-cv-612";
-    const firm = (await bed.client.get("/api/v1/firm")).body;
-    expect((await bed.client.put(`/api/v1/firm/${firm.id}`, { ...firm, dms_failure_report_emails: ["dms-admin@lawfirm.test"] })).status).toBe(200);
     const { caseId } = await bed.caseFiledThrough(credentialId, caseNumber);
-    fileVine.failNext(403, { path: /^\/fv-app\/v2\/Documents$/ });
-    await bed.sendNotice(caseNumber);
-    const itemId = await bed.itemOnCase(caseId, "failed");
-    const record = await bed.recordOf(itemId);
-    expect(record).toMatchObject({ status: "failed", attempts: 1 });
-    expect(record.error).toMatch(/FileVine refused the upload: FileVine failed with 403/);
-    const events = (await db().selectFrom("event_log").select("event").where("inbox_item_id", "=", itemId).execute()).map((e) => e.event);
-    expect(events).toContain("storage failed");
-    expect(events).not.toContain("storage delayed");
-    const report = await db().selectFrom("outbound_mail").selectAll().where("purpose", "=", "dms-failure").where("inbox_item_id", "=", itemId).execute();
-    expect(report).toHaveLength(1);
-    expect(report[0]!.text_body).toMatch(/FileVine refused the upload/);
-    expect(filed(caseNumber)).toEqual([]);
-
-    const requeued = await bed.client.post("/api/v1/inbox/requeue", { ids: [itemId] });
-    expect(requeued.body).toEqual({ done: [itemId], skipped: [] });
-    await bed.settled();
-    await bed.itemOnCase(caseId, "succeeded");
-    const stored = await bed.recordOf(itemId);
-    expect(stored).toMatchObject({ status: "succeeded", error: null });
-    const [held] = filed(caseNumber);
-    expect(held?.link).toBe(stored.link);
-    expect(fileVine.contractViolations()).toEqual([]);
+    const filing = { caseId, caseNumber, held: () => filed(caseNumber), violations: () => fileVine.contractViolations() };
+    const refuse = () => fileVine.failNext(403, { path: /^\/fv-app\/v2\/Documents$/ });
+    await expectRefusalThenRequeue(bed, filing, refuse, /FileVine refused the upload: FileVine failed with 403/);
   });
 
   it("fails at once when FileVine has no project for the case's matter", async () => {

@@ -207,3 +207,72 @@ export async function startFilingBed(backend: Backend, env: Record<string, strin
 
 /** What a vendor's stand-in holds in the case's folder. */
 export const heldFor = (server: VendorTestServer, caseNumber: string) => server.documents().filter((d) => d.folder.at(-1) === caseFolder(caseNumber));
+
+/**
+ * A notice on the case is throttled by the vendor (`throttle` arms the stand-in for one 429 with
+ * Retry-After `seconds`): the filing is delayed at least that long, nothing is held, and once the
+ * wait is over the next attempt files it.
+ */
+export async function expectThrottleHonoured(
+  bed: FilingBed,
+  filing: { caseId: string; caseNumber: string; held: () => unknown[]; violations: () => string[] },
+  throttle: (seconds: number) => void,
+): Promise<void> {
+  const db = bed.running.ctx.database.db;
+  throttle(120);
+  const sentAt = Date.now();
+  await bed.sendNotice(filing.caseNumber);
+  const itemId = await bed.itemOnCase(filing.caseId, "delayed");
+  const job = await db.selectFrom("job").select(["id", "run_at"]).where("kind", "=", "store-inbox-item").where("ref_id", "=", itemId).executeTakeFirstOrThrow();
+  expect(Number(job.run_at)).toBeGreaterThanOrEqual(sentAt + 120_000);
+  expect(await bed.recordOf(itemId)).toMatchObject({ status: "delayed", attempts: 1 });
+  expect(filing.held()).toEqual([]);
+
+  // The two minutes are over: the waiting job runs again.
+  await db.updateTable("job").set({ run_at: Date.now() }).where("id", "=", job.id).execute();
+  await bed.settled();
+  await bed.itemOnCase(filing.caseId, "succeeded");
+  expect(await bed.recordOf(itemId)).toMatchObject({ status: "succeeded", attempts: 2, error: null });
+  expect(filing.held()).toHaveLength(1);
+  expect(filing.violations()).toEqual([]);
+}
+
+/**
+ * A notice on the case meets a refusal no retry can mend (`refuse` arms the stand-in): the filing
+ * fails at its first attempt with the vendor's `reason`, the firm's DMS failure report says so,
+ * and once requeued it is filed, with the link the vendor holds.
+ */
+export async function expectRefusalThenRequeue(
+  bed: FilingBed,
+  filing: { caseId: string; caseNumber: string; held: () => { link: string }[]; violations: () => string[] },
+  refuse: () => void,
+  reason: RegExp,
+): Promise<void> {
+  const db = bed.running.ctx.database.db;
+  const firm = (await bed.client.get("/api/v1/firm")).body;
+  expect((await bed.client.put(`/api/v1/firm/${firm.id}`, { ...firm, dms_failure_report_emails: ["dms-admin@lawfirm.test"] })).status).toBe(200);
+  refuse();
+  await bed.sendNotice(filing.caseNumber);
+  const itemId = await bed.itemOnCase(filing.caseId, "failed");
+  const record = await bed.recordOf(itemId);
+  expect(record).toMatchObject({ status: "failed", attempts: 1 });
+  expect(record.error).toMatch(reason);
+  const events = (await db.selectFrom("event_log").select("event").where("inbox_item_id", "=", itemId).execute()).map((e) => e.event);
+  expect(events).toContain("storage failed");
+  expect(events).not.toContain("storage delayed");
+  const report = await db.selectFrom("outbound_mail").selectAll().where("purpose", "=", "dms-failure").where("inbox_item_id", "=", itemId).execute();
+  expect(report).toHaveLength(1);
+  expect(JSON.parse(report[0]!.to_addresses)).toEqual(["dms-admin@lawfirm.test"]);
+  expect(report[0]!.text_body).toMatch(reason);
+  expect(filing.held()).toEqual([]);
+
+  const requeued = await bed.client.post("/api/v1/inbox/requeue", { ids: [itemId] });
+  expect(requeued.status).toBe(200);
+  expect(requeued.body).toEqual({ done: [itemId], skipped: [] });
+  await bed.settled();
+  await bed.itemOnCase(filing.caseId, "succeeded");
+  const stored = await bed.recordOf(itemId);
+  expect(stored).toMatchObject({ status: "succeeded", error: null });
+  expect(filing.held().map((d) => d.link)).toEqual([stored.link]);
+  expect(filing.violations()).toEqual([]);
+}

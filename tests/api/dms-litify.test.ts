@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MATTER_COLUMN, type LitifyTestServer, startLitifyServer } from "../dms/litify/litify-server";
 import { DEMO, api, backends, login } from "./harness";
-import { type FilingBed, MATTER_KEY, MATTER_NAME, apiPathOf, caseFolder, startFilingBed } from "./dms-filing-bed";
+import {
+  type FilingBed,
+  MATTER_KEY,
+  MATTER_NAME,
+  apiPathOf,
+  caseFolder,
+  expectRefusalThenRequeue,
+  expectThrottleHonoured,
+  startFilingBed,
+} from "./dms-filing-bed";
 
 // A real notice filed end to end into Litify: the credential is created through its API (client
 // secret and password sealed, never answered), a storage policy names it, and the notice's
@@ -76,59 +85,15 @@ describe.each(backends)("a notice filed end to end into Litify (%s)", (backend) 
   it("waits as long as Salesforce's Retry-After says when it throttles, then files on the next attempt", async () => {
     const caseNumber = "2:24-cv-522";
     const { caseId } = await bed.caseFiledThrough(credentialId, caseNumber, PROPERTIES);
-    server.failNext(429, { retryAfterSeconds: 120, count: 1, path: /\/sobjects\/ContentVersion$/ });
-    const sentAt = Date.now();
-    await bed.sendNotice(caseNumber);
-    const itemId = await bed.itemOnCase(caseId, "delayed");
-    const job = await db()
-      .selectFrom("job")
-      .select(["id", "run_at"])
-      .where("kind", "=", "store-inbox-item")
-      .where("ref_id", "=", itemId)
-      .executeTakeFirstOrThrow();
-    expect(Number(job.run_at)).toBeGreaterThanOrEqual(sentAt + 120_000);
-    expect(await bed.recordOf(itemId)).toMatchObject({ status: "delayed", attempts: 1 });
-    expect(heldFor(caseNumber)).toEqual([]);
-
-    await db().updateTable("job").set({ run_at: Date.now() }).where("id", "=", job.id).execute();
-    await bed.settled();
-    await bed.itemOnCase(caseId, "succeeded");
-    expect(await bed.recordOf(itemId)).toMatchObject({ status: "succeeded", attempts: 2, error: null });
-    expect(heldFor(caseNumber)).toHaveLength(1);
-    expect(server.contractViolations()).toEqual([]);
+    const filing = { caseId, caseNumber, held: () => heldFor(caseNumber), violations: () => server.contractViolations() };
+    await expectThrottleHonoured(bed, filing, (seconds) => server.failNext(429, { retryAfterSeconds: seconds, count: 1, path: /\/sobjects\/ContentVersion$/ }));
   });
 
   it("fails a refusal no retry can mend at once, reports it with Salesforce's reason, and files once requeued", async () => {
     const caseNumber = "2:24-cv-523";
-    const firm = (await bed.client.get("/api/v1/firm")).body;
-    expect((await bed.client.put(`/api/v1/firm/${firm.id}`, { ...firm, dms_failure_report_emails: ["dms-admin@lawfirm.test"] })).status).toBe(200);
     const { caseId } = await bed.caseFiledThrough(credentialId, caseNumber, PROPERTIES);
-    server.failNext(403, { path: /\/sobjects\/ContentVersion$/ });
-    await bed.sendNotice(caseNumber);
-    const itemId = await bed.itemOnCase(caseId, "failed");
-    const record = await bed.recordOf(itemId);
-    expect(record).toMatchObject({ status: "failed", attempts: 1 });
-    expect(record.error).toMatch(/INSUFFICIENT_ACCESS/);
-    const events = (await db().selectFrom("event_log").select("event").where("inbox_item_id", "=", itemId).execute()).map((e) => e.event);
-    expect(events).toContain("storage failed");
-    expect(events).not.toContain("storage delayed");
-    const report = await db().selectFrom("outbound_mail").selectAll().where("purpose", "=", "dms-failure").where("inbox_item_id", "=", itemId).execute();
-    expect(report).toHaveLength(1);
-    expect(JSON.parse(report[0]!.to_addresses)).toEqual(["dms-admin@lawfirm.test"]);
-    expect(report[0]!.text_body).toMatch(/INSUFFICIENT_ACCESS/);
-    expect(heldFor(caseNumber)).toEqual([]);
-
-    const requeued = await bed.client.post("/api/v1/inbox/requeue", { ids: [itemId] });
-    expect(requeued.status).toBe(200);
-    expect(requeued.body).toEqual({ done: [itemId], skipped: [] });
-    await bed.settled();
-    await bed.itemOnCase(caseId, "succeeded");
-    const stored = await bed.recordOf(itemId);
-    expect(stored).toMatchObject({ status: "succeeded", error: null });
-    const held = heldFor(caseNumber);
-    expect(held).toHaveLength(1);
-    expect(held[0]!.link).toBe(stored.link);
-    expect(server.contractViolations()).toEqual([]);
+    const filing = { caseId, caseNumber, held: () => heldFor(caseNumber), violations: () => server.contractViolations() };
+    await expectRefusalThenRequeue(bed, filing, () => server.failNext(403, { path: /\/sobjects\/ContentVersion$/ }), /INSUFFICIENT_ACCESS/);
   });
 
   it("refuses a credential whose matter column is no field API name, with a clear message", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ProLawTestServer, startProLawServer } from "../dms/prolaw/prolaw-server";
 import { DEMO, api, backends, login } from "./harness";
-import { type FilingBed, MATTER_KEY, apiPathOf, caseFolder, heldFor, startFilingBed } from "./dms-filing-bed";
+import { type FilingBed, MATTER_KEY, apiPathOf, caseFolder, expectRefusalThenRequeue, expectThrottleHonoured, heldFor, startFilingBed } from "./dms-filing-bed";
 
 // A real notice filed end to end into ProLaw: the credential is created through its API (the
 // API key sealed, never answered), named by a storage policy, and a notice on the policy's case
@@ -14,7 +14,6 @@ describe.each(backends)("a notice filed end to end into ProLaw (%s)", (backend) 
   let bed: FilingBed;
   let proLaw: ProLawTestServer;
   let credentialId = "";
-  const db = () => bed.running.ctx.database.db;
 
   beforeAll(async () => {
     proLaw = await startProLawServer();
@@ -60,60 +59,15 @@ describe.each(backends)("a notice filed end to end into ProLaw (%s)", (backend) 
   it("waits as long as ProLaw's Retry-After says when it throttles, then files on the next attempt", async () => {
     const caseNumber = "2:24-cv-602";
     const { caseId } = await bed.caseFiledThrough(credentialId, caseNumber, PROPERTIES);
-    proLaw.failNext(429, { retryAfterSeconds: 120, count: 1, path: /\/documents$/ });
-    const sentAt = Date.now();
-    await bed.sendNotice(caseNumber);
-    const itemId = await bed.itemOnCase(caseId, "delayed");
-    const job = await db()
-      .selectFrom("job")
-      .select(["id", "run_at"])
-      .where("kind", "=", "store-inbox-item")
-      .where("ref_id", "=", itemId)
-      .executeTakeFirstOrThrow();
-    expect(Number(job.run_at)).toBeGreaterThanOrEqual(sentAt + 120_000);
-    expect(await bed.recordOf(itemId)).toMatchObject({ status: "delayed", attempts: 1 });
-    expect(heldFor(proLaw, caseNumber)).toEqual([]);
-
-    // The two minutes are over: the waiting job runs again.
-    await db().updateTable("job").set({ run_at: Date.now() }).where("id", "=", job.id).execute();
-    await bed.settled();
-    await bed.itemOnCase(caseId, "succeeded");
-    expect(await bed.recordOf(itemId)).toMatchObject({ status: "succeeded", attempts: 2, error: null });
-    expect(heldFor(proLaw, caseNumber)).toHaveLength(1);
-    expect(proLaw.contractViolations()).toEqual([]);
+    const filing = { caseId, caseNumber, held: () => heldFor(proLaw, caseNumber), violations: () => proLaw.contractViolations() };
+    await expectThrottleHonoured(bed, filing, (seconds) => proLaw.failNext(429, { retryAfterSeconds: seconds, count: 1, path: /\/documents$/ }));
   });
 
   it("fails a refusal no retry can mend at once, reports it with ProLaw's reason, and files once requeued", async () => {
     const caseNumber = "2:24-cv-603";
-    const firm = (await bed.client.get("/api/v1/firm")).body;
-    expect((await bed.client.put(`/api/v1/firm/${firm.id}`, { ...firm, dms_failure_report_emails: ["dms-admin@lawfirm.test"] })).status).toBe(200);
     const { caseId } = await bed.caseFiledThrough(credentialId, caseNumber, PROPERTIES);
-    proLaw.failNext(403, { path: /\/documents$/ });
-    await bed.sendNotice(caseNumber);
-    const itemId = await bed.itemOnCase(caseId, "failed");
-    const record = await bed.recordOf(itemId);
-    expect(record).toMatchObject({ status: "failed", attempts: 1 });
-    expect(record.error).toMatch(/no rights to add documents to this matter/);
-    const events = (await db().selectFrom("event_log").select("event").where("inbox_item_id", "=", itemId).execute()).map((e) => e.event);
-    expect(events).toContain("storage failed");
-    expect(events).not.toContain("storage delayed");
-    const report = await db().selectFrom("outbound_mail").selectAll().where("purpose", "=", "dms-failure").where("inbox_item_id", "=", itemId).execute();
-    expect(report).toHaveLength(1);
-    expect(JSON.parse(report[0]!.to_addresses)).toEqual(["dms-admin@lawfirm.test"]);
-    expect(report[0]!.text_body).toMatch(/no rights to add documents to this matter/);
-    expect(heldFor(proLaw, caseNumber)).toEqual([]);
-
-    const requeued = await bed.client.post("/api/v1/inbox/requeue", { ids: [itemId] });
-    expect(requeued.status).toBe(200);
-    expect(requeued.body).toEqual({ done: [itemId], skipped: [] });
-    await bed.settled();
-    await bed.itemOnCase(caseId, "succeeded");
-    const stored = await bed.recordOf(itemId);
-    expect(stored).toMatchObject({ status: "succeeded", error: null });
-    const held = heldFor(proLaw, caseNumber);
-    expect(held).toHaveLength(1);
-    expect(held[0]!.link).toBe(stored.link);
-    expect(proLaw.contractViolations()).toEqual([]);
+    const filing = { caseId, caseNumber, held: () => heldFor(proLaw, caseNumber), violations: () => proLaw.contractViolations() };
+    await expectRefusalThenRequeue(bed, filing, () => proLaw.failNext(403, { path: /\/documents$/ }), /no rights to add documents to this matter/);
   });
 
   it("fails at once, naming the matter, when ProLaw knows no matter by its number or reference", async () => {

@@ -8,7 +8,17 @@ import { startIManageServer } from "../dms/imanage/imanage-server";
 import { startNetDocumentsServer } from "../dms/netdocuments/netdocuments-server";
 import { boomiDocument, noticeSummary } from "../../server/jobs/webhook-events";
 import { DEMO, api, backends, login } from "./harness";
-import { type CredentialKey, type FilingBed, MATTER_KEY, apiPathOf, caseFolder, heldFor, startFilingBed } from "./dms-filing-bed";
+import {
+  type CredentialKey,
+  type FilingBed,
+  MATTER_KEY,
+  apiPathOf,
+  caseFolder,
+  expectRefusalThenRequeue,
+  expectThrottleHonoured,
+  heldFor,
+  startFilingBed,
+} from "./dms-filing-bed";
 
 // A real notice filed end to end into every vendor DMS: each credential type is created through
 // its API (secrets sealed, never answered), named by a storage policy, and a notice on the
@@ -194,60 +204,16 @@ describe.each(backends)("a notice filed end to end into every vendor DMS (%s)", 
     const box = vendorOf("dms-box");
     const caseNumber = "2:24-cv-511";
     const { caseId } = await caseFiledThrough(box, credentials["dms-box"]!, caseNumber);
-    servers.box.failNext(429, { retryAfterSeconds: 120, count: 1, path: /\/files\/content$/ });
-    const sentAt = Date.now();
-    await bed.sendNotice(caseNumber);
-    const itemId = await bed.itemOnCase(caseId, "delayed");
-    const job = await db()
-      .selectFrom("job")
-      .select(["id", "run_at"])
-      .where("kind", "=", "store-inbox-item")
-      .where("ref_id", "=", itemId)
-      .executeTakeFirstOrThrow();
-    expect(Number(job.run_at)).toBeGreaterThanOrEqual(sentAt + 120_000);
-    expect(await bed.recordOf(itemId)).toMatchObject({ status: "delayed", attempts: 1 });
-    expect(heldFor(servers.box, caseNumber)).toEqual([]);
-
-    // The two minutes are over: the waiting job runs again.
-    await db().updateTable("job").set({ run_at: Date.now() }).where("id", "=", job.id).execute();
-    await bed.settled();
-    await bed.itemOnCase(caseId, "succeeded");
-    expect(await bed.recordOf(itemId)).toMatchObject({ status: "succeeded", attempts: 2, error: null });
-    expect(heldFor(servers.box, caseNumber)).toHaveLength(1);
-    expect(servers.box.contractViolations()).toEqual([]);
+    const filing = { caseId, caseNumber, held: () => heldFor(servers.box, caseNumber), violations: () => servers.box.contractViolations() };
+    await expectThrottleHonoured(bed, filing, (seconds) => servers.box.failNext(429, { retryAfterSeconds: seconds, count: 1, path: /\/files\/content$/ }));
   });
 
   it("fails a refusal no retry can mend at once, reports it with the vendor's reason, and files once requeued", async () => {
     const dropbox = vendorOf("dms-dropbox");
     const caseNumber = "2:24-cv-512";
-    const firm = (await bed.client.get("/api/v1/firm")).body;
-    expect((await bed.client.put(`/api/v1/firm/${firm.id}`, { ...firm, dms_failure_report_emails: ["dms-admin@lawfirm.test"] })).status).toBe(200);
     const { caseId } = await caseFiledThrough(dropbox, credentials["dms-dropbox"]!, caseNumber);
-    servers.dropbox.failNext(403, { path: /^\/2\/files\/upload/ });
-    await bed.sendNotice(caseNumber);
-    const itemId = await bed.itemOnCase(caseId, "failed");
-    const record = await bed.recordOf(itemId);
-    expect(record).toMatchObject({ status: "failed", attempts: 1 });
-    expect(record.error).toMatch(/no_permission/);
-    const events = (await db().selectFrom("event_log").select("event").where("inbox_item_id", "=", itemId).execute()).map((e) => e.event);
-    expect(events).toContain("storage failed");
-    expect(events).not.toContain("storage delayed");
-    const report = await db().selectFrom("outbound_mail").selectAll().where("purpose", "=", "dms-failure").where("inbox_item_id", "=", itemId).execute();
-    expect(report).toHaveLength(1);
-    expect(JSON.parse(report[0]!.to_addresses)).toEqual(["dms-admin@lawfirm.test"]);
-    expect(report[0]!.text_body).toMatch(/no_permission/);
-    expect(heldFor(servers.dropbox, caseNumber)).toEqual([]);
-
-    const requeued = await bed.client.post("/api/v1/inbox/requeue", { ids: [itemId] });
-    expect(requeued.status).toBe(200);
-    expect(requeued.body).toEqual({ done: [itemId], skipped: [] });
-    await bed.settled();
-    await bed.itemOnCase(caseId, "succeeded");
-    const stored = await bed.recordOf(itemId);
-    expect(stored).toMatchObject({ status: "succeeded", error: null });
-    const [held] = heldFor(servers.dropbox, caseNumber);
-    expect(held?.link).toBe(stored.link);
-    expect(servers.dropbox.contractViolations()).toEqual([]);
+    const filing = { caseId, caseNumber, held: () => heldFor(servers.dropbox, caseNumber), violations: () => servers.dropbox.contractViolations() };
+    await expectRefusalThenRequeue(bed, filing, () => servers.dropbox.failNext(403, { path: /^\/2\/files\/upload/ }), /no_permission/);
   });
 
   it("keeps a firm's vendor credential from another firm: not readable, not named by its policies", async () => {
