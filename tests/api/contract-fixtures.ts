@@ -220,6 +220,8 @@ export function fieldValue(res: ServerResource, field: string, current: Record<s
   if (field === "party_email_domains") return [`domain${++serial}.example.test`];
   // Addresses (a webhook's URL, a DMS's base URL or sign-in endpoint) must stay addresses.
   if (/(^|_)(url|endpoint)$/.test(field)) return `https://hooks.example.test/changed/${++serial}`;
+  // A Salesforce field's API name must stay one.
+  if (field === "matter_column_name") return `Changed_${++serial}__c`;
   if (def?.reference && def.reference === res.def.key) return real ? ids[`${def.reference}:other`] : `no-such-${def.reference}`;
   switch (def?.kind) {
     case "email":
