@@ -72,6 +72,23 @@ describe.each(backends)("a notice filed end to end into Clio (%s)", (backend) =>
     expect(clio.contractViolations()).toEqual([]);
   });
 
+  it("makes one calendar entry on the matter for a hearing the docket text sets, at the firm's local time", async () => {
+    const caseNumber = "2:24-cv-613";
+    const { caseId } = await bed.caseFiledThrough(credentialId, caseNumber);
+    const before = clio.calendarEntries().length;
+    // The court's own wording, ahead of the fixture's docket text (quoted-printable lines stay short).
+    const hearing = "<b>Motion Hearing set for 3/15/2027 10:00 AM in Ctrm 106 =\nbefore Judge Rodney Gilstrap. MOTION to Dism=";
+    await bed.sendNotice(caseNumber, (raw) => raw.replace("<b>MOTION to Dism=", hearing));
+    await bed.settled();
+    await bed.itemOnCase(caseId, "succeeded");
+    const entries = clio.calendarEntries().slice(before);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ matter: { id: 5001 }, all_day: false });
+    expect(entries[0]!.start_at).toMatch(/^2027-03-15T10:00:00[+-]\d{2}:\d{2}$/);
+    expect(entries[0]!.summary).toMatch(/Motion Hearing/);
+    expect(clio.contractViolations()).toEqual([]);
+  });
+
   it("refuses bad, foreign and forged callbacks with a clear 4xx", async () => {
     const other = api(bed.running.url, (await login(bed.running.url, DEMO.secondAdmin)).access_token);
     const { code, state } = await consent(bed.client, credentialId);

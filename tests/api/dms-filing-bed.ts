@@ -49,8 +49,8 @@ export interface FilingBed {
   create: ReturnType<typeof creator>;
   /** The firm's matter every case of the bed belongs to (number MATTER_KEY). */
   matter: string;
-  /** The fixture notice as another filing on `caseNumber` (its own Message-ID and document), sent over SMTP. */
-  sendNotice(caseNumber: string): Promise<void>;
+  /** The fixture notice as another filing on `caseNumber` (its own Message-ID and document), sent over SMTP; `edit` changes its text first. */
+  sendNotice(caseNumber: string, edit?: (raw: string) => string): Promise<void>;
   /** Until the pipeline and the storage job are done (notification is another part's business). */
   settled(): Promise<void>;
   /** The inbox item of a notice on the case, once its storage reached `status`. */
@@ -92,10 +92,13 @@ export async function startFilingBed(backend: Backend, env: Record<string, strin
   const hierarchy = await client.put("/api/v1/firm/storage-hierarchy", { hierarchy: [...HIERARCHY_LEVELS], storage_policy_id: null });
   expect(hierarchy.status).toBe(200);
 
-  const sendNotice = async (caseNumber: string) => {
+  const sendNotice = async (caseNumber: string, edit: (raw: string) => string = (raw) => raw) => {
     const tag = String(++messageTag).padStart(2, "0");
     const raw = Buffer.from(
-      FIXTURE.replace("<4100001@", `<41000${tag}@`).replace("doc1/175135791113", `doc1/1751357911${tag}`).replaceAll("2:24-cv-00123", noticeNumber(caseNumber)),
+      edit(FIXTURE)
+        .replace("<4100001@", `<41000${tag}@`)
+        .replace("doc1/175135791113", `doc1/1751357911${tag}`)
+        .replaceAll("2:24-cv-00123", noticeNumber(caseNumber)),
       "latin1",
     );
     await nodemailer
