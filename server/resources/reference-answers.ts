@@ -1,4 +1,5 @@
 import { findResource } from "../../app/common/resources";
+import { securityRoles } from "../../app/common/resources/security-roles";
 import { type Caller, fieldLevel } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { HttpError } from "../lib/errors";
@@ -24,15 +25,19 @@ export interface ReferenceAnswers {
   options: Record<string, { value: string; label: string }[]>;
 }
 
+/** Pickers served by a search of their own rather than the generic one, by the path the entity declares. */
+const PICKER_SEARCHES: Record<string, typeof searchRoleChoices> = {
+  [securityRoles.pickerPath!]: searchRoleChoices,
+};
+
 type Lookup = (q: { max: number; ids?: string[]; sort?: string }) => Promise<SearchResult>;
 
 /** How rows of the entity `key` are searched for the caller, and what names a row; null when nothing searches it. */
 function lookupOf(ctx: ServerContext, caller: Caller, key: string): { lookup: Lookup; titleField: string } | null {
   const def = findResource(key);
   if (!def) return null;
-  if (def.pickerPath && def.key === "security-roles") {
-    return { titleField: def.titleField, lookup: (q) => searchRoleChoices(ctx, caller, { max: q.max, offset: 0, ids: q.ids ?? [] }) };
-  }
+  const picker = def.pickerPath ? PICKER_SEARCHES[def.pickerPath] : undefined;
+  if (picker) return { titleField: def.titleField, lookup: (q) => picker(ctx, caller, { max: q.max, offset: 0, ids: q.ids ?? [] }) };
   const res: ServerResource | undefined = serverResourceByPath((def.pickerPath ?? def.apiPath).replace(/^\/api\/v1\//, ""));
   if (!res) return null;
   const lookup: Lookup = (q) => {

@@ -42,6 +42,14 @@ describe.each(backends)("search with references (%s)", (backend) => {
     expect(Array.isArray(plain.body)).toBe(true);
   });
 
+  it("names users' roles through the roles' own picker search", async () => {
+    const admin = await as(DEMO.admin);
+    const res = await admin.get(`/api/v1/user/search?filter.email=${encodeURIComponent(DEMO.viewOnly)}&references=1`);
+    expect(res.status).toBe(200);
+    const [user] = res.body.rows as { security_role_id: string }[];
+    expect(res.body.titles.security_role_id).toEqual({ [user!.security_role_id]: "View Only" });
+  });
+
   it("offers no choices of a reference with more rows than a list can hold", async () => {
     const admin = await as(DEMO.admin);
     const create = creator(admin);
