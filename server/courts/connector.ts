@@ -71,11 +71,14 @@ export class CourtConnector {
     return new URL(`${absolute.pathname}${absolute.search}`, base);
   }
 
-  /** Throws OutboundRefusedError when the link or its address may not be called: never retried. */
-  async fetchDocument(url: string, courtId: string | null, session?: CourtSession): Promise<FetchOutcome> {
+  /**
+   * Throws OutboundRefusedError when the link or its address may not be called: never retried.
+   * `sessionOf` gives the firm's provider session, asked for only once the free look has failed.
+   */
+  async fetchDocument(url: string, courtId: string | null, sessionOf?: () => Promise<CourtSession | undefined>): Promise<FetchOutcome> {
     const target = this.resolve(url, courtId);
     const court = courtId ?? courtIdFromHost(new URL(url, "https://unknown.invalid").hostname) ?? "unknown";
-    return this.gateOf(court).run(() => this.request(target, session));
+    return this.gateOf(court).run(() => this.request(target, sessionOf));
   }
 
   /**
@@ -124,10 +127,11 @@ export class CourtConnector {
     return gate;
   }
 
-  private async request(target: URL, session?: CourtSession): Promise<FetchOutcome> {
+  private async request(target: URL, sessionOf?: () => Promise<CourtSession | undefined>): Promise<FetchOutcome> {
     const free = await this.ask(target);
     if (free.kind === "page") throw new RetryableFetchError(`${target.host} sent ${free.contentType} instead of a document`);
     if (free.kind !== "sign-in") return free;
+    const session = await sessionOf?.();
     if (!session) return { kind: "restricted", reason: message("pipeline:courtSignIn") };
     // Signed in, CM/ECF shows a receipt page with the cost before the document unless told it was seen.
     const signedTarget = new URL(target);

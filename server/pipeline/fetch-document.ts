@@ -49,8 +49,8 @@ interface PendingDocument {
 async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: number): Promise<void> {
   const db = ctx.database.db;
   try {
-    // The firm's provider account is only signed in with once the free look has failed.
-    const outcome = await ctx.courts.fetchDocument(doc.url, doc.court, await firmCourtSession(ctx, doc.firm_id, doc.processed_from_id));
+    // The firm's provider account is only read and signed in with once the free look has failed.
+    const outcome = await ctx.courts.fetchDocument(doc.url, doc.court, () => firmCourtSession(ctx, doc.firm_id, doc.processed_from_id));
     if (outcome.kind === "document") {
       if (!outcome.stamped && (await waitForStamp(ctx, doc))) return;
       const sha = await ctx.blobs.put(outcome.bytes, outcome.contentType, ctx.clock.now());

@@ -234,7 +234,7 @@ describe.each(backends)("provider credentials (%s)", (backend) => {
     simulator.failPacerAuth(503);
     try {
       const session = await firmCourtSession(running.ctx, firmId, null);
-      await expect(running.ctx.courts.fetchDocument("https://ecf.txed.uscourts.gov/doc1/175135799999", "txed", session)).rejects.toThrow(/503/);
+      await expect(running.ctx.courts.fetchDocument("https://ecf.txed.uscourts.gov/doc1/175135799999", "txed", async () => session)).rejects.toThrow(/503/);
     } finally {
       simulator.failPacerAuth(null);
     }
@@ -242,7 +242,7 @@ describe.each(backends)("provider credentials (%s)", (backend) => {
 
   it("keeps the outbound guard: no court request and no sign-in to a host of no court", async () => {
     const session = await firmCourtSession(running.ctx, firmId, null);
-    await expect(running.ctx.courts.fetchDocument("https://attacker.example.com/doc1/175135799999", "txed", session)).rejects.toBeInstanceOf(
+    await expect(running.ctx.courts.fetchDocument("https://attacker.example.com/doc1/175135799999", "txed", async () => session)).rejects.toBeInstanceOf(
       OutboundRefusedError,
     );
     await expect(
