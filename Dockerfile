@@ -5,6 +5,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+# The local package that links the `ecfx` bin must be there when npm installs.
+COPY scripts/ecfx-command ./scripts/ecfx-command
 RUN npm ci
 
 FROM deps AS build

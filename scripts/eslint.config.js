@@ -34,6 +34,8 @@ export default tseslint.config(
   },
   {
     files: ["**/*.cjs"],
-    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly", __dirname: "readonly" } },
+    // CommonJS files exist to be loaded with require (the `ecfx` bin starts without the ES module loader).
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 );

@@ -202,6 +202,9 @@ async function theirs(juriscraper: { python: string; src?: string }): Promise<Fi
   return JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as Figures;
 }
 
+/** The command the bin link runs (what `npx ecfx` starts, without npm). */
+const ECFX_BIN = path.join(ROOT, "scripts/ecfx.cjs");
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 interface OneRun {
@@ -250,15 +253,21 @@ function oneEmailRuns(juriscraper: Juriscraper): string[] {
   const script = "python" in juriscraper ? writeJuriscraperScript() : "";
   const ourRuns: OneRun[] = [];
   const theirRuns: OneRun[] = [];
-  startOnce([process.execPath, path.join(ROOT, "scripts/ecfx.mjs"), "parse", files[0] ?? "", "--json"]);
+  const npxRuns: OneRun[] = [];
+  const npmAlone: OneRun[] = [];
+  startOnce([process.execPath, ECFX_BIN, "parse", files[0] ?? "", "--json"]);
   for (let round = 0; round < 2; round++) {
     for (const file of files) {
-      ourRuns.push(startOnce([process.execPath, path.join(ROOT, "scripts/ecfx.mjs"), "parse", file, "--json"]));
+      ourRuns.push(startOnce([process.execPath, ECFX_BIN, "parse", file, "--json"]));
+      npxRuns.push(startOnce(["npx", "ecfx", "parse", file, "--json"]));
+      npmAlone.push(startOnce(["npm", "exec", "--", "true"]));
       if ("python" in juriscraper) theirRuns.push(startOnce([juriscraper.python, script, file, "0", ...(juriscraper.src ? [juriscraper.src] : [])]));
     }
   }
   const lines = [`one e-mail per run (${files.length} e-mails × 2, started afresh each time)`];
   lines.push(describe("  `ecfx parse FILE --json` (compiled)", ourRuns));
+  lines.push(describe("  `npx ecfx parse FILE --json` (npm's start-up included)", npxRuns));
+  lines.push(describe("  `npm exec -- true` (npm's start-up alone, for comparison)", npmAlone));
   if ("python" in juriscraper) lines.push(describe("  juriscraper, the same e-mail", theirRuns));
   return lines;
 }
