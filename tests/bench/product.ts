@@ -165,7 +165,10 @@ export interface SpawnedProduct {
 
 /** The compiled product as one process group with the given roles and settings. */
 export function spawnProduct(data: PreparedData, env: Record<string, string>): SpawnedProduct {
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  // ECFX_BENCH_NODE_ARGS: node options for the product's processes, e.g. "--cpu-prof --cpu-prof-dir=DIR"
+  // to profile them (NODE_OPTIONS refuses those).
+  const nodeArgs = process.env.ECFX_BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_ENTRY], {
     cwd: ROOT,
     // Its own process group, so stopping it also stops the console process it starts.
     detached: true,
