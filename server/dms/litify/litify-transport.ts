@@ -3,7 +3,7 @@ import { Transport } from "jsforce/lib/transport.js";
 import type { HttpRequest, HttpResponse } from "jsforce/lib/types/common.js";
 import { StreamPromise } from "jsforce/lib/util/promise.js";
 import type { OutboundPurpose } from "../../outbound/guard";
-import { boundedBytes, guardedFetch, retryAfterMs } from "../sharepoint/sharepoint-http";
+import { boundedBytes, guardedFetch, retryAfterMs } from "../guarded-call";
 import { DmsTargetError } from "../dms-target";
 import type { VendorContext } from "../vendor-target";
 import { LITIFY_KIND, SalesforceCallError, salesforceReason } from "./litify-errors";

@@ -1,6 +1,6 @@
 import type { Response } from "undici";
 import { DmsTargetError } from "../dms-target";
-import { type CallOptions, boundedJson, errorBody, guardedFetch, hostsPurpose, retryAfterMs } from "../sharepoint/sharepoint-http";
+import { type CallOptions, boundedJson, errorBody, guardedFetch, hostsPurpose, retryAfterMs } from "../guarded-call";
 import type { VendorContext } from "../vendor-target";
 
 // One guarded call to the firm's ProLaw REST API (the contract ECFX implements is

@@ -1,6 +1,6 @@
 import { DmsTargetError } from "../dms-target";
 import type { StoredToken, VendorContext } from "../vendor-target";
-import { type CallOptions, boundedJson, guardedFetch, refusal, vendorReason, boundedBytes } from "./sharepoint-http";
+import { type CallOptions, boundedJson, guardedFetch, refusal, vendorReason, boundedBytes } from "../guarded-call";
 
 // Sign-in to SharePoint Server at the credential's fed_auth_endpoint: the federation service
 // (AD FS 2016 or later, /adfs/oauth2/token) issues, for the app's client credentials, either an

@@ -4,7 +4,7 @@ import { DmsTargetError } from "../dms-target";
 import type { GraphTokens } from "./graph-auth";
 import type { GraphEndpoints } from "./graph-endpoints";
 import { type ApiRequest, SharePointApi } from "./sharepoint-api";
-import { type CallOptions, guardedFetch } from "./sharepoint-http";
+import { type CallOptions, guardedFetch } from "../guarded-call";
 
 // Microsoft Graph through the Graph SDK, whose only way out is a middleware that sends the request
 // through the outbound guard with the app's token. Answers come back raw and are read here, up

@@ -2,7 +2,7 @@ import { ConfidentialClientApplication, type INetworkModule, type NetworkRespons
 import { DmsTargetError } from "../dms-target";
 import type { StoredToken, VendorContext } from "../vendor-target";
 import { type GraphEndpoints, LOGIN_DEFAULT_BASE_URL, loginUrl } from "./graph-endpoints";
-import { type CallOptions, boundedJson, guardedFetch, refusal } from "./sharepoint-http";
+import { type CallOptions, boundedJson, guardedFetch, refusal } from "../guarded-call";
 
 // The app's own token for Microsoft Graph (client-credential grant through MSAL), kept in the
 // credential's token store and renewed a minute before it expires. MSAL's network calls go

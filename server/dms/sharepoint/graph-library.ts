@@ -2,7 +2,7 @@ import { DmsTargetError } from "../dms-target";
 import type { GraphApi } from "./graph-api";
 import { removeItem, uploadFile } from "./graph-upload";
 import { type LibraryUrl, encodePath } from "./library-url";
-import type { CallOptions } from "./sharepoint-http";
+import type { CallOptions } from "../guarded-call";
 import type { DriveItem, Library } from "./graph-types";
 import type { LibraryEntry, SharePointLibrary } from "./sharepoint-target-core";
 

@@ -1,7 +1,7 @@
 import { DmsLocationTaken, DmsTargetError } from "../dms-target";
 import type { GraphApi } from "./graph-api";
 import type { DriveItem, Library } from "./graph-types";
-import { type CallOptions, boundedJson, guardedFetch, refusal } from "./sharepoint-http";
+import { type CallOptions, boundedJson, guardedFetch, refusal } from "../guarded-call";
 
 // Puts a file into a folder under exactly one name, never replacing another document
 // (conflictBehavior "fail": a 409 is DmsLocationTaken). Up to 4 MB in one PUT; above, through an

@@ -3,7 +3,7 @@ import type { VendorContext } from "../vendor-target";
 import type { FedAuthTokens } from "./fed-auth";
 import { authHeaders } from "./fed-auth";
 import { type ApiRequest, SharePointApi } from "./sharepoint-api";
-import { type CallOptions, guardedFetch } from "./sharepoint-http";
+import { type CallOptions, guardedFetch } from "../guarded-call";
 
 // SharePoint Server's REST API (/_api, JSON "nometadata", SharePoint 2016 and later) for one
 // site. Writes carry the form digest from POST /_api/contextinfo, kept until shortly before it

@@ -2,7 +2,7 @@ import { DmsLocationTaken, DmsTargetError } from "../dms-target";
 import type { LibraryUrl } from "./library-url";
 import type { RestApi } from "./rest-api";
 import { restLiteral } from "./rest-api";
-import { errorBody, refusalOf } from "./sharepoint-http";
+import { errorBody, refusalOf } from "../guarded-call";
 import type { LibraryEntry, SharePointLibrary } from "./sharepoint-target-core";
 
 // The credential's library on SharePoint Server, addressed by server-relative URL

@@ -1,5 +1,5 @@
 import type { Response } from "undici";
-import { boundedJson, refusal } from "./sharepoint-http";
+import { boundedJson, refusal } from "../guarded-call";
 
 // What both SharePoint APIs (Graph and SharePoint REST) offer the library code: send a request
 // (signing in again once when the token is refused), and read its answer as JSON, as "not

@@ -5,7 +5,7 @@ import { GraphTokens } from "./graph-auth";
 import { GRAPH_DEFAULT_BASE_URL, graphEndpoints } from "./graph-endpoints";
 import { GraphLibrary } from "./graph-library";
 import { parseLibraryUrl } from "./library-url";
-import type { CallOptions } from "./sharepoint-http";
+import type { CallOptions } from "../guarded-call";
 import { createSharePointTarget } from "./sharepoint-target-core";
 
 // SharePoint Online through Microsoft Graph: the app signs in with its client credentials

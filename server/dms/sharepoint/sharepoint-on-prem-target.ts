@@ -4,7 +4,7 @@ import { FedAuthTokens } from "./fed-auth";
 import { parseLibraryUrl } from "./library-url";
 import { RestApi } from "./rest-api";
 import { RestLibrary } from "./rest-library";
-import { type CallOptions, hostsPurpose } from "./sharepoint-http";
+import { type CallOptions, hostsPurpose } from "../guarded-call";
 import { createSharePointTarget } from "./sharepoint-target-core";
 
 // SharePoint Server (2016, 2019, Subscription Edition) in the firm's own network, through its

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseLibraryUrl } from "../../../server/dms/sharepoint/library-url";
 import { MAX_PATH_LENGTH, firstFreeName, sharePointFileName, sharePointFolder, sharePointSegment } from "../../../server/dms/sharepoint/sharepoint-names";
 import { documentDescription, isFromFiling, profileFields } from "../../../server/dms/sharepoint/sharepoint-profile";
-import { retryAfterMs, vendorReason } from "../../../server/dms/sharepoint/sharepoint-http";
+import { retryAfterMs, vendorReason } from "../../../server/dms/guarded-call";
 
 describe("SharePoint names", () => {
   it.each([

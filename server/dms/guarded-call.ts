@@ -1,12 +1,14 @@
-import { readBoundedBody } from "../../lib/bounded-body";
+import { readBoundedBody } from "../lib/bounded-body";
 import type { RequestInit, Response } from "undici";
-import { type OutboundGuard, type OutboundPurpose, OutboundRefusedError } from "../../outbound/guard";
-import { DmsTargetError } from "../dms-target";
-import { retryAfterMs } from "../vendor-http";
+import { type OutboundGuard, type OutboundPurpose, OutboundRefusedError } from "../outbound/guard";
+import { DmsTargetError } from "./dms-target";
+import { retryAfterMs } from "./vendor-http";
 
-// What SharePoint Online (through Microsoft Graph) and SharePoint Server share on the wire: one
-// guarded call with a time-out, answers read up to a bound, and the vendor's refusals turned into
-// DmsTargetError in plain words (throttling and outages retryable, the rest for someone to fix).
+// One guarded call with a time-out, answers read up to a bound, and the vendor's refusals turned
+// into DmsTargetError in plain words (throttling and outages retryable, the rest for someone to
+// fix): what the clients that build their own requests share (SharePoint Online through Microsoft
+// Graph, SharePoint Server, ProLaw, Litify's transport). Clients of a plain REST API use
+// vendor-http.ts, which builds on the same reading of refusals.
 
 /** Largest JSON answer read; folder listings come in pages far below it. */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;

@@ -1,9 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DmsTargetError } from "../../../server/dms/dms-target";
-import { boundedJson, guardedFetch, hostsPurpose } from "../../../server/dms/sharepoint/sharepoint-http";
-import { OutboundGuard } from "../../../server/outbound/guard";
+import { DmsTargetError } from "../../server/dms/dms-target";
+import { boundedJson, guardedFetch, hostsPurpose } from "../../server/dms/guarded-call";
+import { OutboundGuard } from "../../server/outbound/guard";
 
 // The wire rules both SharePoint clients share: a call that outlasts its time-out is retryable,
 // an answer past the bound is refused, a host outside the purpose is never called.
