@@ -88,11 +88,26 @@ export interface OffsetSegment {
 const DAY = 86_400_000;
 const MINUTE = 60_000;
 
+// Every dashboard of a period asks for the same segments all day long (a year is 366 offsets to
+// read), so the last few answers are kept; they are shared, frozen, never changed by a caller.
+const keptSegments = new Map<string, OffsetSegment[]>();
+const KEPT_SEGMENTS = 64;
+
 /**
  * The offsets the zone uses between two instants: one segment per daylight-saving change.
  * Checked a day at a time, and each change found to its minute by halving.
  */
 export function offsetSegments(from: number, to: number, zone: string): OffsetSegment[] {
+  const key = `${zone} ${from} ${to}`;
+  const kept = keptSegments.get(key);
+  if (kept) return kept;
+  const segments = Object.freeze(findSegments(from, to, zone)) as OffsetSegment[];
+  if (keptSegments.size >= KEPT_SEGMENTS) keptSegments.delete(keptSegments.keys().next().value as string);
+  keptSegments.set(key, segments);
+  return segments;
+}
+
+function findSegments(from: number, to: number, zone: string): OffsetSegment[] {
   const segments: OffsetSegment[] = [{ start: from, offset: offsetAt(from, zone) }];
   for (let day = from; day < to; day += DAY) {
     const next = Math.min(day + DAY, to);

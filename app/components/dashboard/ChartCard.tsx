@@ -1,9 +1,11 @@
 import { Card, Text, Title } from "@mantine/core";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
+import { Tooltip } from "recharts";
 import type { Count } from "../../common/dashboard-answer";
 import { useHydrated } from "../../utils/use-hydrated";
+import { chartSvg } from "./chart-svg.server";
+import { CountBarChart } from "./CountBarChart";
 import { CountTable } from "./CountTable";
 
 interface Props {
@@ -14,9 +16,6 @@ interface Props {
   /** How a key reads in the table and on the axis (a state's name, a month). */
   label?: (key: string) => string;
 }
-
-const WIDTH = 440;
-const HEIGHT = 260;
 
 /**
  * A bar chart drawn as SVG on the server (readable without JavaScript; tooltips once it runs),
@@ -33,18 +32,21 @@ export function ChartCard({ testId, title, keyLabel, data, label = (k) => k }: P
         {title}
       </Title>
       {/* The chart is a picture of the table below; assistive technology reads the table. */}
-      <div className="dashboard-chart" aria-hidden="true">
-        <BarChart width={WIDTH} height={HEIGHT} data={rows} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          {/* Every tick, angled: the server cannot measure text, so the client must not drop ticks it measured, or hydration fails. */}
-          <XAxis dataKey="name" interval={0} angle={-40} textAnchor="end" height={64} tick={{ fontSize: 10 }} />
-          <YAxis allowDecimals={false} width={40} tick={{ fontSize: 11 }} />
-          {/* Tooltips need a pointer and JavaScript: drawn once the page runs (the first render
-              matches the server's), sparing the server a third of each chart's work. */}
-          {hydrated ? <Tooltip cursor={{ fillOpacity: 0.15 }} formatter={(value) => [String(value), t("count")]} /> : null}
-          <Bar dataKey="count" isAnimationActive={false} />
-        </BarChart>
-      </div>
+      {hydrated ? (
+        <div key="live" className="dashboard-chart" aria-hidden="true">
+          <CountBarChart rows={rows} tooltip={<Tooltip cursor={{ fillOpacity: 0.15 }} formatter={(value) => [String(value), t("count")]} />} />
+        </div>
+      ) : (
+        // The server sends its drawing as markup (chart-svg.server.tsx); hydration keeps it as it
+        // is (React leaves inner HTML alone there), and the browser draws the live chart after.
+        <div
+          key="drawn"
+          className="dashboard-chart"
+          aria-hidden="true"
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: typeof document === "undefined" ? chartSvg(rows) : "" }}
+        />
+      )}
       <details className="dashboard-data">
         <summary>
           <Text span size="sm">
