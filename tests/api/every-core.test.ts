@@ -8,13 +8,14 @@ import { type Product, freePort, killAllGroups, killGroup, spawnProduct } from "
 // The API on every core (ECFX_WEB_CONCURRENCY): copies of it share one port, each answers, and a
 // copy that dies is replaced while the others go on answering.
 
-/** The process ids of `pid`'s children. */
+/** The process ids of `pid`'s Node children: its copies, not the esbuild service tsx starts beside them. */
 function childrenOf(pid: number): number[] {
-  const out = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
+  const out = execFileSync("ps", ["-o", "pid=,comm=", "--ppid", String(pid)], { encoding: "utf8" });
   return out
     .split("\n")
-    .map((line) => Number(line.trim()))
-    .filter(Boolean);
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, command]) => command === "node")
+    .map(([id]) => Number(id));
 }
 
 async function eventually<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, ms = 30_000): Promise<T> {
