@@ -6,6 +6,8 @@ import { copyMonaco } from "../scripts/copy-monaco";
 import { buildApi } from "./api/app";
 import { loadOrCreateSecrets } from "./auth/secrets";
 import { openContext } from "./bootstrap";
+import { startConsoleServer } from "./console/console-server";
+import type { ServerContext } from "./context";
 import { ConfigError, type Config, loadConfig } from "./config";
 import { startCourtSimulator } from "./courts/simulator";
 import { DEMO_INBOX, DEMO_USERS } from "./seed/demo";
@@ -51,22 +53,26 @@ function consoleServerCommand(): string[] {
   return ["--import", "tsx", path.join(root, "server", "console", "serve.ts")];
 }
 
-function startConsole(config: Config): ChildProcess {
+/** The console's settings, for a console process of its own or for the console in this one. */
+function consoleEnvironment(config: Config): Record<string, string> {
   const secrets = loadOrCreateSecrets(config.dataDir);
+  return {
+    NODE_ENV: process.env.NODE_ENV ?? "production",
+    PORT: String(config.PORT),
+    HOST: config.ECFX_HOST,
+    ECFX_API_URL: config.apiUrl,
+    ECFX_PUBLIC_URL: config.publicUrl,
+    ECFX_SESSION_SECRET: secrets.sessionSecret,
+    ECFX_WEB_CONCURRENCY: String(config.ECFX_WEB_CONCURRENCY),
+  };
+}
+
+function startConsole(config: Config): ChildProcess {
   // Our own server around the build (request checks, headers, a redacted access log).
   const child = spawn(process.execPath, [...consoleServerCommand(), path.join(root, "build", "index.js")], {
     cwd: root,
     stdio: "inherit",
-    env: {
-      ...process.env,
-      NODE_ENV: process.env.NODE_ENV ?? "production",
-      PORT: String(config.PORT),
-      HOST: config.ECFX_HOST,
-      ECFX_API_URL: config.apiUrl,
-      ECFX_PUBLIC_URL: config.publicUrl,
-      ECFX_SESSION_SECRET: secrets.sessionSecret,
-      ECFX_WEB_CONCURRENCY: String(config.ECFX_WEB_CONCURRENCY),
-    },
+    env: { ...process.env, ...consoleEnvironment(config) },
   });
   child.on("exit", (code, signal) => {
     if (!shuttingDown) {
@@ -75,6 +81,18 @@ function startConsole(config: Config): ChildProcess {
     }
   });
   return child;
+}
+
+/** The console and the API in this process, each on its port. */
+async function serveConsoleAndApi(config: Config, ctx: ServerContext): Promise<() => Promise<void>> {
+  const api = buildApi(ctx);
+  await api.listen({ port: config.ECFX_API_PORT, host: config.ECFX_API_HOST });
+  Object.assign(process.env, consoleEnvironment(config));
+  const consoleServer = await startConsoleServer(path.join(root, "build", "index.js"));
+  return async () => {
+    await new Promise((resolve) => consoleServer.close(resolve));
+    await api.close();
+  };
 }
 
 let shuttingDown = false;
@@ -86,7 +104,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const stops: Array<() => Promise<void>> = [];
   // Built before anything else runs: the build blocks this process while it lasts.
-  if (config.ECFX_ROLES.includes("console")) buildConsoleIfNeeded();
+  if (config.ECFX_ROLES.includes("console") && !isServerCopy()) buildConsoleIfNeeded();
+  // A process serving both answers pages and the API calls they make without a hop to another
+  // process, and its copies then use every core for both (docs/decisions/049-a-process-per-core.md).
+  const together = config.ECFX_ROLES.includes("console") && config.ECFX_ROLES.includes("api");
 
   if (config.ECFX_ROLES.some((r) => r !== "console")) {
     // The demo fetches court documents from a local court simulator unless told otherwise.
@@ -130,8 +151,10 @@ async function main(): Promise<void> {
         console.log(`Sent ${sent} demo court notices to ${DEMO_INBOX}`);
       }
     }
-    // The API on every core: this process has migrated and seeded the database; copies of it,
-    // each with the API role alone, share the port. A random port (0) cannot be shared.
+    // The API (and with it the console) on every core: this process has migrated and seeded the
+    // database; its copies, each with the web roles alone, share the ports. A random port (0)
+    // cannot be shared.
+    const webRoles = together ? "console,api" : "api";
     const apiCopies = config.ECFX_ROLES.includes("api") && !isServerCopy() && config.ECFX_WEB_CONCURRENCY > 1 && config.ECFX_API_PORT !== 0;
     if (apiCopies) {
       const copies = startServerCopies({
@@ -139,13 +162,17 @@ async function main(): Promise<void> {
         args: [],
         count: config.ECFX_WEB_CONCURRENCY,
         env: {
-          ECFX_ROLES: "api",
+          ECFX_ROLES: webRoles,
           ...(config.ECFX_COURT_BASE_URL ? { ECFX_COURT_BASE_URL: config.ECFX_COURT_BASE_URL } : {}),
           ...(config.ECFX_PACER_AUTH_URL ? { ECFX_PACER_AUTH_URL: config.ECFX_PACER_AUTH_URL } : {}),
         },
-        name: "API",
+        name: together ? "Console and API" : "API",
       });
       stops.unshift(() => copies.stop());
+      if (ctx.seededDemo && config.ECFX_DEMO_DATA && config.ECFX_DEMO_YEAR) addDemoYearInBackground(ctx);
+    } else if (together) {
+      stops.unshift(await serveConsoleAndApi(config, ctx));
+      console.log(`ECFX API on ${config.apiUrl} (${ctx.database.dialect})`);
       if (ctx.seededDemo && config.ECFX_DEMO_DATA && config.ECFX_DEMO_YEAR) addDemoYearInBackground(ctx);
     } else if (config.ECFX_ROLES.includes("api")) {
       const api = buildApi(ctx);
@@ -155,11 +182,13 @@ async function main(): Promise<void> {
       if (ctx.seededDemo && config.ECFX_DEMO_DATA && config.ECFX_DEMO_YEAR) addDemoYearInBackground(ctx);
     }
   }
-  if (config.ECFX_ROLES.includes("console")) {
-    const child = startConsole(config);
-    stops.unshift(async () => {
-      child.kill("SIGTERM");
-    });
+  if (config.ECFX_ROLES.includes("console") && !isServerCopy()) {
+    if (!together) {
+      const child = startConsole(config);
+      stops.unshift(async () => {
+        child.kill("SIGTERM");
+      });
+    }
     console.log(`ECFX console on ${config.publicUrl}`);
     if (config.ECFX_DEMO) {
       console.log(`Demo sign-in: ${DEMO_USERS[0].email} / ${config.ECFX_DEMO_PASSWORD === "Demo-Passw0rd!" ? "Demo-Passw0rd!" : "(ECFX_DEMO_PASSWORD)"}`);

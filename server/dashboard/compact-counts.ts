@@ -15,6 +15,8 @@ interface CountTable {
   name: string;
   keys: string[];
   values: string[];
+  /** A key folded to nothing keeps a row: its new row's version is what tells readers it changed. */
+  keepsZero?: boolean;
 }
 
 const TABLES: CountTable[] = [
@@ -22,13 +24,15 @@ const TABLES: CountTable[] = [
   { name: "dashboard_quarter_count", keys: ["firm_id", "level", "bucket", "quarter"], values: ["n"] },
   { name: "dashboard_key_count", keys: ["firm_id", "level", "bucket", "kind", "key_id"], values: ["n"] },
   { name: "dashboard_document_count", keys: ["firm_id", "level", "bucket"], values: ["received", "fetched", "stored", "failed", "sealed"] },
+  // The firms' kept row counts of the searched tables (migration 049), read by server/resources/row-counts.ts.
+  { name: "firm_row_count", keys: ["firm_id", "table_name"], values: ["n"], keepsZero: true },
 ];
 
 /** Rows added this long ago or less are looked at: twice the interval, for transactions committed late. */
 const LOOK_BACK_MS = 4 * EVERY_MS;
 
 /** `since`: the database's time (milliseconds) after which rows count as changed lately, or null for all. */
-function compactStatement({ name, keys, values }: CountTable, since: number | null): string {
+function compactStatement({ name, keys, values, keepsZero }: CountTable, since: number | null): string {
   const keyList = keys.join(", ");
   const sums = values.map((v) => `sum(${v})`);
   // A number, not the clock in the statement: a volatile function keeps the index on added_at out.
@@ -37,7 +41,7 @@ function compactStatement({ name, keys, values }: CountTable, since: number | nu
     folded as (select ${keyList} from ${name} t inner join changed using (${keyList}) group by ${keyList} having count(*) > 1),
     moved as (delete from ${name} t using folded f where ${keys.map((k) => `t.${k} = f.${k}`).join(" and ")} returning t.*)
     insert into ${name} (${keyList}, ${values.join(", ")})
-    select ${keyList}, ${sums.join(", ")} from moved group by ${keyList} having ${sums.map((s) => `${s} <> 0`).join(" or ")}`;
+    select ${keyList}, ${sums.join(", ")} from moved group by ${keyList}${keepsZero ? "" : ` having ${sums.map((s) => `${s} <> 0`).join(" or ")}`}`;
 }
 
 /**

@@ -12,6 +12,7 @@ import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { type AuditAction, type AuditedChange, auditChange } from "./audit";
 import { type ReadScope, readScopeOf, rowScopeSql, wallApplies } from "./read-scope";
+import { countRows } from "./row-counts";
 import { QueryError, type SearchQuery } from "./search-query";
 import { documentBody, ftsQuery } from "./search-text";
 import type { ColumnSpec, LinkSpec, ServerResource } from "./types";
@@ -221,7 +222,7 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
   // on the row: a row's own text may hold another firm's token as a word.
   const match = dialect === "sqlite" && usesTextIndex(res, caller) && q.freeText ? ftsQuery(caller.firmId, q.freeText, dialect) : null;
   const fts = sql.table(`${res.table}_fts`);
-  const count = () =>
+  const counted = () =>
     match && q.filters.length === 0 && !q.quick && !res.defaultFilter && !wallApplies(res.table, rs)
       ? sql<{
           n: number;
@@ -229,6 +230,14 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
           anyDb(ctx),
         )
       : sql<{ n: number }>`select count(*) as n from ${table} where ${countWhere}`.execute(anyDb(ctx));
+  const count = () =>
+    countRows(anyDb(ctx), {
+      table: res.table,
+      firmId: rs.firmId,
+      everyRow: res.firmOwned && !wallApplies(res.table, rs) && !q.freeText && q.filters.length === 0 && !q.quick && !res.defaultFilter,
+      conditions: res.firmOwned && countReadsRowOnly(res, caller, rs, q) ? countWhere : null,
+      count: async () => Number((await counted()).rows[0]?.n ?? 0),
+    });
   let rows;
   let total;
   if (match) {
@@ -236,13 +245,27 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
     // index lead the page as well; sorting those few beats walking the sort index past the
     // firm's rows that do not match.
     total = await count();
-    rows = await pageRows(Number(total.rows[0]?.n ?? 0) <= FEW_MATCHES ? countWhere : where);
+    rows = await pageRows(total <= FEW_MATCHES ? countWhere : where);
   } else {
     [rows, total] = await Promise.all([pageRows(where), count()]);
   }
   const out = rows.rows.map((r) => present(res, r));
   await attachLinks(ctx, res, out, fields);
-  return { rows: out.map((r) => pick(r, fields)), total: Number(total.rows[0]?.n ?? 0) };
+  return { rows: out.map((r) => pick(r, fields)), total };
+}
+
+/**
+ * Whether a search's count depends on the table's own rows alone, so that it holds until the
+ * table changes: no wall (walls change elsewhere), no column computed from another table, no
+ * quick filter (they read other tables or the clock).
+ */
+function countReadsRowOnly(res: ServerResource, caller: Caller, rs: ReadScope, q: SearchQuery): boolean {
+  if (wallApplies(res.table, rs) || q.quick) return false;
+  const named = [
+    ...q.filters.map((f) => f.field),
+    ...(q.freeText && !usesTextIndex(res, caller) ? (res.searchable ? res.searchFields : (res.likeFields ?? [])) : []),
+  ];
+  return named.every((field) => !res.columns[field]?.expr);
 }
 
 function pick(row: Row, fields: string[]): Row {

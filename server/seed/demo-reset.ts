@@ -102,6 +102,7 @@ export const KEPT_TABLES = [
   "dashboard_quarter_count",
   "dashboard_key_count",
   "dashboard_document_count",
+  "firm_row_count",
 ] as const;
 
 /** The tables with a free-text index that SQLite keeps beside them (`<table>_fts`, migration 002), read from the schema. */

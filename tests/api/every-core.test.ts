@@ -3,18 +3,27 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { BENCH_PASSWORD } from "../bench/product";
+import { consoleCookie } from "../bench/search";
 import { type Product, freePort, killAllGroups, killGroup, spawnProduct } from "./product-processes";
 
 // The API on every core (ECFX_WEB_CONCURRENCY): copies of it share one port, each answers, and a
-// copy that dies is replaced while the others go on answering.
+// copy that dies is replaced while the others go on answering. A process with the console role as
+// well serves both itself, and so do its copies.
 
-/** The process ids of `pid`'s children. */
+/** The process ids of `pid`'s Node children: its copies, not the esbuild service tsx starts beside them. */
 function childrenOf(pid: number): number[] {
-  const out = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
+  let out = "";
+  try {
+    out = execFileSync("ps", ["-o", "pid=,comm=", "--ppid", String(pid)], { encoding: "utf8" });
+  } catch {
+    // ps ends with status 1 when the process has no children
+  }
   return out
     .split("\n")
-    .map((line) => Number(line.trim()))
-    .filter(Boolean);
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, command]) => command === "node")
+    .map(([id]) => Number(id));
 }
 
 async function eventually<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, ms = 30_000): Promise<T> {
@@ -89,4 +98,49 @@ describe("the API on every core", () => {
     const statuses = await Promise.all(Array.from({ length: 30 }, health));
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
   }, 180_000);
+
+  it.each([1, 2])(
+    "serves the console and the API from %i process(es), each serving both",
+    async (processes) => {
+      await killGroup(product);
+      const [port, apiPort] = [await freePort(), await freePort()];
+      product = spawnProduct({
+        ECFX_DATA_DIR: dataDir,
+        ECFX_ROLES: "console,api",
+        PORT: String(port),
+        ECFX_API_PORT: String(apiPort),
+        ECFX_HOST: "127.0.0.1",
+        ECFX_WEB_CONCURRENCY: String(processes),
+        ECFX_DEMO: "true",
+        ECFX_DEMO_DATA: "false",
+        ECFX_DEMO_PASSWORD: BENCH_PASSWORD,
+        LOG_LEVEL: "silent",
+      });
+      const consoleUrl = `http://127.0.0.1:${port}`;
+      await product.waitFor("ECFX console on", 600_000);
+      // One process: no console process beside it. Two: two copies, and the console's port answers
+      // only once they listen (each says so as the API does).
+      const copies = await eventually(
+        () => childrenOf(product!.child.pid!),
+        (pids) => pids.length === (processes === 1 ? 0 : processes),
+        90_000,
+      );
+      expect(copies).toHaveLength(processes === 1 ? 0 : processes);
+      expect(
+        await eventually(
+          () => product!.output().split("ECFX API on").length - 1,
+          (n) => n >= processes,
+          90_000,
+        ),
+      ).toBe(processes);
+      const cookie = await consoleCookie(consoleUrl);
+      // The case list asks the API: every answer a 200 page, from whichever copy took it.
+      const pages = await Promise.all(
+        Array.from({ length: 6 }, () => fetch(`${consoleUrl}/cases`, { headers: { cookie }, redirect: "manual" }).then((res) => res.status)),
+      );
+      expect(pages).toEqual(Array(6).fill(200));
+      expect((await fetch(`http://127.0.0.1:${apiPort}/api/v1/health`)).status).toBe(200);
+    },
+    700_000,
+  );
 });

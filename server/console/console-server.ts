@@ -1,0 +1,70 @@
+// The console's HTTP server: Remix behind the checks every request passes first. It replaces
+// remix-serve, which offers no place for them (docs/decisions/022-console-request-checks.md).
+// It runs in a process of its own (serve.ts) or beside the API in the product's own processes.
+import { randomBytes } from "node:crypto";
+import type { Server } from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { type ServerBuild, createRequestHandler, installGlobals } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import { message } from "../lib/messages";
+import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
+import { requestLogger } from "./request-log";
+import { withSecurityHeaders } from "./security-headers";
+import { isCrossSiteWrite } from "./same-origin";
+
+const DEFAULT_TRUSTED_PROXIES = "127.0.0.1,::1,::ffff:127.0.0.1";
+
+const list = (value: string | undefined) =>
+  (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** Serves the console build at `buildPath` on PORT (and HOST) of the environment; resolves once it listens. */
+export async function startConsoleServer(buildPath: string): Promise<Server> {
+  const build = (await import(pathToFileURL(path.resolve(buildPath)).href)) as ServerBuild;
+  installGlobals({ nativeFetch: build.future.v3_singleFetch });
+
+  const publicHost = process.env.ECFX_PUBLIC_URL ? new URL(process.env.ECFX_PUBLIC_URL).host.toLowerCase() : undefined;
+  const app = express();
+  app.disable("x-powered-by");
+  // X-Forwarded-For (and -Proto, -Host) are believed only from these; req.ip is then the client.
+  app.set("trust proxy", list(process.env.ECFX_TRUSTED_PROXIES ?? DEFAULT_TRUSTED_PROXIES));
+  app.use(compression());
+
+  app.use(requestLogger(process.env.LOG_LEVEL));
+
+  app.use((req, res, next) => {
+    const ownHosts = new Set([req.headers.host?.toLowerCase(), publicHost, req.get("x-forwarded-host") && req.hostname].filter((h): h is string => Boolean(h)));
+    if (isCrossSiteWrite(req.method, req.headers, ownHosts)) {
+      res.status(403).set("X-Content-Type-Options", "nosniff").type("text/plain; charset=utf-8").send(message("errors:crossSiteRequest"));
+      return;
+    }
+    next();
+  });
+
+  app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
+  app.use(express.static("public", { maxAge: "1h" }));
+
+  const handle = createRequestHandler(build, process.env.NODE_ENV);
+  app.all("*", async (req, res, next) => {
+    try {
+      const nonce = randomBytes(16).toString("base64");
+      const response = await handle(toFetchRequest(req, res), { cspNonce: nonce });
+      await sendFetchResponse(res, withSecurityHeaders(response, nonce));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST;
+  const server = host ? app.listen(port, host) : app.listen(port);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  return server;
+}

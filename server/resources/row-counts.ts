@@ -1,0 +1,85 @@
+import { type Kysely, type RawBuilder, sql } from "kysely";
+
+// The rows a firm has in its large tables and a version of each table, kept by the database
+// (migration 049), and the counts of searches kept per process against that version: a count is
+// answered again only while no process has written to the table since it was made.
+
+/** Tables the database keeps counted (049's list). */
+export const COUNTED_TABLES: ReadonlySet<string> = new Set(["court_case", "matter", "client", "timekeeper"]);
+
+export interface TableState {
+  rows: number;
+  /** Changes whenever a write to the table commits, in any process. */
+  version: string;
+}
+
+// The table is the migration's, not in the typed schema.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+/**
+ * A firm's rows in a counted table and the table's version. On PostgreSQL rows are appended and
+ * folded (049): for one greatest version the number of rows only grows, and a fold adds a greater
+ * version, so the pair names one state.
+ */
+export async function tableState(db: AnyDb, firmId: number, table: string): Promise<TableState> {
+  const found = await sql<{ n: string | number | null; version: string | number | null; parts: string | number }>`
+    select sum(n) as n, max(version) as version, count(*) as parts from firm_row_count where firm_id = ${firmId} and table_name = ${table}`.execute(db);
+  const row = found.rows[0];
+  return { rows: Number(row?.n ?? 0), version: `${String(row?.version ?? 0)}/${String(row?.parts ?? 0)}` };
+}
+
+const MAX_KEPT = 1_000;
+
+/** Counts of searches by their SQL, each valid for one version of its table. */
+class CountCache {
+  private readonly counts = new Map<string, { version: string; n: number }>();
+
+  get(key: string, version: string): number | undefined {
+    const kept = this.counts.get(key);
+    if (kept?.version !== version) return undefined;
+    // Most recently used last, so the oldest goes first when the cache is full.
+    this.counts.delete(key);
+    this.counts.set(key, kept);
+    return kept.n;
+  }
+
+  set(key: string, version: string, n: number): void {
+    this.counts.delete(key);
+    this.counts.set(key, { version, n });
+    if (this.counts.size > MAX_KEPT) this.counts.delete(this.counts.keys().next().value!);
+  }
+}
+
+/** One cache per database, so that two databases in one process never share a count. */
+const caches = new WeakMap<object, CountCache>();
+
+export interface CountedSearch {
+  table: string;
+  firmId: number;
+  /** True when the search keeps every row of the firm's table: its count is the kept one. */
+  everyRow: boolean;
+  /** The count's conditions, when they read only the table's own rows (then it may be kept). */
+  conditions: RawBuilder<unknown> | null;
+  count: () => Promise<number>;
+}
+
+/**
+ * The number of rows a search finds, exact: the kept count for a whole table; a count made
+ * earlier by the same conditions while the table has not changed; else counted. The state is read
+ * before counting, so a write committed in between leaves a count newer than its version, never older.
+ */
+export async function countRows(db: AnyDb, search: CountedSearch): Promise<number> {
+  if (!COUNTED_TABLES.has(search.table) || (!search.everyRow && !search.conditions)) return search.count();
+  const state = await tableState(db, search.firmId, search.table);
+  if (search.everyRow) return state.rows;
+  const compiled = search.conditions!.compile(db);
+  const key = `${search.table}\n${compiled.sql}\n${JSON.stringify(compiled.parameters)}`;
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new CountCache()));
+  const kept = cache.get(key, state.version);
+  if (kept !== undefined) return kept;
+  const n = await search.count();
+  cache.set(key, state.version, n);
+  return n;
+}
