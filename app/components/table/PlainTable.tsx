@@ -1,10 +1,10 @@
-import { Anchor, Box, Checkbox, Group, Table, Text } from "@mantine/core";
+import { Anchor, Box, Checkbox, Group, Table } from "@mantine/core";
 import { Link, useLocation } from "@remix-run/react";
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { changeState, sortDirection, tableHref, toggledSort } from "../../utils/table-url";
-import { CellContent } from "./CellContent";
 import { type ArrangedColumn, MIN_WIDTH } from "./layout";
+import { PlainRows } from "./PlainRows";
 import type { TableData, TableSelection } from "./types";
 
 const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
@@ -40,7 +40,6 @@ function SortLink({ table, column }: { table: TableData; column: ArrangedColumn 
 export function PlainTable({ table, striped, selection }: { table: TableData; striped: boolean; selection?: TableSelection }) {
   const { t } = useTranslation();
   const columns = table.columns.filter((c) => c.visible);
-  const width = columns.length + (selection ? 1 : 0);
   const lead = table.state.sort.split(",")[0] ?? "";
   return (
     <Box style={{ overflowX: "auto" }}>
@@ -73,32 +72,7 @@ export function PlainTable({ table, striped, selection }: { table: TableData; st
             ))}
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
-          {table.rows.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={width}>
-                <Text size="sm" c="dimmed">
-                  {t("table:empty")}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ) : (
-            table.rows.map((row, i) => (
-              <Table.Tr key={String(row.id ?? i)}>
-                {selection ? (
-                  <Table.Td>
-                    <Checkbox size="xs" name={selection.rowName} value={String(row.id)} aria-label={selection.rowLabel(row)} />
-                  </Table.Td>
-                ) : null}
-                {columns.map((c) => (
-                  <Table.Td key={c.field}>
-                    <CellContent t={t} resourceKey={table.resourceKey} column={c} row={row} titles={table.titles} />
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))
-          )}
-        </Table.Tbody>
+        <PlainRows table={table} columns={columns} selection={selection} />
       </Table>
     </Box>
   );
