@@ -1,5 +1,6 @@
 import { Checkbox } from "@mantine/core";
 import { useTranslation } from "react-i18next";
+import { useFocusClass } from "../../utils/focus-class";
 import { useFirmTimeZone } from "../../utils/dates";
 import { rowHref } from "./CellContent";
 import { cellText } from "./format";
@@ -15,6 +16,7 @@ import type { TableData, TableSelection } from "./types";
 export function PlainRows({ table, columns, selection }: { table: TableData; columns: ArrangedColumn[]; selection?: TableSelection }) {
   const { t } = useTranslation();
   const timeZone = useFirmTimeZone();
+  const focus = useFocusClass();
   const { resourceKey, titles } = table;
   if (table.rows.length === 0) {
     return (
@@ -42,7 +44,7 @@ export function PlainRows({ table, columns, selection }: { table: TableData; col
             return (
               <td key={c.field}>
                 {linked ? (
-                  <a className="row-link mantine-focus-auto" href={rowHref(resourceKey, row.id)}>
+                  <a className={`plain-link ${focus}`} href={rowHref(resourceKey, row.id)}>
                     {text || String(row.id)}
                   </a>
                 ) : (
