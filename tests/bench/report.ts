@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { BackendName } from "./product";
-import type { ConsolePageRun, PageCost } from "./search";
+import { type ConsolePageRun, DEEP_PAGE_LABEL, type PageCost } from "./search";
 import type { Summary } from "./stats";
 
 export interface BackendResult {
@@ -91,7 +91,7 @@ const PAGE_HEADER = [
 function pageRowsOf(results: BackendResult[]): string[][] {
   return results.flatMap((r) => {
     if (!r.consolePages) return [];
-    const apiPage = r.summaries.find((s) => s.label.startsWith("API cases, sort=-case_number"))?.cpuMs ?? Number.NaN;
+    const apiPage = r.summaries.find((s) => s.label === DEEP_PAGE_LABEL)?.cpuMs ?? Number.NaN;
     const { page, bare } = r.consolePages;
     const row = (p: PageCost) => [
       r.backend,
