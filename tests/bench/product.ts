@@ -109,13 +109,18 @@ function cpuOf(keep: (stat: string[], pid: string) => boolean): number {
   return ticks * TICK_MS;
 }
 
-/** CPU used by the product's processes and, on PostgreSQL, by the server's backends for its database. */
-export function productCpu(groupId: number, data: PreparedData): () => number {
+/**
+ * CPU used by the product's processes and, on PostgreSQL, by the server's backends for its
+ * database. `part` narrows it to the console's processes (those running its server) or to the
+ * rest: the API's processes with the database backends.
+ */
+export function productCpu(groupId: number, data: PreparedData, part: "all" | "console" | "api" = "all"): () => number {
   const database = data.env.DATABASE_URL ? new URL(data.env.DATABASE_URL).pathname.slice(1) : undefined;
+  const isConsole = (pid: string) => /console-serve|console\/serve/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8"));
   return () =>
     cpuOf((fields, pid) => {
-      if (fields[2] === String(groupId)) return true;
-      if (!database) return false;
+      if (fields[2] === String(groupId)) return part === "all" || (part === "console") === isConsole(pid);
+      if (!database || part === "console") return false;
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
       return cmdline.startsWith("postgres:") && cmdline.includes(` ${database} `);
     });
@@ -126,6 +131,11 @@ export interface RunningProduct {
   consoleUrl: string;
   /** CPU milliseconds the product (and its database backends) have used so far. */
   cpuMs(): number;
+  /** The same, split: the console's processes, and the API's process with its database backends. */
+  consoleCpuMs(): number;
+  apiCpuMs(): number;
+  /** Where the console's bare baseline page (/bench/bare-table) reads its rows from. */
+  bareRowsFile: string;
   /** What the processes printed, for the error message when something fails. */
   /** From the spawn to the console and API both answering. */
   startupMs: number;
@@ -194,7 +204,14 @@ export const answers = (url: string, product: SpawnedProduct, timeoutMs: number)
 async function startOnce(data: PreparedData): Promise<RunningProduct> {
   const [port, apiPort] = [await freePort(), await freePort()];
   const startedAt = performance.now();
-  const product = spawnProduct(data, { ECFX_ROLES: "console,api", PORT: String(port), ECFX_API_PORT: String(apiPort), ECFX_HOST: "127.0.0.1" });
+  const bareRowsFile = path.join(data.env.ECFX_DATA_DIR!, "bench-bare-rows.json");
+  const product = spawnProduct(data, {
+    ECFX_ROLES: "console,api",
+    PORT: String(port),
+    ECFX_API_PORT: String(apiPort),
+    ECFX_HOST: "127.0.0.1",
+    ECFX_BENCH_BARE_ROWS: bareRowsFile,
+  });
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const consoleUrl = `http://127.0.0.1:${port}`;
   // A stale console build is rebuilt at start, which takes a while on two cores.
@@ -203,7 +220,18 @@ async function startOnce(data: PreparedData): Promise<RunningProduct> {
     await product.stop();
     throw new Error(`the product did not start:\n${product.log().slice(-4_000)}`);
   }
-  return { apiUrl, consoleUrl, startupMs: performance.now() - startedAt, cpuMs: productCpu(product.child.pid!, data), log: product.log, stop: product.stop };
+  const pid = product.child.pid!;
+  return {
+    apiUrl,
+    consoleUrl,
+    startupMs: performance.now() - startedAt,
+    cpuMs: productCpu(pid, data),
+    consoleCpuMs: productCpu(pid, data, "console"),
+    apiCpuMs: productCpu(pid, data, "api"),
+    bareRowsFile,
+    log: product.log,
+    stop: product.stop,
+  };
 }
 
 /** Compiles the server when its sources changed (once per benchmark run is enough). */

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { BackendName } from "./product";
+import { type ConsolePageRun, DEEP_PAGE_LABEL, type PageCost } from "./search";
 import type { Summary } from "./stats";
 
 export interface BackendResult {
@@ -15,6 +16,8 @@ export interface BackendResult {
   seedOutput?: string;
   totalCases?: number;
   summaries: Summary[];
+  /** The console's list page beside its bare baseline. */
+  consolePages?: ConsolePageRun;
   failures: string[];
 }
 
@@ -61,10 +64,53 @@ function rowsOf(results: BackendResult[]): string[][] {
 
 const HEADER = ["database", "benchmark", "n", "errors", "p50 ms", "p95 ms", "max ms", "server CPU ms/req", "aim p95", ""];
 
+function aligned(header: string[], body: string[][], numeric: (column: number) => boolean): string {
+  const rows = [header, ...body];
+  const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((c, i) => (numeric(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ")).join("\n");
+}
+
 export function terminalTable(results: BackendResult[]): string {
-  const rows = [HEADER, ...rowsOf(results)];
-  const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => (i >= 2 && i <= 8 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ")).join("\n");
+  return aligned(HEADER, rowsOf(results), (i) => i >= 2 && i <= 8);
+}
+
+const PAGE_HEADER = [
+  "database",
+  "page",
+  "p50 ms",
+  "p99 ms",
+  "console CPU ms/page",
+  "API CPU ms/page",
+  "× the API page's CPU",
+  "× the bare render",
+  "HTML KB",
+  "API calls/page",
+];
+
+/** The console page beside the API's deep page (the console's CPU against the API's for its one search) and beside the bare render of the same rows. */
+function pageRowsOf(results: BackendResult[]): string[][] {
+  return results.flatMap((r) => {
+    if (!r.consolePages) return [];
+    const apiPage = r.summaries.find((s) => s.label === DEEP_PAGE_LABEL)?.cpuMs ?? Number.NaN;
+    const { page, bare } = r.consolePages;
+    const row = (p: PageCost) => [
+      r.backend,
+      p.label.replace(/^console /, ""),
+      ms(p.summary.p50),
+      ms(p.summary.p99),
+      ms(p.consoleCpuMs),
+      ms(p.apiCpuMs),
+      `${ms(p.consoleCpuMs / apiPage)}×`,
+      `${ms(p.consoleCpuMs / bare.consoleCpuMs)}×`,
+      (p.htmlBytes / 1024).toFixed(0),
+      p.apiCalls.toFixed(1),
+    ];
+    return [row(page), row(bare)];
+  });
+}
+
+export function consolePageTable(results: BackendResult[]): string {
+  return aligned(PAGE_HEADER, pageRowsOf(results), (i) => i >= 2);
 }
 
 export function machineLine(m: Machine): string {
@@ -99,6 +145,10 @@ function markdownBlock(m: Machine, results: BackendResult[], scripts: ScriptResu
     `| ${HEADER.join(" | ")} |`,
     `| ${HEADER.map(() => "---").join(" | ")} |`,
     ...rowsOf(results).map((r) => `| ${r.join(" | ")} |`),
+    "",
+    `| ${PAGE_HEADER.join(" | ")} |`,
+    `| ${PAGE_HEADER.map(() => "---").join(" | ")} |`,
+    ...pageRowsOf(results).map((r) => `| ${r.join(" | ")} |`),
     "",
   ];
   const failures = results.flatMap((r) => r.failures.map((f) => `- ${r.backend}: ${f}`));

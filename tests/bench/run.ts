@@ -8,7 +8,7 @@
 // rate, in → filed and mailed).
 // Prints a table with the machine it ran on and rewrites the generated part of
 // docs/benchmarks.md.
-import { type BackendResult, type ScriptResult, machine, machineLine, terminalTable, writeDocs } from "./report";
+import { type BackendResult, type ScriptResult, consolePageTable, machine, machineLine, terminalTable, writeDocs } from "./report";
 import { type BackendName, ROOT, findPostgres, prepareData, runBenchScript, runSeed, startProduct } from "./product";
 import { runApiSearches, runConsolePage } from "./search";
 
@@ -49,7 +49,9 @@ async function benchBackend(backend: BackendName, requests: number, pgUrl?: stri
       result.totalCases = api.totalCases;
       console.log(`[${backend}] console page…`);
       try {
-        result.summaries.push(await runConsolePage(product.consoleUrl, requests, product.cpuMs));
+        const pages = await runConsolePage(product, requests);
+        result.summaries.push(pages.page.summary, pages.bare.summary);
+        result.consolePages = pages;
       } catch (error) {
         result.failures.push(`console page: ${(error as Error).message}`);
       }
@@ -87,6 +89,7 @@ async function main(): Promise<number> {
     console.log(r.skipped ? `${r.backend}: SKIPPED (${r.skipped})` : `${r.backend}: seed ${r.seedSeconds?.toFixed(1)} s, ${r.totalCases ?? "?"} cases`);
   }
   console.log(`\n${terminalTable(results)}\n`);
+  console.log(`${consolePageTable(results)}\n`);
   for (const r of results) for (const f of r.failures) console.log(`${r.backend} FAILED: ${f}`);
   for (const r of scripts) console.log(`\n${r.title}:\n${r.output}`);
   if (opts.docs) {

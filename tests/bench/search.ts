@@ -1,4 +1,5 @@
 // The search workloads: API searches over the large seed and the console's case list page.
+import fs from "node:fs";
 import { FIRST_NAMES, LAST_NAMES, seededRandom } from "../../server/seed/large-names";
 import { BENCH_PASSWORD } from "./product";
 import { type Summary, sample, summarise } from "./stats";
@@ -68,6 +69,9 @@ export interface SearchRun {
   totalCases: number;
 }
 
+/** The API's deep pages: one search, as the console page makes it, against which that page's CPU is read. */
+export const DEEP_PAGE_LABEL = "API cases, sort=-case_number, pages 100-1990";
+
 export async function runApiSearches(apiUrl: string, requests: number, cpu?: () => number): Promise<SearchRun> {
   const token = await apiToken(apiUrl);
   const headers = { authorization: `Bearer ${token}` };
@@ -110,24 +114,95 @@ export async function runApiSearches(apiUrl: string, requests: number, cpu?: () 
     summaries: [
       summarise("API cases, first page (default sort)", first, API_AIM_MS),
       summarise("API cases, free text", text, API_AIM_MS),
-      summarise("API cases, sort=-case_number, pages 100-1990", deep, API_AIM_MS),
+      summarise(DEEP_PAGE_LABEL, deep, API_AIM_MS),
     ],
   };
 }
 
 export const CONSOLE_PAGE = "/cases?page=500&size=50&sort=-case_number";
+/** The baseline: the same 50 rows drawn by the plainest page of the console's stack, without the API. */
+export const BARE_PAGE = "/bench/bare-table";
 
-export async function runConsolePage(consoleUrl: string, requests: number, cpu?: () => number): Promise<Summary> {
-  const cookie = await consoleCookie(consoleUrl);
-  const result = await sample(
-    requests,
-    10,
-    async () => {
-      const res = await fetch(`${consoleUrl}${CONSOLE_PAGE}`, { headers: { cookie }, redirect: "manual" });
-      const html = await res.text();
-      return res.status === 200 && DOCKET.test(html);
-    },
-    cpu,
-  );
-  return summarise(`console ${CONSOLE_PAGE}`, result, CONSOLE_AIM_MS);
+/** What one kind of console page costs, apart from its latency. */
+export interface PageCost {
+  label: string;
+  summary: Summary;
+  /** CPU per page of the console's processes, and of the API's process (with its database backends). */
+  consoleCpuMs: number;
+  apiCpuMs: number;
+  /** The HTML of one page, uncompressed. */
+  htmlBytes: number;
+  /** Signed-in API calls per page once the session is warm (the API's own timings count them). */
+  apiCalls: number;
+}
+
+export interface ConsolePageRun {
+  page: PageCost;
+  bare: PageCost;
+}
+
+interface ProductMeters {
+  consoleCpuMs(): number;
+  apiCpuMs(): number;
+}
+
+/** Signed-in API calls the firm made so far, by the API's own count (/api/v1/slow-calls). */
+async function apiCallCount(apiUrl: string, token: string): Promise<number> {
+  const res = await fetch(`${apiUrl}/api/v1/slow-calls`, { headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`slow-calls answered ${res.status}`);
+  const routes = (await res.json()) as { route: string; count: number }[];
+  // Not the count's own calls.
+  return routes.filter((r) => r.route !== "/api/v1/slow-calls").reduce((n, r) => n + r.count, 0);
+}
+
+async function measurePage(
+  label: string,
+  url: string,
+  cookie: string,
+  requests: number,
+  meters: ProductMeters & { apiUrl: string; token: string; cpu?: () => number },
+): Promise<PageCost> {
+  let htmlBytes = 0;
+  const request = async () => {
+    const res = await fetch(url, { headers: { cookie }, redirect: "manual" });
+    const html = await res.text();
+    htmlBytes = Buffer.byteLength(html);
+    return res.status === 200 && DOCKET.test(html);
+  };
+  for (let i = 0; i < 10; i++) await request();
+  const callsBefore = await apiCallCount(meters.apiUrl, meters.token);
+  const [consoleBefore, apiBefore] = [meters.consoleCpuMs(), meters.apiCpuMs()];
+  const result = await sample(requests, 0, request, meters.cpu);
+  const [consoleAfter, apiAfter] = [meters.consoleCpuMs(), meters.apiCpuMs()];
+  const calls = (await apiCallCount(meters.apiUrl, meters.token)) - callsBefore;
+  return {
+    label,
+    summary: summarise(label, result, CONSOLE_AIM_MS),
+    consoleCpuMs: (consoleAfter - consoleBefore) / requests,
+    apiCpuMs: (apiAfter - apiBefore) / requests,
+    htmlBytes,
+    apiCalls: calls / requests,
+  };
+}
+
+/**
+ * The console's case list page, and the bare baseline beside it in the same run: first the page's
+ * 50 rows are asked of the API once and written where the bare page reads them.
+ */
+export async function runConsolePage(
+  product: ProductMeters & { consoleUrl: string; apiUrl: string; bareRowsFile: string; cpuMs?: () => number },
+  requests: number,
+): Promise<ConsolePageRun> {
+  const token = await apiToken(product.apiUrl);
+  const rows = await fetch(`${product.apiUrl}/api/v1/case/search?max=50&offset=${499 * 50}&sort=-case_number`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!rows.ok) throw new Error(`the bare page's rows: the API answered ${rows.status}`);
+  fs.writeFileSync(product.bareRowsFile, JSON.stringify(await rows.json()));
+  const cookie = await consoleCookie(product.consoleUrl);
+  const meters = { ...product, token, cpu: product.cpuMs };
+  return {
+    page: await measurePage(`console ${CONSOLE_PAGE}`, `${product.consoleUrl}${CONSOLE_PAGE}`, cookie, requests, meters),
+    bare: await measurePage(`console ${BARE_PAGE} (baseline)`, `${product.consoleUrl}${BARE_PAGE}`, cookie, requests, meters),
+  };
 }

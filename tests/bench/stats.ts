@@ -6,6 +6,7 @@ export interface Summary {
   errors: number;
   p50: number;
   p95: number;
+  p99: number;
   max: number;
   mean: number;
   /** The aim for p95 in ms, when the benchmark has one. */
@@ -24,8 +25,8 @@ export function percentile(sorted: number[], p: number): number {
 export function summarise(label: string, run: { samples: number[]; errors: number; cpuMs?: number }, aim?: number): Summary {
   const sorted = [...run.samples].sort((a, b) => a - b);
   const mean = sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1);
-  const [p50, p95, max] = [percentile(sorted, 50), percentile(sorted, 95), sorted.at(-1) ?? Number.NaN];
-  return { label, count: sorted.length, errors: run.errors, p50, p95, max, mean, aim, cpuMs: run.cpuMs };
+  const [p50, p95, p99, max] = [percentile(sorted, 50), percentile(sorted, 95), percentile(sorted, 99), sorted.at(-1) ?? Number.NaN];
+  return { label, count: sorted.length, errors: run.errors, p50, p95, p99, max, mean, aim, cpuMs: run.cpuMs };
 }
 
 /**

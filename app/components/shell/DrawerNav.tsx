@@ -1,10 +1,11 @@
 import { useMantineTheme } from "@mantine/core";
-import { NavLink as RemixNavLink } from "@remix-run/react";
+import { NavLink as RemixNavLink, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { UserRoleMap } from "../../common/access";
 import type { ProductPart } from "../../common/entitled-features";
 import type { DrawerIcon } from "../../common/resources/types";
 import { type DrawerGroup, drawerRoutes } from "../../utils/route-table";
+import { useHydrated } from "../../utils/use-hydrated";
 
 /** An icon of the drawer's sprite (/icons.svg), drawn as Tabler draws it: 18 px, stroke 1.6. */
 function SpriteIcon({ name }: { name: DrawerIcon }) {
@@ -26,6 +27,12 @@ function SpriteIcon({ name }: { name: DrawerIcon }) {
   );
 }
 
+/** NavLink's rule for its active link: the path itself or a page under it, in any letter case. */
+const isCurrent = (pathname: string, path: string) => {
+  const [at, to] = [pathname.toLowerCase(), path.toLowerCase()];
+  return at === to || (at.startsWith(to) && at.charAt(to.length) === "/");
+};
+
 const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "developer"];
 
 /**
@@ -38,6 +45,8 @@ export function DrawerNav({ role, parts }: { role: UserRoleMap; parts: readonly 
   const { focusRing } = useMantineTheme();
   const entries = drawerRoutes(role, parts);
   const linkClass = `drawer-link mantine-focus-${focusRing}`;
+  const hydrated = useHydrated();
+  const { pathname } = useLocation();
   return (
     <nav className="drawer-nav">
       {GROUP_ORDER.map((group) => {
@@ -48,16 +57,27 @@ export function DrawerNav({ role, parts }: { role: UserRoleMap; parts: readonly 
             {/* Full text colour: Mantine's dimmed grey reads below 4.5:1 on the drawer in both schemes. */}
             <p className="drawer-group-title">{t(`drawerGroups.${group}`)}</p>
             {items.map((r) => {
-              return (
-                // Remix marks the page's own link (and its sub-pages') aria-current="page".
-                <RemixNavLink key={r.path} to={r.path} className={linkClass}>
+              const content = (
+                <>
                   {r.icon ? (
                     <span className="drawer-link-icon">
                       <SpriteIcon name={r.icon} />
                     </span>
                   ) : null}
                   <span className="drawer-link-label">{t(r.titleKey)}</span>
+                </>
+              );
+              // Remix marks the page's own link (and its sub-pages') aria-current="page". Until the
+              // page is interactive, plain links marked the same way: forty Remix links were a
+              // tenth of a list page's server render.
+              return hydrated ? (
+                <RemixNavLink key={r.path} to={r.path} className={linkClass}>
+                  {content}
                 </RemixNavLink>
+              ) : (
+                <a key={r.path} href={r.path} className={linkClass} aria-current={isCurrent(pathname, r.path) ? "page" : undefined}>
+                  {content}
+                </a>
               );
             })}
           </div>

@@ -1,4 +1,4 @@
-import { Box, Button, Checkbox, Group, Stack, Text } from "@mantine/core";
+import { Box, Button, Group, Stack, Text } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { TABLE_INTENTS } from "./intents";
@@ -19,8 +19,12 @@ export function ColumnsForm({ table }: { table: TableData }) {
           <Text component="legend" size="sm" c="dimmed">
             {t("table:columns.legend")}
           </Text>
+          {/* Plain checkboxes (app.css): this form is drawn only until the page is interactive, one per column. */}
           {table.columns.map((c) => (
-            <Checkbox key={c.field} name="visible" value={c.field} label={t(c.labelKey)} defaultChecked={c.visible} disabled={c.isTitle} size="xs" />
+            <label key={c.field} className="plain-checkbox">
+              <input type="checkbox" name="visible" value={c.field} defaultChecked={c.visible} disabled={c.isTitle} />
+              {t(c.labelKey)}
+            </label>
           ))}
           <Group gap="xs">
             <Button type="submit" name="intent" value={TABLE_INTENTS.columns} size="xs">

@@ -1,40 +1,37 @@
-import { Anchor, Group, Text } from "@mantine/core";
-import { Link, useLocation } from "@remix-run/react";
+import { Group } from "@mantine/core";
+import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { useFocusClass } from "../../utils/focus-class";
 import { PAGE_SIZES } from "../../utils/paging";
 import { changeState, tableHref } from "../../utils/table-url";
 import { Pager } from "../Pager";
 import type { TableData } from "./types";
 
-/** Previous/next and the page-size links 10/25/50/100, all real links. */
+/**
+ * Previous/next and the page-size links 10/25/50/100, all real links. Drawn only until the page
+ * is interactive, so the size links are plain ones (app.css).
+ */
 export function PageControls({ table }: { table: TableData }) {
   const { t } = useTranslation();
   const location = useLocation();
+  const focus = useFocusClass();
   const current = new URLSearchParams(location.search);
   return (
     <Group justify="space-between" data-testid="page-controls">
-      <Group gap="xs" role="group" aria-label={t("table:perPage")}>
-        <Text size="sm" c="dimmed">
-          {t("table:perPage")}
-        </Text>
+      <div className="page-sizes" role="group" aria-label={t("table:perPage")}>
+        <span className="page-sizes-label">{t("table:perPage")}</span>
         {PAGE_SIZES.map((size) =>
           size === table.state.size ? (
-            <Text key={size} size="sm" fw={700} aria-current="true">
+            <span key={size} className="page-size-current" aria-current="true">
               {size}
-            </Text>
+            </span>
           ) : (
-            <Anchor
-              key={size}
-              component={Link}
-              size="sm"
-              preventScrollReset
-              to={tableHref(location.pathname, changeState(table.state, { size }), table.spec, current)}
-            >
+            <a key={size} className={`plain-link ${focus}`} href={tableHref(location.pathname, changeState(table.state, { size }), table.spec, current)}>
               {size}
-            </Anchor>
+            </a>
           ),
         )}
-      </Group>
+      </div>
       <Pager page={table.state.page} size={table.state.size} total={table.total} />
     </Group>
   );

@@ -1,10 +1,11 @@
-import { Anchor, Box, Checkbox, Group, Table, Text } from "@mantine/core";
-import { Link, useLocation } from "@remix-run/react";
+import { Box, Checkbox, Table } from "@mantine/core";
+import { useLocation } from "@remix-run/react";
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
+import { useFocusClass } from "../../utils/focus-class";
 import { changeState, sortDirection, tableHref, toggledSort } from "../../utils/table-url";
-import { CellContent } from "./CellContent";
 import { type ArrangedColumn, MIN_WIDTH } from "./layout";
+import { PlainRows } from "./PlainRows";
 import type { TableData, TableSelection } from "./types";
 
 const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
@@ -13,6 +14,7 @@ const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
 function SortLink({ table, column }: { table: TableData; column: ArrangedColumn }) {
   const { t } = useTranslation();
   const location = useLocation();
+  const focus = useFocusClass();
   const direction = sortDirection(table.state.sort, column.field);
   const lead = table.state.sort.split(",")[0]?.replace(/^-/, "") === column.field;
   const to = tableHref(
@@ -23,13 +25,12 @@ function SortLink({ table, column }: { table: TableData; column: ArrangedColumn 
   );
   const Icon = lead && direction === "asc" ? IconArrowUp : lead && direction === "desc" ? IconArrowDown : IconArrowsSort;
   const label = t(column.labelKey);
+  // A plain link: this header is drawn until the page is interactive, then the interactive table's replaces it.
   return (
-    <Anchor component={Link} to={to} preventScrollReset c="inherit" fw={700} size="sm" aria-label={t("table:sortBy", { column: label })}>
-      <Group gap={4} wrap="nowrap" component="span">
-        {label}
-        <Icon size={14} stroke={1.8} aria-hidden opacity={lead ? 1 : 0.4} />
-      </Group>
-    </Anchor>
+    <a className={`sort-link ${focus}`} href={to} aria-label={t("table:sortBy", { column: label })}>
+      {label}
+      <Icon size={14} stroke={1.8} aria-hidden opacity={lead ? 1 : 0.4} />
+    </a>
   );
 }
 
@@ -40,7 +41,6 @@ function SortLink({ table, column }: { table: TableData; column: ArrangedColumn 
 export function PlainTable({ table, striped, selection }: { table: TableData; striped: boolean; selection?: TableSelection }) {
   const { t } = useTranslation();
   const columns = table.columns.filter((c) => c.visible);
-  const width = columns.length + (selection ? 1 : 0);
   const lead = table.state.sort.split(",")[0] ?? "";
   return (
     <Box style={{ overflowX: "auto" }}>
@@ -73,32 +73,7 @@ export function PlainTable({ table, striped, selection }: { table: TableData; st
             ))}
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
-          {table.rows.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={width}>
-                <Text size="sm" c="dimmed">
-                  {t("table:empty")}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ) : (
-            table.rows.map((row, i) => (
-              <Table.Tr key={String(row.id ?? i)}>
-                {selection ? (
-                  <Table.Td>
-                    <Checkbox size="xs" name={selection.rowName} value={String(row.id)} aria-label={selection.rowLabel(row)} />
-                  </Table.Td>
-                ) : null}
-                {columns.map((c) => (
-                  <Table.Td key={c.field}>
-                    <CellContent t={t} resourceKey={table.resourceKey} column={c} row={row} titles={table.titles} />
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))
-          )}
-        </Table.Tbody>
+        <PlainRows table={table} columns={columns} selection={selection} />
       </Table>
     </Box>
   );

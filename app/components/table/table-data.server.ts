@@ -79,7 +79,7 @@ export async function loadTable(request: Request, def: ResourceDef): Promise<{ t
     table: {
       resourceKey: def.key,
       columns: arranged,
-      rows: page.rows,
+      rows: page.rows.map((row) => tableRow(row, columns)),
       total: page.total,
       state: parsed.state,
       spec,
@@ -96,6 +96,16 @@ export async function loadTable(request: Request, def: ResourceDef): Promise<{ t
       siblings: siblingTabs(def, (resource) => accessTo(resource, me.userRole[def.accessKey] ?? "DENY").level),
     },
   };
+}
+
+/**
+ * What the page keeps of a row: its id and its columns' values. The search answers every field of
+ * the entity, and the rows travel to the browser again for the interactive table (decision 059).
+ */
+function tableRow(row: TableRow, columns: { field: string }[]): TableRow {
+  const kept: TableRow = { id: row.id };
+  for (const { field } of columns) if (field in row) kept[field] = row[field];
+  return kept;
 }
 
 /** The list pages shown as tabs beside this one (the DMS credential types), those the role may read. */

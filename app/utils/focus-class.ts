@@ -1,0 +1,6 @@
+import { useMantineTheme } from "@mantine/core";
+
+/** Mantine's focus-ring class for a plain element, as the theme sets it (always shown with accessible colours). */
+export function useFocusClass(): string {
+  return `mantine-focus-${useMantineTheme().focusRing}`;
+}
