@@ -54,6 +54,8 @@ describe("the API on every core", () => {
       ECFX_WEB_CONCURRENCY: "3",
       ECFX_DEMO: "true",
       ECFX_DEMO_DATA: "false",
+      // The tests below sign in to the demo firm this one creates in the shared data folder.
+      ECFX_DEMO_PASSWORD: BENCH_PASSWORD,
       LOG_LEVEL: "silent",
     });
     await product.waitFor("ECFX API on", 120_000);
