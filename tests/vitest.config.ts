@@ -6,6 +6,8 @@ export default defineConfig({
     root: new URL("..", import.meta.url).pathname,
     include: ["server/**/*.test.ts", "app/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "tests/dms/**/*.test.ts"],
     environment: "node",
+    // Tags the run for its test databases and drops them at its end (api/test-run.ts).
+    globalSetup: ["tests/api/test-run.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
