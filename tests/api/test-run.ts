@@ -64,8 +64,11 @@ async function dropDatabases(pick: (name: string) => boolean): Promise<void> {
   await Promise.all(Array.from({ length: DROPS_AT_ONCE }, dropEach));
 }
 
+/** One tag for the whole run: each project of the config runs this set-up, in the one main process. */
+const RUN_VARIABLE = "ECFX_TEST_RUN_TAG";
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const run = `p${process.pid}r${randomBytes(3).toString("hex")}`;
+  const run = (process.env[RUN_VARIABLE] ??= `p${process.pid}r${randomBytes(3).toString("hex")}`);
   project.provide("ecfxTestRun", run);
   await dropDatabases((name) => {
     const pid = runOfName.exec(name)?.[1];
