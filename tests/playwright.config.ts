@@ -51,6 +51,9 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // Demo users and roles only: the browser tests make the firm data they need.
       ECFX_DEMO_DATA: "false",
+      // One API and one console process per instance: copies on every core (tests/api/every-core)
+      // would only add processes to start and to share two cores with, for pages that are the same.
+      ECFX_WEB_CONCURRENCY: "1",
       // Five-minute tokens: under the ten-minute mark, so every page load exercises the refresh.
       ECFX_ACCESS_TOKEN_TTL: "300",
       // Analytics go to a receiver the dashboard spec listens with (localhost is no production host).

@@ -1,22 +1,23 @@
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Writable } from "node:stream";
-import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { buildApi } from "../../server/api/app";
 import { openContext } from "../../server/bootstrap";
 import { loadConfig } from "../../server/config";
 import type { ServerContext } from "../../server/context";
 import { type Clock, systemClock } from "../../server/lib/clock";
+import { DEMO_PASSWORD, type TemplateKind, createPgDatabase, createSqliteDatabase } from "./test-databases";
+import { PG_URL } from "./test-run";
+
+export { DEMO_PASSWORD, PG_URL, createPgDatabase };
 
 // Real API servers for the API tests: a fresh data folder and database each, a random port,
 // and plain HTTP through global fetch, so every layer between socket and database is exercised.
 
 export type Backend = "sqlite" | "postgres";
 
-export const DEMO_PASSWORD = "Api-Test-Passw0rd!";
 export const DEMO = {
   admin: "admin@demo.ecfx.test",
   manager: "manager@demo.ecfx.test",
@@ -24,8 +25,6 @@ export const DEMO = {
   docketing: "docketing@demo.ecfx.test",
   secondAdmin: "admin@second.ecfx.test",
 } as const;
-
-export const PG_URL = process.env.ECFX_TEST_PG_URL;
 
 export const backends: Backend[] = PG_URL ? ["sqlite", "postgres"] : ["sqlite"];
 
@@ -56,46 +55,36 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-async function withAdminClient<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
-export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  if (!PG_URL) throw new Error("ECFX_TEST_PG_URL is not set");
-  const name = `ecfx_t_${randomBytes(6).toString("hex")}`;
-  await withAdminClient((c) => c.query(`CREATE DATABASE ${name}`));
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () => withAdminClient((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
-  };
+/**
+ * Whether a server may start on a copy of the run's demo template: the demo firms and users it
+ * would create itself, with the same password, at a time its clock takes for the recent past.
+ */
+function templateFor(env: NodeJS.ProcessEnv, clock: Clock | undefined): TemplateKind {
+  const config = loadConfig({ ...env, DATABASE_URL: "sqlite::memory:" });
+  const recent = !clock || Math.abs(clock.now() - Date.now()) < 3_600_000;
+  return config.ECFX_DEMO && !config.ECFX_DEMO_DATA && config.ECFX_DEMO_PASSWORD === DEMO_PASSWORD && recent ? "demo" : "migrated";
 }
 
 export async function startApi(options: { backend: Backend; env?: Record<string, string>; clock?: Clock; logStream?: Writable }): Promise<RunningApi> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-api-"));
-  const pgDb = options.backend === "postgres" ? await createPgDatabase() : undefined;
+  const env = {
+    ...process.env,
+    ECFX_DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    ECFX_DEMO: "true",
+    ECFX_DEMO_DATA: "false",
+    ECFX_DEMO_PASSWORD: DEMO_PASSWORD,
+    ...options.env,
+  };
+  const template = templateFor(env, options.clock);
+  let pgDb: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
   const cleanup = async () => {
     await pgDb?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const config = loadConfig({
-      ...process.env,
-      ECFX_DATA_DIR: dataDir,
-      DATABASE_URL: pgDb?.url ?? `sqlite:${path.join(dataDir, "ecfx.sqlite")}`,
-      LOG_LEVEL: "silent",
-      ECFX_DEMO: "true",
-      ECFX_DEMO_DATA: "false",
-      ECFX_DEMO_PASSWORD: DEMO_PASSWORD,
-      ...options.env,
-    });
+    pgDb = options.backend === "postgres" ? await createPgDatabase(template) : undefined;
+    const config = loadConfig({ ...env, DATABASE_URL: pgDb?.url ?? (await createSqliteDatabase(dataDir, template)), ...options.env });
     const ctx = await openContext(config, options.clock);
     const app = buildApi(ctx, { logStream: options.logStream });
     try {
