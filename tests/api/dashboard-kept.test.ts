@@ -4,6 +4,7 @@ import utc from "dayjs/plugin/utc.js";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO, api, backends, sessionsOf, testClock, useApi, creator } from "./harness";
+import { insertNoticeRow } from "./notice-rows";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -32,21 +33,7 @@ describe.each(backends)("the dashboard's kept counts (%s)", (backend) => {
     return res.body;
   };
 
-  const notice = (id: string, at: number, status: string, caseId: string | null) =>
-    db()
-      .insertInto("inbox_item")
-      .values({
-        id,
-        firm_id: firmId,
-        created_at: at,
-        updated_at: at,
-        status,
-        source: "test",
-        raw_content: Buffer.from("x"),
-        raw_size: 1,
-        case_id: caseId,
-      } as never)
-      .execute();
+  const notice = (id: string, at: number, status: string, caseId: string | null) => insertNoticeRow(db(), { id, firmId, at, status, caseId });
 
   beforeAll(async () => {
     const admin = api(server().url, (await sessionOf(DEMO.admin)).access_token);

@@ -6,6 +6,7 @@ import { normaliseCaseNumber } from "../../server/resources/case-number";
 import { reindex } from "../../server/resources/repository";
 import { SERVER_RESOURCES } from "../../server/resources/registry";
 import { DEMO, api, backends, creator, sessionsOf, useApi } from "./harness";
+import { insertNoticeRow } from "./notice-rows";
 
 // A search's x-total-count is exact whatever was written, by this process or by another one on
 // the same database (a second connection here, writing rows the way any program could), and
@@ -168,20 +169,7 @@ describe.each(backends)("search counts (%s)", (backend) => {
     const keeper = ids.keeper;
     const now = Date.now();
     for (const [k, caseId] of [ids.one, ids.two, null].entries()) {
-      await db
-        .insertInto("inbox_item")
-        .values({
-          id: `count-notice-${k}`,
-          firm_id: firmId,
-          created_at: now,
-          updated_at: now,
-          status: "New",
-          source: "test",
-          raw_content: Buffer.from("x"),
-          raw_size: 1,
-          case_id: caseId,
-        } as never)
-        .execute();
+      await insertNoticeRow(db, { id: `count-notice-${k}`, firmId, at: now, status: "New", caseId });
     }
     await db.updateTable("app_user").set({ timekeeper_id: keeper }).where("email", "=", DEMO.manager).execute();
     await db.updateTable("firm").set({ internal_walls_enabled: 1 }).where("id", "=", firmId).execute();

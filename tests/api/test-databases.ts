@@ -49,6 +49,13 @@ async function prepare(database: Database, kind: TemplateKind): Promise<void> {
 }
 
 const pgTemplates = new Map<TemplateKind, Promise<string>>();
+
+/** A template of this kind is built once per process; every later ask waits for the same build. */
+function builtOnce(templates: Map<TemplateKind, Promise<string>>, kind: TemplateKind, build: () => Promise<string>): Promise<string> {
+  let template = templates.get(kind);
+  if (!template) templates.set(kind, (template = build()));
+  return template;
+}
 const sqliteTemplates = new Map<TemplateKind, Promise<string>>();
 
 /**
@@ -56,12 +63,7 @@ const sqliteTemplates = new Map<TemplateKind, Promise<string>>();
  * an advisory lock, so the others wait for it and find it). Answers its name.
  */
 function pgTemplate(run: string, kind: TemplateKind): Promise<string> {
-  let template = pgTemplates.get(kind);
-  if (!template) {
-    template = buildPgTemplate(run, kind);
-    pgTemplates.set(kind, template);
-  }
-  return template;
+  return builtOnce(pgTemplates, kind, () => buildPgTemplate(run, kind));
 }
 
 async function buildPgTemplate(run: string, kind: TemplateKind): Promise<string> {
@@ -85,12 +87,7 @@ async function buildPgTemplate(run: string, kind: TemplateKind): Promise<string>
 
 /** The run's SQLite template file of this kind; two processes asking at once may each build one, and either copy serves. */
 function sqliteTemplate(run: string, kind: TemplateKind): Promise<string> {
-  let template = sqliteTemplates.get(kind);
-  if (!template) {
-    template = buildSqliteTemplate(run, kind);
-    sqliteTemplates.set(kind, template);
-  }
-  return template;
+  return builtOnce(sqliteTemplates, kind, () => buildSqliteTemplate(run, kind));
 }
 
 async function buildSqliteTemplate(run: string, kind: TemplateKind): Promise<string> {
