@@ -103,6 +103,8 @@ for (const js of [false, true]) {
       await expect(page.getByText("The wait value must be below max minutes wait for stamp")).toBeVisible();
       await field(page, "Minutes wait before unstamped release").fill("5");
       await press(page, "Next");
+      // The next step's Next is another button: pressed before the step shows, it would press this one.
+      await expect(field(page, "Minutes wait before unstamped release")).toBeHidden();
       await press(page, "Next");
       await field(page, "Provider client secret").fill(`s3cret-${tag}`);
       await press(page, "Create");
