@@ -110,19 +110,18 @@ function cpuOf(keep: (stat: string[], pid: string) => boolean): number {
 }
 
 /**
- * CPU used by the product's processes and, on PostgreSQL, by the server's backends for its
- * database. `part` narrows it to the console's processes (those running its server) or to the
- * rest: the API's processes with the database backends.
+ * CPU used by the product's processes (the process groups named) and, on PostgreSQL unless
+ * `database` is false, by the server's backends for its database.
  */
-export function productCpu(groupId: number, data: PreparedData, part: "all" | "console" | "api" = "all"): () => number {
-  const database = data.env.DATABASE_URL ? new URL(data.env.DATABASE_URL).pathname.slice(1) : undefined;
-  const isConsole = (pid: string) => /console-serve|console\/serve/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8"));
+export function productCpu(groupIds: number | number[], data: PreparedData, database = true): () => number {
+  const groups = new Set((Array.isArray(groupIds) ? groupIds : [groupIds]).map(String));
+  const name = database && data.env.DATABASE_URL ? new URL(data.env.DATABASE_URL).pathname.slice(1) : undefined;
   return () =>
     cpuOf((fields, pid) => {
-      if (fields[2] === String(groupId)) return part === "all" || (part === "console") === isConsole(pid);
-      if (!database || part === "console") return false;
+      if (groups.has(fields[2] ?? "")) return true;
+      if (!name) return false;
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      return cmdline.startsWith("postgres:") && cmdline.includes(` ${database} `);
+      return cmdline.startsWith("postgres:") && cmdline.includes(` ${name} `);
     });
 }
 
@@ -201,36 +200,42 @@ export function spawnProduct(data: PreparedData, env: Record<string, string>): S
 /** Waits until `url` answers 2xx, while the process runs; false when it stopped or time ran out. */
 export const answers = (url: string, product: SpawnedProduct, timeoutMs: number) => waitFor(url, product.child, timeoutMs);
 
+/**
+ * The API and the console as two process groups (`ECFX_ROLES=api`, `ECFX_ROLES=console`), as a
+ * firm may run them, so that each one's CPU is measured apart: with both roles in one process the
+ * console serves from the API's processes.
+ */
 async function startOnce(data: PreparedData): Promise<RunningProduct> {
   const [port, apiPort] = [await freePort(), await freePort()];
   const startedAt = performance.now();
   const bareRowsFile = path.join(data.env.ECFX_DATA_DIR!, "bench-bare-rows.json");
-  const product = spawnProduct(data, {
-    ECFX_ROLES: "console,api",
-    PORT: String(port),
-    ECFX_API_PORT: String(apiPort),
-    ECFX_HOST: "127.0.0.1",
-    ECFX_BENCH_BARE_ROWS: bareRowsFile,
-  });
+  const common = { ECFX_API_PORT: String(apiPort), ECFX_HOST: "127.0.0.1", ECFX_BENCH_BARE_ROWS: bareRowsFile };
+  const api = spawnProduct(data, { ...common, ECFX_ROLES: "api" });
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const consoleUrl = `http://127.0.0.1:${port}`;
+  // The API first: it creates the database, the secrets and the demo firm the console reads.
+  const apiReady = await answers(`${apiUrl}/api/v1/health`, api, 120_000);
+  const web = apiReady ? spawnProduct(data, { ...common, ECFX_ROLES: "console", PORT: String(port) }) : undefined;
+  const log = () => `${api.log()}${web?.log() ?? ""}`;
+  const stop = async () => {
+    await Promise.all([api.stop(), web?.stop()]);
+  };
   // A stale console build is rebuilt at start, which takes a while on two cores.
-  const ready = (await answers(`${apiUrl}/api/v1/health`, product, 120_000)) && (await answers(`${consoleUrl}/healthcheck`, product, 600_000));
-  if (!ready) {
-    await product.stop();
-    throw new Error(`the product did not start:\n${product.log().slice(-4_000)}`);
+  if (!web || !(await answers(`${consoleUrl}/healthcheck`, web, 600_000))) {
+    await stop();
+    throw new Error(`the product did not start:\n${log().slice(-4_000)}`);
   }
-  const pid = product.child.pid!;
+  const [apiGroup, consoleGroup] = [api.child.pid!, web.child.pid!];
   return {
     apiUrl,
     consoleUrl,
     startupMs: performance.now() - startedAt,
-    cpuMs: productCpu(pid, data),
-    consoleCpuMs: productCpu(pid, data, "console"),
-    apiCpuMs: productCpu(pid, data, "api"),
+    cpuMs: productCpu([apiGroup, consoleGroup], data),
+    consoleCpuMs: productCpu(consoleGroup, data, false),
+    apiCpuMs: productCpu(apiGroup, data),
     bareRowsFile,
-    log: product.log,
-    stop: product.stop,
+    log,
+    stop,
   };
 }
 
