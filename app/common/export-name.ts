@@ -1,25 +1,21 @@
 // The name an export is saved under unless the user gives another: the entity and the day, in
 // the firm's time zone, so that a morning's export in New York is not dated tomorrow.
+import { keptResults } from "./kept-results";
 
 // Making a DateTimeFormat costs far more than formatting with it, and every list page names an
 // export: one per time zone, kept (a zone unknown to Intl gets UTC's).
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-const MAX_ZONES = 100;
+const dayFormats = keptResults<Intl.DateTimeFormat>(100);
 
 function dayFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
+  return dayFormats(timeZone, () => {
     // en-CA writes dates as YYYY-MM-DD.
     const options = { year: "numeric", month: "2-digit", day: "2-digit" } as const;
     try {
-      format = new Intl.DateTimeFormat("en-CA", { ...options, timeZone });
+      return new Intl.DateTimeFormat("en-CA", { ...options, timeZone });
     } catch {
-      format = new Intl.DateTimeFormat("en-CA", { ...options, timeZone: "UTC" });
+      return new Intl.DateTimeFormat("en-CA", { ...options, timeZone: "UTC" });
     }
-    if (dayFormats.size >= MAX_ZONES) dayFormats.clear();
-    dayFormats.set(timeZone, format);
-  }
-  return format;
+  });
 }
 
 const dayIn = (now: number, timeZone: string): string => dayFormat(timeZone).format(now);

@@ -10,7 +10,7 @@ import { TopList } from "../components/dashboard/TopList";
 import type { DashboardData } from "../common/dashboard-answer";
 import { requireUser } from "../utils/auth.server";
 import { DEFAULT_PERIOD, periodQuerySchema, periodSearch } from "../common/dashboard-period";
-import { keptResults } from "../utils/kept-results";
+import { keptResults } from "../common/kept-results";
 import { useRootData } from "../utils/root-data";
 
 export const handle = { titleKey: "pages.dashboard" };

@@ -1,4 +1,4 @@
-import { keptResults } from "./kept-results";
+import { keptResults } from "../common/kept-results";
 import { useRootData } from "./root-data";
 
 // One way to write a moment in the console: in the firm's time zone, the same on the server and

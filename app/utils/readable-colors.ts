@@ -7,7 +7,7 @@ import {
   parseThemeColor,
 } from "@mantine/core";
 import chroma from "chroma-js";
-import { keptResults } from "./kept-results";
+import { keptResults } from "../common/kept-results";
 
 // Mantine picks fixed shades for a colour's filled, light, outline and text uses (shade 6 on
 // white, 4 and 3 on dark grey); many read below the spec's 4.5:1 (white on orange, red on its

@@ -2,7 +2,7 @@ import { generateColors } from "@mantine/colors-generator";
 import { type MantineColorsTuple, createTheme } from "@mantine/core";
 import chroma from "chroma-js";
 import { DEFAULT_PRIMARY_COLOR, DEFAULT_SECONDARY_COLOR, normaliseColor } from "../common/firm-schema";
-import { keptResults } from "./kept-results";
+import { keptResults } from "../common/kept-results";
 import { CONTRAST_THRESHOLD, LUMINANCE_THRESHOLD, variantColorResolver } from "./readable-colors";
 
 export { CONTRAST_THRESHOLD } from "./readable-colors";

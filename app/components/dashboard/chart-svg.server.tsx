@@ -1,5 +1,5 @@
 import { renderToStaticMarkup } from "react-dom/server";
-import { keptResults } from "../../utils/kept-results";
+import { keptResults } from "../../common/kept-results";
 import { CHART_HEIGHT, CHART_WIDTH, type ChartRow, CountBarChart } from "./CountBarChart";
 
 // Drawing a chart is most of the dashboard's server render, and the same counts (a closed period,
