@@ -1,5 +1,5 @@
 import { useMantineTheme } from "@mantine/core";
-import { NavLink as RemixNavLink, useLocation } from "@remix-run/react";
+import { NavLink as RemixNavLink, matchPath, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { UserRoleMap } from "../../common/access";
 import type { ProductPart } from "../../common/entitled-features";
@@ -28,10 +28,7 @@ function SpriteIcon({ name }: { name: DrawerIcon }) {
 }
 
 /** NavLink's rule for its active link: the path itself or a page under it, in any letter case. */
-const isCurrent = (pathname: string, path: string) => {
-  const [at, to] = [pathname.toLowerCase(), path.toLowerCase()];
-  return at === to || (at.startsWith(to) && at.charAt(to.length) === "/");
-};
+const isCurrent = (pathname: string, path: string) => matchPath({ path, end: false }, pathname) !== null;
 
 const GROUP_ORDER: DrawerGroup[] = ["main", "notices", "data", "firm", "developer"];
 
