@@ -2,6 +2,7 @@ import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone.js";
 import utc from "dayjs/plugin/utc.js";
 import type { PeriodQuery } from "../../app/common/dashboard-period";
+import { keptResults } from "../../app/common/kept-results";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -90,21 +91,14 @@ const MINUTE = 60_000;
 
 // Every dashboard of a period asks for the same segments all day long (a year is 366 offsets to
 // read), so the last few answers are kept; they are shared, frozen, never changed by a caller.
-const keptSegments = new Map<string, OffsetSegment[]>();
-const KEPT_SEGMENTS = 64;
+const keptSegments = keptResults<OffsetSegment[]>(64);
 
 /**
  * The offsets the zone uses between two instants: one segment per daylight-saving change.
  * Checked a day at a time, and each change found to its minute by halving.
  */
 export function offsetSegments(from: number, to: number, zone: string): OffsetSegment[] {
-  const key = `${zone} ${from} ${to}`;
-  const kept = keptSegments.get(key);
-  if (kept) return kept;
-  const segments = Object.freeze(findSegments(from, to, zone)) as OffsetSegment[];
-  if (keptSegments.size >= KEPT_SEGMENTS) keptSegments.delete(keptSegments.keys().next().value as string);
-  keptSegments.set(key, segments);
-  return segments;
+  return keptSegments(`${zone} ${from} ${to}`, () => Object.freeze(findSegments(from, to, zone)) as OffsetSegment[]);
 }
 
 function findSegments(from: number, to: number, zone: string): OffsetSegment[] {

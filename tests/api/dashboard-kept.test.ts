@@ -180,14 +180,21 @@ describe.each(backends)("the dashboard's kept counts (%s)", (backend) => {
   // New, Failed or Succeeded in turn, on A's case, B's case or none.
   const BULK = 700;
   const SPACING = 17 * HOUR + 7 * 60_000;
-  const bulk = Array.from({ length: BULK }, (_, k) => {
-    const i = k + 1;
-    return {
-      at: NOW - i * SPACING,
-      status: ["Failed", "New", "Succeeded", "Succeeded"][i % 4]!,
-      caseKey: ([["A1", "Matter A"], ["B1", "Matter B"], null] as const)[i % 3],
-    };
+  const made = (i: number, at: number) => ({
+    i,
+    at,
+    status: ["Failed", "New", "Succeeded", "Succeeded"][i % 4]!,
+    caseKey: ([["A1", "Matter A"], ["B1", "Matter B"], null] as const)[i % 3],
   });
+  const spaced = Array.from({ length: BULK }, (_, k) => made(k + 1, NOW - (k + 1) * SPACING));
+  const ZONES = ["America/New_York", "Asia/Kolkata", "Asia/Kathmandu", "Australia/Adelaide"];
+  // And some minutes either side of the local midnights that begin and end the custom period,
+  // yesterday and today in each zone: the parts of an hour or a day read beyond a period's ends
+  // and taken off again hold notices (and documents) too.
+  const EDGE_DAYS = ["2025-10-31", "2025-11-03", "2026-03-09", "2026-03-10"];
+  const edgeInstants = ZONES.flatMap((zone) => EDGE_DAYS.map((day) => dayjs.tz(day, zone).valueOf()));
+  const edges = edgeInstants.flatMap((m) => [-40, -10, 10, 40].map((minutes) => m + minutes * 60_000));
+  const bulk = [...spaced, ...edges.map((at, k) => made(10_000 + 2 * k, at))];
 
   /** What the dashboard should say, counted here from the notices made above. */
   function expected(period: { from: number | null; to: number }, zone: string) {
@@ -200,13 +207,30 @@ describe.each(backends)("the dashboard's kept counts (%s)", (backend) => {
       }
       return out;
     };
-    const matters = Object.entries(tally((b) => b.caseKey?.[1] ?? null)).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+    const rankedBy = (names: Record<string, string>) =>
+      Object.entries(tally((b) => (b.caseKey ? names[b.caseKey[1]]! : null))).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+    // Every other notice brought a document, fetched or failed in turn (see the bulk insert).
+    const withDocument = inside.filter((b) => b.i % 2 === 0);
+    const documents = {
+      received: withDocument.length,
+      fetched: withDocument.filter((b) => b.i % 4 === 0).length,
+      stored: 0,
+      failed: withDocument.filter((b) => b.i % 4 === 2).length,
+      sealed: 0,
+    };
+    const matters = rankedBy({ "Matter A": "Matter A", "Matter B": "Matter B" });
+    // Matter A is Xavier's, on Ann's case; Matter B is Yellow's, on Bob's.
+    const clients = rankedBy({ "Matter A": "Xavier Holdings", "Matter B": "Yellow Ltd" });
+    const timekeepers = rankedBy({ "Matter A": "Ann Archer", "Matter B": "Bob Baker" });
     return {
       total: inside.length,
       byState: tally((b) => b.status),
       byHour: tally((b) => dayjs(b.at).tz(zone).format("HH")),
       byMonth: tally((b) => dayjs(b.at).tz(zone).format("YYYY-MM")),
       matters,
+      clients,
+      timekeepers,
+      documents,
     };
   }
 
@@ -219,6 +243,16 @@ describe.each(backends)("the dashboard's kept counts (%s)", (backend) => {
       select 'b' || i, ${firmId}, ${NOW} - i * cast(${SPACING} as bigint), ${NOW}, case i % 4 when 0 then 'Failed' when 1 then 'New' else 'Succeeded' end,
         'bulk', ${Buffer.from("x")}, 1, case i % 3 when 0 then ${ids.A1} when 1 then ${ids.B1} else null end
       from (${series}) as n`.execute(db());
+    for (const b of bulk.filter((b) => b.i >= 10_000)) await notice(`b${b.i}`, b.at, b.status, b.caseKey ? ids[b.caseKey[0]]! : null);
+    const even = sql`cast(substr(i.id, 2) as integer) % 2 = 0`;
+    await sql`insert into envelope (id, firm_id, inbox_item_id, case_id, name, created_at, updated_at)
+      select 'e' || i.id, i.firm_id, i.id, coalesce(i.case_id, ${ids.A1}), 'Bulk', i.created_at, i.created_at from inbox_item i where i.id like 'b%' and ${even}`.execute(
+      db(),
+    );
+    await sql`insert into document (id, firm_id, envelope_id, processed_from_id, number, name, sealed, fetch_status, dms_status, created_at)
+      select 'd' || i.id, i.firm_id, 'e' || i.id, i.id, 1, 'Bulk', 0,
+        case when cast(substr(i.id, 2) as integer) % 4 = 0 then 'fetched' else 'failed' end, 'new', i.created_at
+      from inbox_item i where i.id like 'b%' and ${even}`.execute(db());
     const periods = [
       "today",
       "yesterday",
@@ -230,7 +264,7 @@ describe.each(backends)("the dashboard's kept counts (%s)", (backend) => {
       "all_time",
       "custom&from=2025-10-31&to=2025-11-02",
     ];
-    for (const zone of ["America/New_York", "Asia/Kolkata", "Asia/Kathmandu", "Australia/Adelaide"]) {
+    for (const zone of ZONES) {
       await db().updateTable("firm").set({ default_time_zone: zone }).where("id", "=", firmId).execute();
       for (const period of periods) {
         const d = await dashboard(`period=${period}`);
@@ -241,6 +275,9 @@ describe.each(backends)("the dashboard's kept counts (%s)", (backend) => {
         expect(counts(d.notifications.by_hour), label).toEqual(want.byHour);
         expect(counts(d.notifications.by_month), label).toEqual(want.byMonth);
         expect(ranked(d.top_matters), label).toEqual(want.matters);
+        expect(ranked(d.top_clients), label).toEqual(want.clients);
+        expect(ranked(d.top_timekeepers), label).toEqual(want.timekeepers);
+        expect(d.documents, label).toEqual(want.documents);
       }
     }
     await db().updateTable("firm").set({ default_time_zone: "America/New_York" }).where("id", "=", firmId).execute();

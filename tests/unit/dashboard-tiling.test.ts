@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Ladder, tile } from "../../server/dashboard/tiling";
+import { type Ladder, type SignedTiling, tile, tileNearest } from "../../server/dashboard/tiling";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -53,5 +53,69 @@ describe("cutting a period into kept-count buckets", () => {
     expect(tile({ from: 5 * HOUR, to: 5 * HOUR }, LADDER)).toEqual({ blocks: [], rest: [] });
     expect(tile({ from: 6 * HOUR, to: 5 * HOUR }, LADDER)).toEqual({ blocks: [], rest: [] });
     expect(tile({ from: -DAY, to: HOUR }, LADDER)).toEqual({ blocks: [{ level: 0, bucket: 0 }], rest: [] });
+  });
+});
+
+/** Each hour's count of how often the tiling reads it (buckets and rows, in less off), over [lo, hi). */
+function weights(t: SignedTiling, ladder: Ladder, lo: number, hi: number): number[] {
+  const w = Array.from({ length: (hi - lo) / HOUR }, () => 0);
+  const add = (from: number, to: number, sign: number) => {
+    for (let h = from; h < to; h += HOUR) w[(h - lo) / HOUR]! += sign;
+  };
+  for (const b of t.blocks) {
+    const size = ladder.find((l) => l.level === b.level)!.size;
+    add(b.bucket * size, (b.bucket + 1) * size, b.sign);
+  }
+  for (const r of t.rest) add(r.from, r.to, r.sign);
+  return w;
+}
+
+describe("reading a period's ends from the nearer midnight", () => {
+  const fromADay = LADDER.filter((l) => l.size >= DAY);
+
+  it("reads a year from New York midnight as whole days less five hours at each end, each hour once", () => {
+    const range = { from: Date.parse("2025-11-26T05:00:00Z"), to: Date.parse("2026-11-26T05:00:00Z") };
+    const t = tileNearest(range, LADDER, DAY);
+    const lo = range.from - 5 * HOUR;
+    const w = weights(t, LADDER, lo, range.to + 19 * HOUR);
+    expect(w.slice(0, 5).every((x) => x === 0)).toBe(true);
+    expect(w.slice(5, w.length - 19).every((x) => x === 1)).toBe(true);
+    expect(w.slice(w.length - 19).every((x) => x === 0)).toBe(true);
+    expect(t.rest).toEqual([]);
+    expect(t.blocks.filter((b) => b.sign < 0)).toHaveLength(5);
+    expect(t.blocks.length).toBeLessThanOrEqual(tile(range, LADDER).blocks.length - 10);
+  });
+
+  it("from a day up, takes five hours of rows off a day's bucket instead of counting nineteen", () => {
+    const range = { from: Date.parse("2026-01-01T05:00:00Z"), to: Date.parse("2026-03-10T05:00:00Z") };
+    const t = tileNearest(range, fromADay, DAY);
+    expect(t.rest).toHaveLength(2);
+    expect(t.rest).toEqual(
+      expect.arrayContaining([
+        { from: Date.parse("2026-01-01T00:00:00Z"), to: range.from, sign: -1 },
+        { from: Date.parse("2026-03-10T00:00:00Z"), to: range.to, sign: 1 },
+      ]),
+    );
+    const w = weights(t, fromADay, Date.parse("2026-01-01T00:00:00Z"), Date.parse("2026-03-11T00:00:00Z"));
+    expect(w.slice(0, 5).every((x) => x === 0) && w.slice(5, -19).every((x) => x === 1) && w.slice(-19).every((x) => x === 0)).toBe(true);
+  });
+
+  it("leaves a short period as it is, and keeps the ends it is told to keep", () => {
+    const range = { from: Date.parse("2026-03-10T05:00:00Z"), to: Date.parse("2026-03-10T10:00:00Z") };
+    expect(tileNearest(range, LADDER, DAY).blocks.every((b) => b.sign === 1)).toBe(true);
+    const year = { from: Date.parse("2025-11-26T05:00:00Z"), to: Date.parse("2026-11-26T05:00:00Z") };
+    const kept = tileNearest(year, LADDER, DAY, { start: false, end: false });
+    expect(kept.blocks).toEqual(tile(year, LADDER).blocks.map((b) => ({ ...b, sign: 1 })));
+  });
+
+  it("takes no rows off when told not to (Kolkata's half hours): the end stays where rows would be taken off", () => {
+    const range = { from: Date.parse("2026-02-28T18:30:00Z"), to: Date.parse("2026-03-31T18:30:00Z") };
+    const t = tileNearest(range, LADDER, DAY, { rowsOff: false });
+    expect(t.rest.every((r) => r.sign === 1)).toBe(true);
+    const lo = Date.parse("2026-02-28T00:00:00Z");
+    const w = weights(t, LADDER, lo, Date.parse("2026-04-01T00:00:00Z"));
+    // Whole hours only: the half hours at the ends are rows counted in.
+    expect(w.slice(19, w.length - 6).every((x) => x === 1)).toBe(true);
+    expect([...w.slice(0, 18), ...w.slice(w.length - 5)].every((x) => x === 0)).toBe(true);
   });
 });
