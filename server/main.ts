@@ -169,18 +169,17 @@ async function main(): Promise<void> {
         name: together ? "Console and API" : "API",
       });
       stops.unshift(() => copies.stop());
-      if (ctx.seededDemo && config.ECFX_DEMO_DATA && config.ECFX_DEMO_YEAR) addDemoYearInBackground(ctx);
     } else if (together) {
       stops.unshift(await serveConsoleAndApi(config, ctx));
       console.log(`ECFX API on ${config.apiUrl} (${ctx.database.dialect})`);
-      if (ctx.seededDemo && config.ECFX_DEMO_DATA && config.ECFX_DEMO_YEAR) addDemoYearInBackground(ctx);
     } else if (config.ECFX_ROLES.includes("api")) {
       const api = buildApi(ctx);
       await api.listen({ port: config.ECFX_API_PORT, host: config.ECFX_API_HOST });
       stops.unshift(() => api.close());
       console.log(`ECFX API on ${config.apiUrl} (${ctx.database.dialect})`);
-      if (ctx.seededDemo && config.ECFX_DEMO_DATA && config.ECFX_DEMO_YEAR) addDemoYearInBackground(ctx);
     }
+    // A year of demo notices for the dashboard, written once the API answers (the first start seeded it).
+    if (config.ECFX_ROLES.includes("api") && ctx.seededDemo && config.ECFX_DEMO_DATA && config.ECFX_DEMO_YEAR) addDemoYearInBackground(ctx);
   }
   if (config.ECFX_ROLES.includes("console") && !isServerCopy()) {
     if (!together) {
