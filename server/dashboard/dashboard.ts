@@ -42,12 +42,10 @@ export async function dashboardFor(ctx: ServerContext, caller: Caller, q: Period
   const sees = (field: string) => allows(fieldLevel(caller, "dashboard", field), "read");
   const showNotifications = sees("notifications");
   const kinds = (Object.keys(TOP_FIELDS) as TopKind[]).filter((k) => sees(TOP_FIELDS[k]));
-  const firm = await ctx.database.db
-    .selectFrom("firm")
-    .select(["default_time_zone", "minutes_saved_per_notice"])
-    .where("id", "=", caller.firmId)
-    .executeTakeFirstOrThrow();
-  const scope = await countScope(ctx, caller);
+  const [firm, scope] = await Promise.all([
+    ctx.database.db.selectFrom("firm").select(["default_time_zone", "minutes_saved_per_notice"]).where("id", "=", caller.firmId).executeTakeFirstOrThrow(),
+    countScope(ctx, caller),
+  ]);
   // Keyed by everything the answer depends on: firm, period, what the role shows, the walls and the zone.
   const key = [
     caller.firmId,
