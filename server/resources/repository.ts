@@ -12,7 +12,7 @@ import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { type AuditAction, type AuditedChange, auditChange } from "./audit";
 import { type ReadScope, readScopeOf, rowScopeSql, wallApplies } from "./read-scope";
-import { type PageQuery, anchoredPage, versionColumn } from "./page-anchors";
+import { type KeptList, type PageQuery, keptPage, versionColumns } from "./kept-pages";
 import { countRows } from "./row-counts";
 import { QueryError, type SearchQuery } from "./search-query";
 import { documentBody, ftsQuery } from "./search-text";
@@ -216,29 +216,39 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
   // The page's keys first, then its rows: skipped rows only cost index entries, never a row read.
   const pageQuery =
     (pageWhere: RawBuilder<unknown>): PageQuery<Row> =>
-    async ({ after, offset, version }) =>
+    async ({ keys, after, offset, version }) =>
       (
-        await sql<Row>`select ${selectList(res, ["id", ...fields])}${version ? sql`, ${versionColumn(version)}` : sql``} from ${table} where ${scope(res, rs, dialect !== "sqlite")} and ${key} in (
-          select ${key} from ${table} where ${pageWhere}${after ? sql` and ${after}` : sql``} order by ${sql.join(order)} limit ${q.max} offset ${offset}
-        ) order by ${sql.join(order)}`.execute(anyDb(ctx))
+        await sql<Row>`select ${selectList(res, ["id", ...fields])}${version ? sql`, ${versionColumns(version, key)}` : sql``} from ${table} where ${scope(res, rs, dialect !== "sqlite")} and ${key} in (${
+          keys
+            ? sql.join(keys)
+            : sql`select ${key} from ${table} where ${pageWhere}${after ? sql` and ${after}` : sql``} order by ${sql.join(order)} limit ${q.max} offset ${offset}`
+        }) order by ${sql.join(order)}`.execute(anyDb(ctx))
       ).rows;
-  const pageRows = (pageWhere: RawBuilder<unknown>) => pageQuery(pageWhere)({ after: null, offset: q.offset, version: null });
-  // A deep page of a list sorted by one of the row's own columns starts from a kept anchor.
-  const sorted = q.sort.length === 1 ? q.sort[0]! : undefined;
-  const anchored =
-    sorted && !res.columns[sorted.field]?.expr && !q.freeText && res.firmOwned && countReadsRowOnly(res, caller, rs, q)
-      ? {
+  // A list whose conditions and order read the row alone keeps what its pages found per version
+  // of the table (kept-pages.ts).
+  const kept =
+    res.firmOwned && countReadsRowOnly(res, caller, rs, q) && q.sort.every((s) => !res.columns[s.field]?.expr)
+      ? (pageWhere: RawBuilder<unknown>): KeptList => ({
           table: res.table,
           firmId: rs.firmId,
-          where,
-          column: columnSql(res, sorted.field),
-          key,
-          descending: sorted.descending,
-          // PostgreSQL sorts nulls as greater than any value, SQLite as smaller.
-          nullsAfter: (dialect === "postgres") !== sorted.descending,
+          where: pageWhere,
           order: sql.join(order),
-        }
+          key,
+          sortedBy:
+            q.sort.length === 1 && !q.freeText
+              ? {
+                  column: columnSql(res, q.sort[0]!.field),
+                  descending: q.sort[0]!.descending,
+                  // PostgreSQL sorts nulls as greater than any value, SQLite as smaller.
+                  nullsAfter: (dialect === "postgres") !== q.sort[0]!.descending,
+                }
+              : null,
+        })
       : null;
+  const pageRows = (pageWhere: RawBuilder<unknown>) =>
+    kept
+      ? keptPage(anyDb(ctx), kept(pageWhere), q.offset, q.max, pageQuery(pageWhere))
+      : pageQuery(pageWhere)({ keys: null, after: null, offset: q.offset, version: null });
   // Every document of the free-text index carries its firm as a token and every match names the
   // caller's firm, so a search by text alone is counted by the index. The firm is still checked
   // on the row: a row's own text may hold another firm's token as a word.
@@ -269,7 +279,7 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
     total = await count();
     rows = await pageRows(total <= FEW_MATCHES ? countWhere : where);
   } else {
-    [rows, total] = await Promise.all([anchored ? anchoredPage(anyDb(ctx), anchored, q.offset, q.max, pageQuery(where)) : pageRows(where), count()]);
+    [rows, total] = await Promise.all([pageRows(where), count()]);
   }
   const out = rows.map((r) => present(res, r));
   await attachLinks(ctx, res, out, fields);

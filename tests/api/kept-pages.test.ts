@@ -2,17 +2,20 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../server/db/database";
 import { normaliseCaseNumber } from "../../server/resources/case-number";
-import { ANCHOR_EVERY } from "../../server/resources/page-anchors";
+import { ANCHOR_EVERY } from "../../server/resources/kept-pages";
+import { SERVER_RESOURCES } from "../../server/resources/registry";
+import { reindex } from "../../server/resources/repository";
 import { DEMO, api, backends, creator, sessionsOf, useApi } from "./harness";
 
-// A deep page of a sorted list is the page OFFSET gives, row for row, whatever was written since
-// its anchors were found (by another connection here, as any program could), with ties on the
+// A page of a list is the page OFFSET gives, row for row, whatever was written since its anchors
+// or its keys were found (by another connection here, as any program could), with ties on the
 // sort key, rows without a value, filters and walls: whether a page starts from an anchor is not
-// visible in the answers.
+// visible in the answers, nor whether a page asked again is read by its kept keys.
 
 const ROWS = 3 * ANCHOR_EVERY + 150;
+const CASES = SERVER_RESOURCES.find((r) => r.table === "court_case")!;
 
-describe.each(backends)("deep pages (%s)", (backend) => {
+describe.each(backends)("kept pages (%s)", { timeout: 60_000 }, (backend) => {
   const server = useApi({ backend });
   const sessionOf = sessionsOf(server);
   let other: Database;
@@ -130,6 +133,30 @@ describe.each(backends)("deep pages (%s)", (backend) => {
       const page = await pageOf(`max=25&offset=${offset}&sort=-case_number&filter.matter_id=${matterId}`);
       expect(page).toEqual(await expected("case_number", true, offset, 25, inMatter));
     }
+  });
+
+  it("answers a search asked again with the rows it finds now, after another connection's writes", async () => {
+    const indexed = (id: string, number: string) =>
+      other.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("court_case")
+          .values({ ...caseValues(id, number, null), name: `Kept v. ${id}` } as never)
+          .execute();
+        await reindex(trx as never, { database: other } as never, CASES, { firmId }, id);
+      });
+    for (let i = 0; i < 12; i++) await indexed(`kept-${i}`, `1:24-cv-${String(i).padStart(5, "0")}`);
+    const text = async () => pageOf("max=10&freeText=Kept%20v&sort=-case_number");
+    const matching = sql`name like 'Kept v.%'`;
+    const first = await text();
+    expect(first).toEqual(await expected("case_number", true, 0, 10, matching));
+    expect(await text()).toEqual(first);
+    await indexed("kept-new", "9:99-cv-99997");
+    const after = await text();
+    expect(after).toEqual(await expected("case_number", true, 0, 10, matching));
+    expect(after).toContain("kept-new");
+    await other.db.updateTable("court_case").set({ case_number: "0:00-cv-00001" }).where("id", "=", "kept-new").execute();
+    expect(await text()).toEqual(await expected("case_number", true, 0, 10, matching));
+    expect(await text()).not.toContain("kept-new");
   });
 
   it("gives a walled user the same pages: walls keep notices, not cases", async () => {
