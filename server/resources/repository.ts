@@ -12,6 +12,7 @@ import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { type AuditAction, type AuditedChange, auditChange } from "./audit";
 import { type ReadScope, readScopeOf, rowScopeSql, wallApplies } from "./read-scope";
+import { type KeptList, type PageQuery, keptPage, versionColumns } from "./kept-pages";
 import { countRows } from "./row-counts";
 import { QueryError, type SearchQuery } from "./search-query";
 import { documentBody, ftsQuery } from "./search-text";
@@ -213,10 +214,41 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
   order.push(sql`${key} ${tie}`);
   const table = sql`${sql.table(res.table)} as t`;
   // The page's keys first, then its rows: skipped rows only cost index entries, never a row read.
+  const pageQuery =
+    (pageWhere: RawBuilder<unknown>): PageQuery<Row> =>
+    async ({ keys, after, offset, version }) =>
+      (
+        await sql<Row>`select ${selectList(res, ["id", ...fields])}${version ? sql`, ${versionColumns(version, key)}` : sql``} from ${table} where ${scope(res, rs, dialect !== "sqlite")} and ${key} in (${
+          keys
+            ? sql.join(keys)
+            : sql`select ${key} from ${table} where ${pageWhere}${after ? sql` and ${after}` : sql``} order by ${sql.join(order)} limit ${q.max} offset ${offset}`
+        }) order by ${sql.join(order)}`.execute(anyDb(ctx))
+      ).rows;
+  // A list whose conditions and order read the row alone keeps what its pages found per version
+  // of the table (kept-pages.ts).
+  const kept =
+    res.firmOwned && countReadsRowOnly(res, caller, rs, q) && q.sort.every((s) => !res.columns[s.field]?.expr)
+      ? (pageWhere: RawBuilder<unknown>): KeptList => ({
+          table: res.table,
+          firmId: rs.firmId,
+          where: pageWhere,
+          order: sql.join(order),
+          key,
+          sortedBy:
+            q.sort.length === 1 && !q.freeText
+              ? {
+                  column: columnSql(res, q.sort[0]!.field),
+                  descending: q.sort[0]!.descending,
+                  // PostgreSQL sorts nulls as greater than any value, SQLite as smaller.
+                  nullsAfter: (dialect === "postgres") !== q.sort[0]!.descending,
+                }
+              : null,
+        })
+      : null;
   const pageRows = (pageWhere: RawBuilder<unknown>) =>
-    sql<Row>`select ${selectList(res, ["id", ...fields])} from ${table} where ${scope(res, rs, dialect !== "sqlite")} and ${key} in (
-      select ${key} from ${table} where ${pageWhere} order by ${sql.join(order)} limit ${q.max} offset ${q.offset}
-    ) order by ${sql.join(order)}`.execute(anyDb(ctx));
+    kept
+      ? keptPage(anyDb(ctx), kept(pageWhere), q.offset, q.max, pageQuery(pageWhere))
+      : pageQuery(pageWhere)({ keys: null, after: null, offset: q.offset, version: null });
   // Every document of the free-text index carries its firm as a token and every match names the
   // caller's firm, so a search by text alone is counted by the index. The firm is still checked
   // on the row: a row's own text may hold another firm's token as a word.
@@ -249,7 +281,7 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
   } else {
     [rows, total] = await Promise.all([pageRows(where), count()]);
   }
-  const out = rows.rows.map((r) => present(res, r));
+  const out = rows.map((r) => present(res, r));
   await attachLinks(ctx, res, out, fields);
   return { rows: out.map((r) => pick(r, fields)), total };
 }

@@ -17,16 +17,24 @@ export interface TableState {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
+/** The version of a table's rows of firm_row_count (049): the greatest version and the number of rows. */
+const VERSION = sql`coalesce(max(version), 0) || '/' || count(*)`;
+
 /**
  * A firm's rows in a counted table and the table's version. On PostgreSQL rows are appended and
  * folded (049): for one greatest version the number of rows only grows, and a fold adds a greater
  * version, so the pair names one state.
  */
 export async function tableState(db: AnyDb, firmId: number, table: string): Promise<TableState> {
-  const found = await sql<{ n: string | number | null; version: string | number | null; parts: string | number }>`
-    select sum(n) as n, max(version) as version, count(*) as parts from firm_row_count where firm_id = ${firmId} and table_name = ${table}`.execute(db);
+  const found = await sql<{ n: string | number | null; version: string }>`
+    select sum(n) as n, ${VERSION} as version from firm_row_count where firm_id = ${firmId} and table_name = ${table}`.execute(db);
   const row = found.rows[0];
-  return { rows: Number(row?.n ?? 0), version: `${String(row?.version ?? 0)}/${String(row?.parts ?? 0)}` };
+  return { rows: Number(row?.n ?? 0), version: String(row?.version) };
+}
+
+/** A table's version as SQL, for a statement to read in its own snapshot. */
+export function versionSql(firmId: number, table: string): RawBuilder<unknown> {
+  return sql`(select ${VERSION} from firm_row_count where firm_id = ${firmId} and table_name = ${table})`;
 }
 
 const MAX_KEPT = 1_000;
