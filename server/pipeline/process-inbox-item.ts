@@ -135,23 +135,13 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
       );
     }
     if (item.message_id) {
-      const first = await db
-        .selectFrom("inbox_item")
-        .select("id")
-        .where("firm_id", "=", item.firm_id)
-        .where("message_id", "=", item.message_id)
-        .where("parent_id", "is", null)
-        .where("id", "!=", item.id)
-        .where("created_at", "<=", item.created_at)
-        .orderBy("created_at")
-        .orderBy("id")
-        .executeTakeFirst();
+      const first = await firstItemWithMessageId(ctx, item, [item.message_id], item.created_at);
       if (first) {
         return setItem(
           ctx,
           item,
-          { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first.id, disposition_text: message("pipeline:duplicateMessage") },
-          { event: "duplicate message", detail: first.id },
+          { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first, disposition_text: message("pipeline:duplicateMessage") },
+          { event: "duplicate message", detail: first },
         );
       }
     }
@@ -168,21 +158,31 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
 /** The firm's earlier item a reply answers (by the Message-IDs it names), or null. */
 async function answeredItem(ctx: ServerContext, item: Item, messageIds: readonly string[]): Promise<string | null> {
   if (messageIds.length === 0) return null;
-  const found = await ctx.database.db
+  return firstItemWithMessageId(
+    ctx,
+    item,
+    messageIds.slice(0, 20).map((id) => `<${id}>`),
+  );
+}
+
+/**
+ * The firm's first other received message (not a linked item) with one of these Message-IDs,
+ * received no later than `notAfter` when given; its id, or null. The few rows of a Message-ID are
+ * ordered here: asked to order by receipt, SQLite, which has no statistics, walks every item of
+ * the firm by date instead of looking the Message-ID up.
+ */
+async function firstItemWithMessageId(ctx: ServerContext, item: Item, messageIds: string[], notAfter?: number): Promise<string | null> {
+  const rows = await ctx.database.db
     .selectFrom("inbox_item")
-    .select("id")
+    .select(["id", "created_at"])
     .where("firm_id", "=", item.firm_id)
-    .where(
-      "message_id",
-      "in",
-      messageIds.slice(0, 20).map((id) => `<${id}>`),
-    )
+    .where("message_id", "in", messageIds)
     .where("parent_id", "is", null)
     .where("id", "!=", item.id)
-    .orderBy("created_at")
-    .orderBy("id")
-    .executeTakeFirst();
-  return found?.id ?? null;
+    .execute();
+  const earlier = rows.filter((row) => notAfter === undefined || row.created_at <= notAfter);
+  earlier.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return earlier[0]?.id ?? null;
 }
 
 /** A notice for several dockets becomes one linked child item per docket, each processed alone. */
