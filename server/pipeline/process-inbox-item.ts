@@ -4,7 +4,7 @@ import type { InboxItemTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
-import { currentParse, keepParse } from "../notices/stored-message";
+import { currentParse, storedColumns } from "../notices/stored-message";
 import { type ParsedMessage, type ParsedNotice, parseNoticeMessage } from "../notices";
 import { pauseAt } from "../lib/test-pause";
 import { parseKeptDocketEntry } from "../notices/docket-feed";
@@ -73,7 +73,9 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   // An entry of a court's docket feed is read as such, not as an e-mail.
   const fresh = () => (isDocketEntrySource(row.source_type) ? parseKeptDocketEntry(row.raw_content) : parseBounded(row.raw_content));
   const result = withoutControlCharacters(kept ?? (await fresh()));
-  const item: Item = kept ? row : { ...row, ...(await keepParse(db, row.id, result)) };
+  // A fresh parse is kept with the state change it leads to, in its transaction.
+  const stored = kept ? {} : storedColumns(result);
+  const item: Item = { ...row, ...stored };
   const parsed = result.parsed;
   if (parsed.kind !== "notice") {
     if (parsed.kind === "not_a_notice") {
@@ -81,7 +83,7 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
       return setItem(
         ctx,
         item,
-        { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, duplicate_of_id: original },
+        { ...stored, status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, duplicate_of_id: original },
         { event: "not a notice", detail: original ? message("pipeline:events.notANoticeLinked", { reason: parsed.reason, original }) : parsed.reason },
       );
     }
@@ -89,14 +91,14 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
       return setItem(
         ctx,
         item,
-        { status: "Action Required", action_required: "USER", reason: parsed.reason },
+        { ...stored, status: "Action Required", action_required: "USER", reason: parsed.reason },
         { event: "unrecognised", detail: parsed.reason, level: "WARNING" },
       );
     }
     return setItem(
       ctx,
       item,
-      { status: "Failed", action_required: "USER", reason: parsed.reason },
+      { ...stored, status: "Failed", action_required: "USER", reason: parsed.reason },
       { event: "malformed", detail: parsed.reason, level: "ERROR" },
     );
   }
@@ -104,7 +106,7 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   await setItem(
     ctx,
     item,
-    { snippet: snippetOf(notice) },
+    { ...stored, snippet: snippetOf(notice) },
     {
       event: "parsed",
       detail: message("pipeline:events.parsed", {
