@@ -39,7 +39,11 @@ export interface FileSystemTarget extends DmsTarget {
   kind: typeof FILE_SYSTEM_KIND;
   /** The root as configured, made absolute. */
   readonly root: string;
-  /** Creates the root when missing and checks it is a folder; returns its real path. */
+  /**
+   * Creates the root when missing and checks it is a folder; returns its real path. Once it
+   * succeeds a target keeps the answer: a target serves one storage attempt, and the folders below
+   * the root are resolved and checked again on every use.
+   */
   check(): Promise<string>;
   /** Intends and writes in one go (a fresh name each time), for callers that need no retry protocol. */
   store(request: DmsStoreRequest): Promise<FileSystemStoreResult>;
@@ -119,7 +123,17 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
   const root = path.resolve(rootDir);
   let hardLinks = options.hardLinks ?? true;
 
-  async function check(): Promise<string> {
+  let checkedRoot: Promise<string> | undefined;
+  function check(): Promise<string> {
+    // A failed check is not kept: the next call tries again.
+    checkedRoot ??= checkRoot().catch((error: unknown) => {
+      checkedRoot = undefined;
+      throw error;
+    });
+    return checkedRoot;
+  }
+
+  async function checkRoot(): Promise<string> {
     try {
       await fs.mkdir(root, { recursive: true });
     } catch (error) {
