@@ -1,5 +1,4 @@
 import type { ServerContext } from "../context";
-import { findFirm } from "../firm/firm-repository";
 import type { NextJob } from "./queue";
 
 // Once a notice is on its case and its documents are fetched (or could not be), two things
@@ -7,15 +6,19 @@ import type { NextJob } from "./queue";
 // A firm that waits for the DMS attempt before notifying gets the mail from the storage job.
 // Both are returned as jobs, to be committed with the state change they follow.
 
+/** The one firm setting that orders the jobs, read alone: every notice asks it twice. */
+async function waitsForDmsAttempt(ctx: ServerContext, firmId: number): Promise<boolean> {
+  const firm = await ctx.database.db.selectFrom("firm").select("wait_for_dms_attempt_to_notify").where("id", "=", firmId).executeTakeFirst();
+  return Boolean(firm?.wait_for_dms_attempt_to_notify);
+}
+
 export async function jobsAfterProcessing(ctx: ServerContext, item: { id: string; firm_id: number }): Promise<NextJob[]> {
-  const firm = await findFirm(ctx.database, item.firm_id);
   const jobs: NextJob[] = [{ kind: "store-inbox-item", refId: item.id }];
-  if (!firm?.wait_for_dms_attempt_to_notify) jobs.push({ kind: "notify-inbox-item", refId: item.id });
+  if (!(await waitsForDmsAttempt(ctx, item.firm_id))) jobs.push({ kind: "notify-inbox-item", refId: item.id });
   return jobs;
 }
 
 /** What follows the storage job once its attempt is over, whatever the outcome. */
 export async function jobsAfterStorageAttempt(ctx: ServerContext, item: { id: string; firm_id: number }): Promise<NextJob[]> {
-  const firm = await findFirm(ctx.database, item.firm_id);
-  return firm?.wait_for_dms_attempt_to_notify ? [{ kind: "notify-inbox-item", refId: item.id }] : [];
+  return (await waitsForDmsAttempt(ctx, item.firm_id)) ? [{ kind: "notify-inbox-item", refId: item.id }] : [];
 }

@@ -35,12 +35,6 @@ export function storedColumns(result: ParsedMessage): StoredColumns {
   return { parsed: JSON.stringify(result.parsed), parser_version: PARSER_VERSION, message_body: JSON.stringify(result.body) };
 }
 
-export async function keepParse(db: Kysely<DB>, itemId: string, result: ParsedMessage): Promise<StoredColumns> {
-  const columns = storedColumns(result);
-  await db.updateTable("inbox_item").set(columns).where("id", "=", itemId).execute();
-  return columns;
-}
-
 /**
  * The readable body of one of the firm's messages, as kept when it was processed. A message
  * processed before bodies were kept is read once here and its body kept; null when there is no such item.

@@ -22,6 +22,8 @@ export interface ItemChange {
   case_id?: string | null;
   duplicate_of_id?: string | null;
   parsed?: string | null;
+  parser_version?: number | null;
+  message_body?: string | null;
   snippet?: string;
 }
 

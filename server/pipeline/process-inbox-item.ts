@@ -4,7 +4,7 @@ import type { InboxItemTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
-import { currentParse, keepParse } from "../notices/stored-message";
+import { currentParse, storedColumns } from "../notices/stored-message";
 import { type ParsedMessage, type ParsedNotice, parseNoticeMessage } from "../notices";
 import { pauseAt } from "../lib/test-pause";
 import { parseKeptDocketEntry } from "../notices/docket-feed";
@@ -73,7 +73,9 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   // An entry of a court's docket feed is read as such, not as an e-mail.
   const fresh = () => (isDocketEntrySource(row.source_type) ? parseKeptDocketEntry(row.raw_content) : parseBounded(row.raw_content));
   const result = withoutControlCharacters(kept ?? (await fresh()));
-  const item: Item = kept ? row : { ...row, ...(await keepParse(db, row.id, result)) };
+  // A fresh parse is kept with the state change it leads to, in its transaction.
+  const stored = kept ? {} : storedColumns(result);
+  const item: Item = { ...row, ...stored };
   const parsed = result.parsed;
   if (parsed.kind !== "notice") {
     if (parsed.kind === "not_a_notice") {
@@ -81,7 +83,7 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
       return setItem(
         ctx,
         item,
-        { status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, duplicate_of_id: original },
+        { ...stored, status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, duplicate_of_id: original },
         { event: "not a notice", detail: original ? message("pipeline:events.notANoticeLinked", { reason: parsed.reason, original }) : parsed.reason },
       );
     }
@@ -89,14 +91,14 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
       return setItem(
         ctx,
         item,
-        { status: "Action Required", action_required: "USER", reason: parsed.reason },
+        { ...stored, status: "Action Required", action_required: "USER", reason: parsed.reason },
         { event: "unrecognised", detail: parsed.reason, level: "WARNING" },
       );
     }
     return setItem(
       ctx,
       item,
-      { status: "Failed", action_required: "USER", reason: parsed.reason },
+      { ...stored, status: "Failed", action_required: "USER", reason: parsed.reason },
       { event: "malformed", detail: parsed.reason, level: "ERROR" },
     );
   }
@@ -104,7 +106,7 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   await setItem(
     ctx,
     item,
-    { snippet: snippetOf(notice) },
+    { ...stored, snippet: snippetOf(notice) },
     {
       event: "parsed",
       detail: message("pipeline:events.parsed", {
@@ -135,23 +137,13 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
       );
     }
     if (item.message_id) {
-      const first = await db
-        .selectFrom("inbox_item")
-        .select("id")
-        .where("firm_id", "=", item.firm_id)
-        .where("message_id", "=", item.message_id)
-        .where("parent_id", "is", null)
-        .where("id", "!=", item.id)
-        .where("created_at", "<=", item.created_at)
-        .orderBy("created_at")
-        .orderBy("id")
-        .executeTakeFirst();
+      const first = await firstItemWithMessageId(ctx, item, [item.message_id], item.created_at);
       if (first) {
         return setItem(
           ctx,
           item,
-          { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first.id, disposition_text: message("pipeline:duplicateMessage") },
-          { event: "duplicate message", detail: first.id },
+          { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first, disposition_text: message("pipeline:duplicateMessage") },
+          { event: "duplicate message", detail: first },
         );
       }
     }
@@ -168,21 +160,31 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
 /** The firm's earlier item a reply answers (by the Message-IDs it names), or null. */
 async function answeredItem(ctx: ServerContext, item: Item, messageIds: readonly string[]): Promise<string | null> {
   if (messageIds.length === 0) return null;
-  const found = await ctx.database.db
+  return firstItemWithMessageId(
+    ctx,
+    item,
+    messageIds.slice(0, 20).map((id) => `<${id}>`),
+  );
+}
+
+/**
+ * The firm's first other received message (not a linked item) with one of these Message-IDs,
+ * received no later than `notAfter` when given; its id, or null. The few rows of a Message-ID are
+ * ordered here: asked to order by receipt, SQLite, which has no statistics, walks every item of
+ * the firm by date instead of looking the Message-ID up.
+ */
+async function firstItemWithMessageId(ctx: ServerContext, item: Item, messageIds: string[], notAfter?: number): Promise<string | null> {
+  const rows = await ctx.database.db
     .selectFrom("inbox_item")
-    .select("id")
+    .select(["id", "created_at"])
     .where("firm_id", "=", item.firm_id)
-    .where(
-      "message_id",
-      "in",
-      messageIds.slice(0, 20).map((id) => `<${id}>`),
-    )
+    .where("message_id", "in", messageIds)
     .where("parent_id", "is", null)
     .where("id", "!=", item.id)
-    .orderBy("created_at")
-    .orderBy("id")
-    .executeTakeFirst();
-  return found?.id ?? null;
+    .execute();
+  const earlier = rows.filter((row) => notAfter === undefined || row.created_at <= notAfter);
+  earlier.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return earlier[0]?.id ?? null;
 }
 
 /** A notice for several dockets becomes one linked child item per docket, each processed alone. */

@@ -39,7 +39,11 @@ export interface FileSystemTarget extends DmsTarget {
   kind: typeof FILE_SYSTEM_KIND;
   /** The root as configured, made absolute. */
   readonly root: string;
-  /** Creates the root when missing and checks it is a folder; returns its real path. */
+  /**
+   * Creates the root when missing and checks it is a folder; returns its real path. Once it
+   * succeeds a target keeps the answer: a target serves one storage attempt, and the folders below
+   * the root are resolved and checked again on every use.
+   */
   check(): Promise<string>;
   /** Intends and writes in one go (a fresh name each time), for callers that need no retry protocol. */
   store(request: DmsStoreRequest): Promise<FileSystemStoreResult>;
@@ -119,7 +123,17 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
   const root = path.resolve(rootDir);
   let hardLinks = options.hardLinks ?? true;
 
-  async function check(): Promise<string> {
+  let checkedRoot: Promise<string> | undefined;
+  function check(): Promise<string> {
+    // A failed check is not kept: the next call tries again.
+    checkedRoot ??= checkRoot().catch((error: unknown) => {
+      checkedRoot = undefined;
+      throw error;
+    });
+    return checkedRoot;
+  }
+
+  async function checkRoot(): Promise<string> {
     try {
       await fs.mkdir(root, { recursive: true });
     } catch (error) {
@@ -217,13 +231,16 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     // The folder is listed once: a case folder holding a thousand "Order.pdf" copies costs one
     // read, not a thousand look-ups. Links are listed too, so they count as taken.
     const listed = await guarded(request.name, () => namesIn(folder));
+    const extension = suffix ? `.${suffix}` : "";
     for (let copy = 1; copy <= MAX_COPIES; copy++) {
-      const final = path.join(folder, `${copy === 1 ? name : `${name} (${copy})`}${suffix ? `.${suffix}` : ""}`);
+      const base = `${copy === 1 ? name : `${name} (${copy})`}${extension}`;
+      // A listed name is an entry of the folder itself, so a taken copy costs one set look-up and
+      // only the free candidate is resolved and checked below.
+      if (listed.has(base) || (sidecar && listed.has(`${base}${SIDECAR_SUFFIX}`))) continue;
+      const final = path.join(folder, base);
       if (path.dirname(final) !== folder || !isInside(realRoot, final)) {
         throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:fileOutside", { file: path.basename(final) }), false);
       }
-      const base = path.basename(final);
-      if (listed.has(base) || (sidecar && listed.has(`${base}${SIDECAR_SUFFIX}`))) continue;
       // lstat as well, for file systems that ignore case: a link with the name counts as taken,
       // so nothing is ever written through it.
       if ((await exists(final)) || (sidecar && (await exists(`${final}${SIDECAR_SUFFIX}`)))) continue;
@@ -237,8 +254,8 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
   }
 
   /** The intended file as an absolute path below the root, refusing anything that leads elsewhere. */
-  async function resolveIntended(intended: DmsIntended): Promise<{ realRoot: string; final: string }> {
-    const realRoot = await check();
+  async function resolveIntended(intended: DmsIntended, checkedRoot?: string): Promise<{ realRoot: string; final: string }> {
+    const realRoot = checkedRoot ?? (await check());
     const final = path.resolve(realRoot, `.${path.sep}${intended.location}`);
     if (!isInside(realRoot, final) || final === realRoot)
       throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:fileOutside", { file: intended.location }), false);
@@ -266,7 +283,7 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     const temporaries: string[] = [];
     return guarded(request.name, async () => {
       const { realRoot, folder, suffix, sidecar } = await placeOf(request);
-      const { final } = await resolveIntended(intended);
+      const { final } = await resolveIntended(intended, realRoot);
       if (path.dirname(final) !== folder || (suffix && !final.endsWith(`.${suffix}`))) {
         throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:misplaced", { file: intended.location }), false);
       }

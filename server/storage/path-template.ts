@@ -2,6 +2,7 @@ import Handlebars from "handlebars";
 import sanitizeFilename from "sanitize-filename";
 import dayjs from "dayjs";
 import customParseFormat from "dayjs/plugin/customParseFormat.js";
+import { keptResults } from "../../app/common/kept-results";
 import { message } from "../lib/messages";
 
 dayjs.extend(customParseFormat);
@@ -217,14 +218,19 @@ function asText(value: unknown): string {
   return "";
 }
 
+// Strict parsing with formats builds its patterns on every call; filings repeat a few dates.
+const keptIsoDates = keptResults<string | null>(1_000);
+
 /** `YYYY-MM-DD` from the date forms the notices carry; null when it is not a date. */
 export function isoDate(text: Text): string | null {
   const value = (text ?? "").trim();
   if (!value) return null;
-  const iso = /^(\d{4}-\d{2}-\d{2})(?:$|[T ])/.exec(value);
-  if (iso) return dayjs(iso[1], "YYYY-MM-DD", true).isValid() ? iso[1]! : null;
-  const us = dayjs(value, ["M/D/YYYY", "M/D/YY", "MM/DD/YYYY"], true);
-  return us.isValid() ? us.format("YYYY-MM-DD") : null;
+  return keptIsoDates(value, () => {
+    const iso = /^(\d{4}-\d{2}-\d{2})(?:$|[T ])/.exec(value);
+    if (iso) return dayjs(iso[1], "YYYY-MM-DD", true).isValid() ? iso[1]! : null;
+    const us = dayjs(value, ["M/D/YYYY", "M/D/YY", "MM/DD/YYYY"], true);
+    return us.isValid() ? us.format("YYYY-MM-DD") : null;
+  });
 }
 
 /** Data values never add folders: a slash in a client name is part of the name, not a separator. */
