@@ -20,6 +20,7 @@ import { readSession } from "./utils/session.server";
 import { readTheme } from "./utils/theme.server";
 import { cssVariablesResolver } from "./utils/readable-colors";
 import { buildTheme } from "./utils/theme";
+import { themeStylesheetHref } from "./utils/theme-stylesheet.server";
 import { readToasts } from "./utils/toast.server";
 
 export const links: LinksFunction = () => [
@@ -46,7 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (stored) headers.append("Set-Cookie", stored);
   // A host that names no firm, signed out: the colours of the firm this browser last worked for.
   const colours = branding ?? (auth ? null : storedColours(firmStore));
-  return data({ theme, toasts, branding, colours, lang: "en" }, { headers });
+  const themeHref = themeStylesheetHref({ primary: colours?.primary_color, secondary: colours?.secondary_color, accessible: theme.accessibleColors });
+  return data({ theme, toasts, branding, colours, themeHref, lang: "en" }, { headers });
 }
 
 export type RootLoader = typeof loader;
@@ -82,6 +84,7 @@ function Document({ children }: { children: React.ReactNode }) {
         <title>{title}</title>
         <Meta />
         <Links />
+        {loaderData?.themeHref ? <link rel="stylesheet" href={loaderData.themeHref} /> : null}
         <ColorSchemeScript forceColorScheme={scheme} nonce={nonce} />
       </head>
       <body data-hydrated={hydrated || undefined}>
@@ -89,6 +92,8 @@ function Document({ children }: { children: React.ReactNode }) {
           theme={buildTheme(loaderData?.colours ?? null, Boolean(theme?.accessibleColors))}
           forceColorScheme={scheme}
           cssVariablesResolver={cssVariablesResolver}
+          // The theme's variables come from the cached stylesheet above; written inline only without it (a root error).
+          withCssVariables={!loaderData?.themeHref}
         >
           <Notifications position="top-center" autoClose={5000} limit={5} className="toast-area" />
           <ApiStatusBanner />

@@ -36,6 +36,6 @@ export async function firmStoreUpdate(request: Request, stored: FirmStore, brand
 }
 
 /** The colours to wear when the host names no firm: the last signed-in firm's, if the browser kept them. */
-export function storedColours(store: FirmStore): { primary_color: string } | null {
+export function storedColours(store: FirmStore): { primary_color: string; secondary_color?: string } | null {
   return store.primaryColor ? { primary_color: store.primaryColor } : null;
 }

@@ -32,7 +32,8 @@ export async function startConsoleServer(buildPath: string): Promise<Server> {
   app.disable("x-powered-by");
   // X-Forwarded-For (and -Proto, -Host) are believed only from these; req.ip is then the client.
   app.set("trust proxy", list(process.env.ECFX_TRUSTED_PROXIES ?? DEFAULT_TRUSTED_PROXIES));
-  app.use(compression());
+  // Level 4: about half the CPU of the default 6 on a list page, for about 5 % more bytes.
+  app.use(compression({ level: 4 }));
 
   app.use(requestLogger(process.env.LOG_LEVEL));
 

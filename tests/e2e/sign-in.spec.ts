@@ -80,6 +80,23 @@ for (const javaScriptEnabled of [true, false]) {
       expect(await sprite.text()).toContain('<symbol id="briefcase"');
     });
 
+    test("the firm's theme colours come from one stylesheet the browser keeps", async ({ page }) => {
+      await signIn(page, USERS.viewonly);
+      await expect(page).toHaveURL(/\/dashboard$/);
+      const link = page.locator('link[rel="stylesheet"][href^="/theme.css?"]');
+      await expect(link).toHaveCount(1);
+      // Not written into the page as well.
+      await expect(page.locator('style[data-mantine-styles="true"]')).toHaveCount(0);
+      // The firm's palette is in force and is the primary colour (Mantine's own default is blue).
+      const variable = (name: string) => page.evaluate((n) => getComputedStyle(document.documentElement).getPropertyValue(n).trim(), name);
+      await expect.poll(() => variable("--mantine-color-firm-filled")).toMatch(/^#[0-9a-f]{6}$/);
+      expect(await variable("--mantine-primary-color-filled")).toBe(await variable("--mantine-color-firm-filled"));
+      const sheet = await page.request.get((await link.getAttribute("href"))!);
+      expect(sheet.headers()["content-type"]).toContain("text/css");
+      expect(sheet.headers()["cache-control"]).toContain("immutable");
+      expect(await sheet.text()).toContain("--mantine-color-firm-filled:");
+    });
+
     test("unknown paths answer 404 with a way home", async ({ page }) => {
       await signedIn(page, USERS.manager);
       const answer = await page.goto("/no-such-page");

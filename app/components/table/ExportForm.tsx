@@ -1,4 +1,3 @@
-import { Box, Button, Stack, Text, TextInput } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { IconDownload } from "@tabler/icons-react";
 import { type FormEvent, useState } from "react";
@@ -8,6 +7,7 @@ import { useFirmTimeZone } from "../../utils/dates";
 import { tableSearchParams } from "../../utils/table-url";
 import { useHydrated } from "../../utils/use-hydrated";
 import { HiddenInputs } from "./HiddenInputs";
+import { PlainButton, PlainField, PlainInput } from "./PlainFields";
 import type { TableData } from "./types";
 
 /** The export resource route of a list page. */
@@ -15,7 +15,8 @@ export const exportPath = (resourceKey: string) => `/${resourceKey}/export`;
 
 /**
  * Asks for a file name (the entity and today's date unless changed) and downloads every row matching the table's current filters as CSV. A
- * document request, so the browser saves the file and the page stays where it is.
+ * document request, so the browser saves the file and the page stays where it is. Plain fields
+ * (PlainFields.tsx): the form sits folded on every list page and needs none of Mantine's input behaviour.
  */
 export function ExportForm({ table }: { table: TableData }) {
   const { t } = useTranslation();
@@ -32,12 +33,8 @@ export function ExportForm({ table }: { table: TableData }) {
     }
   };
   return (
-    <Box component="details" data-testid="export-form">
-      <Box component="summary" style={{ cursor: "pointer" }}>
-        <Text span size="sm" fw={600}>
-          {t("table:export.button")}
-        </Text>
-      </Box>
+    <details data-testid="export-form">
+      <summary className="plain-summary">{t("table:export.button")}</summary>
       <Form
         method="get"
         action={exportPath(table.resourceKey)}
@@ -46,26 +43,31 @@ export function ExportForm({ table }: { table: TableData }) {
         noValidate={hydrated}
         data-testid="export-download"
         data-hydrated={hydrated || undefined}
+        className="plain-export"
       >
         <HiddenInputs params={tableSearchParams(table.state, table.spec)} omit={(key) => key === "page" || key === "size"} />
-        <Stack gap="xs" mt="xs" maw={320}>
-          <TextInput
-            name="filename"
-            label={t("table:export.filename")}
-            defaultValue={defaultExportName(table.resourceKey, Date.now(), timeZone)}
-            required
-            maxLength={100}
-            error={error}
-            rightSection={<Text size="xs">.csv</Text>}
-          />
-          <Text size="xs" c="dimmed">
-            {t("table:export.filenameHint")}
-          </Text>
-          <Button type="submit" size="xs" leftSection={<IconDownload size={14} aria-hidden />}>
-            {t("table:export.submit")}
-          </Button>
-        </Stack>
+        <PlainField label={t("table:export.filename")} required error={error}>
+          {(id, errorId) => (
+            <span className="plain-suffixed">
+              <PlainInput
+                id={id}
+                name="filename"
+                defaultValue={defaultExportName(table.resourceKey, Date.now(), timeZone)}
+                required
+                maxLength={100}
+                invalid={Boolean(error)}
+                aria-describedby={errorId}
+              />
+              <span aria-hidden>.csv</span>
+            </span>
+          )}
+        </PlainField>
+        <p className="plain-hint">{t("table:export.filenameHint")}</p>
+        <PlainButton type="submit" size="xs">
+          <IconDownload size={14} aria-hidden />
+          {t("table:export.submit")}
+        </PlainButton>
       </Form>
-    </Box>
+    </details>
   );
 }

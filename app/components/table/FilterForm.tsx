@@ -1,11 +1,11 @@
-import { Anchor, Box, Button, Fieldset, Group, NativeSelect, SimpleGrid, Text, TextInput } from "@mantine/core";
-import { Form, Link, useLocation } from "@remix-run/react";
-import { IconSearch } from "@tabler/icons-react";
+import { Form, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { useFocusClass } from "../../utils/focus-class";
 import { FILTER_PREFIX, changeState, rangeInputName, tableHref, tableSearchParams } from "../../utils/table-url";
 import { filterChoices } from "./format";
 import { HiddenInputs } from "./HiddenInputs";
 import type { ArrangedColumn } from "./layout";
+import { PlainButton, PlainField, PlainInput, PlainSelect } from "./PlainFields";
 import type { TableData } from "./types";
 
 function rangeValues(table: TableData, field: string): { from: string; to: string } {
@@ -25,42 +25,52 @@ function FilterInput({ table, column }: { table: TableData; column: ArrangedColu
   if (column.filter === "dateRange") {
     const { from, to } = rangeValues(table, column.field);
     return (
-      <Fieldset legend={label} variant="unstyled" data-filter={column.field}>
-        <Group gap="xs" grow wrap="nowrap">
-          <TextInput type="date" size="xs" name={rangeInputName(column.field, "from")} label={t("table:from")} defaultValue={from} error={Boolean(error)} />
-          <TextInput type="date" size="xs" name={rangeInputName(column.field, "to")} label={t("table:to")} defaultValue={to} error={Boolean(error)} />
-        </Group>
+      <fieldset className="plain-fieldset" data-filter={column.field}>
+        <legend className="plain-legend">{label}</legend>
+        <div className="plain-range">
+          {(["from", "to"] as const).map((end) => (
+            <PlainField key={end} label={t(`table:${end}`)} size="xs">
+              {(id) => (
+                <PlainInput id={id} type="date" name={rangeInputName(column.field, end)} defaultValue={end === "from" ? from : to} invalid={Boolean(error)} />
+              )}
+            </PlainField>
+          ))}
+        </div>
         {error ? (
-          <Text size="xs" c="red" role="alert" mt={4}>
+          <p className="plain-error" role="alert">
             {error}
-          </Text>
+          </p>
         ) : null}
-      </Fieldset>
+      </fieldset>
     );
   }
   const choices = filterChoices(t, table.resourceKey, column, table.referenceOptions);
   if (choices) {
     // A value the list does not hold (several ids, a row past the first choices) stays selectable.
-    const data = [{ value: "", label: t("table:any") }, ...choices, ...(value && !choices.some((c) => c.value === value) ? [{ value, label: value }] : [])];
-    return <NativeSelect size="xs" name={name} label={label} data={data} defaultValue={value} data-filter={column.field} />;
+    const options = [{ value: "", label: t("table:any") }, ...choices, ...(value && !choices.some((c) => c.value === value) ? [{ value, label: value }] : [])];
+    return (
+      <PlainField label={label} size="xs">
+        {(id) => <PlainSelect id={id} name={name} options={options} defaultValue={value} data-filter={column.field} />}
+      </PlainField>
+    );
   }
   const typedId = column.filter === "reference";
   return (
-    <TextInput
-      size="xs"
-      name={name}
-      label={typedId ? `${label} (${t("table:referenceId")})` : label}
-      defaultValue={value}
-      maxLength={200}
-      data-filter={column.field}
-    />
+    <PlainField label={typedId ? `${label} (${t("table:referenceId")})` : label} size="xs">
+      {(id) => <PlainInput id={id} name={name} defaultValue={value} maxLength={200} data-filter={column.field} />}
+    </PlainField>
   );
 }
 
-/** The GET form of search and column filters: the table's state goes to the URL, with or without JavaScript. */
+/**
+ * The GET form of search and column filters: the table's state goes to the URL, with or without
+ * JavaScript. Drawn only until the page is interactive (the interactive table has its own
+ * filters), so its fields are plain ones (PlainFields.tsx).
+ */
 export function FilterForm({ table }: { table: TableData }) {
   const { t } = useTranslation();
   const location = useLocation();
+  const focus = useFocusClass();
   const { state, spec } = table;
   const filterColumns = table.columns.filter((c) => c.filter && (c.visible || state.filters[c.field] || table.errors[c.field]));
   const active = Object.keys(state.filters).length > 0 || Object.keys(table.errors).length > 0;
@@ -70,37 +80,26 @@ export function FilterForm({ table }: { table: TableData }) {
   return (
     <Form method="get" role="search" key={location.search} data-testid="table-filters">
       <HiddenInputs params={keep} omit={(key) => key === "q" || key === "page" || key.startsWith(FILTER_PREFIX)} />
-      <Group align="flex-end" gap="sm">
-        <TextInput
-          type="search"
-          name="q"
-          label={t("table:search")}
-          placeholder={t("table:searchPlaceholder")}
-          defaultValue={state.q}
-          maxLength={200}
-          leftSection={<IconSearch size={16} aria-hidden />}
-          w={320}
-        />
-        <Button type="submit">{t("table:applyFilters")}</Button>
+      <div className="plain-form-row">
+        <PlainField label={t("table:search")} className="plain-search">
+          {(id) => <PlainInput id={id} type="search" name="q" placeholder={t("table:searchPlaceholder")} defaultValue={state.q} maxLength={200} />}
+        </PlainField>
+        <PlainButton type="submit">{t("table:applyFilters")}</PlainButton>
         {state.q || active ? (
-          <Anchor component={Link} to={cleared} size="sm">
+          <a className={`plain-link plain-clear ${focus}`} href={cleared}>
             {t("table:clearFilters")}
-          </Anchor>
+          </a>
         ) : null}
-      </Group>
+      </div>
       {filterColumns.length > 0 ? (
-        <Box component="details" open={active || undefined} mt="sm">
-          <Box component="summary" style={{ cursor: "pointer" }}>
-            <Text span size="sm" fw={600}>
-              {t("table:filters")}
-            </Text>
-          </Box>
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} mt="xs">
+        <details className="plain-details" open={active || undefined}>
+          <summary className="plain-summary">{t("table:filters")}</summary>
+          <div className="plain-filter-grid">
             {filterColumns.map((c) => (
               <FilterInput key={c.field} table={table} column={c} />
             ))}
-          </SimpleGrid>
-        </Box>
+          </div>
+        </details>
       ) : null}
     </Form>
   );

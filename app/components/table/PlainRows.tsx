@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useFocusClass } from "../../utils/focus-class";
 import { useFirmTimeZone } from "../../utils/dates";
 import { rowHref } from "./CellContent";
-import { cellText } from "./format";
+import { cellText, keyedOnce } from "./format";
 import type { ArrangedColumn } from "./layout";
 import type { TableData, TableSelection } from "./types";
 
@@ -18,6 +18,7 @@ export function PlainRows({ table, columns, selection }: { table: TableData; col
   const timeZone = useFirmTimeZone();
   const focus = useFocusClass();
   const { resourceKey, titles } = table;
+  const label = keyedOnce(t);
   if (table.rows.length === 0) {
     return (
       <tbody className="plain-rows">
@@ -39,7 +40,7 @@ export function PlainRows({ table, columns, selection }: { table: TableData; col
             </td>
           ) : null}
           {columns.map((c) => {
-            const text = cellText(t, resourceKey, c, row[c.field], titles, timeZone);
+            const text = cellText(label, resourceKey, c, row[c.field], titles, timeZone);
             const linked = c.isTitle && row.id !== undefined && row.id !== null;
             return (
               <td key={c.field}>

@@ -1,0 +1,42 @@
+import { MantineProvider } from "@mantine/core";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { cssVariablesResolver } from "./readable-colors";
+import { buildTheme } from "./theme";
+import { themeInputsOf, themeStylesheet, themeStylesheetHref } from "./theme-stylesheet.server";
+
+/** The variables MantineProvider itself writes into a page for this theme. */
+function providerVariables(primary: string | undefined, secondary: string | undefined, accessible: boolean): string {
+  const html = renderToStaticMarkup(
+    createElement(MantineProvider, {
+      theme: buildTheme({ primary_color: primary, secondary_color: secondary }, accessible),
+      cssVariablesResolver,
+      forceColorScheme: "light",
+      withGlobalClasses: false,
+      children: null,
+    }),
+  );
+  return /<style data-mantine-styles="true">([\s\S]*)<\/style>/.exec(html)?.[1] ?? "";
+}
+
+describe("theme stylesheet", () => {
+  it.each([
+    [undefined, undefined, false],
+    ["#1c4f8a", "#c8a24a", false],
+    ["#f5d90a", "#e03131", true],
+  ])("holds exactly the variables MantineProvider writes (%s, %s, accessible %s)", (primary, secondary, accessible) => {
+    const expected = providerVariables(primary, secondary, accessible);
+    expect(expected).toContain("--mantine-color-firm-filled");
+    expect(themeStylesheet({ primary, secondary, accessible }).css).toBe(expected);
+  });
+
+  it("names its colours and a digest that changes with the text", () => {
+    const inputs = { primary: "#1c4f8a", secondary: "#c8a24a", accessible: true };
+    const href = themeStylesheetHref(inputs);
+    const params = new URL(href, "http://console.test").searchParams;
+    expect(themeInputsOf(params)).toEqual(inputs);
+    expect(params.get("v")).toBe(themeStylesheet(inputs).version);
+    expect(themeStylesheet({ ...inputs, primary: "#2f9e44" }).version).not.toBe(params.get("v"));
+  });
+});
