@@ -26,6 +26,9 @@ async function benchBackend(backend: BackendName, pgUrl?: string): Promise<strin
     try {
       const seconds = await loadRows(data, NOTICES);
       lines.push(`${backend}: ${NOTICES} notices over two years, ${NOTICES / WITH_DOCUMENT} documents, ${CASES} cases written in ${seconds.toFixed(1)} s`);
+      // Loading takes about as long as the API keeps an idle connection (72 s): the connection the
+      // start-up check left may close just as it is used again, so one request takes it first.
+      await fetch(`${product.apiUrl}/api/v1/health`).catch(() => undefined);
       const token = await apiToken(product.apiUrl);
       const headers = { authorization: `Bearer ${token}` };
       const get = (url: string, extra: Record<string, string> = {}) => fetch(url, { headers: { ...headers, ...extra }, redirect: "manual" });
@@ -65,7 +68,10 @@ async function benchBackend(backend: BackendName, pgUrl?: string): Promise<strin
       await product.stop();
     }
   } catch (error) {
-    lines.push(`${backend}: FAILED ${(error as Error).message}\n${log().slice(-2_000)}`);
+    // fetch's own message ("fetch failed") says nothing; its cause names the socket's error.
+    const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+    const why = cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})` : "";
+    lines.push(`${backend}: FAILED ${(error as Error).message}${why}\n${(error as Error).stack ?? ""}\n${log().slice(-2_000)}`);
   } finally {
     await data.cleanup();
   }
