@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { type RunningProduct, prepareData, runSeed, startProduct } from "./product";
 import type * as ProductModule from "./product";
 import { CONSOLE_PAGE, consoleCookie } from "./search";
+import { runScript } from "./run-script";
 
 const [beforeDir, requests] = process.argv.slice(2);
 const REQUESTS = Number(requests ?? 300);
@@ -69,10 +70,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.stdout.write("", () => process.exit(0)),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runScript(main);

@@ -8,6 +8,7 @@ import { machine, machineLine, consolePageTable, terminalTable } from "./report"
 import path from "node:path";
 import { type BackendName, ROOT, findPostgres, prepareData, runSeed, startProduct } from "./product";
 import { runApiSearches, runConsolePage } from "./search";
+import { runScript } from "./run-script";
 
 const BACKENDS: readonly string[] = ["sqlite", "postgres"];
 const BACKEND = (process.argv.slice(2).find((arg) => BACKENDS.includes(arg)) ?? "sqlite") as BackendName;
@@ -47,10 +48,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.stdout.write("", () => process.exit(0)),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runScript(main);

@@ -171,6 +171,7 @@ used = time.process_time() - start
 print(json.dumps({"perCpuSecond": parsed / used, "maxRssMb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "agree": agree, "emails": len(messages), "standIns": stand_ins, "python": sys.version.split()[0]}))
 `;
+import { runScript } from "./run-script";
 
 /** Our side compiled to JavaScript first, as the product runs it: no TypeScript loader in the measured process. */
 async function compileOurs(): Promise<string> {
@@ -314,10 +315,4 @@ async function main(): Promise<void> {
   console.log(lines.join("\n"));
 }
 
-main().then(
-  () => process.stdout.write("", () => process.exit(0)),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runScript(main);
