@@ -14,7 +14,13 @@ export interface ThemeInputs {
   accessible: boolean;
 }
 
-const DEFAULT_VARIABLES = defaultCssVariablesResolver(DEFAULT_THEME);
+/**
+ * Mantine's default theme as Mantine first had it: its own theme merge (MantineProvider's too)
+ * writes a theme's font family into `DEFAULT_THEME.headings`, whose font is the body's by default.
+ */
+const mantineDefaults = () => ({ ...DEFAULT_THEME, headings: { ...DEFAULT_THEME.headings, fontFamily: DEFAULT_THEME.fontFamily } });
+
+const DEFAULT_VARIABLES = defaultCssVariablesResolver(mantineDefaults());
 
 function withoutDefaults(input: ConvertCSSVariablesInput): ConvertCSSVariablesInput {
   const changed = (section: keyof ConvertCSSVariablesInput) =>
@@ -23,7 +29,7 @@ function withoutDefaults(input: ConvertCSSVariablesInput): ConvertCSSVariablesIn
 }
 
 function stylesheetOf(inputs: ThemeInputs): string {
-  const theme = mergeMantineTheme(DEFAULT_THEME, buildTheme({ primary_color: inputs.primary, secondary_color: inputs.secondary }, inputs.accessible));
+  const theme = mergeMantineTheme(mantineDefaults(), buildTheme({ primary_color: inputs.primary, secondary_color: inputs.secondary }, inputs.accessible));
   const base = defaultCssVariablesResolver(theme);
   const firm = cssVariablesResolver(theme);
   const merged = {

@@ -1,7 +1,7 @@
-import { MantineProvider } from "@mantine/core";
+import { DEFAULT_THEME, MantineProvider, mergeMantineTheme } from "@mantine/core";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { cssVariablesResolver } from "./readable-colors";
 import { buildTheme } from "./theme";
 import { themeInputsOf, themeStylesheet, themeStylesheetHref } from "./theme-stylesheet.server";
@@ -21,6 +21,14 @@ function providerVariables(primary: string | undefined, secondary: string | unde
 }
 
 describe("theme stylesheet", () => {
+  it("holds the same variables when a theme merge has already written its font into Mantine's defaults", async () => {
+    // What MantineProvider does on every render, and another module may do before this one loads.
+    mergeMantineTheme(DEFAULT_THEME, buildTheme(null, false));
+    vi.resetModules();
+    const loadedLater = await import("./theme-stylesheet.server");
+    expect(loadedLater.themeStylesheet({ accessible: false }).css).toBe(providerVariables(undefined, undefined, false));
+  });
+
   it.each([
     [undefined, undefined, false],
     ["#1c4f8a", "#c8a24a", false],
