@@ -31,8 +31,15 @@ export function copyMonaco(root: string): boolean {
   const staging = path.join(target, `.vs-${process.pid}`);
   fs.rmSync(staging, { recursive: true, force: true });
   fs.cpSync(path.join(packageDir, "min", "vs"), staging, { recursive: true });
-  fs.rmSync(path.join(target, "vs"), { recursive: true, force: true });
-  fs.renameSync(staging, path.join(target, "vs"));
+  const vs = path.join(target, "vs");
+  fs.rmSync(vs, { recursive: true, force: true });
+  try {
+    fs.renameSync(staging, vs);
+  } catch (error) {
+    // Processes starting together on a fresh checkout each copy; the first one in place serves.
+    fs.rmSync(staging, { recursive: true, force: true });
+    if (!fs.existsSync(path.join(vs, "loader.js"))) throw error;
+  }
   fs.writeFileSync(marker, `${version}\n`);
   return true;
 }

@@ -336,11 +336,37 @@ test.describe("tables with JavaScript", () => {
     await expect(page.getByRole("alert").filter({ hasText: "Select two dates" })).toHaveText("Filed date: Select two dates");
     await expect(page).toHaveURL(`/cases?filter.matter_id=${seeded.alpha}&sort=case_number`);
 
+    // A slow answer: the dates stay while the page loads, and nothing late brings the half range back.
+    let slow = true;
+    await page.route(/\/cases\?.*_data=/, async (route) => {
+      if (slow) await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
     await filed.getByPlaceholder("To").fill("2026-02-07");
     await filed.getByPlaceholder("To").press("Tab");
-    await expect(page).toHaveURL(`/cases?filter.matter_id=${seeded.alpha}&filter.filed_date=2026-02-03..2026-02-07&sort=case_number`);
+    const ranged = `/cases?filter.matter_id=${seeded.alpha}&filter.filed_date=2026-02-03..2026-02-07&sort=case_number`;
+    await expect(page).toHaveURL(ranged);
+    await expect(filed.getByPlaceholder("From")).toHaveValue("2026-02-03");
+    await expect(filed.getByPlaceholder("To")).toHaveValue("2026-02-07");
     await expect.poll(() => caseNumbers(page)).toEqual(["2:26-cv-202", "2:26-cv-204", "2:26-cv-206"]);
     await expect(page.getByRole("alert").filter({ hasText: "Select two dates" })).toHaveCount(0);
+    await page.waitForTimeout(1500);
+    await expect(page).toHaveURL(ranged);
+    await expect(page.getByRole("alert").filter({ hasText: "Select two dates" })).toHaveCount(0);
+    slow = false;
+
+    // Clearing one end takes the range out of the URL and asks for the second date again.
+    await filed.getByPlaceholder("To").fill("");
+    await filed.getByPlaceholder("To").press("Tab");
+    await expect(page.getByRole("alert").filter({ hasText: "Select two dates" })).toHaveText("Filed date: Select two dates");
+    await expect(page).toHaveURL(`/cases?filter.matter_id=${seeded.alpha}&sort=case_number`);
+    await expect.poll(() => caseNumbers(page)).toHaveLength(12);
+
+    // Back brings the range, and its dates, back.
+    await page.goBack();
+    await expect(page).toHaveURL(ranged);
+    await expect(filed.getByPlaceholder("To")).toHaveValue("2026-02-07");
+    await expect.poll(() => caseNumbers(page)).toEqual(["2:26-cv-202", "2:26-cv-204", "2:26-cv-206"]);
   });
 
   test("export asks for a file name, then downloads the filtered rows", async ({ page }) => {

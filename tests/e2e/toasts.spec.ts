@@ -18,7 +18,20 @@ test("a toast shows the time it has left, waits while the pointer is on it, then
   await page.clock.runFor(1_000);
   await expect.poll(left).toBeLessThanOrEqual(80);
   await toast.hover();
-  const paused = await left();
+  // The clock still flows in real time: ticks from before the pointer arrived may not be drawn yet,
+  // so the time left is read once the bar has stood still.
+  let paused = -1;
+  await expect
+    .poll(
+      async () => {
+        const now = await left();
+        const still = now === paused;
+        paused = now;
+        return still;
+      },
+      { intervals: [300] },
+    )
+    .toBe(true);
   await page.clock.runFor(8_000);
   expect(await left()).toBe(paused);
   await expect(toast).toHaveCount(1);

@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { PAGE_SIZES } from "../../utils/paging";
 import { type PageSize, type TableState, changeState, tableHref } from "../../utils/table-url";
 import { CellContent } from "./CellContent";
+import { DateEndInput, DateRangesContext, useDateRanges } from "./DateRangeFilters";
 import { filterChoices } from "./format";
 import { TABLE_INTENTS } from "./intents";
 import { type ArrangedColumn, MAX_WIDTH, MIN_WIDTH, type TableLayout } from "./layout";
@@ -20,52 +21,47 @@ import type { TableData, TableRow, TableSelection } from "./types";
 
 type Updater<T> = T | ((old: T) => T);
 const apply = <T,>(updater: Updater<T>, old: T): T => (typeof updater === "function" ? (updater as (o: T) => T)(old) : updater);
-type RangeValue = [Date | "", Date | ""];
-
-const pad = (n: number) => String(n).padStart(2, "0");
-/** The calendar day the user picked (the date input works in local time). */
-const dayOf = (value: unknown): string =>
-  value instanceof Date && !Number.isNaN(value.getTime()) ? `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}` : "";
-const dateOf = (day: string): Date | "" => {
-  const [y, m, d] = day.split("-").map(Number);
-  return y && m && d ? new Date(y, m - 1, d) : "";
-};
 
 const sameFilters = (a: Record<string, string>, b: Record<string, string>) =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([field, value]) => b[field] === value);
 
-/** The days of half-entered ranges, to compare them by value. */
-const daysOf = (partial: Record<string, RangeValue>) => JSON.stringify(Object.entries(partial).map(([f, r]) => [f, r.map(dayOf)]));
-
-function columnFiltersOf(table: TableData, partial: Record<string, RangeValue>): MRT_ColumnFiltersState {
+function columnFiltersOf(table: TableData, dateValue: (field: string) => string | undefined): MRT_ColumnFiltersState {
   const out: MRT_ColumnFiltersState = [];
   for (const c of table.columns) {
-    if (!c.filter) continue;
-    const value = table.state.filters[c.field];
-    if (partial[c.field]) out.push({ id: c.field, value: partial[c.field] });
-    else if (value && c.filter === "dateRange") out.push({ id: c.field, value: value.split("..").map(dateOf) });
-    else if (value) out.push({ id: c.field, value });
+    const value = c.filter === "dateRange" ? dateValue(c.field) : c.filter && table.state.filters[c.field];
+    if (value) out.push({ id: c.field, value });
   }
   return out;
 }
 
-/** MRT's filter values back to URL filters; a range with one date waits for the second. */
-function filtersFrom(columns: ArrangedColumn[], next: MRT_ColumnFiltersState): { filters: Record<string, string>; partial: Record<string, RangeValue> } {
+/** MRT's filter values back to URL filters; date ranges are not MRT's to change (see DateRangeFilters). */
+function filtersFrom(columns: ArrangedColumn[], next: MRT_ColumnFiltersState, current: Record<string, string>): Record<string, string> {
   const filters: Record<string, string> = {};
-  const partial: Record<string, RangeValue> = {};
+  for (const c of columns) {
+    const range = current[c.field];
+    if (c.filter === "dateRange" && range) filters[c.field] = range;
+  }
   for (const { id, value } of next) {
     const column = columns.find((c) => c.field === id);
-    if (!column) continue;
-    if (column.filter === "dateRange") {
-      const [from, to] = Array.isArray(value) ? value.map(dayOf) : ["", ""];
-      if (from && to) filters[id] = from <= to ? `${from}..${to}` : `${to}..${from}`;
-      else if (from || to) partial[id] = [dateOf(from ?? ""), dateOf(to ?? "")];
-    } else {
-      const text = String(value ?? "").trim();
-      if (text) filters[id] = text;
-    }
+    if (!column || column.filter === "dateRange") continue;
+    const text = String(value ?? "").trim();
+    if (text) filters[id] = text;
   }
-  return { filters, partial };
+  return filters;
+}
+
+/** A date range column: MRT draws the cell, the ends are ours. */
+function dateRangeFilter(field: string, localization: MRT_Localization): Partial<MRT_ColumnDef<TableRow>> {
+  return {
+    filterVariant: "date-range",
+    Filter: ({ rangeFilterIndex }) =>
+      rangeFilterIndex === 1 ? (
+        <DateEndInput field={field} end="to" label={localization.max} />
+      ) : (
+        <DateEndInput field={field} end="from" label={localization.min} />
+      ),
+    filterTooltipValueFn: (value) => String(value).replace("..", " – "),
+  };
 }
 
 /** MRT's own checkbox column: first, and never part of the saved layout. */
@@ -113,9 +109,6 @@ export function InteractiveTable({ table, striped, selection }: { table: TableDa
   const layoutFetcher = useFetcher();
   const { state, spec, columns } = table;
 
-  const [partial, setPartial] = useState<Record<string, RangeValue>>(() =>
-    Object.fromEntries(Object.entries(table.partialRanges).map(([f, r]) => [f, [dateOf(r.from), dateOf(r.to)] as RangeValue])),
-  );
   const [visibility, setVisibility] = useState<Record<string, boolean>>(() => Object.fromEntries(columns.map((c) => [c.field, c.visible])));
   const [order, setOrder] = useState<string[]>(() => columns.map((c) => c.field));
   const [sizing, setSizing] = useState<Record<string, number>>(() => Object.fromEntries(columns.filter((c) => c.width).map((c) => [c.field, c.width!])));
@@ -128,17 +121,22 @@ export function InteractiveTable({ table, striped, selection }: { table: TableDa
     const href = tableHref(location.pathname, next, spec, new URLSearchParams(location.search));
     if (href !== `${location.pathname}${location.search}`) navigate(href, { preventScrollReset: true });
   };
+  const ranges = useDateRanges(table, (filters) => {
+    if (!sameFilters(filters, state.filters)) go(changeState(state, { filters }));
+  });
 
   const sorting: MRT_SortingState = state.sort
     .split(",")
     .map((s) => ({ id: s.replace(/^-/, ""), desc: s.startsWith("-") }))
     .filter((s) => columns.some((c) => c.field === s.id));
-  // Stable between renders: MRT copies a filter into its inputs whenever the value's identity
-  // changes, which would wipe a date being typed.
-  const columnFilters = useMemo(() => columnFiltersOf(table, partial), [table, partial]);
+  // Stable between renders: MRT copies a filter into its inputs whenever the value's identity changes.
+  const dateValues = columns.map((c) => (c.filter === "dateRange" ? ranges.mrtValue(c.field) : "")).join("|");
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the date values are read through `ranges`; `dateValues` says when they change.
+  const columnFilters = useMemo(() => columnFiltersOf(table, ranges.mrtValue), [table, dateValues]);
   const pagination: { pageIndex: number; pageSize: number } = { pageIndex: state.page - 1, pageSize: state.size };
   const columnOrder = selection ? [SELECT_COLUMN, ...order] : order;
 
+  const localization = t("table:mrt", { returnObjects: true }) as MRT_Localization;
   const mrtColumns = useMemo<MRT_ColumnDef<TableRow>[]>(
     () =>
       columns.map((c) => {
@@ -153,19 +151,19 @@ export function InteractiveTable({ table, striped, selection }: { table: TableDa
           enableHiding: !c.isTitle,
           filterVariant: c.filter === "dateRange" ? "date-range" : options ? "select" : "text",
           mantineFilterSelectProps: options ? { data: options } : undefined,
-          mantineFilterDateInputProps: c.filter === "dateRange" ? { valueFormat: "YYYY-MM-DD" } : undefined,
+          ...(c.filter === "dateRange" ? dateRangeFilter(c.field, localization) : {}),
           ...(c.width ? { size: c.width } : {}),
           Cell: ({ row }) => <CellContent t={t} resourceKey={table.resourceKey} column={c} row={row.original} titles={table.titles} />,
         };
       }),
-    [columns, t, table.resourceKey, table.referenceOptions, table.titles],
+    [columns, t, table.resourceKey, table.referenceOptions, table.titles, localization],
   );
 
   const mrt = useMantineReactTable<TableRow>({
     columns: mrtColumns,
     data: table.rows,
     getRowId: (row, index) => String(row.id ?? index),
-    localization: t("table:mrt", { returnObjects: true }) as Partial<MRT_Localization>,
+    localization,
     manualPagination: true,
     manualSorting: true,
     manualFiltering: true,
@@ -210,10 +208,8 @@ export function InteractiveTable({ table, striped, selection }: { table: TableDa
       if (q !== state.q) go(changeState(state, { q }));
     },
     onColumnFiltersChange: (updater: Updater<MRT_ColumnFiltersState>) => {
-      const next = filtersFrom(columns, apply(updater, columnFilters));
-      // Same days, same state: new Date objects would send MRT's inputs round again.
-      if (daysOf(next.partial) !== daysOf(partial)) setPartial(next.partial);
-      if (!sameFilters(next.filters, state.filters)) go(changeState(state, { filters: next.filters }));
+      const filters = filtersFrom(columns, apply(updater, columnFilters), state.filters);
+      if (!sameFilters(filters, state.filters)) go(changeState(state, { filters }));
     },
     onPaginationChange: (updater: Updater<typeof pagination>) => {
       const next = apply(updater, pagination);
@@ -245,15 +241,14 @@ export function InteractiveTable({ table, striped, selection }: { table: TableDa
     >,
   });
 
-  const waiting = Object.keys(partial);
   return (
-    <>
-      {waiting.map((field) => (
+    <DateRangesContext.Provider value={ranges}>
+      {ranges.waiting.map((field) => (
         <Text key={field} size="sm" c="red" role="alert">
           {t(columns.find((c) => c.field === field)!.labelKey)}: {t("errors:selectTwoDates")}
         </Text>
       ))}
       <MantineReactTable table={mrt} />
-    </>
+    </DateRangesContext.Provider>
   );
 }
