@@ -1,5 +1,7 @@
 import type { DMS_STATUSES } from "../../app/common/resources/inbox";
+import type { Kysely } from "kysely";
 import type { ServerContext } from "../context";
+import type { DB, OutboundMailRow } from "../db/schema";
 import { escapeHtml } from "../lib/html";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
@@ -80,13 +82,18 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
     throw wait > 0 ? new RetryLater(detail, wait) : new Error(detail);
   }
   if (!final) await markFailed(ctx, filingItem);
-  await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" });
-  await reportFailure(
-    ctx,
-    filingItem,
-    attempt,
-    errors.map((e) => e.text),
-  );
+  // The report is recorded with the failure, so whoever sees the item failed finds its report too.
+  let report: OutboundMailRow | null = null;
+  await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" }, async (trx) => {
+    report = await recordFailureReport(
+      ctx,
+      trx,
+      filingItem,
+      attempt,
+      errors.map((e) => e.text),
+    );
+  });
+  if (report) await sendFailureReport(ctx, filingItem, report);
 }
 
 /** Why one filing was not stored, and whether another attempt could store it. */
@@ -310,12 +317,14 @@ async function setDmsStatus(
   status: DmsStatus,
   event: { event: EventName; detail?: string; level?: EventLevel },
   next: NextJob[] = [],
+  alsoRecord?: (trx: Kysely<DB>) => Promise<void>,
 ): Promise<void> {
   const now = ctx.clock.now();
   await ctx.database.db.transaction().execute(async (trx) => {
     await trx.updateTable("inbox_item").set({ dms_status: status, updated_at: now }).where("id", "=", item.id).execute();
     await logEvent(trx, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
     await enqueueAll(trx, item.firm_id, next, now);
+    await alsoRecord?.(trx);
   });
 }
 
@@ -325,6 +334,7 @@ async function finish(
   item: FilingItem,
   status: DmsStatus,
   event: { event: EventName; detail?: string; level?: EventLevel },
+  alsoRecord?: (trx: Kysely<DB>) => Promise<void>,
 ): Promise<void> {
   if (status === "canceled") {
     await ctx.database.db
@@ -334,33 +344,33 @@ async function finish(
       .where("dms_status", "in", ["new", "started"])
       .execute();
   }
-  await setDmsStatus(ctx, item, status, event, await jobsAfterStorageAttempt(ctx, item));
+  await setDmsStatus(ctx, item, status, event, await jobsAfterStorageAttempt(ctx, item), alsoRecord);
 }
 
-/** Mails the firm's DMS failure report recipients what could not be stored and why. */
-async function reportFailure(ctx: ServerContext, item: FilingItem, attempts: number, errors: string[]): Promise<void> {
-  const firm = await ctx.database.db
-    .selectFrom("firm")
-    .select(["dms_failure_report_emails", "reply_to_email"])
-    .where("id", "=", item.firm_id)
-    .executeTakeFirst();
+/** The firm's DMS failure report of what could not be stored and why, recorded through `trx`; null when nobody is to get it. */
+async function recordFailureReport(ctx: ServerContext, trx: Kysely<DB>, item: FilingItem, attempts: number, errors: string[]): Promise<OutboundMailRow | null> {
+  const firm = await trx.selectFrom("firm").select(["dms_failure_report_emails", "reply_to_email"]).where("id", "=", item.firm_id).executeTakeFirst();
   const to = parseList(firm?.dms_failure_report_emails);
-  if (to.length === 0) return;
-  const kase = await ctx.database.db.selectFrom("court_case").select(["case_number", "name"]).where("id", "=", item.case_id).executeTakeFirst();
+  if (to.length === 0) return null;
+  const kase = await trx.selectFrom("court_case").select(["case_number", "name"]).where("id", "=", item.case_id).executeTakeFirst();
   const link = `${ctx.config.publicUrl}/inbox-items/id/${item.id}`;
   const which = kase ? `${kase.case_number} ${kase.name}`.trim() : item.subject;
   const intro = message("storage:mail.failureBody", { notice: item.subject, attempts });
+  return ctx.mailer.record(trx, {
+    firmId: item.firm_id,
+    purpose: "dms-failure",
+    to,
+    replyTo: firm?.reply_to_email || undefined,
+    inboxItemId: item.id,
+    subject: message("storage:mail.failureSubject", { case: which }),
+    text: `${intro}\n\n${errors.map((e) => `- ${e}`).join("\n")}\n\n${link}\n`,
+    html: `<p>${escapeHtml(intro)}</p><ul>${errors.map((e) => `<li>${escapeHtml(e)}</li>`).join("")}</ul><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+  });
+}
+
+async function sendFailureReport(ctx: ServerContext, item: FilingItem, report: OutboundMailRow): Promise<void> {
   try {
-    await ctx.mailer.send({
-      firmId: item.firm_id,
-      purpose: "dms-failure",
-      to,
-      replyTo: firm?.reply_to_email || undefined,
-      inboxItemId: item.id,
-      subject: message("storage:mail.failureSubject", { case: which }),
-      text: `${intro}\n\n${errors.map((e) => `- ${e}`).join("\n")}\n\n${link}\n`,
-      html: `<p>${escapeHtml(intro)}</p><ul>${errors.map((e) => `<li>${escapeHtml(e)}</li>`).join("")}</ul><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
-    });
+    await ctx.mailer.deliver(report);
   } catch (error) {
     // The failure is recorded on the item either way; a relay refusing the report must not undo that.
     await logEvent(ctx.database.db, {
