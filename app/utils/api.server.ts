@@ -1,3 +1,4 @@
+import { noteAccessStamp } from "./access-stamps.server";
 import { consoleEnv } from "./env.server";
 
 export interface ApiErrorBody {
@@ -72,6 +73,12 @@ export async function apiRequest(path: string, req: ApiRequest = {}): Promise<Re
   // The API's own redirects (a document kept in a vendor DMS) are for the browser, never followed here.
   const init: RequestInit = { method: req.method ?? "GET", headers, body, redirect: "manual" };
   const timeout = exemptFromTimeout(path) ? null : consoleEnv().ECFX_API_TIMEOUT_MS;
+  const response = await sendOnce(path, init, timeout);
+  if (req.token) noteAccessStamp(req.token, response);
+  return response;
+}
+
+async function sendOnce(path: string, init: RequestInit, timeout: number | null): Promise<Response> {
   try {
     return await send(path, init, timeout);
   } catch (error) {

@@ -3,6 +3,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { type AccessKey, type UserRoleMap, canOpen } from "../common/access";
 import type { ProductPart } from "../common/entitled-features";
+import { onAccessChange } from "./access-stamps.server";
 import { ApiError, type ApiRequest, apiJson, apiRequest, errorOf } from "./api.server";
 import { type AuthSession, SESSION_USER_KEY, clearSession, readSession, sessionStorageFor, writeSession } from "./session.server";
 import { shortCache } from "./short-cache.server";
@@ -116,6 +117,12 @@ const meCache = shortCache<Me>();
 /** The user's role with its field levels (the UserSecurityRole message, decoded), by session and role. */
 export const ownRoleCache = shortCache<Record<string, unknown> | null>();
 
+// A role changed through any process: the API's next answer to each of its sessions says so.
+onAccessChange((token) => {
+  meCache.forget(token);
+  ownRoleCache.forget(token);
+});
+
 /** After a change of the firm's dictionary or the user's own choices, this user's next page reads them at once. */
 export function forgetMe(auth: AuthSession): void {
   meCache.forget(auth.authToken);
@@ -127,7 +134,8 @@ function fetchMe(token: string, host: string): Promise<Me> {
 
 /**
  * Forgets every cached user and role, so the next page of each user reads their role again. A
- * console that changed a role calls it; another console process follows within ME_TTL_MS.
+ * console that changed a role calls it; another console process follows on the API's next answer
+ * to each session (the access stamp), or when the few seconds are out.
  */
 export function forgetSignedInUsers(): void {
   meCache.clear();

@@ -4,6 +4,8 @@ import type { ServerContext } from "../context";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { errorHandler } from "../lib/errors";
 import { inWordsScope } from "../lib/messages";
+import { ACCESS_STAMP_HEADER } from "../../app/common/access-stamp";
+import { accessStampOf } from "../auth/caller";
 import { PROTOBUF } from "./protobuf-body";
 import { dmsCredentialRoutes } from "./routes/dms-credentials";
 import { providerCredentialRoutes } from "./routes/provider-credentials";
@@ -56,8 +58,10 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
     request.query = withoutControlCharacters(request.query);
     request.params = withoutControlCharacters(request.params);
   });
-  app.addHook("onSend", async (_request, reply) => {
+  app.addHook("onSend", async (request, reply) => {
     void reply.header("cache-control", reply.getHeader("cache-control") ?? "no-store");
+    const access = accessStampOf(request);
+    if (access) void reply.header(ACCESS_STAMP_HEADER, access);
     // A document or JSON answer is never to be sniffed into something a browser would run.
     void reply.header("x-content-type-options", "nosniff");
   });

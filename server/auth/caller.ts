@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { AccessLevel } from "../../app/common/access";
 import { allows } from "../../app/common/access";
@@ -35,6 +36,18 @@ export function callerFirmOf(request: FastifyRequest): number | undefined {
   return firmOfRequest.get(request);
 }
 
+// The caller's access as a short stamp (app/common/access-stamp.ts), for the answer's header.
+const accessOfRequest = new WeakMap<FastifyRequest, string>();
+
+/** The access stamp of the caller this request authenticated as, if it did. */
+export function accessStampOf(request: FastifyRequest): string | undefined {
+  return accessOfRequest.get(request);
+}
+
+function accessStamp(parts: unknown[]): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("base64url").slice(0, 16);
+}
+
 export async function authenticate(ctx: ServerContext, request: FastifyRequest): Promise<Caller> {
   const token = bearerToken(request);
   if (!token) throw unauthorized();
@@ -61,6 +74,7 @@ export async function authenticate(ctx: ServerContext, request: FastifyRequest):
   // A password change or sign-out-everywhere bumps the version and so ends older tokens.
   if (!row || row.firm_id !== claims.firmId || row.token_version !== claims.tokenVersion) throw unauthorized();
   firmOfRequest.set(request, row.firm_id);
+  accessOfRequest.set(request, accessStamp([row.role_id, row.role_name, row.is_system_defined, row.permissions, Number(row.dictionary_version)]));
   // Errors and mail of this request speak the firm's words; the version came with the user row.
   await speakFirmWords(ctx.database, row.firm_id, Number(row.dictionary_version));
   return {
