@@ -2,6 +2,7 @@
 // remix-serve, which offers no place for them (docs/decisions/022-console-request-checks.md).
 // It runs in a process of its own (serve.ts) or beside the API in the product's own processes.
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -21,6 +22,16 @@ const list = (value: string | undefined) =>
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
+
+/**
+ * The files of `dir` (the favicon, the template editor's Monaco). Its top-level names are read
+ * once, so a page's address goes straight to Remix instead of costing a look at the disk.
+ */
+function publicFiles(dir: string): express.RequestHandler {
+  const names = new Set(fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+  const serve = express.static(dir, { maxAge: "1h" });
+  return (req, res, next) => (names.has(req.path.split("/")[1] ?? "") ? serve(req, res, next) : next());
+}
 
 /** Serves the console build at `buildPath` on PORT (and HOST) of the environment; resolves once it listens. */
 export async function startConsoleServer(buildPath: string): Promise<Server> {
@@ -47,7 +58,7 @@ export async function startConsoleServer(buildPath: string): Promise<Server> {
   });
 
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
-  app.use(express.static("public", { maxAge: "1h" }));
+  app.use(publicFiles("public"));
 
   const handle = createRequestHandler(build, process.env.NODE_ENV);
   app.all("*", async (req, res, next) => {

@@ -294,6 +294,17 @@ describe("console edges", () => {
     }
   });
 
+  it("serves the public files, and leaves every other address to the pages", async () => {
+    const icon = await request(port, "/favicon.svg", { headers: own });
+    expect([icon.status, icon.headers["content-type"], icon.headers["cache-control"]]).toEqual([200, "image/svg+xml", "public, max-age=3600"]);
+    const editor = await request(port, "/monaco/vs/loader.js", { headers: own });
+    expect(editor.status).toBe(200);
+    expect(editor.headers["content-type"]).toMatch(/javascript/);
+    const unknown = await request(port, "/favicon.svg.old", { headers: own });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers["content-type"]).toMatch(/text\/html/);
+  });
+
   it("keeps tokens of document and reset links out of the access logs", async () => {
     await request(port, "/public/document/SECRET-DOCUMENT-TOKEN-123");
     await request(port, "/password-reset?token=SECRET-RESET-TOKEN-456");

@@ -30,8 +30,11 @@ const isHalf = (r: DayRange) => Boolean(r.from) !== Boolean(r.to);
  * What new data leaves of the asked ranges: any not yet sent, and half ones, which never reach the
  * URL, unless the URL now holds a range of that field (back, a link): then the URL wins.
  */
-const stillAsked = (asked: Record<string, Asked>, urlFilters: Record<string, string>) =>
-  Object.fromEntries(Object.entries(asked).filter(([field, r]) => !r.sent || (isHalf(r) && !urlFilters[field])));
+function stillAsked(asked: Record<string, Asked>, urlFilters: Record<string, string>): Record<string, Asked> {
+  const kept = Object.entries(asked).filter(([field, r]) => !r.sent || (isHalf(r) && !urlFilters[field]));
+  // The same object when nothing goes, so the table is not drawn again for nothing.
+  return kept.length === Object.keys(asked).length ? asked : Object.fromEntries(kept);
+}
 const allSent = (asked: Record<string, Asked>) => Object.fromEntries(Object.entries(asked).map(([f, r]) => [f, { ...r, sent: true }]));
 
 /** The URL's filters with each asked range in place: a whole range, in order, or none. */
