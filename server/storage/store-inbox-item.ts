@@ -83,16 +83,15 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
   }
   if (!final) await markFailed(ctx, filingItem);
   // The report is recorded with the failure, so whoever sees the item failed finds its report too.
-  let report: OutboundMailRow | null = null;
-  await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" }, async (trx) => {
-    report = await recordFailureReport(
+  const report = await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" }, (trx) =>
+    recordFailureReport(
       ctx,
       trx,
       filingItem,
       attempt,
       errors.map((e) => e.text),
-    );
-  });
+    ),
+  );
   if (report) await sendFailureReport(ctx, filingItem, report);
 }
 
@@ -311,31 +310,32 @@ async function updateDocumentStatuses(ctx: ServerContext, item: FilingItem, docu
   }
 }
 
-async function setDmsStatus(
+/** Sets the item's DMS status, with its event, the jobs that follow and whatever `alsoRecord` writes, in one transaction; answers what `alsoRecord` answers. */
+async function setDmsStatus<T = void>(
   ctx: ServerContext,
   item: { id: string; firm_id: number },
   status: DmsStatus,
   event: { event: EventName; detail?: string; level?: EventLevel },
   next: NextJob[] = [],
-  alsoRecord?: (trx: Kysely<DB>) => Promise<void>,
-): Promise<void> {
+  alsoRecord?: (trx: Kysely<DB>) => Promise<T>,
+): Promise<T | undefined> {
   const now = ctx.clock.now();
-  await ctx.database.db.transaction().execute(async (trx) => {
+  return ctx.database.db.transaction().execute(async (trx) => {
     await trx.updateTable("inbox_item").set({ dms_status: status, updated_at: now }).where("id", "=", item.id).execute();
     await logEvent(trx, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
     await enqueueAll(trx, item.firm_id, next, now);
-    await alsoRecord?.(trx);
+    return alsoRecord?.(trx);
   });
 }
 
 /** The attempt is over for good: record it, with the mail of a firm that waits for the DMS. */
-async function finish(
+async function finish<T = void>(
   ctx: ServerContext,
   item: FilingItem,
   status: DmsStatus,
   event: { event: EventName; detail?: string; level?: EventLevel },
-  alsoRecord?: (trx: Kysely<DB>) => Promise<void>,
-): Promise<void> {
+  alsoRecord?: (trx: Kysely<DB>) => Promise<T>,
+): Promise<T | undefined> {
   if (status === "canceled") {
     await ctx.database.db
       .updateTable("document")
@@ -344,7 +344,7 @@ async function finish(
       .where("dms_status", "in", ["new", "started"])
       .execute();
   }
-  await setDmsStatus(ctx, item, status, event, await jobsAfterStorageAttempt(ctx, item), alsoRecord);
+  return setDmsStatus(ctx, item, status, event, await jobsAfterStorageAttempt(ctx, item), alsoRecord);
 }
 
 /** The firm's DMS failure report of what could not be stored and why, recorded through `trx`; null when nobody is to get it. */
