@@ -2,14 +2,16 @@ import { PassThrough } from "node:stream";
 import { type AppLoadContext, type EntryContext, createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { type i18n as I18n, createInstance } from "i18next";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { i18nConfig, resources } from "./utils/i18n";
 import { remixI18n } from "./utils/i18n.server";
+import { keepTranslations } from "./utils/kept-translations.server";
 import { NonceContext } from "./utils/nonce";
 
-const ABORT_DELAY = 5_000;
+// A page waits for data it asks for while drawing as long as the API may take to answer (its
+// calls time out after 15 s and are tried once more); past this, the render gives up.
+const ABORT_DELAY = 30_000;
 
 // One initialised instance per language, shared by every request: an instance holds only the
 // catalogue and its language (never changed here), and building one costs milliseconds a page.
@@ -21,7 +23,10 @@ function i18nFor(lng: string): Promise<I18n> {
     ready = instance
       .use(initReactI18next)
       .init({ ...i18nConfig, lng, resources })
-      .then(() => instance);
+      .then(() => {
+        keepTranslations(instance);
+        return instance;
+      });
     instances.set(lng, ready);
   }
   return ready;
@@ -39,10 +44,14 @@ export default async function handleRequest(
   const nonce = typeof loadContext?.cspNonce === "string" ? loadContext.cspNonce : "";
   const i18n = await i18nFor(await remixI18n.getLocale(request));
 
-  // Bots and no-JS clients get the whole document at once; browsers get it streamed.
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "");
+  // Every reader gets the whole document at once: nothing tells a browser with scripts off from
+  // one with them on, and a part sent late is put in place by a script. Data a page asks for
+  // while it draws (Await) is in it: React writes a part that is ready in place, whatever its
+  // size, when the chunk size is unbounded.
   return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
+    let sent = false;
+    let abortRender = () => {};
+    const giveUp = setTimeout(() => abortRender(), ABORT_DELAY);
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <I18nextProvider i18n={i18n}>
@@ -51,8 +60,10 @@ export default async function handleRequest(
       </NonceContext.Provider>,
       {
         nonce: nonce || undefined,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
-          shellRendered = true;
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
+        onAllReady() {
+          sent = true;
+          clearTimeout(giveUp);
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           responseHeaders.set("X-Content-Type-Options", "nosniff");
@@ -62,14 +73,15 @@ export default async function handleRequest(
           pipe(body);
         },
         onShellError(error: unknown) {
+          clearTimeout(giveUp);
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (sent) console.error(error);
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    abortRender = abort;
   });
 }

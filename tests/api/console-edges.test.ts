@@ -305,6 +305,16 @@ describe("console edges", () => {
     expect(unknown.headers["content-type"]).toMatch(/text\/html/);
   });
 
+  it("sends the dashboard whole: the counts it asked for while drawing are in the document, no script places them", async () => {
+    const page = await request(port, "/dashboard?period=all_time", { headers: { cookie, host: own.host! } });
+    expect(page.status).toBe(200);
+    for (const part of ["by-state", "by-hour", "by-month", "period-shown", "documents-received", "top-clients"])
+      expect(page.body).toContain(`data-testid="${part}"`);
+    expect(page.body).not.toContain('data-testid="dashboard-counting"');
+    // React's way of sending a part late: a hidden copy moved into place by a script.
+    expect(page.body).not.toMatch(/<div hidden id="S:|\$RC\(/);
+  });
+
   it("keeps tokens of document and reset links out of the access logs", async () => {
     await request(port, "/public/document/SECRET-DOCUMENT-TOKEN-123");
     await request(port, "/password-reset?token=SECRET-RESET-TOKEN-456");
