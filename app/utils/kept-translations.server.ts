@@ -3,14 +3,14 @@ import { keptResults } from "../common/kept-results";
 
 type Translate = (key: unknown, options?: unknown) => unknown;
 
-/** A text of the options only when each is a string, number, boolean or list of strings. */
+/** A text of the options only when each is null, a string, number, boolean or list of strings. */
 function optionsText(options: unknown): string | null {
   if (options === undefined || options === null) return "";
   if (typeof options !== "object") return null;
   let text = "";
   for (const [name, value] of Object.entries(options)) {
     if (value === undefined) continue;
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") text += `\u0001${name}\u0002${value}`;
+    if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean") text += `\u0001${name}\u0002${value}`;
     else if (Array.isArray(value) && value.every((v) => typeof v === "string")) text += `\u0001${name}\u0002${value.join("\u0003")}`;
     else return null;
   }

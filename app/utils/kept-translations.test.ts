@@ -39,6 +39,23 @@ describe("kept translations", () => {
     expect(kept.getFixedT("en", "common")("notices", { count: 7 })).toBe("7 notices");
   });
 
+  it("keeps what react-i18next asks for (a language of null), and answers it again without i18next", async () => {
+    const kept = await instance(true);
+    const t = kept.getFixedT(null, "common");
+    expect(t("welcome", { name: "Avery" })).toBe("Welcome, Avery");
+    const { translator } = kept as unknown as { translator: { translate: (...args: unknown[]) => unknown } };
+    const translate = translator.translate.bind(translator);
+    let asked = 0;
+    translator.translate = (...args: unknown[]) => {
+      asked++;
+      return translate(...args);
+    };
+    expect(t("welcome", { name: "Avery" })).toBe("Welcome, Avery");
+    expect(t("hello")).toBe("Hello");
+    expect(t("hello")).toBe("Hello");
+    expect(asked).toBe(1);
+  });
+
   it("never hands the same object to two readers", async () => {
     const kept = await instance(true);
     const t = kept.getFixedT("en", "common");
