@@ -13,7 +13,8 @@ export type JobKind =
   | "notify-inbox-item"
   | "track-case"
   | "retrieve-case"
-  | "deliver-webhook";
+  | "deliver-webhook"
+  | "deliver-mail";
 export type Job = Selectable<DB["job"]>;
 
 /** Adds a job; inside a transaction it commits with the rows it refers to. */

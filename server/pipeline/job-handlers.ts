@@ -1,4 +1,5 @@
 import type { JobHandler, JobHandlers } from "../jobs/worker";
+import { MAX_MAIL_ATTEMPTS, deliverRecordedMail } from "./deliver-recorded-mail";
 import { MAX_NOTIFY_ATTEMPTS, notifyInboxItem } from "../notify/notify-inbox-item";
 import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../storage/store-inbox-item";
 import { applyWalls } from "../walls/apply-walls";
@@ -54,6 +55,7 @@ export const PIPELINE_JOBS: JobHandlers = {
   "notify-inbox-item": { run: (ctx, job) => notifyInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_NOTIFY_ATTEMPTS },
   // A delivery keeps its own attempts and back-off (a day of them); the job only runs the next one.
   "deliver-webhook": { run: (ctx, job) => deliverWebhook(ctx, job.ref_id) },
+  "deliver-mail": { run: (ctx, job) => deliverRecordedMail(ctx, job.ref_id, job.attempts), attempts: MAX_MAIL_ATTEMPTS },
   "track-case": trackCase,
   "retrieve-case": { run: (ctx, job) => runRetrieve(ctx, job.firm_id, job.ref_id) },
 };

@@ -70,6 +70,17 @@ async function requeueIn(ctx: ServerContext, db: Kysely<DB>): Promise<number> {
     )
     .execute();
 
+  // A failure report recorded before its sending became a job of its own (migration 051's index).
+  const unsent = await db
+    .selectFrom("outbound_mail")
+    .select(["id", "firm_id", "inbox_item_id"])
+    .where(sql<boolean>`status = 'sending'`)
+    .where("purpose", "=", "dms-failure")
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom("job").select("job.id").where("job.kind", "=", "deliver-mail").whereRef("job.ref_id", "=", "outbound_mail.id"))),
+    )
+    .execute();
+
   const stalled: { item: { id: string; firm_id: number; status: string }; kind: JobKind }[] = [
     ...open.map((item) => ({ item, kind: "process-inbox-item" as const })),
     ...unfiled.map((item) => ({ item, kind: "store-inbox-item" as const })),
@@ -87,5 +98,18 @@ async function requeueIn(ctx: ServerContext, db: Kysely<DB>): Promise<number> {
       detail: message(`inbox:recovery.${kind}`, { status: item.status }),
     });
   }
-  return stalled.length;
+  for (const mail of unsent) {
+    if (mail.firm_id === null) continue;
+    await enqueue(db, { kind: "deliver-mail", firmId: mail.firm_id, refId: mail.id, runAt: now });
+    if (mail.inbox_item_id)
+      await logEvent(db, {
+        firmId: mail.firm_id,
+        inboxItemId: mail.inbox_item_id,
+        at: now,
+        level: "WARNING",
+        event: "requeued after an interruption",
+        detail: message("inbox:recovery.deliver-mail"),
+      });
+  }
+  return stalled.length + unsent.length;
 }

@@ -8,7 +8,7 @@ import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterStorageAttempt } from "../jobs/after-processing";
 import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
-import { type NextJob, RetryLater, enqueueAll } from "../jobs/queue";
+import { type NextJob, RetryLater, enqueue, enqueueAll } from "../jobs/queue";
 import { DmsTargetError, type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "../dms/dms-target";
 import { targetForCredential } from "./dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, filingSubject, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
@@ -82,17 +82,18 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
     throw wait > 0 ? new RetryLater(detail, wait) : new Error(detail);
   }
   if (!final) await markFailed(ctx, filingItem);
-  // The report is recorded with the failure, so whoever sees the item failed finds its report too.
-  const report = await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" }, (trx) =>
-    recordFailureReport(
+  // The report and the job that sends it are recorded with the failure: whoever sees the item
+  // failed finds its report too, and a crash after the commit leaves the job to send it.
+  await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" }, async (trx) => {
+    const report = await recordFailureReport(
       ctx,
       trx,
       filingItem,
       attempt,
       errors.map((e) => e.text),
-    ),
-  );
-  if (report) await sendFailureReport(ctx, filingItem, report);
+    );
+    if (report) await enqueue(trx, { kind: "deliver-mail", firmId: filingItem.firm_id, refId: report.id, runAt: ctx.clock.now() });
+  });
 }
 
 /** Why one filing was not stored, and whether another attempt could store it. */
@@ -366,22 +367,6 @@ async function recordFailureReport(ctx: ServerContext, trx: Kysely<DB>, item: Fi
     text: `${intro}\n\n${errors.map((e) => `- ${e}`).join("\n")}\n\n${link}\n`,
     html: `<p>${escapeHtml(intro)}</p><ul>${errors.map((e) => `<li>${escapeHtml(e)}</li>`).join("")}</ul><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
   });
-}
-
-async function sendFailureReport(ctx: ServerContext, item: FilingItem, report: OutboundMailRow): Promise<void> {
-  try {
-    await ctx.mailer.deliver(report);
-  } catch (error) {
-    // The failure is recorded on the item either way; a relay refusing the report must not undo that.
-    await logEvent(ctx.database.db, {
-      firmId: item.firm_id,
-      inboxItemId: item.id,
-      at: ctx.clock.now(),
-      event: "storage failure report not sent",
-      detail: errorText(error),
-      level: "WARNING",
-    });
-  }
 }
 
 function parseList(json: string | undefined): string[] {

@@ -185,4 +185,42 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
     await sendDigest(running.ctx, schedule, "run-3");
     expect(await db().selectFrom("outbound_mail").select("id").where("purpose", "=", "digest").execute()).toHaveLength(2);
   });
+
+  it("sends a filing failure report a crash left recorded but unsent, once, and only that one", async () => {
+    const report = {
+      firmId: demoFirmId,
+      purpose: "dms-failure",
+      to: ["dms-admin@lawfirm.test"],
+      inboxItemId: itemId,
+      subject: "DMS storage failed",
+      text: "could not be stored",
+      html: "<p>could not be stored</p>",
+    };
+    // Recorded as the failure's transaction records it, with no job to send it (a crash between the
+    // two, or a report recorded before its sending was a job); and one already sent.
+    const unsent = await running.ctx.mailer.record(db(), report);
+    const sent = await running.ctx.mailer.send(report);
+    expect(sent.status).toBe("captured");
+    const delivered: string[] = [];
+    const mailer = running.ctx.mailer;
+    const deliver = mailer.deliver;
+    mailer.deliver = async (row) => {
+      delivered.push(row.id);
+      return deliver(row);
+    };
+    try {
+      expect(await requeueStalledWork(running.ctx)).toBe(1);
+      expect(await db().selectFrom("job").select(["kind", "ref_id"]).execute()).toEqual([{ kind: "deliver-mail", ref_id: unsent.id }]);
+      expect((await eventsOf(itemId)).at(-1)).toEqual({ event: RECOVERY, detail: "the filing failure report was recorded but never sent; sending it" });
+      expect(await requeueStalledWork(running.ctx)).toBe(0);
+      await work();
+    } finally {
+      mailer.deliver = deliver;
+    }
+    expect(delivered).toEqual([unsent.id]);
+    const mails = await db().selectFrom("outbound_mail").select(["id", "status", "message_id"]).where("id", "in", [unsent.id, sent.id]).orderBy("id").execute();
+    expect(mails.every((m) => m.status === "captured")).toBe(true);
+    expect(mails.find((m) => m.id === unsent.id)?.message_id).toBe(unsent.message_id);
+    expect(await db().selectFrom("job").select("id").execute()).toEqual([]);
+  });
 });

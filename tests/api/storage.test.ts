@@ -311,6 +311,9 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     expect(requeued.status).toBe(200);
     expect(requeued.body).toEqual({ done: [itemId], skipped: [{ id: "no-such-item", reason: expect.any(String) }] });
     await settled();
+    // The report's own job sent it, once.
+    const reports = await db().selectFrom("outbound_mail").select("status").where("purpose", "=", "dms-failure").where("inbox_item_id", "=", itemId).execute();
+    expect(reports).toEqual([{ status: "captured" }]);
     const stored = await db().selectFrom("inbox_item").select("dms_status").where("id", "=", itemId).executeTakeFirstOrThrow();
     expect(stored.dms_status).toBe("succeeded");
     const [done] = await recordsOf(itemId);
