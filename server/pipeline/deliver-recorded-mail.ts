@@ -7,9 +7,9 @@ export const MAX_MAIL_ATTEMPTS = 5;
 /**
  * Sends a mail recorded with the state change it reports (the "deliver-mail" job, committed with
  * it): a crash after the commit leaves the job, not a mail that nobody sends. A mail already sent
- * or captured is not sent again; one the relay refused is tried again with the job.
+ * or captured is not sent again; one the relay refused is tried again with the job. `attempt`
+ * counts from 1, as the job counts its claims.
  */
-/** `attempt` counts from 1, as the job counts its claims. */
 export async function deliverRecordedMail(ctx: ServerContext, mailId: string, attempt: number): Promise<void> {
   const row = await ctx.database.db.selectFrom("outbound_mail").selectAll().where("id", "=", mailId).executeTakeFirst();
   if (!row || (row.status !== "sending" && row.status !== "failed")) return;

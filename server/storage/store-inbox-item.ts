@@ -311,32 +311,32 @@ async function updateDocumentStatuses(ctx: ServerContext, item: FilingItem, docu
   }
 }
 
-/** Sets the item's DMS status, with its event, the jobs that follow and whatever `alsoRecord` writes, in one transaction; answers what `alsoRecord` answers. */
-async function setDmsStatus<T = void>(
+/** Sets the item's DMS status, with its event, the jobs that follow and whatever `alsoRecord` writes, in one transaction. */
+async function setDmsStatus(
   ctx: ServerContext,
   item: { id: string; firm_id: number },
   status: DmsStatus,
   event: { event: EventName; detail?: string; level?: EventLevel },
   next: NextJob[] = [],
-  alsoRecord?: (trx: Kysely<DB>) => Promise<T>,
-): Promise<T | undefined> {
+  alsoRecord?: (trx: Kysely<DB>) => Promise<void>,
+): Promise<void> {
   const now = ctx.clock.now();
-  return ctx.database.db.transaction().execute(async (trx) => {
+  await ctx.database.db.transaction().execute(async (trx) => {
     await trx.updateTable("inbox_item").set({ dms_status: status, updated_at: now }).where("id", "=", item.id).execute();
     await logEvent(trx, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
     await enqueueAll(trx, item.firm_id, next, now);
-    return alsoRecord?.(trx);
+    await alsoRecord?.(trx);
   });
 }
 
 /** The attempt is over for good: record it, with the mail of a firm that waits for the DMS. */
-async function finish<T = void>(
+async function finish(
   ctx: ServerContext,
   item: FilingItem,
   status: DmsStatus,
   event: { event: EventName; detail?: string; level?: EventLevel },
-  alsoRecord?: (trx: Kysely<DB>) => Promise<T>,
-): Promise<T | undefined> {
+  alsoRecord?: (trx: Kysely<DB>) => Promise<void>,
+): Promise<void> {
   if (status === "canceled") {
     await ctx.database.db
       .updateTable("document")
@@ -345,7 +345,7 @@ async function finish<T = void>(
       .where("dms_status", "in", ["new", "started"])
       .execute();
   }
-  return setDmsStatus(ctx, item, status, event, await jobsAfterStorageAttempt(ctx, item), alsoRecord);
+  await setDmsStatus(ctx, item, status, event, await jobsAfterStorageAttempt(ctx, item), alsoRecord);
 }
 
 /** The firm's DMS failure report of what could not be stored and why, recorded through `trx`; null when nobody is to get it. */
