@@ -23,6 +23,15 @@ export async function requeueStalledWork(ctx: ServerContext): Promise<number> {
   });
 }
 
+/** Work no job carries on: the job to queue, and the item whose history says so. */
+interface StalledWork {
+  kind: JobKind;
+  firmId: number;
+  refId: string;
+  itemId: string | null;
+  status: string;
+}
+
 /** Arbitrary, fixed: the advisory lock key of the sweep. */
 const SWEEP_LOCK = 7_260_025;
 
@@ -70,7 +79,8 @@ async function requeueIn(ctx: ServerContext, db: Kysely<DB>): Promise<number> {
     )
     .execute();
 
-  // A failure report recorded before its sending became a job of its own (migration 051's index).
+  // A failure report left "sending" with no job to send it: recorded before its sending was a job
+  // of its own, or left so some other way (the literal status matches migration 051's index).
   const unsent = await db
     .selectFrom("outbound_mail")
     .select(["id", "firm_id", "inbox_item_id"])
@@ -81,35 +91,36 @@ async function requeueIn(ctx: ServerContext, db: Kysely<DB>): Promise<number> {
     )
     .execute();
 
-  const stalled: { item: { id: string; firm_id: number; status: string }; kind: JobKind }[] = [
-    ...open.map((item) => ({ item, kind: "process-inbox-item" as const })),
-    ...unfiled.map((item) => ({ item, kind: "store-inbox-item" as const })),
-    ...untold.map((item) => ({ item, kind: "notify-inbox-item" as const })),
+  const ofItem =
+    (kind: JobKind) =>
+    (item: { id: string; firm_id: number; status: string }): StalledWork => ({
+      kind,
+      firmId: item.firm_id,
+      refId: item.id,
+      itemId: item.id,
+      status: item.status,
+    });
+  const stalled: StalledWork[] = [
+    ...open.map(ofItem("process-inbox-item")),
+    ...unfiled.map(ofItem("store-inbox-item")),
+    ...untold.map(ofItem("notify-inbox-item")),
+    // A failure report always has its firm; the mail's row allows none (mail of the product itself).
+    ...unsent.flatMap((mail): StalledWork[] =>
+      mail.firm_id === null ? [] : [{ kind: "deliver-mail", firmId: mail.firm_id, refId: mail.id, itemId: mail.inbox_item_id, status: "sending" }],
+    ),
   ];
   const now = ctx.clock.now();
-  for (const { item, kind } of stalled) {
-    await enqueue(db, { kind, firmId: item.firm_id, refId: item.id, runAt: now });
-    await logEvent(db, {
-      firmId: item.firm_id,
-      inboxItemId: item.id,
-      at: now,
-      level: "WARNING",
-      event: "requeued after an interruption",
-      detail: message(`inbox:recovery.${kind}`, { status: item.status }),
-    });
-  }
-  for (const mail of unsent) {
-    if (mail.firm_id === null) continue;
-    await enqueue(db, { kind: "deliver-mail", firmId: mail.firm_id, refId: mail.id, runAt: now });
-    if (mail.inbox_item_id)
+  for (const work of stalled) {
+    await enqueue(db, { kind: work.kind, firmId: work.firmId, refId: work.refId, runAt: now });
+    if (work.itemId)
       await logEvent(db, {
-        firmId: mail.firm_id,
-        inboxItemId: mail.inbox_item_id,
+        firmId: work.firmId,
+        inboxItemId: work.itemId,
         at: now,
         level: "WARNING",
         event: "requeued after an interruption",
-        detail: message("inbox:recovery.deliver-mail"),
+        detail: message(`inbox:recovery.${work.kind}`, { status: work.status }),
       });
   }
-  return stalled.length + unsent.length;
+  return stalled.length;
 }

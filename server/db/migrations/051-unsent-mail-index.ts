@@ -7,10 +7,5 @@ import { type Kysely, sql } from "kysely";
 type Dialect = "sqlite" | "postgres";
 
 export async function up(db: Kysely<unknown>, _dialect: Dialect): Promise<void> {
-  await db.schema
-    .createIndex("outbound_mail_sending_idx")
-    .on("outbound_mail")
-    .columns(["purpose", "created_at"])
-    .where(sql.ref("status"), "=", sql.lit("sending"))
-    .execute();
+  await db.schema.createIndex("outbound_mail_sending_idx").on("outbound_mail").column("purpose").where(sql.ref("status"), "=", sql.lit("sending")).execute();
 }
