@@ -50,6 +50,10 @@ export default async function handleRequest(
   // size, when the chunk size is unbounded.
   return new Promise<Response>((resolve, reject) => {
     let sent = false;
+    let shellFailed = false;
+    // An error of a part drawn after the shell (Await) is known only once the shell has not failed:
+    // a failed shell is logged by Remix, which draws the error page instead.
+    const partErrors: unknown[] = [];
     let abortRender = () => {};
     const giveUp = setTimeout(() => abortRender(), ABORT_DELAY);
     const { pipe, abort } = renderToPipeableStream(
@@ -62,8 +66,11 @@ export default async function handleRequest(
         nonce: nonce || undefined,
         progressiveChunkSize: Number.POSITIVE_INFINITY,
         onAllReady() {
+          // React reports all ready after a failed shell too; that answer is Remix's error page.
+          if (shellFailed) return;
           sent = true;
           clearTimeout(giveUp);
+          for (const error of partErrors) console.error(error);
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           responseHeaders.set("X-Content-Type-Options", "nosniff");
@@ -73,12 +80,14 @@ export default async function handleRequest(
           pipe(body);
         },
         onShellError(error: unknown) {
+          shellFailed = true;
           clearTimeout(giveUp);
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
           if (sent) console.error(error);
+          else partErrors.push(error);
         },
       },
     );
