@@ -1,5 +1,4 @@
-import { PassThrough } from "node:stream";
-import { type AppLoadContext, type EntryContext, createReadableStreamFromReadable } from "@remix-run/node";
+import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { type i18n as I18n, createInstance } from "i18next";
 import { renderToPipeableStream } from "react-dom/server";
@@ -8,6 +7,7 @@ import { i18nConfig, resources } from "./utils/i18n";
 import { remixI18n } from "./utils/i18n.server";
 import { keepTranslations } from "./utils/kept-translations.server";
 import { NonceContext } from "./utils/nonce";
+import { wholeOutput } from "./utils/whole-output.server";
 
 // A page waits for data it asks for while drawing as long as the API may take to answer (its
 // calls time out after 15 s and are tried once more); past this, the render gives up.
@@ -47,7 +47,7 @@ export default async function handleRequest(
   // Every reader gets the whole document at once: nothing tells a browser with scripts off from
   // one with them on, and a part sent late is put in place by a script. Data a page asks for
   // while it draws (Await) is in it: React writes a part that is ready in place, whatever its
-  // size, when the chunk size is unbounded.
+  // size, when the chunk size is unbounded. The document is sent as one piece (wholeOutput).
   return new Promise<Response>((resolve, reject) => {
     let sent = false;
     let shellFailed = false;
@@ -71,13 +71,11 @@ export default async function handleRequest(
           sent = true;
           clearTimeout(giveUp);
           for (const error of partErrors) console.error(error);
-          const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           responseHeaders.set("X-Content-Type-Options", "nosniff");
           responseHeaders.set("Referrer-Policy", "same-origin");
           responseHeaders.set("X-Frame-Options", "SAMEORIGIN");
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+          wholeOutput(pipe).then((body) => resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode })), reject);
         },
         onShellError(error: unknown) {
           shellFailed = true;
