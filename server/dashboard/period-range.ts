@@ -60,7 +60,7 @@ export function periodRange(q: PeriodQuery, now: number, zone: string): Range {
   }
 }
 
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+const offsetFormats = keptResults<Intl.DateTimeFormat>(64);
 
 /**
  * The zone's offset from UTC at an instant, in milliseconds. Read from the zone's name in a
@@ -68,11 +68,7 @@ const offsetFormats = new Map<string, Intl.DateTimeFormat>();
  * building a date in the zone each time costs a hundred times more.
  */
 export function offsetAt(ms: number, zone: string): number {
-  let format = offsetFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" });
-    offsetFormats.set(zone, format);
-  }
+  const format = offsetFormats(zone, () => new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" }));
   const name = format.formatToParts(ms).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
   const match = /^GMT([+-])(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(name);
   if (!match) return 0;
