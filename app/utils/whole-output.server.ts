@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 /**
  * What a renderer pipes into a stream, as one buffer once it ends. A page that is all ready is
  * sent as one piece: written in React's small chunks through a stream, the compression and the
- * socket, the pieces cost about a quarter of a page's CPU (decision 072).
+ * socket, the pieces cost about an eighth of the console's CPU per page (decision 072).
  */
 export function wholeOutput(pipe: (destination: Writable) => void): Promise<Buffer<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
