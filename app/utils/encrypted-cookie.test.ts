@@ -1,5 +1,5 @@
 import { decodeProtectedHeader } from "jose";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { sealerFor } from "./encrypted-cookie.server";
 
 const OLD = "old-session-secret-0123456789";
@@ -32,5 +32,27 @@ describe("session cookie sealing", () => {
     const after = await rotating.encrypt({ n: 2 });
     expect(await sealerFor([NEW]).decrypt(after)).toEqual({ n: 2 });
     expect(await sealerFor([NEW]).decrypt(before)).toBeNull();
+  });
+
+  it("opens a cookie once: the same cookie again is answered from what it opened to, as a fresh object", async () => {
+    const sealer = sealerFor([NEW]);
+    const sealed = await sealer.encrypt({ user: { email: "a@b.test" } });
+    const tampered = `${sealed.slice(0, -2)}AA`;
+    const decrypt = vi.spyOn(globalThis.crypto.subtle, "decrypt");
+    try {
+      const first = await sealer.decrypt<{ user: { email: string } }>(sealed);
+      const second = await sealer.decrypt<{ user: { email: string } }>(sealed);
+      expect(second).toEqual({ user: { email: "a@b.test" } });
+      expect(second).not.toBe(first);
+      first!.user.email = "changed@b.test";
+      expect(await sealer.decrypt(sealed)).toEqual({ user: { email: "a@b.test" } });
+      expect(await sealer.decrypt(tampered)).toBeNull();
+      expect(await sealer.decrypt(tampered)).toBeNull();
+      expect(decrypt).toHaveBeenCalledTimes(2);
+      // Another sealer (a rotated secret) opens for itself.
+      expect(await sealerFor([OLD]).decrypt(sealed)).toBeNull();
+    } finally {
+      decrypt.mockRestore();
+    }
   });
 });
