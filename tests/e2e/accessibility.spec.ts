@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Page, expect, test } from "@playwright/test";
-import { API_URL, USERS, apiCreate, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiCreate, apiToken, signedIn, apiFetch } from "./helpers";
 
 // Every main page, in the light and the dark scheme with the firm's default colours and without
 // the accessible-colours option: axe finds no serious or critical fault. With JavaScript the
@@ -35,14 +35,14 @@ test.beforeAll(async () => {
     assigned_timekeepers: [timekeeper],
   });
   const raw = fs.readFileSync(fixture, "latin1").replace(/^Message-I[Dd]:.*$/m, `Message-ID: <a11y-${tag}@e2e.test>`);
-  const upload = await fetch(`${API_URL}/api/v1/inbox/upload`, {
+  const upload = await apiFetch(`${API_URL}/api/v1/inbox/upload`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "message/rfc822" },
     body: Buffer.from(raw, "latin1"),
   });
   expect(upload.status).toBe(201);
   ids.inbox = ((await upload.json()) as { id: string }).id;
-  const roles = await fetch(`${API_URL}/api/v1/security-role/search?filter.name=Docketing`, { headers: { authorization: `Bearer ${token}` } });
+  const roles = await apiFetch(`${API_URL}/api/v1/security-role/search?filter.name=Docketing`, { headers: { authorization: `Bearer ${token}` } });
   ids.role = ((await roles.json()) as { id: string; name: string }[]).find((r) => r.name === "Docketing")!.id;
 });
 

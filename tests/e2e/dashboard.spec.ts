@@ -1,7 +1,7 @@
 import http from "node:http";
 import AxeBuilder from "@axe-core/playwright";
 import { type Page, expect, test } from "@playwright/test";
-import { API_URL, USERS, apiToken, e2eInstance, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, e2eInstance, signedIn, apiFetch } from "./helpers";
 
 // The dashboard with and without JavaScript: charts as server-drawn SVG, their tables behind
 // "Show data", the period in the URL through a GET form, and no serious accessibility fault.
@@ -10,7 +10,7 @@ test.beforeAll(async () => {
   const token = await apiToken();
   for (const subject of ["Dashboard one", "Dashboard two"]) {
     const raw = `From: clerk@court.test\r\nTo: notices@demo.ecfx.test\r\nSubject: ${subject}\r\n\r\nA notice for the dashboard.\r\n`;
-    const res = await fetch(`${API_URL}/api/v1/inbox/upload`, {
+    const res = await apiFetch(`${API_URL}/api/v1/inbox/upload`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "message/rfc822" },
       body: raw,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
-import { API_URL, USERS, apiCreate, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiCreate, apiToken, signedIn, apiFetch } from "./helpers";
 
 // /demo on the demo installation the browser tests run: the page says what a reset does, asks
 // for a confirmation, and the result comes back as a toast, with JavaScript on and off.
@@ -10,7 +10,7 @@ const CONFIRM = "I understand that the demo firm's data will be deleted";
 
 /** How many clients of the demo firm carry this key (the reset removes them all). */
 async function clientsWithKey(key: string): Promise<number> {
-  const res = await fetch(`${API_URL}/api/v1/client/search?freeText=${encodeURIComponent(key)}&max=10`, {
+  const res = await apiFetch(`${API_URL}/api/v1/client/search?freeText=${encodeURIComponent(key)}&max=10`, {
     headers: { authorization: `Bearer ${await apiToken()}` },
   });
   expect(res.status).toBe(200);

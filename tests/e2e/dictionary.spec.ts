@@ -1,6 +1,6 @@
 import { type Page, expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
-import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, signedIn, apiFetch } from "./helpers";
 
 // /dictionary: the firm's own words for the catalogue, with JavaScript on and off. A page title
 // and a table header changed here show at once on the pages that use them, and go back on reset.
@@ -10,7 +10,7 @@ const TOUCHED = ["resources/clients.title", "common/pages.clients", "resources/c
 async function resetAll() {
   const token = await apiToken();
   for (const entry of TOUCHED) {
-    const res = await fetch(`${API_URL}/api/v1/dictionary/${entry}`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
+    const res = await apiFetch(`${API_URL}/api/v1/dictionary/${entry}`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(204);
   }
 }

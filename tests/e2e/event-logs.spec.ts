@@ -1,12 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, signedIn, apiFetch } from "./helpers";
 
 // /event-logs through the shared table, with JavaScript on and off: a severity filter in the
 // URL, and the AUDIT entry a role change writes.
 
 async function call(method: string, route: string, body?: unknown) {
   const token = await apiToken();
-  const res = await fetch(`${API_URL}${route}`, {
+  const res = await apiFetch(`${API_URL}${route}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,

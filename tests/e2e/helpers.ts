@@ -73,10 +73,11 @@ export async function changePassword(page: Page, current: string, next: string) 
 export const API_URL = `http://127.0.0.1:${e2eInstance().apiPort}`;
 
 /**
- * A set-up call to the API, sent again once when the connection it reused was closed under it (a
- * kept-alive socket the API side closed just as the next test's set-up took it: nothing was read).
+ * A call of a test to the API (set-up, or a look at what the product did), sent again once when
+ * the connection it reused was closed under it (a kept-alive socket the API side closed just as
+ * the next call took it: nothing was read). Every spec calls the API through it.
  */
-async function setUpCall(url: string, init: RequestInit): Promise<Response> {
+export async function apiFetch(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (error) {
@@ -87,7 +88,7 @@ async function setUpCall(url: string, init: RequestInit): Promise<Response> {
 
 /** An API access token of a demo user (the admin by default), for setting up data. */
 export async function apiToken(email: string = USERS.admin): Promise<string> {
-  const res = await setUpCall(`${API_URL}/auth/login`, {
+  const res = await apiFetch(`${API_URL}/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ username: email, password: PASSWORD }),
@@ -98,7 +99,7 @@ export async function apiToken(email: string = USERS.admin): Promise<string> {
 
 /** Creates a record through the API (for setting up data) and answers its id. */
 export async function apiCreate(token: string, route: string, body: unknown): Promise<string> {
-  const res = await setUpCall(`${API_URL}${route}`, {
+  const res = await apiFetch(`${API_URL}${route}`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
     body: JSON.stringify(body),
@@ -110,7 +111,7 @@ export async function apiCreate(token: string, route: string, body: unknown): Pr
 /** The demo firm's record through the API: read it, or write it whole (as the firm PUT wants). */
 export async function firmApi(method: "GET" | "PUT", body?: Record<string, unknown>): Promise<Record<string, unknown>> {
   const token = await apiToken();
-  const res = await setUpCall(`${API_URL}/api/v1/firm${method === "PUT" ? `/${String(body?.id ?? "")}` : ""}`, {
+  const res = await apiFetch(`${API_URL}/api/v1/firm${method === "PUT" ? `/${String(body?.id ?? "")}` : ""}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,

@@ -2,7 +2,7 @@ import { type Page, expect, test } from "@playwright/test";
 import fs from "node:fs";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import { API_URL, PASSWORD, USERS, apiToken, signedIn } from "./helpers";
+import { API_URL, PASSWORD, USERS, apiToken, signedIn, apiFetch } from "./helpers";
 
 // Importing a clients file from the console, with and without JavaScript: the report names the
 // bad line and why, a second import of the same file updates instead of duplicating, and a file
@@ -11,13 +11,13 @@ import { API_URL, PASSWORD, USERS, apiToken, signedIn } from "./helpers";
 const txt = (name: string, text: string) => ({ name, mimeType: "text/plain", buffer: Buffer.from(text) });
 
 async function clientsWithKeyPrefix(prefix: string): Promise<{ unique_key: string; name: string }[]> {
-  const login = await fetch(`${API_URL}/auth/login`, {
+  const login = await apiFetch(`${API_URL}/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ username: USERS.admin, password: PASSWORD }),
   });
   const { access_token } = (await login.json()) as { access_token: string };
-  const found = await fetch(`${API_URL}/api/v1/client/search?max=100&sort=unique_key&filter.unique_key=${encodeURIComponent(prefix)}`, {
+  const found = await apiFetch(`${API_URL}/api/v1/client/search?max=100&sort=unique_key&filter.unique_key=${encodeURIComponent(prefix)}`, {
     headers: { authorization: `Bearer ${access_token}` },
   });
   return (await found.json()) as { unique_key: string; name: string }[];
@@ -67,7 +67,7 @@ for (const javaScriptEnabled of [true, false]) {
       const key = `${prefix}RT-`;
       const token = await apiToken();
       for (const n of [1, 2]) {
-        const created = await fetch(`${API_URL}/api/v1/client`, {
+        const created = await apiFetch(`${API_URL}/api/v1/client`, {
           method: "POST",
           headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
           body: JSON.stringify({ name: `Round ${n} ${prefix}`, unique_key: `${key}${n}` }),

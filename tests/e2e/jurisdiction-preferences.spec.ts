@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiCreate, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiCreate, apiToken, signedIn, apiFetch } from "./helpers";
 
 // Jurisdiction groups, jurisdiction preferences and document processing settings, with
 // JavaScript off and on: made through their wizards, the preferences reordered with the move
@@ -23,7 +23,7 @@ const orderOf = async (page: Page, names: string[]) =>
   ).filter((name) => names.includes(name));
 
 async function apiPut(route: string, body: unknown) {
-  const res = await fetch(`${API_URL}${route}`, {
+  const res = await apiFetch(`${API_URL}${route}`, {
     method: "PUT",
     headers: { "content-type": "application/json", authorization: `Bearer ${await apiToken()}` },
     body: JSON.stringify(body),
@@ -121,7 +121,7 @@ for (const js of [false, true]) {
       const preference = await apiCreate(token, "/api/v1/jurisdiction-preference", { name, enabled: true });
       await apiPut("/api/v1/jurisdiction-preference/order", { ids: [preference] });
       const raw = fs.readFileSync(fixture, "latin1").replace(/^Message-I[Dd]:.*$/m, `Message-ID: <pref-${tag}@e2e.test>`);
-      const upload = await fetch(`${API_URL}/api/v1/inbox/upload`, {
+      const upload = await apiFetch(`${API_URL}/api/v1/inbox/upload`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "message/rfc822" },
         body: Buffer.from(raw, "latin1"),
@@ -129,7 +129,7 @@ for (const js of [false, true]) {
       expect(upload.status).toBe(201);
       const id = ((await upload.json()) as { id: string }).id;
       const card = async () =>
-        ((await (await fetch(`${API_URL}/api/v1/inbox/${id}/card`, { headers: { authorization: `Bearer ${token}` } })).json()) as { preference: unknown })
+        ((await (await apiFetch(`${API_URL}/api/v1/inbox/${id}/card`, { headers: { authorization: `Bearer ${token}` } })).json()) as { preference: unknown })
           .preference;
       await expect.poll(card).toEqual({ id: preference, name });
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
 import nodemailer from "nodemailer";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiToken, e2eInstance, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, e2eInstance, signedIn, apiFetch } from "./helpers";
 
 // A notice from the court to a timekeeper's inbox: a preference group made in the wizard with a
 // template of the firm's own, a notice sent to the product's SMTP port, and the mail it sent read
@@ -20,7 +20,7 @@ let marker = "";
 let keeper = { name: "", email: "" };
 
 async function apiCall<T = Record<string, unknown>>(token: string, method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${API_URL}${route}`, {
+  const res = await apiFetch(`${API_URL}${route}`, {
     method,
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -71,7 +71,7 @@ test.afterAll(async () => {
   const token = await apiToken();
   const route = `/api/v1/timekeeper-group/search?filter.name=${encodeURIComponent(tag)}`;
   for (const group of await apiCall<{ id: string }[]>(token, "GET", route)) {
-    const res = await fetch(`${API_URL}/api/v1/timekeeper-group/${group.id}`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
+    const res = await apiFetch(`${API_URL}/api/v1/timekeeper-group/${group.id}`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
     expect(res.status, await res.text()).toBe(204);
   }
   expect(await apiCall<unknown[]>(token, "GET", route)).toEqual([]);

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { type CourtSimulator, PACER_REFUSAL, PACER_TEST_ACCOUNT, startCourtSimulator } from "../../server/courts/simulator";
 import { field, open, press } from "./forms";
-import { API_URL, USERS, apiToken, e2eInstance, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, e2eInstance, signedIn, apiFetch } from "./helpers";
 
 // /provider-credentials: the firm's PACER account made through its wizard (required fields, the
 // password never shown back), a second PACER credential refused with the spec's words, "Test
@@ -22,8 +22,8 @@ test.afterAll(async () => {
 async function removeProviderCredentials() {
   const token = await apiToken();
   const headers = { authorization: `Bearer ${token}` };
-  const listed = (await (await fetch(`${API_URL}/api/v1/provider-credential/search`, { headers })).json()) as { id: string }[];
-  for (const { id } of listed) expect((await fetch(`${API_URL}/api/v1/provider-credential/${id}`, { method: "DELETE", headers })).status).toBe(204);
+  const listed = (await (await apiFetch(`${API_URL}/api/v1/provider-credential/search`, { headers })).json()) as { id: string }[];
+  for (const { id } of listed) expect((await apiFetch(`${API_URL}/api/v1/provider-credential/${id}`, { method: "DELETE", headers })).status).toBe(204);
 }
 
 for (const js of [true, false]) {

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { type Page, expect, test } from "@playwright/test";
 import protobuf from "protobufjs";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiCreate, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiCreate, apiToken, signedIn, apiFetch } from "./helpers";
 
 // Security roles in the console: the roles' table, a role made and changed through its
 // permission matrix and deleted once it has no users, with JavaScript and without; what roles
@@ -15,7 +15,7 @@ const PROTOBUF = "application/x-protobuf";
 
 async function call(method: string, route: string, body?: unknown): Promise<Response> {
   const binary = body instanceof Uint8Array;
-  return fetch(`${API_URL}${route}`, {
+  return apiFetch(`${API_URL}${route}`, {
     method,
     headers: {
       authorization: `Bearer ${await apiToken()}`,

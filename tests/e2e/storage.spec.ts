@@ -1,5 +1,5 @@
 import { type Page, expect, test } from "@playwright/test";
-import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, signedIn, apiFetch } from "./helpers";
 
 // The storage policy hierarchy page, with JavaScript on and off: every move is a real POST
 // that saves at once, and the firm-level policy is a plain select.
@@ -7,7 +7,7 @@ import { API_URL, USERS, apiToken, signedIn } from "./helpers";
 const DEFAULT_ORDER = ["firm", "location", "practice_group", "client", "matter", "case"];
 
 async function apiCall(token: string, method: string, segment: string, body: unknown): Promise<{ id?: string }> {
-  const res = await fetch(`${API_URL}/api/v1/${segment}`, {
+  const res = await apiFetch(`${API_URL}/api/v1/${segment}`, {
     method,
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
     body: JSON.stringify(body),

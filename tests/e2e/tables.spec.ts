@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { type Browser, type Page, expect, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
-import { API_URL, PASSWORD, USERS, signedIn } from "./helpers";
+import { API_URL, PASSWORD, USERS, signedIn, apiFetch } from "./helpers";
 
 // The one table of every entity: filters, sort, paging and quick filters live in the URL, work
 // with JavaScript off (links and GET forms) and on (mantine-react-table), and export the
@@ -19,7 +19,7 @@ const CASES_PER_MATTER = 12;
 test.describe.configure({ timeout: 90_000 });
 
 async function apiAs(email: string) {
-  const login = await fetch(`${API_URL}/auth/login`, {
+  const login = await apiFetch(`${API_URL}/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ username: email, password: PASSWORD }),
@@ -29,20 +29,20 @@ async function apiAs(email: string) {
   const headers = { authorization: `Bearer ${access_token}`, "content-type": "application/json" };
   return {
     async post(path: string, body: unknown): Promise<{ id: string }> {
-      const res = await fetch(`${API_URL}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+      const res = await apiFetch(`${API_URL}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
       expect(res.status, `${path}: ${await res.clone().text()}`).toBe(201);
       return (await res.json()) as { id: string };
     },
     async get<T>(path: string): Promise<T> {
-      const res = await fetch(`${API_URL}${path}`, { headers });
+      const res = await apiFetch(`${API_URL}${path}`, { headers });
       expect(res.status, path).toBe(200);
       return (await res.json()) as T;
     },
     async put(path: string, body: unknown) {
-      return fetch(`${API_URL}${path}`, { method: "PUT", headers, body: JSON.stringify(body) });
+      return apiFetch(`${API_URL}${path}`, { method: "PUT", headers, body: JSON.stringify(body) });
     },
     async remove(path: string) {
-      return fetch(`${API_URL}${path}`, { method: "DELETE", headers: { authorization: headers.authorization } });
+      return apiFetch(`${API_URL}${path}`, { method: "DELETE", headers: { authorization: headers.authorization } });
     },
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
-import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, signedIn, apiFetch } from "./helpers";
 
 // The e-mail template editor (/templates/edit/{id}): Monaco with JavaScript, a plain textarea
 // without; the preview renders the firm's latest processed notice; nothing loads from elsewhere.
@@ -11,7 +11,7 @@ const CASE_NUMBER = "24-40123";
 const label = randomBytes(4).toString("hex");
 
 async function apiCall(token: string, method: string, route: string, body?: unknown, contentType = "application/json") {
-  const res = await fetch(`${API_URL}${route}`, {
+  const res = await apiFetch(`${API_URL}${route}`, {
     method,
     headers: { "content-type": contentType, authorization: `Bearer ${token}` },
     body: typeof body === "string" || body instanceof Buffer ? body : JSON.stringify(body),
@@ -24,7 +24,7 @@ test.beforeAll(async () => {
   // A bankruptcy case of our own (no other browser test files a notice on it) and its notice, processed.
   const token = await apiToken();
   // Once per product instance: a test worker started again after a failure finds it done.
-  const existing = await fetch(`${API_URL}/api/v1/case/search?filter.case_number=${CASE_NUMBER}`, { headers: { authorization: `Bearer ${token}` } });
+  const existing = await apiFetch(`${API_URL}/api/v1/case/search?filter.case_number=${CASE_NUMBER}`, { headers: { authorization: `Bearer ${token}` } });
   if (((await existing.json()) as unknown[]).length > 0) return;
   const post = (route: string, body: unknown) => apiCall(token, "POST", route, body);
   const jurisdiction = await post("/api/v1/jurisdiction", { name: `Bankr. E.D. Mich. ${label}`, ecfx_jurisdictions: ["mieb"] });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { API_URL, USERS, apiCreate, apiToken, ecfxFeatures, signedIn } from "./helpers";
+import { API_URL, USERS, apiCreate, apiToken, ecfxFeatures, signedIn, apiFetch } from "./helpers";
 
 // AI title extraction seen from the inbox card: a firm entitled to it whose document processing
 // settings point at a client URL ECFX may not call gets the document filed under its own name,
@@ -12,7 +12,7 @@ let token: string;
 let preference: string;
 
 const call = (method: string, route: string, body?: unknown) =>
-  fetch(`${API_URL}${route}`, {
+  apiFetch(`${API_URL}${route}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -62,7 +62,7 @@ for (const javaScriptEnabled of [true, false]) {
         .readFileSync(fixture, "latin1")
         .replace(/^Message-I[Dd]:.*$/m, `Message-ID: <${label}@e2e.test>`)
         .replace("101110002222", javaScriptEnabled ? "101110002231" : "101110002241");
-      const uploaded = await fetch(`${API_URL}/api/v1/inbox/upload`, {
+      const uploaded = await apiFetch(`${API_URL}/api/v1/inbox/upload`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "message/rfc822" },
         body: Buffer.from(raw, "latin1"),

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiCreate, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiCreate, apiToken, signedIn, apiFetch } from "./helpers";
 
 // Ethical walls in the console: the firm's switch and its state above the walls' table, and a
 // wall made through the wizard, without JavaScript (every step a real POST).
@@ -21,7 +21,7 @@ test.beforeAll(async () => {
 // Other files do not expect walls to hold: leave them off.
 test.afterAll(async () => {
   const token = await apiToken();
-  await fetch(`${API_URL}/api/v1/firm/internal-walls`, {
+  await apiFetch(`${API_URL}/api/v1/firm/internal-walls`, {
     method: "PUT",
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
     body: JSON.stringify({ enabled: false }),

@@ -1,13 +1,13 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiToken, signedIn, apiFetch } from "./helpers";
 
 // The stepper wizards, detail pages and reference pickers, once with JavaScript and once
 // without: every step is a real POST, so both must reach the same records and messages.
 
 /** Creates a row straight through the API (data the test needs but does not test). */
 async function apiCreate(token: string, segment: string, body: Record<string, unknown>): Promise<string> {
-  const res = await fetch(`${API_URL}/api/v1/${segment}`, {
+  const res = await apiFetch(`${API_URL}/api/v1/${segment}`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
     body: JSON.stringify(body),
@@ -17,7 +17,7 @@ async function apiCreate(token: string, segment: string, body: Record<string, un
 }
 
 async function apiDelete(token: string, segment: string, id: string) {
-  const res = await fetch(`${API_URL}/api/v1/${segment}/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
+  const res = await apiFetch(`${API_URL}/api/v1/${segment}/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
   expect(res.status).toBe(204);
 }
 
