@@ -6,6 +6,8 @@ import { I18nextProvider, initReactI18next } from "react-i18next";
 import { i18nConfig, resources } from "./utils/i18n";
 import { remixI18n } from "./utils/i18n.server";
 import { keepTranslations } from "./utils/kept-translations.server";
+import { documentOnlyStore } from "./common/load-context";
+import { DocumentOnlyContext } from "./utils/document-only";
 import { NonceContext } from "./utils/nonce";
 import { wholeOutput } from "./utils/whole-output.server";
 
@@ -58,9 +60,11 @@ export default async function handleRequest(
     const giveUp = setTimeout(() => abortRender(), ABORT_DELAY);
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <I18nextProvider i18n={i18n}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce || undefined} />
-        </I18nextProvider>
+        <DocumentOnlyContext.Provider value={documentOnlyStore(loadContext)}>
+          <I18nextProvider i18n={i18n}>
+            <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce || undefined} />
+          </I18nextProvider>
+        </DocumentOnlyContext.Provider>
       </NonceContext.Provider>,
       {
         nonce: nonce || undefined,

@@ -13,10 +13,10 @@ import { pageNotFound } from "../utils/not-found.server";
 
 // The list page of every registry entry: /cases, /clients, /practice-groups, ...
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const def = findResource(params.resource ?? "");
   if (!def) return pageNotFound(request);
-  const { table, headers } = await loadTable(request, def);
+  const { table, headers } = await loadTable(request, def, context);
   return data({ table, pageTitle: { key: resourceTitleKey(def.key) } }, { headers });
 }
 

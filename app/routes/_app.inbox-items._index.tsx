@@ -9,7 +9,7 @@ import { ResourceTable } from "../components/table/ResourceTable";
 import { TABLE_INTENTS } from "../components/table/intents";
 import { listUrl, tableAction } from "../components/table/table-actions.server";
 import { loadTable } from "../components/table/table-data.server";
-import type { TableRow, TableSelection } from "../components/table/types";
+import type { TableData, TableRow, TableSelection } from "../components/table/types";
 import { REGISTRY } from "../common/resources";
 import { resourceTitleKey } from "../common/resources/types";
 import { requireUser } from "../utils/auth.server";
@@ -23,8 +23,8 @@ import { readForm } from "../utils/request-body.server";
 
 const def = REGISTRY["inbox-items"];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { table, headers } = await loadTable(request, def);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { table, headers } = await loadTable(request, def, context);
   return data({ table, pageTitle: { key: resourceTitleKey(def.key) } }, { headers });
 }
 
@@ -55,38 +55,38 @@ export default function InboxList() {
   const { run, start } = useBulkRun();
   const [picked, setPicked] = useState<Picked>({ search, ids: [], matching: false });
   const current = picked.search === search ? picked : { search, ids: [], matching: false };
-  const pageIds = table.rows.map((r) => String(r.id));
-  const selected = current.ids.filter((id) => pageIds.includes(id));
-
-  const onStart = (action: Parameters<typeof start>[0]) => {
-    void start(action, current.matching ? { matching: search } : { ids: selected }).then(() => setPicked({ search, ids: [], matching: false }));
+  // Drawn once the table has its rows: the ticked ids are those of the page's rows.
+  const selectionOf = (whole: TableData): TableSelection => {
+    const pageIds = whole.rows.map((r) => String(r.id));
+    const selected = current.ids.filter((id) => pageIds.includes(id));
+    const onStart = (action: Parameters<typeof start>[0]) => {
+      void start(action, current.matching ? { matching: search } : { ids: selected }).then(() => setPicked({ search, ids: [], matching: false }));
+    };
+    return {
+      selected,
+      onChange: (ids) => setPicked({ ...current, ids }),
+      allLabel: t("bulk.selectPage"),
+      rowLabel: (row: TableRow) => t("bulk.selectRow", { title: String(row.subject || row.id) }),
+      rowName: BULK_FIELDS.ids,
+      allName: BULK_FIELDS.scope,
+      allValue: SCOPE.page,
+      form: (plain) => (
+        <BulkForm
+          total={table.total}
+          pageIds={pageIds}
+          selected={selected}
+          matching={current.matching}
+          onMatchingChange={(matching) => setPicked({ ...current, matching })}
+          run={run}
+          onStart={onStart}
+        >
+          {plain}
+        </BulkForm>
+      ),
+    };
   };
 
-  // Only for roles that may change inbox items; the API refuses the rest all the same.
-  const selection: TableSelection | undefined = table.fullAccess
-    ? {
-        selected,
-        onChange: (ids) => setPicked({ ...current, ids }),
-        allLabel: t("bulk.selectPage"),
-        rowLabel: (row: TableRow) => t("bulk.selectRow", { title: String(row.subject || row.id) }),
-        rowName: BULK_FIELDS.ids,
-        allName: BULK_FIELDS.scope,
-        allValue: SCOPE.page,
-        form: (plain) => (
-          <BulkForm
-            total={table.total}
-            pageIds={pageIds}
-            selected={selected}
-            matching={current.matching}
-            onMatchingChange={(matching) => setPicked({ ...current, matching })}
-            run={run}
-            onStart={onStart}
-          >
-            {plain}
-          </BulkForm>
-        ),
-      }
-    : undefined;
-
-  return <ResourceTable table={table} actions={<ListActions def={def} fullAccess={table.fullAccess} />} selection={selection} />;
+  return (
+    <ResourceTable table={table} actions={<ListActions def={def} fullAccess={table.fullAccess} />} selection={table.fullAccess ? selectionOf : undefined} />
+  );
 }

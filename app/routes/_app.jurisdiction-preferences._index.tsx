@@ -16,8 +16,8 @@ import { readForm } from "../utils/request-body.server";
 
 const def = REGISTRY["jurisdiction-preferences"];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const [{ table, headers }, order] = await Promise.all([loadTable(request, def), loadPreferenceOrder(request)]);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [{ table, headers }, order] = await Promise.all([loadTable(request, def, context), loadPreferenceOrder(request)]);
   return data({ table, ...order, pageTitle: { key: resourceTitleKey(def.key) } }, { headers });
 }
 

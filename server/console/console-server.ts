@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { type ServerBuild, createRequestHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { consoleLoadContext } from "../../app/common/load-context";
 import { message } from "../lib/messages";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import { requestLogger } from "./request-log";
@@ -64,7 +65,7 @@ export async function startConsoleServer(buildPath: string): Promise<Server> {
   app.all("*", async (req, res, next) => {
     try {
       const nonce = randomBytes(16).toString("base64");
-      const response = await handle(toFetchRequest(req, res), { cspNonce: nonce });
+      const response = await handle(toFetchRequest(req, res), consoleLoadContext(req.path, nonce));
       await sendFetchResponse(res, withSecurityHeaders(response, nonce));
     } catch (error) {
       next(error);

@@ -315,6 +315,26 @@ describe("console edges", () => {
     expect(page.body).not.toMatch(/<div hidden id="S:|\$RC\(/);
   });
 
+  it("sends a list page's rows once: drawn in the document, not again in its loader data, which a data request carries", async () => {
+    const headers = { cookie, host: own.host! };
+    const page = await request(port, "/users?sort=email", { headers });
+    expect(page.status).toBe(200);
+    const ids = [...page.body.matchAll(/href="\/users\/([0-9a-f-]{36})"/g)].map((m) => m[1]!);
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    // Each row's id once (its link), an e-mail once (its cell): nothing of the rows in the loader
+    // data. (The signed-in user's own id and e-mail are in it, as the header's.)
+    const once = ids.filter((id) => page.body.split(id).length - 1 === 1);
+    expect(once.length).toBe(ids.length - 1);
+    expect(page.body.split(DEMO.manager).length - 1).toBe(1);
+    expect(page.body).toContain('data-renderer="plain"');
+
+    // What the browser asks once the page is interactive, and what a client navigation gets.
+    const rows = await request(port, `/users.data?sort=email&index&_routes=${encodeURIComponent("routes/_app.$resource._index")}`, { headers });
+    expect(rows.status).toBe(200);
+    for (const id of ids) expect(rows.body).toContain(id);
+    expect(rows.body).toContain(DEMO.manager);
+  });
+
   it("keeps tokens of document and reset links out of the access logs", async () => {
     await request(port, "/public/document/SECRET-DOCUMENT-TOKEN-123");
     await request(port, "/password-reset?token=SECRET-RESET-TOKEN-456");

@@ -2,13 +2,13 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { TABLE_INTENTS } from "./intents";
 import { PlainButton } from "./PlainFields";
-import type { TableData } from "./types";
+import type { TableFrame } from "./types";
 
 /**
  * Visible columns as checkboxes, for pages without JavaScript (the interactive table has its own
  * menu). Drawn only until the page is interactive, so its checkboxes and buttons are plain ones.
  */
-export function ColumnsForm({ table }: { table: TableData }) {
+export function ColumnsForm({ table }: { table: TableFrame }) {
   const { t } = useTranslation();
   return (
     <details data-testid="columns-form">

@@ -1,7 +1,7 @@
 import { DateInput } from "@mantine/dates";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { createContext, useContext, useEffect, useState } from "react";
-import type { TableData } from "./types";
+import type { TableFrame } from "./types";
 
 // The interactive table's date range filters. They are drawn inside MRT's filter row but keep
 // their days here: MRT's own range inputs each send their end back after a delay, composed into
@@ -61,7 +61,7 @@ type DateRanges = {
  * Ranges asked for, kept until the URL answers them; a half range stays until its second date.
  * `commit` receives the URL's filters with every asked range applied, after typing pauses.
  */
-export function useDateRanges(table: TableData, commit: (filters: Record<string, string>) => void): DateRanges {
+export function useDateRanges(table: TableFrame, commit: (filters: Record<string, string>) => void): DateRanges {
   // A half range the server saw in the address (a form sent without JavaScript) counts as sent.
   const [asked, setAsked] = useState<Record<string, Asked>>(() => allSent(table.partialRanges));
   // New data means the URL now holds what was sent.

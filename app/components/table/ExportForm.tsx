@@ -8,7 +8,7 @@ import { tableSearchParams } from "../../utils/table-url";
 import { useHydrated } from "../../utils/use-hydrated";
 import { HiddenInputs } from "./HiddenInputs";
 import { PlainButton, PlainField, PlainInput } from "./PlainFields";
-import type { TableData } from "./types";
+import type { TableFrame } from "./types";
 
 /** The export resource route of a list page. */
 export const exportPath = (resourceKey: string) => `/${resourceKey}/export`;
@@ -18,7 +18,7 @@ export const exportPath = (resourceKey: string) => `/${resourceKey}/export`;
  * document request, so the browser saves the file and the page stays where it is. Plain fields
  * (PlainFields.tsx): the form sits folded on every list page and needs none of Mantine's input behaviour.
  */
-export function ExportForm({ table }: { table: TableData }) {
+export function ExportForm({ table }: { table: TableFrame }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const timeZone = useFirmTimeZone();

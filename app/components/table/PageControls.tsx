@@ -5,13 +5,13 @@ import { useFocusClass } from "../../utils/focus-class";
 import { PAGE_SIZES } from "../../utils/paging";
 import { changeState, tableHref } from "../../utils/table-url";
 import { Pager } from "../Pager";
-import type { TableData } from "./types";
+import type { TableFrame } from "./types";
 
 /**
  * Previous/next and the page-size links 10/25/50/100, all real links. Drawn only until the page
  * is interactive, so the size links are plain ones (app.css).
  */
-export function PageControls({ table }: { table: TableData }) {
+export function PageControls({ table }: { table: TableFrame }) {
   const { t } = useTranslation();
   const location = useLocation();
   const focus = useFocusClass();

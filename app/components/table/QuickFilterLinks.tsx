@@ -3,10 +3,10 @@ import { Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { findResource } from "../../common/resources";
 import { changeState, quickFiltersOf, tableHref } from "../../utils/table-url";
-import type { TableData } from "./types";
+import type { TableFrame } from "./types";
 
 /** All / Recent / Not Mapped as links, where the entity gives them a meaning; none when only All is left. */
-export function QuickFilterLinks({ table }: { table: TableData }) {
+export function QuickFilterLinks({ table }: { table: TableFrame }) {
   const { t } = useTranslation();
   const location = useLocation();
   const notMapped = findResource(table.resourceKey)?.quickFilters.notMapped;

@@ -9,42 +9,56 @@ import { PlainTable } from "./PlainTable";
 import { QuickFilterLinks } from "./QuickFilterLinks";
 import { useStriped } from "./StripedSwitch";
 import { TableToolbar } from "./TableToolbar";
-import type { TableData, TableSelection } from "./types";
+import type { TableData, TablePage, TableSelection } from "./types";
+import { useTableBody } from "./use-table-body";
 
 /**
  * The one table of every registry entry: one declaration, two renderers. The server (and a
  * browser without JavaScript) gets a plain table whose sort, paging, filters and quick filters are
- * links and GET forms; once the page is interactive, mantine-react-table takes over the same URL.
- * `actions` are extra toolbar buttons of the page (import, ...); `selection` adds row checkboxes
- * and the page's form that acts on the ticked rows.
+ * links and GET forms; once the page is interactive and has its rows, mantine-react-table takes
+ * over the same URL. `actions` are extra toolbar buttons of the page (import, ...); `selection`
+ * adds row checkboxes and the page's form that acts on the ticked rows.
  */
-export function ResourceTable({ table, actions, selection }: { table: TableData; actions?: ReactNode; selection?: TableSelection }) {
+export function ResourceTable({
+  table: page,
+  actions,
+  selection: selectionOf,
+}: {
+  table: TablePage;
+  actions?: ReactNode;
+  selection?: (table: TableData) => TableSelection;
+}) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
-  const striped = useStriped(table.striped);
-  const error = table.loadError;
-  const plain = <PlainTable table={table} striped={striped} selection={selection} />;
+  const striped = useStriped(page.striped);
+  const table = useTableBody(page);
+  const selection = table && selectionOf ? selectionOf(table) : undefined;
+  const error = page.loadError;
   return (
     <Stack gap="sm">
-      <TableToolbar table={table} actions={actions} interactive={hydrated} />
-      <QuickFilterLinks table={table} />
+      <TableToolbar table={page} actions={actions} interactive={hydrated} />
+      <QuickFilterLinks table={page} />
       {error ? (
         <Alert color="red" role="alert" data-testid="table-error">
           {t("errors:tableLoading", { status: error.status, text: error.text.startsWith("errors:") ? t(error.text) : error.text })}
         </Alert>
       ) : null}
-      {hydrated ? (
+      {hydrated && table ? (
         <>
           {selection?.form(null)}
           {/* Keyed by entity: the column layout it holds belongs to one table. */}
           <InteractiveTable key={table.resourceKey} table={table} striped={striped} selection={selection} />
         </>
-      ) : (
-        <>
+      ) : table ? (
+        <div className="plain-part">
           <FilterForm table={table} />
-          {selection ? selection.form(plain) : plain}
+          {selection ? selection.form(<PlainTable table={table} striped={striped} selection={selection} />) : <PlainTable table={table} striped={striped} />}
           <PageControls table={table} />
-        </>
+        </div>
+      ) : (
+        // The server drew this part from rows the browser was not sent twice: React keeps it as
+        // it is (an empty inner HTML is never compared while hydrating) until the rows arrive.
+        <div className="plain-part" dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />
       )}
     </Stack>
   );

@@ -7,13 +7,13 @@ import { resourceSingularKey } from "../../common/resources/types";
 import { ColumnsForm } from "./ColumnsForm";
 import { ExportForm } from "./ExportForm";
 import { StripedSwitch } from "./StripedSwitch";
-import type { TableData } from "./types";
+import type { TableFrame } from "./types";
 
 /**
  * Above the table: "New" (roles with full access to an entity that has a wizard), any actions the
  * page adds (import, ...), striping for firm administrators, columns without JavaScript, export.
  */
-export function TableToolbar({ table, actions, interactive }: { table: TableData; actions?: ReactNode; interactive: boolean }) {
+export function TableToolbar({ table, actions, interactive }: { table: TableFrame; actions?: ReactNode; interactive: boolean }) {
   const { t } = useTranslation();
   return (
     <Group justify="space-between" align="flex-start" data-testid="table-toolbar">

@@ -10,7 +10,8 @@ import type { ReferenceTitles } from "./format";
 import { arrangeColumns } from "./layout";
 import { readLayout, readWebPreferences } from "./preferences.server";
 import { roleAccess } from "./role-access.server";
-import type { ReferenceOption, TableData, TableRow } from "./types";
+import { documentOnlyStore } from "../../common/load-context";
+import { type ReferenceOption, type TableBody, type TableData, type TablePage, type TableRow, tableBodyKey } from "./types";
 
 interface Page {
   rows: TableRow[];
@@ -45,8 +46,19 @@ async function searchPage(api: ApiClient, def: ResourceDef, state: TableState): 
  * The list page's data for one registry entry: the role's readable columns in the user's layout,
  * the page of rows the URL asks for, referenced rows' titles, the choices of reference filters and
  * the firm's striping. A URL holding GET-form leftovers is redirected to its canonical form.
+ * When the answer is a document, the rows, titles and choices are kept out of the loader data
+ * for the server to draw (`context`, decision 074): the browser gets them once.
  */
-export async function loadTable(request: Request, def: ResourceDef): Promise<{ table: TableData; headers: Headers }> {
+export async function loadTable(request: Request, def: ResourceDef, context?: unknown): Promise<{ table: TablePage; headers: Headers }> {
+  const { table, headers } = await wholeTable(request, def);
+  const store = documentOnlyStore(context);
+  if (!store) return { table, headers };
+  const { rows, titles, referenceOptions, ...frame } = table;
+  store.set(tableBodyKey(def.key), { rows, titles, referenceOptions } satisfies TableBody);
+  return { table: frame, headers };
+}
+
+async function wholeTable(request: Request, def: ResourceDef): Promise<{ table: TableData; headers: Headers }> {
   const { me, api, headers } = await requireUser(request, def.accessKey);
   const url = new URL(request.url);
   // The page is searched at once as if every field were readable; most roles restrict no field,

@@ -10,19 +10,26 @@ export interface ReferenceOption {
   label: string;
 }
 
-/** Everything a resource table needs, as the list loader hands it to the page. */
-export interface TableData {
+/**
+ * What a page's rows are drawn from. A document's loader data goes without it: the server draws it
+ * into the HTML and the browser asks for it once the page is interactive (decision 074).
+ */
+export interface TableBody {
+  rows: TableRow[];
+  titles: ReferenceTitles;
+  /** Choices of a reference filter; a column without them filters by a typed id. */
+  referenceOptions: Record<string, ReferenceOption[]>;
+}
+
+/** The rest of a resource table: columns, state, counts, what the role may do. */
+export interface TableFrame {
   resourceKey: string;
   columns: ArrangedColumn[];
-  rows: TableRow[];
   total: number;
   state: TableState;
   spec: TableSpec;
   errors: ParsedTableUrl["errors"];
   partialRanges: ParsedTableUrl["partialRanges"];
-  titles: ReferenceTitles;
-  /** Choices of a reference filter; a column without them filters by a typed id. */
-  referenceOptions: Record<string, ReferenceOption[]>;
   /** The search failed: the API's status and text. */
   loadError: { status: number; text: string } | null;
   canCreate: boolean;
@@ -35,6 +42,17 @@ export interface TableData {
   /** Registry keys of the list pages shown as tabs beside this one (empty for most). */
   siblings: string[];
 }
+
+/** Everything a resource table needs to draw its rows. */
+export type TableData = TableFrame & TableBody;
+
+/** A list loader's table: whole, or only its frame when the answer is a document. */
+export type TablePage = TableData | TableFrame;
+
+export const hasBody = (table: TablePage): table is TableData => "rows" in table;
+
+/** Under which key a document's loader keeps a table's body out of the loader data. */
+export const tableBodyKey = (resourceKey: string): string => `table-body:${resourceKey}`;
 
 /**
  * Rows a page lets the user tick and act on together (optional; the inbox uses it). The plain

@@ -1,0 +1,16 @@
+import { createContext, useContext } from "react";
+
+/**
+ * Values a document request's loaders keep out of the loader data: the server draws them into the
+ * HTML and never serialises them, so the browser gets them once. Keyed by what the loader names
+ * them. Only set while rendering a document on the server; the browser sees null and asks for
+ * such values again once the page is interactive (decision 074).
+ */
+export type DocumentOnly = Map<string, unknown>;
+
+export const DocumentOnlyContext = createContext<DocumentOnly | null>(null);
+
+/** The value a loader kept out of this document's loader data under `key`, while the server draws. */
+export function useDocumentOnly<T>(key: string): T | undefined {
+  return useContext(DocumentOnlyContext)?.get(key) as T | undefined;
+}
