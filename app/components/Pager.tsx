@@ -1,17 +1,18 @@
-import { Button, Group, Text } from "@mantine/core";
-import { Link, useLocation } from "@remix-run/react";
+import { Group, Text } from "@mantine/core";
+import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { PlainButtonLink } from "./PlainButtonLink";
 
 /** A link to another page, or a disabled button where there is none (no link to page 0). */
 function PageLink({ to, label }: { to: string | null; label: string }) {
   return to ? (
-    <Button component={Link} to={to} variant="default" size="xs">
+    <PlainButtonLink to={to} size="xs" variant="default">
       {label}
-    </Button>
+    </PlainButtonLink>
   ) : (
-    <Button variant="default" size="xs" disabled>
+    <button className="plain-button" data-size="xs" data-variant="default" type="button" disabled>
       {label}
-    </Button>
+    </button>
   );
 }
 

@@ -3,21 +3,9 @@ import { NavLink as RemixNavLink, matchPath, useLocation } from "@remix-run/reac
 import { useTranslation } from "react-i18next";
 import type { UserRoleMap } from "../../common/access";
 import type { ProductPart } from "../../common/entitled-features";
-import type { DrawerIcon } from "../../common/resources/types";
 import { type DrawerGroup, drawerRoutes } from "../../utils/route-table";
 import { useHydrated } from "../../utils/use-hydrated";
-
-/**
- * An icon of the drawer's sprite (/icons.svg), drawn as Tabler draws it: 18 px, stroke 1.6, set
- * by app.css rather than repeated on each of some forty icons a page.
- */
-function SpriteIcon({ name }: { name: DrawerIcon }) {
-  return (
-    <svg aria-hidden>
-      <use href={`/icons.svg#${name}`} />
-    </svg>
-  );
-}
+import { SpriteIcon } from "./SpriteIcon";
 
 /** NavLink's rule for its active link: the path itself or a page under it, in any letter case. */
 const isCurrent = (pathname: string, path: string) => matchPath({ path, end: false }, pathname) !== null;
@@ -46,14 +34,12 @@ export function DrawerNav({ role, parts }: { role: UserRoleMap; parts: readonly 
             {/* Full text colour: Mantine's dimmed grey reads below 4.5:1 on the drawer in both schemes. */}
             <p className="drawer-group-title">{t(`drawerGroups.${group}`)}</p>
             {items.map((r) => {
+              // The icon drawn as Tabler draws it (18 px, stroke 1.6), set by app.css rather than on
+              // each of some forty icons a page; the label is the link's own text.
               const content = (
                 <>
-                  {r.icon ? (
-                    <span className="drawer-link-icon">
-                      <SpriteIcon name={r.icon} />
-                    </span>
-                  ) : null}
-                  <span className="drawer-link-label">{t(r.titleKey)}</span>
+                  {r.icon ? <SpriteIcon name={r.icon} /> : null}
+                  {t(r.titleKey)}
                 </>
               );
               // Remix marks the page's own link (and its sub-pages') aria-current="page". Until the

@@ -1,8 +1,8 @@
 import { ActionIcon, Tooltip } from "@mantine/core";
 import { useFetcher } from "@remix-run/react";
-import { IconContrast, IconMoon, IconSun } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import type { ThemeStore } from "../../utils/versioned-store";
+import { SpriteIcon } from "./SpriteIcon";
 
 /** Dark mode and accessible colours: small forms, so they also work without JavaScript. */
 export function ThemeControls({ theme }: { theme: ThemeStore }) {
@@ -16,7 +16,7 @@ export function ThemeControls({ theme }: { theme: ThemeStore }) {
         <input type="hidden" name="darkMode" value={String(!dark)} />
         <Tooltip label={darkLabel}>
           <ActionIcon type="submit" variant="default" size="lg" aria-label={darkLabel} data-testid="toggle-dark-mode">
-            {dark ? <IconSun size={18} /> : <IconMoon size={18} />}
+            <SpriteIcon name={dark ? "sun" : "moon"} size={18} />
           </ActionIcon>
         </Tooltip>
       </fetcher.Form>
@@ -30,7 +30,7 @@ export function ThemeControls({ theme }: { theme: ThemeStore }) {
             aria-label={t("shell.accessibleColors")}
             aria-pressed={theme.accessibleColors}
           >
-            <IconContrast size={18} />
+            <SpriteIcon name="contrast" size={18} />
           </ActionIcon>
         </Tooltip>
       </fetcher.Form>

@@ -1,6 +1,6 @@
 import { Button, Group, Text } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
-import { IconLogout } from "@tabler/icons-react";
+import { SpriteIcon } from "./SpriteIcon";
 import { useTranslation } from "react-i18next";
 
 /** Who is signed in, a link to the profile and sign out (a POST, so no link can sign anyone out). */
@@ -12,7 +12,7 @@ export function UserMenu({ user }: { user: { fullName: string; email: string } }
         {user.fullName}
       </Text>
       <Form method="post" action="/logout">
-        <Button type="submit" variant="subtle" size="sm" leftSection={<IconLogout size={16} />}>
+        <Button type="submit" variant="subtle" size="sm" leftSection={<SpriteIcon name="logout" size={16} />}>
           {t("shell.signOut")}
         </Button>
       </Form>

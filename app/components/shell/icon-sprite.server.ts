@@ -1,9 +1,18 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import type { DrawerIcon } from "../../common/resources/types";
+import type { SpriteName } from "./SpriteIcon";
 import {
   IconAdjustmentsCog,
   IconAlphabetLatin,
+  IconArrowDown,
+  IconArrowUp,
+  IconArrowsSort,
+  IconContrast,
+  IconDownload,
+  IconLogout,
+  IconMoon,
+  IconPlus,
+  IconSun,
   IconBellRinging,
   IconBriefcase,
   IconBuilding,
@@ -39,8 +48,8 @@ import {
   type Icon,
 } from "@tabler/icons-react";
 
-// The drawer's vocabulary of icons; the route table names one for each page it shows.
-export const ICONS: Record<DrawerIcon, Icon> = {
+// The sprite's icons: the drawer's (the route table names one for each page it shows) and the sort links'.
+export const ICONS: Record<SpriteName, Icon> = {
   dashboard: IconLayoutDashboard,
   userCircle: IconUserCircle,
   code: IconCode,
@@ -75,6 +84,15 @@ export const ICONS: Record<DrawerIcon, Icon> = {
   refresh: IconRefresh,
   shieldLock: IconShieldLock,
   webhook: IconWebhook,
+  arrowUp: IconArrowUp,
+  arrowDown: IconArrowDown,
+  arrowsSort: IconArrowsSort,
+  plus: IconPlus,
+  download: IconDownload,
+  sun: IconSun,
+  moon: IconMoon,
+  contrast: IconContrast,
+  logout: IconLogout,
 };
 
 /**
@@ -82,7 +100,7 @@ export const ICONS: Record<DrawerIcon, Icon> = {
  * icon as a short reference to it instead of some forty inline drawings (about 13 KB a page).
  */
 export function iconSprite(): string {
-  const symbols = (Object.entries(ICONS) as [DrawerIcon, (typeof ICONS)[DrawerIcon]][]).map(([name, Icon]) => {
+  const symbols = (Object.entries(ICONS) as [SpriteName, (typeof ICONS)[SpriteName]][]).map(([name, Icon]) => {
     const markup = renderToStaticMarkup(createElement(Icon, { size: 24 }));
     const inner = /^<svg[^>]*>([\s\S]*)<\/svg>$/.exec(markup)?.[1] ?? "";
     return `<symbol id="${name}" viewBox="0 0 24 24">${inner}</symbol>`;

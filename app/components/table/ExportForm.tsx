@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { IconDownload } from "@tabler/icons-react";
+import { SpriteIcon } from "../shell/SpriteIcon";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { defaultExportName } from "../../common/export-name";
@@ -64,7 +64,7 @@ export function ExportForm({ table }: { table: TableFrame }) {
         </PlainField>
         <p className="plain-hint">{t("table:export.filenameHint")}</p>
         <PlainButton type="submit" size="xs">
-          <IconDownload size={14} aria-hidden />
+          <SpriteIcon name="download" size={14} />
           {t("table:export.submit")}
         </PlainButton>
       </Form>

@@ -1,6 +1,5 @@
 import { Checkbox } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { useFocusClass } from "../../utils/focus-class";
 import { useFirmTimeZone } from "../../utils/dates";
 import { rowHref } from "./CellContent";
 import { cellText, keyedOnce } from "./format";
@@ -10,13 +9,13 @@ import type { TableData, TableSelection } from "./types";
 /**
  * The rows of the server's and the no-JavaScript table as plain elements, styled by
  * app/styles/app.css as Mantine draws its table (decision 059): a Mantine component per cell made
- * the rows most of a list page's render. The title links are plain links too: once the page is
- * interactive, the interactive table replaces these rows.
+ * the rows most of a list page's render. The title links are plain links too, styled by the rows'
+ * class rather than one of their own each: once the page is interactive, the interactive table
+ * replaces these rows.
  */
 export function PlainRows({ table, columns, selection }: { table: TableData; columns: ArrangedColumn[]; selection?: TableSelection }) {
   const { t } = useTranslation();
   const timeZone = useFirmTimeZone();
-  const focus = useFocusClass();
   const { resourceKey, titles } = table;
   const label = keyedOnce(t);
   if (table.rows.length === 0) {
@@ -42,17 +41,7 @@ export function PlainRows({ table, columns, selection }: { table: TableData; col
           {columns.map((c) => {
             const text = cellText(label, resourceKey, c, row[c.field], titles, timeZone);
             const linked = c.isTitle && row.id !== undefined && row.id !== null;
-            return (
-              <td key={c.field}>
-                {linked ? (
-                  <a className={`plain-link ${focus}`} href={rowHref(resourceKey, row.id)}>
-                    {text || String(row.id)}
-                  </a>
-                ) : (
-                  text
-                )}
-              </td>
-            );
+            return <td key={c.field}>{linked ? <a href={rowHref(resourceKey, row.id)}>{text || String(row.id)}</a> : text}</td>;
           })}
         </tr>
       ))}

@@ -1,11 +1,11 @@
 import { Box, Checkbox, Table } from "@mantine/core";
 import { useLocation } from "@remix-run/react";
-import { IconArrowDown, IconArrowUp, IconArrowsSort } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { useFocusClass } from "../../utils/focus-class";
 import { changeState, sortDirection, tableHref, toggledSort } from "../../utils/table-url";
 import { type ArrangedColumn, MIN_WIDTH } from "./layout";
 import { PlainRows } from "./PlainRows";
+import { SpriteIcon } from "../shell/SpriteIcon";
 import type { TableData, TableSelection } from "./types";
 
 const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
@@ -23,13 +23,13 @@ function SortLink({ table, column }: { table: TableData; column: ArrangedColumn 
     table.spec,
     new URLSearchParams(location.search),
   );
-  const Icon = lead && direction === "asc" ? IconArrowUp : lead && direction === "desc" ? IconArrowDown : IconArrowsSort;
+  const icon = lead && direction === "asc" ? "arrowUp" : lead && direction === "desc" ? "arrowDown" : "arrowsSort";
   const label = t(column.labelKey);
   // A plain link: this header is drawn until the page is interactive, then the interactive table's replaces it.
   return (
     <a className={`sort-link ${focus}`} href={to} aria-label={t("table:sortBy", { column: label })}>
       {label}
-      <Icon size={14} stroke={1.8} aria-hidden opacity={lead ? 1 : 0.4} />
+      <SpriteIcon name={icon} className={lead ? undefined : "sort-idle"} />
     </a>
   );
 }

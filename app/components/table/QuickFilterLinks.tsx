@@ -1,9 +1,10 @@
-import { Button, Group } from "@mantine/core";
-import { Link, useLocation } from "@remix-run/react";
+import { Group } from "@mantine/core";
+import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { findResource } from "../../common/resources";
 import { changeState, quickFiltersOf, tableHref } from "../../utils/table-url";
 import type { TableFrame } from "./types";
+import { PlainButtonLink } from "../PlainButtonLink";
 
 /** All / Recent / Not Mapped as links, where the entity gives them a meaning; none when only All is left. */
 export function QuickFilterLinks({ table }: { table: TableFrame }) {
@@ -18,18 +19,17 @@ export function QuickFilterLinks({ table }: { table: TableFrame }) {
       {offered.map((quick) => {
         const active = table.state.quick === quick;
         return (
-          <Button
+          <PlainButtonLink
             key={quick}
-            component={Link}
             to={tableHref(location.pathname, changeState(table.state, { quick }), table.spec, current)}
             preventScrollReset
             size="xs"
-            variant={active ? "filled" : "default"}
+            variant={active ? undefined : "default"}
             aria-current={active ? "true" : undefined}
             title={quick === "notMapped" && notMapped ? t(notMapped.labelKey) : undefined}
           >
             {t(`table:quick.${quick}`)}
-          </Button>
+          </PlainButtonLink>
         );
       })}
     </Group>

@@ -1,8 +1,9 @@
-import { Button, Group, Switch } from "@mantine/core";
+import { Group, Switch } from "@mantine/core";
 import { useFetcher } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../../utils/use-hydrated";
 import { STRIPED_FETCHER_KEY, TABLE_INTENTS } from "./intents";
+import { PlainButton } from "./PlainFields";
 
 /** The striping the page shows: a pending switch wins over the saved preference. */
 export function useStriped(saved: boolean): boolean {
@@ -36,9 +37,10 @@ export function StripedSwitch({ saved }: { saved: boolean }) {
             : { defaultChecked: saved })}
         />
         {hydrated ? null : (
-          <Button type="submit" size="xs" variant="default">
+          // Drawn only until the page is interactive: a plain button, as the other no-JavaScript forms'.
+          <PlainButton type="submit" size="xs" variant="default">
             {t("table:save")}
-          </Button>
+          </PlainButton>
         )}
       </Group>
     </fetcher.Form>

@@ -1,6 +1,4 @@
-import { Button, Group } from "@mantine/core";
-import { Link } from "@remix-run/react";
-import { IconPlus } from "@tabler/icons-react";
+import { Group } from "@mantine/core";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { resourceSingularKey } from "../../common/resources/types";
@@ -8,6 +6,8 @@ import { ColumnsForm } from "./ColumnsForm";
 import { ExportForm } from "./ExportForm";
 import { StripedSwitch } from "./StripedSwitch";
 import type { TableFrame } from "./types";
+import { PlainButtonLink } from "../PlainButtonLink";
+import { SpriteIcon } from "../shell/SpriteIcon";
 
 /**
  * Above the table: "New" (roles with full access to an entity that has a wizard), any actions the
@@ -19,9 +19,10 @@ export function TableToolbar({ table, actions, interactive }: { table: TableFram
     <Group justify="space-between" align="flex-start" data-testid="table-toolbar">
       <Group gap="xs">
         {table.canCreate ? (
-          <Button component={Link} to={`/${table.resourceKey}/new`} leftSection={<IconPlus size={16} aria-hidden />}>
+          <PlainButtonLink to={`/${table.resourceKey}/new`}>
+            <SpriteIcon name="plus" size={16} />
             {t("table:new", { item: t(resourceSingularKey(table.resourceKey)) })}
-          </Button>
+          </PlainButtonLink>
         ) : null}
         {actions}
       </Group>
