@@ -328,11 +328,33 @@ describe("console edges", () => {
     expect(page.body.split(DEMO.manager).length - 1).toBe(1);
     expect(page.body).toContain('data-renderer="plain"');
 
-    // What the browser asks once the page is interactive, and what a client navigation gets.
-    const rows = await request(port, `/users.data?sort=email&index&_routes=${encodeURIComponent("routes/_app.$resource._index")}`, { headers });
+    // What a client navigation gets: the rows in the loader data.
+    const route = encodeURIComponent("routes/_app.$resource._index");
+    const rows = await request(port, `/users.data?sort=email&index&_routes=${route}`, { headers });
     expect(rows.status).toBe(200);
     for (const id of ids) expect(rows.body).toContain(id);
     expect(rows.body).toContain(DEMO.manager);
+  });
+
+  it("answers the browser's request for a document's rows with the page the document was drawn from, once", async () => {
+    const headers = { cookie, host: own.host! };
+    // The console's searches so far, by the API's access log (which names a route by its pattern).
+    const searches = async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return output.split('"route":"/api/v1/:resource/search"').length - 1;
+    };
+    const page = await request(port, "/users?sort=-email", { headers });
+    const token = /"handover","([0-9a-f-]{36})"/.exec(page.body.replaceAll('\\"', '"'))?.[1];
+    expect(token).toBeDefined();
+    const before = await searches();
+    const follow = `/users.data?sort=-email&index&handover=${token}&_routes=${encodeURIComponent("routes/_app.$resource._index")}`;
+    const first = await request(port, follow, { headers });
+    expect(first.body).toContain(DEMO.manager);
+    expect(await searches()).toBe(before);
+    // Taken once: the same request again is searched afresh.
+    const again = await request(port, follow, { headers });
+    expect(again.body).toContain(DEMO.manager);
+    expect(await searches()).toBe(before + 1);
   });
 
   it("keeps tokens of document and reset links out of the access logs", async () => {

@@ -31,11 +31,12 @@ export function ResourceTable({
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const striped = useStriped(page.striped);
-  const table = useTableBody(page);
+  const { table, request } = useTableBody(page);
   const selection = table && selectionOf ? selectionOf(table) : undefined;
   const error = page.loadError;
   return (
     <Stack gap="sm">
+      {request}
       <TableToolbar table={page} actions={actions} interactive={hydrated} />
       <QuickFilterLinks table={page} />
       {error ? (

@@ -8,6 +8,7 @@ import { type TableState, apiSearchQuery, parseTableUrl, tableHref } from "../..
 import { tableColumns, tableSpecOf } from "./columns";
 import type { ReferenceTitles } from "./format";
 import { arrangeColumns } from "./layout";
+import { handoverKey, pageHandover } from "./page-handover.server";
 import { readLayout, readWebPreferences } from "./preferences.server";
 import { roleAccess } from "./role-access.server";
 import { documentOnlyStore } from "../../common/load-context";
@@ -23,6 +24,10 @@ interface Page {
 }
 
 const EMPTY = { rows: [], total: 0, titles: {}, options: {} };
+
+// A document's page waits here for the browser's follow-up request (decision 074): about the time
+// a slow browser takes to become interactive, and a few megabytes at most.
+const handedOver = pageHandover<Page>(15_000, 200);
 
 /** The page of rows with its references' titles and filter choices: one call (`references=1`). */
 async function searchPage(api: ApiClient, def: ResourceDef, state: TableState): Promise<Page> {
@@ -50,17 +55,20 @@ async function searchPage(api: ApiClient, def: ResourceDef, state: TableState): 
  * for the server to draw (`context`, decision 074): the browser gets them once.
  */
 export async function loadTable(request: Request, def: ResourceDef, context?: unknown): Promise<{ table: TablePage; headers: Headers }> {
-  const { table, headers } = await wholeTable(request, def);
   const store = documentOnlyStore(context);
+  const { table, headers } = await wholeTable(request, def, store !== null);
   if (!store) return { table, headers };
   const { rows, titles, referenceOptions, ...frame } = table;
   store.set(tableBodyKey(def.key), { rows, titles, referenceOptions } satisfies TableBody);
   return { table: frame, headers };
 }
 
-async function wholeTable(request: Request, def: ResourceDef): Promise<{ table: TableData; headers: Headers }> {
-  const { me, api, headers } = await requireUser(request, def.accessKey);
+/** `document`: the page is handed over for the browser's follow-up request; otherwise such a page is taken. */
+async function wholeTable(request: Request, def: ResourceDef, document: boolean): Promise<{ table: TableData; headers: Headers }> {
+  const { auth, me, api, headers } = await requireUser(request, def.accessKey);
   const url = new URL(request.url);
+  const token = document ? crypto.randomUUID() : url.searchParams.get("handover");
+  const keyOf = (state: TableState) => handoverKey(token ?? "", auth.authToken, def.key, apiSearchQuery(state).toString());
   // The page is searched at once as if every field were readable; most roles restrict no field,
   // and a role that does gets the search again once its field levels are known.
   const everyColumn = tableColumns(def, () => true);
@@ -72,7 +80,7 @@ async function wholeTable(request: Request, def: ResourceDef): Promise<{ table: 
     roleAccess(api, me),
     readLayout(api, def.key),
     readWebPreferences(api),
-    searchPage(api, def, assumed),
+    (!document && token && handedOver.take(keyOf(assumed))) || searchPage(api, def, assumed),
   ]);
   const access = accessTo(def.resource, me.userRole[def.accessKey] ?? "DENY");
   const readable = (field: string) => access.field(field) !== "DENY";
@@ -82,6 +90,8 @@ async function wholeTable(request: Request, def: ResourceDef): Promise<{ table: 
   if (parsed.needsCanonical) throw redirect(tableHref(url.pathname, parsed.state, spec, url.searchParams), { headers });
   const sameQuery = apiSearchQuery(parsed.state).toString() === apiSearchQuery(assumed).toString();
   const page = sameQuery ? early : await searchPage(api, def, parsed.state);
+  const handover = document && !page.error ? token : null;
+  if (handover) handedOver.handOver(keyOf(parsed.state), page);
 
   const arranged = arrangeColumns(columns, layout);
   const shown = new Set(arranged.filter((c) => c.visible && c.reference).map((c) => c.field));
@@ -106,6 +116,7 @@ async function wholeTable(request: Request, def: ResourceDef): Promise<{ table: 
       striped: webPreferences?.tableStriped === true,
       layout,
       siblings: siblingTabs(def, (resource) => accessTo(resource, me.userRole[def.accessKey] ?? "DENY").level),
+      ...(handover ? { handover } : {}),
     },
   };
 }

@@ -41,6 +41,8 @@ export interface TableFrame {
   layout: TableLayout;
   /** Registry keys of the list pages shown as tabs beside this one (empty for most). */
   siblings: string[];
+  /** A document's frame: the token under which its page of rows waits for the browser's request. */
+  handover?: string;
 }
 
 /** Everything a resource table needs to draw its rows. */
