@@ -2,6 +2,7 @@ import { Group, Text } from "@mantine/core";
 import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PlainButtonLink } from "./PlainButtonLink";
+import { PlainButton } from "./table/PlainFields";
 
 /** A link to another page, or a disabled button where there is none (no link to page 0). */
 function PageLink({ to, label }: { to: string | null; label: string }) {
@@ -10,9 +11,9 @@ function PageLink({ to, label }: { to: string | null; label: string }) {
       {label}
     </PlainButtonLink>
   ) : (
-    <button className="plain-button" data-size="xs" data-variant="default" type="button" disabled>
+    <PlainButton type="button" size="xs" variant="default" disabled>
       {label}
-    </button>
+    </PlainButton>
   );
 }
 

@@ -86,6 +86,7 @@ export default function InboxList() {
     };
   };
 
+  // Only for roles that may change inbox items; the API refuses the rest all the same.
   return (
     <ResourceTable table={table} actions={<ListActions def={def} fullAccess={table.fullAccess} />} selection={table.fullAccess ? selectionOf : undefined} />
   );

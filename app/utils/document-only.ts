@@ -1,4 +1,5 @@
 import { createContext, useContext } from "react";
+import type { ConsoleLoadContext } from "../common/load-context";
 
 /**
  * Values a document request's loaders keep out of the loader data: the server draws them into the
@@ -6,7 +7,7 @@ import { createContext, useContext } from "react";
  * them. Only set while rendering a document on the server; the browser sees null and asks for
  * such values again once the page is interactive (decision 074).
  */
-export type DocumentOnly = Map<string, unknown>;
+export type DocumentOnly = NonNullable<ConsoleLoadContext["documentOnly"]>;
 
 export const DocumentOnlyContext = createContext<DocumentOnly | null>(null);
 

@@ -315,6 +315,9 @@ describe("console edges", () => {
     expect(page.body).not.toMatch(/<div hidden id="S:|\$RC\(/);
   });
 
+  // The list pages' route, as a data request names it.
+  const LIST_ROUTE = encodeURIComponent("routes/_app.$resource._index");
+
   it("sends a list page's rows once: drawn in the document, not again in its loader data, which a data request carries", async () => {
     const headers = { cookie, host: own.host! };
     const page = await request(port, "/users?sort=email", { headers });
@@ -329,8 +332,7 @@ describe("console edges", () => {
     expect(page.body).toContain('data-renderer="plain"');
 
     // What a client navigation gets: the rows in the loader data.
-    const route = encodeURIComponent("routes/_app.$resource._index");
-    const rows = await request(port, `/users.data?sort=email&index&_routes=${route}`, { headers });
+    const rows = await request(port, `/users.data?sort=email&index&_routes=${LIST_ROUTE}`, { headers });
     expect(rows.status).toBe(200);
     for (const id of ids) expect(rows.body).toContain(id);
     expect(rows.body).toContain(DEMO.manager);
@@ -347,7 +349,7 @@ describe("console edges", () => {
     const token = /"handover","([0-9a-f-]{36})"/.exec(page.body.replaceAll('\\"', '"'))?.[1];
     expect(token).toBeDefined();
     const before = await searches();
-    const follow = `/users.data?sort=-email&index&handover=${token}&_routes=${encodeURIComponent("routes/_app.$resource._index")}`;
+    const follow = `/users.data?sort=-email&index&handover=${token}&_routes=${LIST_ROUTE}`;
     const first = await request(port, follow, { headers });
     expect(first.body).toContain(DEMO.manager);
     expect(await searches()).toBe(before);

@@ -48,7 +48,8 @@ import {
   type Icon,
 } from "@tabler/icons-react";
 
-// The sprite's icons: the drawer's (the route table names one for each page it shows) and the sort links'.
+// The sprite's icons: the drawer's (the route table names one for each page it shows) and the
+// other icons every list page draws (SpriteIcon's PageIcon).
 export const ICONS: Record<SpriteName, Icon> = {
   dashboard: IconLayoutDashboard,
   userCircle: IconUserCircle,

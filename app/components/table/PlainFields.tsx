@@ -8,6 +8,17 @@ import { useFocusClass } from "../../utils/focus-class";
 
 type Size = "sm" | "xs";
 
+/** How a plain button looks: Mantine's sizes and variants it copies (without a variant, filled). */
+export interface PlainButtonLook {
+  size?: Size;
+  variant?: "subtle" | "default";
+}
+
+/** The attributes app.css draws a Mantine button from (`.plain-button`), for a button or a link. */
+export function usePlainButtonLook({ size = "sm", variant }: PlainButtonLook) {
+  return { className: `plain-button ${useFocusClass()}`, "data-size": size, "data-variant": variant };
+}
+
 /**
  * A labelled input or select; `children` gets the id its label points to and, with an error, the
  * id of the error's text for `aria-describedby`.
@@ -68,6 +79,6 @@ export function PlainSelect({ options, ...props }: SelectHTMLAttributes<HTMLSele
 }
 
 /** A button as Mantine's filled (default), subtle or default variant draws it. */
-export function PlainButton({ size = "sm", variant, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { size?: Size; variant?: "subtle" | "default" }) {
-  return <button className={`plain-button ${useFocusClass()}`} data-size={size} data-variant={variant} {...props} />;
+export function PlainButton({ size, variant, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & PlainButtonLook) {
+  return <button {...usePlainButtonLook({ size, variant })} {...props} />;
 }

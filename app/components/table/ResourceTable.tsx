@@ -33,6 +33,7 @@ export function ResourceTable({
   const striped = useStriped(page.striped);
   const { table, request } = useTableBody(page);
   const selection = table && selectionOf ? selectionOf(table) : undefined;
+  const plain = table ? <PlainTable table={table} striped={striped} selection={selection} /> : null;
   const error = page.loadError;
   return (
     <Stack gap="sm">
@@ -53,7 +54,7 @@ export function ResourceTable({
       ) : table ? (
         <div className="plain-part">
           <FilterForm table={table} />
-          {selection ? selection.form(<PlainTable table={table} striped={striped} selection={selection} />) : <PlainTable table={table} striped={striped} />}
+          {selection ? selection.form(plain) : plain}
           <PageControls table={table} />
         </div>
       ) : (
