@@ -90,7 +90,7 @@ test("case retrieve on a local host updates the case from its court and retrieve
     expect(async () => {
       await page.goto(`/cases/${cases.nojs}`);
       await expect(panel.getByTestId("retrieve-status")).toHaveText(`Retrieve status: ${status}.`);
-    }).toPass({ timeout: 20_000 });
+    }).toPass({ timeout: 30_000 });
   await page.goto(`/cases/${cases.nojs}`);
   await expect(panel.getByTestId("retrieve-status")).toHaveText("Retrieve status: None.");
   await panel.getByRole("button", { name: "Update case" }).click();

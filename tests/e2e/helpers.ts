@@ -97,6 +97,30 @@ export async function apiToken(email: string = USERS.admin): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
+/**
+ * Puts a demo user's password back after a test that changed it stopped half-way: the user signs
+ * in with whichever of `changedTo` was left and changes it back, so that a retry, and the tests
+ * after it, find the demo password.
+ */
+export async function restorePassword(email: string, changedTo: string[]): Promise<void> {
+  for (const password of changedTo) {
+    const res = await apiFetch(`${API_URL}/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: email, password }),
+    });
+    if (res.status !== 200) continue;
+    const { user, access_token } = (await res.json()) as { user: { id: string }; access_token: string };
+    const changed = await apiFetch(`${API_URL}/auth/${user.id}/change-password`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", authorization: `Bearer ${access_token}` },
+      body: JSON.stringify({ currentPassword: password, newPassword: PASSWORD }),
+    });
+    expect(changed.status).toBe(200);
+    return;
+  }
+}
+
 /** Creates a record through the API (for setting up data) and answers its id. */
 export async function apiCreate(token: string, route: string, body: unknown): Promise<string> {
   const res = await apiFetch(`${API_URL}${route}`, {

@@ -29,7 +29,7 @@ async function upload(page: Page, file: ReturnType<typeof txt>, button = "Import
 }
 
 async function expectCounts(page: Page, counts: Record<string, number>) {
-  await expect(page.getByText("Import finished")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText("Import finished")).toBeVisible({ timeout: 30_000 });
   for (const [key, value] of Object.entries(counts)) await expect(page.getByTestId(`import-count-${key}`)).toContainText(String(value));
 }
 

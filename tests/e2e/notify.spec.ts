@@ -137,7 +137,7 @@ test.describe("notifications with JavaScript", () => {
     await expect(page).toHaveURL(/\/templates\/[0-9a-f-]{36}$/);
     await page.getByRole("link", { name: "Edit", exact: true }).click();
     await expect(page).toHaveURL(/\/templates\/edit\/[0-9a-f-]{36}$/);
-    await expect(page.getByTestId("code-editor").locator(".monaco-editor")).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId("code-editor").locator(".monaco-editor")).toBeVisible({ timeout: 30_000 });
     await page.getByRole("button", { name: "Preview", exact: true }).click();
     // The firm's latest processed notice, or the sample: the marker comes with its case number.
     const subject = page.getByTestId("preview-subject");

@@ -1,5 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { PASSWORD, USERS, changePassword, signIn, signOut, signedIn } from "./helpers";
+import { PASSWORD, USERS, changePassword, restorePassword, signIn, signOut, signedIn } from "./helpers";
+
+// A test that changed a demo user's password and stopped half-way puts it back, for its retry and
+// the tests after it.
+test.afterEach(async () => {
+  if (test.info().status === test.info().expectedStatus) return;
+  await restorePassword(USERS.manager, ["another-pass-1"]);
+  await restorePassword(USERS.docketing, ["another-pass-1"]);
+  await restorePassword(USERS.viewonly, ["temporary-pass-9"]);
+});
 
 for (const javaScriptEnabled of [true, false]) {
   test.describe(`sign-in with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {

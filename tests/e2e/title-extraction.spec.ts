@@ -75,7 +75,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(async () => {
         await page.reload();
         await expect(page.getByTestId("card-status")).toHaveText("Succeeded", { timeout: 1000 });
-      }).toPass({ timeout: 20_000 });
+      }).toPass({ timeout: 30_000 });
       const documents = page.getByTestId("card-documents");
       await expect(documents).toContainText("Main document");
       await expect(documents).toContainText("Title not extracted · Not fetched: 127.0.0.1 leads to 127.0.0.1, a loopback address ECFX may not call.");

@@ -43,7 +43,7 @@ test.describe("ethical walls without JavaScript", () => {
     await expect(async () => {
       await page.reload();
       await expect(page.getByTestId("walls-state")).toHaveText("Applied");
-    }).toPass({ timeout: 15_000 });
+    }).toPass({ timeout: 30_000 });
     await expect(page.getByTestId("walls-switch").getByLabel("Enforce ethical walls")).toBeChecked();
 
     await open(page, false, "/ethical-walls/new");
