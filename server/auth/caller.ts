@@ -20,6 +20,11 @@ export interface Caller {
   permissions: RolePermissions;
   /** The firm's dictionary version when the request was authenticated (0: the catalogue's own words). */
   dictionaryVersion: number;
+  /**
+   * Read with the user in one statement: the user's timekeeper while the firm's walls hold, else
+   * null (read-scope.ts). Absent for a caller made otherwise: the scope is then read on its own.
+   */
+  wallTimekeeperId?: string | null;
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -68,6 +73,8 @@ export async function authenticate(ctx: ServerContext, request: FastifyRequest):
       "security_role.name as role_name",
       "security_role.is_system_defined",
       "security_role.permissions",
+      "app_user.timekeeper_id",
+      "firm.internal_walls_enabled",
     ])
     .where("app_user.id", "=", claims.userId)
     .executeTakeFirst();
@@ -87,6 +94,7 @@ export async function authenticate(ctx: ServerContext, request: FastifyRequest):
     isAdmin: isAdminRole({ name: row.role_name, is_system_defined: row.is_system_defined }),
     permissions: parsePermissions(row.permissions),
     dictionaryVersion: Number(row.dictionary_version),
+    wallTimekeeperId: row.internal_walls_enabled ? row.timekeeper_id : null,
   };
 }
 

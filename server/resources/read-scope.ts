@@ -25,7 +25,9 @@ const WALLED_BY_CASE: Record<string, () => RawBuilder<unknown>> = {
   event_log: () => sql`(select wi.case_id from inbox_item wi where wi.id = t.inbox_item_id)`,
 };
 
-export async function readScopeOf(db: Kysely<DB>, caller: Pick<Caller, "firmId" | "userId">): Promise<ReadScope> {
+export async function readScopeOf(db: Kysely<DB>, caller: Pick<Caller, "firmId" | "userId" | "wallTimekeeperId">): Promise<ReadScope> {
+  // An authenticated caller brings it from the statement that read the user.
+  if (caller.wallTimekeeperId !== undefined) return { firmId: caller.firmId, wallTimekeeperId: caller.wallTimekeeperId };
   const row = await db
     .selectFrom("app_user")
     .innerJoin("firm", "firm.id", "app_user.firm_id")

@@ -147,25 +147,57 @@ function filterSql(
   return where;
 }
 
-function selectList(res: ServerResource, fields: string[]): RawBuilder<unknown> {
-  return sql.join(fields.filter((f) => res.columns[f]).map((f) => sql`${columnSql(res, f)} as ${sql.ref(f)}`));
+/**
+ * A link field's values, in order, as one JSON list read with its row: no statement of its own.
+ * A row without any reads an empty list.
+ */
+function linkSql(link: LinkSpec, dialect: "sqlite" | "postgres"): RawBuilder<unknown> {
+  const value = sql.ref(`l.${link.valueColumn}`);
+  const values = dialect === "postgres" ? sql`coalesce(json_agg(${value} order by ${value}), '[]'::json)` : sql`json_group_array(${value} order by ${value})`;
+  return sql`(select ${values} from ${sql.table(link.table)} as l where ${sql.ref(`l.${link.ownerColumn}`)} = t.id)`;
+}
+
+/** The select list of `fields` over alias `t`: declared columns, and link fields as JSON lists. */
+function selectList(res: ServerResource, fields: string[], dialect: "sqlite" | "postgres"): RawBuilder<unknown> {
+  return sql.join(
+    fields.flatMap((f) => {
+      const link = res.links?.[f];
+      if (link) return [sql`${linkSql(link, dialect)} as ${sql.ref(f)}`];
+      return res.columns[f] ? [sql`${columnSql(res, f)} as ${sql.ref(f)}`] : [];
+    }),
+  );
 }
 
 const isSecretField = (res: ServerResource, field: string) => res.def.fields.some((f) => f.name === field && f.secret);
 
-/**
- * Converts stored values to the API's: 0/1 to booleans, JSON text to lists, counts to numbers;
- * a secret only says whether it is set.
- */
-function present(res: ServerResource, row: Row): Row {
+type Convert = (value: unknown) => unknown;
+const asStored: Convert = (value) => value;
+// PostgreSQL's driver reads JSON itself; SQLite answers its text.
+const fromJson: Convert = (value) => (typeof value === "string" ? JSON.parse(value) : value);
+
+/** How a field's stored value becomes the API's: 0/1 to a boolean, JSON text to a list, a count to a number; a secret only says whether it is set. */
+function converterOf(res: ServerResource, field: string): Convert {
+  const type = res.columns[field]?.type;
+  if (isSecretField(res, field)) return (value) => (value ? SECRET_KEPT : null);
+  if (res.links?.[field] || type === "json") return fromJson;
+  if (type === "boolean") return (value) => Boolean(value);
+  if (type === "number") return (value) => (value === null || value === undefined ? null : Number(value));
+  return asStored;
+}
+
+/** Each resource's converters, worked out once: a page converts thousands of values. */
+const converters = new WeakMap<ServerResource, Map<string, Convert>>();
+
+/** The API's form of a stored row: its `fields`, each converted. */
+function present(res: ServerResource, row: Row, fields: string[]): Row {
+  let convert = converters.get(res);
+  if (!convert) converters.set(res, (convert = new Map()));
   const out: Row = {};
-  for (const [field, value] of Object.entries(row)) {
-    const spec = res.columns[field];
-    if (isSecretField(res, field)) out[field] = value ? SECRET_KEPT : null;
-    else if (spec?.type === "boolean") out[field] = Boolean(value);
-    else if (spec?.type === "json") out[field] = typeof value === "string" ? JSON.parse(value) : value;
-    else if (spec?.type === "number") out[field] = value === null || value === undefined ? null : Number(value);
-    else out[field] = value;
+  for (const field of fields) {
+    if (!(field in row)) continue;
+    let to = convert.get(field);
+    if (!to) convert.set(field, (to = converterOf(res, field)));
+    out[field] = to(row[field]);
   }
   return out;
 }
@@ -173,20 +205,6 @@ function present(res: ServerResource, row: Row): Row {
 /** A form sends a kept secret back as it was shown: that keeps the stored one. */
 function withoutKeptSecrets(res: ServerResource, values: Row): Row {
   return Object.fromEntries(Object.entries(values).filter(([field, value]) => !(value === SECRET_KEPT && isSecretField(res, field))));
-}
-
-async function attachLinks(ctx: ServerContext, res: ServerResource, rows: Row[], fields: string[]): Promise<void> {
-  for (const [field, link] of Object.entries(res.links ?? {})) {
-    if (!fields.includes(field) || rows.length === 0) continue;
-    const ids = rows.map((r) => String(r.id));
-    const found = await anyDb(ctx)
-      .selectFrom(link.table)
-      .select([`${link.ownerColumn} as owner`, `${link.valueColumn} as value`])
-      .where(link.ownerColumn, "in", ids)
-      .orderBy(link.valueColumn)
-      .execute();
-    for (const r of rows) r[field] = found.filter((f) => f.owner === r.id).map((f) => f.value as string);
-  }
 }
 
 export interface SearchResult {
@@ -218,7 +236,7 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
     (pageWhere: RawBuilder<unknown>): PageQuery<Row> =>
     async ({ keys, after, offset, version }) =>
       (
-        await sql<Row>`select ${selectList(res, ["id", ...fields])}${version ? sql`, ${versionColumns(version, key)}` : sql``} from ${table} where ${scope(res, rs, dialect !== "sqlite")} and ${key} in (${
+        await sql<Row>`select ${selectList(res, ["id", ...fields], dialect)}${version ? sql`, ${versionColumns(version, key)}` : sql``} from ${table} where ${scope(res, rs, dialect !== "sqlite")} and ${key} in (${
           keys
             ? sql.join(keys)
             : sql`select ${key} from ${table} where ${pageWhere}${after ? sql` and ${after}` : sql``} order by ${sql.join(order)} limit ${q.max} offset ${offset}`
@@ -281,9 +299,7 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
   } else {
     [rows, total] = await Promise.all([pageRows(where), count()]);
   }
-  const out = rows.map((r) => present(res, r));
-  await attachLinks(ctx, res, out, fields);
-  return { rows: out.map((r) => pick(r, fields)), total };
+  return { rows: rows.map((r) => present(res, r, fields)), total };
 }
 
 /**
@@ -300,23 +316,17 @@ function countReadsRowOnly(res: ServerResource, caller: Caller, rs: ReadScope, q
   return named.every((field) => !res.columns[field]?.expr);
 }
 
-function pick(row: Row, fields: string[]): Row {
-  return Object.fromEntries(fields.filter((f) => f in row).map((f) => [f, row[f]]));
-}
-
 export async function read(ctx: ServerContext, caller: Caller, res: ServerResource, id: string): Promise<Row> {
   requireResource(res, caller, "read");
   const fields = visibleFields(res, caller);
   const rs = await readScopeOf(ctx.database.db, caller);
   const found =
-    await sql<Row>`select ${selectList(res, ["id", ...fields])} from ${sql`${sql.table(res.table)} as t`} where ${scope(res, rs)} and t.id = ${id}`.execute(
+    await sql<Row>`select ${selectList(res, ["id", ...fields], ctx.database.dialect)} from ${sql`${sql.table(res.table)} as t`} where ${scope(res, rs)} and t.id = ${id}`.execute(
       anyDb(ctx),
     );
   const row = found.rows[0];
   if (!row) throw notFound();
-  const out = present(res, row);
-  await attachLinks(ctx, res, [out], fields);
-  return pick(out, fields);
+  return present(res, row, fields);
 }
 
 function sentFields(values: Row, body: unknown): Row {
