@@ -30,7 +30,8 @@ const PICKER_SEARCHES: Record<string, typeof searchRoleChoices> = {
   [securityRoles.pickerPath!]: searchRoleChoices,
 };
 
-type Lookup = (q: { max: number; ids?: string[]; sort?: string }) => Promise<SearchResult>;
+/** `whole`: the rows only when `max` holds them all (else only their count). */
+type Lookup = (q: { max: number; ids?: string[]; sort?: string; whole?: boolean }) => Promise<SearchResult>;
 
 /** How rows of the entity `key` are searched for the caller, and what names a row; null when nothing searches it. */
 function lookupOf(ctx: ServerContext, caller: Caller, key: string): { lookup: Lookup; titleField: string } | null {
@@ -44,7 +45,7 @@ function lookupOf(ctx: ServerContext, caller: Caller, key: string): { lookup: Lo
     const params: Record<string, string> = { max: String(q.max) };
     if (q.ids) params["filter.id"] = q.ids.join(",");
     if (q.sort) params.sort = q.sort;
-    return search(ctx, caller, res, parseSearchQuery(params, res.def.defaultSort));
+    return search(ctx, caller, res, parseSearchQuery(params, res.def.defaultSort), q.whole ? q.max : undefined);
   };
   return { lookup, titleField: def.titleField };
 }
@@ -71,7 +72,8 @@ export async function referenceAnswers(ctx: ServerContext, caller: Caller, res: 
       if (!source) return;
       const known = new Map<string, string>();
       if (filtered.has(field.name)) {
-        const choices = await unlessRefused(() => source.lookup({ max: REFERENCE_CHOICES, sort: source.titleField }));
+        // A firm with more than a list of them gets no choices: they are counted, not read.
+        const choices = await unlessRefused(() => source.lookup({ max: REFERENCE_CHOICES, sort: source.titleField, whole: true }));
         for (const row of choices.rows) known.set(String(row.id), titleOf(row, source.titleField));
         if (choices.rows.length > 0 && choices.total <= REFERENCE_CHOICES) answers.options[field.name] = [...known].map(([value, label]) => ({ value, label }));
       }

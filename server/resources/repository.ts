@@ -212,7 +212,11 @@ export interface SearchResult {
   total: number;
 }
 
-export async function search(ctx: ServerContext, caller: Caller, res: ServerResource, q: SearchQuery): Promise<SearchResult> {
+/**
+ * A search's rows and their count. With `rowsUpTo`, the rows are read only when there are at most
+ * that many; a larger result is only counted (a list of choices that would not be offered).
+ */
+export async function search(ctx: ServerContext, caller: Caller, res: ServerResource, q: SearchQuery, rowsUpTo?: number): Promise<SearchResult> {
   requireResource(res, caller, "read");
   const fields = visibleFields(res, caller);
   const dialect = ctx.database.dialect;
@@ -290,12 +294,13 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
     });
   let rows;
   let total;
-  if (match) {
+  if (match || rowsUpTo !== undefined) {
     // SQLite runs one query at a time anyway: count first, and when few rows match let the text
     // index lead the page as well; sorting those few beats walking the sort index past the
     // firm's rows that do not match.
     total = await count();
-    rows = await pageRows(total <= FEW_MATCHES ? countWhere : where);
+    if (rowsUpTo !== undefined && total > rowsUpTo) return { rows: [], total };
+    rows = await pageRows(match && total <= FEW_MATCHES ? countWhere : where);
   } else {
     [rows, total] = await Promise.all([pageRows(where), count()]);
   }

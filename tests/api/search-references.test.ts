@@ -59,6 +59,10 @@ describe.each(backends)("search with references (%s)", (backend) => {
     expect(res.status).toBe(200);
     expect(res.body.options.matter_id).toBeUndefined();
     expect(res.body.options.jurisdiction_id).toBeDefined();
+    // The matters are only counted for the choices; the page's own still have their titles.
+    const rows = res.body.rows as { matter_id: string }[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(res.body.titles.matter_id[row.matter_id]).toEqual(expect.any(String));
   });
 
   it("never names another firm's rows: the second firm's page holds its own titles and choices only", async () => {
