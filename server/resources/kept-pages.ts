@@ -154,9 +154,16 @@ async function fromAnchor<R extends Record<string, unknown>>(
 /**
  * The page of `limit` rows at `offset`, exact: by the keys it had when the table is still at the
  * version they were found in; else from the nearest anchor of the current version; else by OFFSET.
+ * With the version its statement read, when it has rows (row-counts.ts: it holds the firm's rows).
  */
-export async function keptPage<R extends Record<string, unknown>>(db: AnyDb, list: KeptList, offset: number, limit: number, page: PageQuery<R>): Promise<R[]> {
-  if (!COUNTED_TABLES.has(list.table)) return page({ keys: null, after: null, offset, version: null });
+export async function keptPage<R extends Record<string, unknown>>(
+  db: AnyDb,
+  list: KeptList,
+  offset: number,
+  limit: number,
+  page: PageQuery<R>,
+): Promise<{ rows: R[]; version?: string }> {
+  if (!COUNTED_TABLES.has(list.table)) return { rows: await page({ keys: null, after: null, offset, version: null }) };
   const key = listKey(db, list);
   const pageKey = `${key}\n${offset}/${limit}`;
   const pages = storeOf(db).pages;
@@ -171,11 +178,12 @@ export async function keptPage<R extends Record<string, unknown>>(db: AnyDb, lis
     rows = (await fromAnchor(db, list, key, offset, limit, page)) ?? (await page({ keys: null, after: null, offset, version }));
     if (rows.length > 0) keep(pages, pageKey, { version: versionOf(rows)!, keys: rows.map((r) => r[KEY_COLUMN]) }, MAX_PAGES);
   }
+  const read = versionOf(rows);
   for (const row of rows) {
     delete row[VERSION_COLUMN];
     delete row[KEY_COLUMN];
   }
-  return rows;
+  return { rows, version: read };
 }
 
 /** The select-list entries that read the table's version and the row's key into the page's rows. */

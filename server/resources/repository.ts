@@ -13,7 +13,7 @@ import { message } from "../lib/messages";
 import { type AuditAction, type AuditedChange, auditChange } from "./audit";
 import { type ReadScope, readScopeOf, rowScopeSql, wallApplies } from "./read-scope";
 import { type KeptList, type PageQuery, keptPage, versionColumns } from "./kept-pages";
-import { countRows } from "./row-counts";
+import { countRows, rowsInVersion } from "./row-counts";
 import { QueryError, type SearchQuery } from "./search-query";
 import { documentBody, ftsQuery } from "./search-text";
 import type { ColumnSpec, LinkSpec, ServerResource } from "./types";
@@ -267,10 +267,10 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
               : null,
         })
       : null;
-  const pageRows = (pageWhere: RawBuilder<unknown>) =>
+  const pageRows = async (pageWhere: RawBuilder<unknown>): Promise<{ rows: Row[]; version?: string }> =>
     kept
       ? keptPage(anyDb(ctx), kept(pageWhere), q.offset, q.max, pageQuery(pageWhere))
-      : pageQuery(pageWhere)({ keys: null, after: null, offset: q.offset, version: null });
+      : { rows: await pageQuery(pageWhere)({ keys: null, after: null, offset: q.offset, version: null }) };
   // Every document of the free-text index carries its firm as a token and every match names the
   // caller's firm, so a search by text alone is counted by the index. The firm is still checked
   // on the row: a row's own text may hold another firm's token as a word.
@@ -284,11 +284,12 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
           anyDb(ctx),
         )
       : sql<{ n: number }>`select count(*) as n from ${table} where ${countWhere}`.execute(anyDb(ctx));
+  const everyRow = res.firmOwned && !wallApplies(res.table, rs) && !q.freeText && q.filters.length === 0 && !q.quick && !res.defaultFilter;
   const count = () =>
     countRows(anyDb(ctx), {
       table: res.table,
       firmId: rs.firmId,
-      everyRow: res.firmOwned && !wallApplies(res.table, rs) && !q.freeText && q.filters.length === 0 && !q.quick && !res.defaultFilter,
+      everyRow,
       conditions: res.firmOwned && countReadsRowOnly(res, caller, rs, q) ? countWhere : null,
       count: async () => Number((await counted()).rows[0]?.n ?? 0),
     });
@@ -300,9 +301,15 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
     // firm's rows that do not match.
     total = await count();
     if (rowsUpTo !== undefined && total > rowsUpTo) return { rows: [], total };
-    rows = await pageRows(match && total <= FEW_MATCHES ? countWhere : where);
+    rows = (await pageRows(match && total <= FEW_MATCHES ? countWhere : where)).rows;
+  } else if (everyRow && kept) {
+    // The page's statement reads the table's state, and with it the firm's rows: the count.
+    const page = await pageRows(where);
+    rows = page.rows;
+    total = page.version === undefined ? await count() : rowsInVersion(page.version);
   } else {
-    [rows, total] = await Promise.all([pageRows(where), count()]);
+    const [page, counted] = await Promise.all([pageRows(where), count()]);
+    [rows, total] = [page.rows, counted];
   }
   return { rows: rows.map((r) => present(res, r, fields)), total };
 }

@@ -17,8 +17,16 @@ export interface TableState {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
-/** The version of a table's rows of firm_row_count (049): the greatest version and the number of rows. */
-const VERSION = sql`coalesce(max(version), 0) || '/' || count(*)`;
+/**
+ * The state of a table's rows of firm_row_count (049), as one text: the greatest version and the
+ * number of rows, which name the state, then the firm's rows of the table in it.
+ */
+const VERSION = sql`coalesce(max(version), 0) || '/' || count(*) || '/' || coalesce(sum(n), 0)`;
+
+/** The firm's rows of the table in a state read by `tableState` or `versionSql`. */
+export function rowsInVersion(version: string): number {
+  return Number(version.slice(version.lastIndexOf("/") + 1));
+}
 
 /**
  * A firm's rows in a counted table and the table's version. On PostgreSQL rows are appended and
@@ -26,10 +34,10 @@ const VERSION = sql`coalesce(max(version), 0) || '/' || count(*)`;
  * version, so the pair names one state.
  */
 export async function tableState(db: AnyDb, firmId: number, table: string): Promise<TableState> {
-  const found = await sql<{ n: string | number | null; version: string }>`
-    select sum(n) as n, ${VERSION} as version from firm_row_count where firm_id = ${firmId} and table_name = ${table}`.execute(db);
-  const row = found.rows[0];
-  return { rows: Number(row?.n ?? 0), version: String(row?.version) };
+  const found = await sql<{ version: string }>`
+    select ${VERSION} as version from firm_row_count where firm_id = ${firmId} and table_name = ${table}`.execute(db);
+  const version = String(found.rows[0]?.version);
+  return { rows: rowsInVersion(version), version };
 }
 
 /** A table's version as SQL, for a statement to read in its own snapshot. */
