@@ -13,7 +13,7 @@ import { message } from "../lib/messages";
 import { type AuditAction, type AuditedChange, auditChange } from "./audit";
 import { type ReadScope, readScopeOf, rowScopeSql, wallApplies } from "./read-scope";
 import { type KeptList, type PageQuery, keptPage, versionColumns } from "./kept-pages";
-import { countRows, rowsInVersion } from "./row-counts";
+import { COUNTED_TABLES, countRows, rowsInVersion } from "./row-counts";
 import { QueryError, type SearchQuery } from "./search-query";
 import { documentBody, ftsQuery } from "./search-text";
 import type { ColumnSpec, LinkSpec, ServerResource } from "./types";
@@ -302,14 +302,14 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
     total = await count();
     if (rowsUpTo !== undefined && total > rowsUpTo) return { rows: [], total };
     rows = (await pageRows(match && total <= FEW_MATCHES ? countWhere : where)).rows;
-  } else if (everyRow && kept) {
+  } else if (everyRow && kept && COUNTED_TABLES.has(res.table)) {
     // The page's statement reads the table's state, and with it the firm's rows: the count.
     const page = await pageRows(where);
     rows = page.rows;
     total = page.version === undefined ? await count() : rowsInVersion(page.version);
   } else {
-    const [page, counted] = await Promise.all([pageRows(where), count()]);
-    [rows, total] = [page.rows, counted];
+    const [page, found] = await Promise.all([pageRows(where), count()]);
+    [rows, total] = [page.rows, found];
   }
   return { rows: rows.map((r) => present(res, r, fields)), total };
 }
