@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { apiCreate, apiToken, ecfxFeatures, signedIn, USERS } from "./helpers";
+import { SLOW_WAIT, apiCreate, apiToken, ecfxFeatures, signedIn, USERS } from "./helpers";
 
 // ECFX Track on a case page (spec §2, §4): subscribe, stop and resume, each confirmed with what it
 // costs or ends, in a dialog with JavaScript and on a page of its own without; hidden from a firm
@@ -90,7 +90,7 @@ test("case retrieve on a local host updates the case from its court and retrieve
     expect(async () => {
       await page.goto(`/cases/${cases.nojs}`);
       await expect(panel.getByTestId("retrieve-status")).toHaveText(`Retrieve status: ${status}.`);
-    }).toPass({ timeout: 30_000 });
+    }).toPass(SLOW_WAIT);
   await page.goto(`/cases/${cases.nojs}`);
   await expect(panel.getByTestId("retrieve-status")).toHaveText("Retrieve status: None.");
   await panel.getByRole("button", { name: "Update case" }).click();

@@ -43,6 +43,12 @@ export const USERS = {
   docketing: "docketing@demo.ecfx.test",
 } as const;
 
+/**
+ * The wait for the product's work in the background (the pipeline, an import, a court) or for
+ * Monaco to load: on a busy machine longer than an assertion's 15 s.
+ */
+export const SLOW_WAIT = { timeout: 30_000 };
+
 export async function signIn(page: Page, email: string, password = PASSWORD, path = "/login") {
   await page.goto(path);
   await page.getByLabel("Email").fill(email);
@@ -86,13 +92,18 @@ export async function apiFetch(url: string, init: RequestInit): Promise<Response
   }
 }
 
-/** An API access token of a demo user (the admin by default), for setting up data. */
-export async function apiToken(email: string = USERS.admin): Promise<string> {
-  const res = await apiFetch(`${API_URL}/auth/login`, {
+/** The API's answer to a demo user signing in. */
+function apiLogin(email: string, password: string): Promise<Response> {
+  return apiFetch(`${API_URL}/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: email, password: PASSWORD }),
+    body: JSON.stringify({ username: email, password }),
   });
+}
+
+/** An API access token of a demo user (the admin by default), for setting up data. */
+export async function apiToken(email: string = USERS.admin): Promise<string> {
+  const res = await apiLogin(email, PASSWORD);
   expect(res.status).toBe(200);
   return ((await res.json()) as { access_token: string }).access_token;
 }
@@ -104,11 +115,7 @@ export async function apiToken(email: string = USERS.admin): Promise<string> {
  */
 export async function restorePassword(email: string, changedTo: string[]): Promise<void> {
   for (const password of changedTo) {
-    const res = await apiFetch(`${API_URL}/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: email, password }),
-    });
+    const res = await apiLogin(email, password);
     if (res.status !== 200) continue;
     const { user, access_token } = (await res.json()) as { user: { id: string }; access_token: string };
     const changed = await apiFetch(`${API_URL}/auth/${user.id}/change-password`, {

@@ -2,7 +2,7 @@ import { type Page, expect, test } from "@playwright/test";
 import fs from "node:fs";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import { API_URL, PASSWORD, USERS, apiToken, signedIn, apiFetch } from "./helpers";
+import { SLOW_WAIT, API_URL, PASSWORD, USERS, apiToken, signedIn, apiFetch } from "./helpers";
 
 // Importing a clients file from the console, with and without JavaScript: the report names the
 // bad line and why, a second import of the same file updates instead of duplicating, and a file
@@ -29,7 +29,7 @@ async function upload(page: Page, file: ReturnType<typeof txt>, button = "Import
 }
 
 async function expectCounts(page: Page, counts: Record<string, number>) {
-  await expect(page.getByText("Import finished")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Import finished")).toBeVisible(SLOW_WAIT);
   for (const [key, value] of Object.entries(counts)) await expect(page.getByTestId(`import-count-${key}`)).toContainText(String(value));
 }
 

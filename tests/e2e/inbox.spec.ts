@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect, test } from "@playwright/test";
-import { API_URL, PASSWORD, USERS, signedIn } from "./helpers";
+import { SLOW_WAIT, API_URL, PASSWORD, USERS, signedIn } from "./helpers";
 
 const fixtures = path.join(import.meta.dirname, "../fixtures/notices");
 
@@ -34,7 +34,7 @@ async function adminApi(request: APIRequestContext) {
 async function processed(api: Awaited<ReturnType<typeof adminApi>>, ids: string[]) {
   await expect(async () => {
     for (const id of ids) expect(["New", "Started"]).not.toContain(await api.status(id));
-  }).toPass({ timeout: 30_000 });
+  }).toPass(SLOW_WAIT);
 }
 
 test.beforeAll(async ({ request }) => {
@@ -79,7 +79,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(async () => {
         await page.reload();
         await expect(page.getByTestId("card-status")).toHaveText("Succeeded", { timeout: 1000 });
-      }).toPass({ timeout: 30_000 });
+      }).toPass(SLOW_WAIT);
       await expect(page.getByTestId("card-case")).toContainText(javaScriptEnabled ? "2:24-cv-00123" : "2:23-cv-04567");
       await expect(page.getByTestId("card-parsed")).toContainText(javaScriptEnabled ? "Motion to Dismiss" : "Response in Opposition");
       await expect(page.getByTestId("card-documents")).toContainText("Stored");
@@ -104,7 +104,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(async () => {
         await page.reload();
         await expect(page.getByTestId("card-status")).toHaveText("Action Required", { timeout: 1000 });
-      }).toPass({ timeout: 30_000 });
+      }).toPass(SLOW_WAIT);
       await expect(page.getByTestId("card-reason")).toContainText(javaScriptEnabled ? "cand" : "No jurisdiction");
       await page.getByRole("button", { name: "Retry" }).click();
       await expect(page.getByText("Done.")).toBeVisible();
@@ -186,7 +186,7 @@ test.describe("bulk actions on the inbox list with JavaScript off", () => {
     await expect(async () => {
       await page.goto(`/inbox-items?q=${tag}`);
       await expect(page.getByTestId("resource-table").getByRole("cell", { name: "Succeeded", exact: true })).toHaveCount(2, { timeout: 1000 });
-    }).toPass({ timeout: 30_000 });
+    }).toPass(SLOW_WAIT);
 
     // The whole page at once, then everything the filter matches.
     await form.getByRole("checkbox", { name: "Select all on this page" }).check();

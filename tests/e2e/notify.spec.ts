@@ -4,7 +4,7 @@ import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
 import nodemailer from "nodemailer";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiToken, e2eInstance, signedIn, apiFetch } from "./helpers";
+import { SLOW_WAIT, API_URL, USERS, apiToken, e2eInstance, signedIn, apiFetch } from "./helpers";
 
 // A notice from the court to a timekeeper's inbox: a preference group made in the wizard with a
 // template of the firm's own, a notice sent to the product's SMTP port, and the mail it sent read
@@ -137,7 +137,7 @@ test.describe("notifications with JavaScript", () => {
     await expect(page).toHaveURL(/\/templates\/[0-9a-f-]{36}$/);
     await page.getByRole("link", { name: "Edit", exact: true }).click();
     await expect(page).toHaveURL(/\/templates\/edit\/[0-9a-f-]{36}$/);
-    await expect(page.getByTestId("code-editor").locator(".monaco-editor")).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId("code-editor").locator(".monaco-editor")).toBeVisible(SLOW_WAIT);
     await page.getByRole("button", { name: "Preview", exact: true }).click();
     // The firm's latest processed notice, or the sample: the marker comes with its case number.
     const subject = page.getByTestId("preview-subject");
@@ -166,7 +166,7 @@ test.describe("notifications with JavaScript", () => {
     await expect(async () => {
       await page.reload();
       await expect(row).toHaveCount(1, { timeout: 1000 });
-    }).toPass({ timeout: 30_000 });
+    }).toPass(SLOW_WAIT);
     await expect(row).toContainText(CASE_NUMBER);
     await row.getByRole("link").click();
     await expect(page).toHaveURL(/\/dev\/mail\/[^/]+$/);

@@ -184,8 +184,8 @@ test.describe("a role change and a user already signed in", () => {
   });
 
   test("follows it on the next page", async ({ browser }) => {
-    // Two sessions, two sign-ins and the role editor: about 13 s on an idle slow machine, more
-    // than the default 30 s while other browser tests run beside it.
+    // Two sessions, two sign-ins and the role editor: about 13 s on an idle slow machine, and
+    // more than 30 s there while other browser tests ran beside it.
     test.slow();
     const admin = await (await browser.newContext()).newPage();
     const user = await (await browser.newContext()).newPage();

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
-import { API_URL, USERS, apiToken, signedIn, apiFetch } from "./helpers";
+import { SLOW_WAIT, API_URL, USERS, apiToken, signedIn, apiFetch } from "./helpers";
 
 // The e-mail template editor (/templates/edit/{id}): Monaco with JavaScript, a plain textarea
 // without; the preview renders the firm's latest processed notice; nothing loads from elsewhere.
@@ -45,7 +45,7 @@ test.beforeAll(async () => {
   await expect(async () => {
     const card = await apiCall(token, "GET", `/api/v1/inbox/${String(id)}/card`);
     expect((card.envelopes as unknown[]).length).toBe(1);
-  }).toPass({ timeout: 30_000 });
+  }).toPass(SLOW_WAIT);
 });
 
 /** Every request the page makes, to prove the editor loads nothing from outside the console. */
@@ -78,7 +78,7 @@ test.describe("template editor with JavaScript", () => {
     await expect(page).toHaveURL(/\/templates\/edit\/[^/]+$/);
     const editorUrl = page.url();
     const editor = page.getByTestId("code-editor").locator(".monaco-editor");
-    await expect(editor).toBeVisible({ timeout: 30_000 });
+    await expect(editor).toBeVisible(SLOW_WAIT);
     await expect(page.locator('input[type="hidden"][name="template"]')).toHaveValue("<p>First draft</p>");
 
     // Inserted as one input (as a paste or an input method would), then typed: typing the braces
@@ -111,7 +111,7 @@ test.describe("template editor with JavaScript", () => {
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByText("Changes saved.")).toBeVisible();
     await page.goto(editorUrl);
-    await expect(page.getByTestId("code-editor").locator(".monaco-editor")).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId("code-editor").locator(".monaco-editor")).toBeVisible(SLOW_WAIT);
     await expect(page.locator('input[type="hidden"][name="template"]')).toHaveValue(source);
     await expect(previewFrame(page).locator("h1")).toHaveText(`${CASE_NUMBER} Harbor Lights Marine, LLC`);
     expect(requests.some((url) => url.includes("/monaco/vs/"))).toBe(true);
@@ -124,7 +124,7 @@ test.describe("template editor with JavaScript", () => {
     await signedIn(page, USERS.admin);
     await page.goto(`/templates/edit/${String(id)}`);
     const editor = page.getByTestId("code-editor").locator(".monaco-editor");
-    await expect(editor).toBeVisible({ timeout: 30_000 });
+    await expect(editor).toBeVisible(SLOW_WAIT);
     await editor.locator(".view-lines").click();
     await page.keyboard.press("ControlOrMeta+A");
     await page.keyboard.press("Delete");

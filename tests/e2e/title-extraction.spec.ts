@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { API_URL, USERS, apiCreate, apiToken, ecfxFeatures, signedIn, apiFetch } from "./helpers";
+import { SLOW_WAIT, API_URL, USERS, apiCreate, apiToken, ecfxFeatures, signedIn, apiFetch } from "./helpers";
 
 // AI title extraction seen from the inbox card: a firm entitled to it whose document processing
 // settings point at a client URL ECFX may not call gets the document filed under its own name,
@@ -75,7 +75,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(async () => {
         await page.reload();
         await expect(page.getByTestId("card-status")).toHaveText("Succeeded", { timeout: 1000 });
-      }).toPass({ timeout: 30_000 });
+      }).toPass(SLOW_WAIT);
       const documents = page.getByTestId("card-documents");
       await expect(documents).toContainText("Main document");
       await expect(documents).toContainText("Title not extracted · Not fetched: 127.0.0.1 leads to 127.0.0.1, a loopback address ECFX may not call.");

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiCreate, apiToken, signedIn, apiFetch } from "./helpers";
+import { SLOW_WAIT, API_URL, USERS, apiCreate, apiToken, signedIn, apiFetch } from "./helpers";
 
 // Ethical walls in the console: the firm's switch and its state above the walls' table, and a
 // wall made through the wizard, without JavaScript (every step a real POST).
@@ -43,7 +43,7 @@ test.describe("ethical walls without JavaScript", () => {
     await expect(async () => {
       await page.reload();
       await expect(page.getByTestId("walls-state")).toHaveText("Applied");
-    }).toPass({ timeout: 30_000 });
+    }).toPass(SLOW_WAIT);
     await expect(page.getByTestId("walls-switch").getByLabel("Enforce ethical walls")).toBeChecked();
 
     await open(page, false, "/ethical-walls/new");
