@@ -154,7 +154,9 @@ export async function firmApi(method: "GET" | "PUT", body?: Record<string, unkno
 /** Runs `ecfx features` on the data folder of this worker's product instance. */
 export function ecfxFeatures(args: string[]): string {
   const { DATABASE_URL: _database, ...inherited } = process.env;
-  const run = spawnSync(path.resolve("node_modules/.bin/tsx"), ["server/cli/ecfx.ts", "features", ...args], {
+  // The compiled command (serve.ts builds it before the tests start): tsx would compile the
+  // command's TypeScript on every call, seconds of CPU each on a machine the browsers keep busy.
+  const run = spawnSync(process.execPath, [path.resolve("scripts/ecfx.cjs"), "features", ...args], {
     encoding: "utf8",
     env: { ...inherited, ECFX_DATA_DIR: e2eInstance().dataDir, ECFX_DEMO_DATA: "false", LOG_LEVEL: "silent" },
   });

@@ -6,6 +6,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { INSTANCES_READY } from "./helpers";
+// @ts-expect-error: a plain ES module of the build scripts, without types.
+import { ensureCliBuilt } from "../../scripts/build-cli.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const instances = JSON.parse(process.env.E2E_INSTANCES ?? "[]") as Record<string, string>[];
@@ -22,6 +24,9 @@ const answers = (url: string) =>
 for (const env of instances) {
   if (await answers(healthcheck(env))) throw new Error(`${healthcheck(env)} is already used: stop the server on port ${env.PORT} first`);
 }
+
+// Built once here, before any test runs the `ecfx` command: tests in parallel must not each build it.
+await (ensureCliBuilt as () => Promise<void>)();
 
 const children: ChildProcess[] = instances.map((env) => {
   const dir = env.ECFX_DATA_DIR;
