@@ -104,4 +104,24 @@ describe.each(backends)("firm isolation (%s)", (backend) => {
     expect((await client.get("/api/v1/dashboard/summary")).status).toBe(200);
     expect((await client.get("/api/v1/outbox/search")).status).toBe(403);
   });
+
+  it("counts a free-text search within the firm even when another firm's record names the firm's index token", async () => {
+    const { demoApi, secondApi } = await sessions();
+    const secondFirm = (await secondApi.get("/api/v1/firm")).body as { id: number };
+    // The free-text index marks each firm's records with a token; text that spells another
+    // firm's token must not make a record count as that firm's.
+    // The second firm has clients of its own, so its search is counted, not known to be empty.
+    expect((await secondApi.post("/api/v1/client", { name: "Wombat Partners", unique_key: "W-1" })).status).toBe(201);
+    for (const [n, name] of [`firm${secondFirm.id}x Quokka Holdings`, `Firm ${secondFirm.id}x Quokka`, `FIRM${secondFirm.id}X quokka`].entries()) {
+      expect((await demoApi.post("/api/v1/client", { name, unique_key: `Q-${n}` })).status).toBe(201);
+    }
+    for (const text of ["Quokka", `firm${secondFirm.id}x Quokka`]) {
+      const found = await secondApi.get(`/api/v1/client/search?max=5&freeText=${encodeURIComponent(text)}`);
+      expect(found.status).toBe(200);
+      expect(found.body).toEqual([]);
+      expect(found.headers.get("x-total-count")).toBe("0");
+    }
+    const own = await demoApi.get("/api/v1/client/search?max=5&freeText=Quokka");
+    expect(own.headers.get("x-total-count")).toBe("3");
+  });
 });
