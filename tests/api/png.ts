@@ -27,3 +27,22 @@ export function solidPng(width = 1, height = 1, rgb: [number, number, number] = 
     chunk("IEND", Buffer.alloc(0)),
   ]);
 }
+
+/** A width × height RGB image of pixels that do not compress: a PNG of about width × height × 3 bytes. */
+export function noisyPng(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.writeUInt8(8, 8);
+  header.writeUInt8(2, 9);
+  let state = 2_463_534_242;
+  // xorshift32: the same image every run.
+  const next = () => ((state ^= state << 13), (state ^= state >>> 17), (state ^= state << 5), state & 0xff);
+  const rows = Array.from({ length: height }, () => Buffer.from([0, ...Array.from({ length: width * 3 }, next)]));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", zlib.deflateSync(Buffer.concat(rows))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}

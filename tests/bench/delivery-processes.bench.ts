@@ -11,6 +11,7 @@ import { startCourtSimulator } from "../../server/courts/simulator";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { distinctNotices, percentile } from "./notice-pipeline";
 import { freePort } from "../free-port";
+import { noisyPng } from "../api/png";
 import {
   BENCH_PASSWORD,
   type BackendName,
@@ -117,6 +118,13 @@ async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
     });
     const store = await post("/api/v1/generic-credential", { name: "Bench store", field: "bench" });
     const policy = await post("/api/v1/storage-policy", { name: "Bench policy", dms_credential_id: store, store_documents: true, store_email: "eml" });
+    // The firm has its logo, as a firm using the product does: a PNG of about 200 KB.
+    const logo = await fetch(`${apiUrl}/api/v1/firm/logo.png`, {
+      method: "PUT",
+      headers: { "content-type": "image/png", authorization: `Bearer ${token}` },
+      body: new Uint8Array(noisyPng(260, 260)),
+    });
+    if (!logo.ok) throw new Error(`the logo was refused: ${logo.status} ${await logo.text()}`);
 
     const database = openDatabase(data.env.DATABASE_URL ?? `sqlite:${data.env.ECFX_DATA_DIR}/ecfx.sqlite`);
     try {
