@@ -9,7 +9,7 @@ import nodemailer from "nodemailer";
 import { openDatabase } from "../../server/db/database";
 import { startCourtSimulator } from "../../server/courts/simulator";
 import { DEMO_INBOX } from "../../server/seed/demo";
-import { distinctNotices, percentile } from "./notice-pipeline";
+import { distinctNotices, percentile, waitUntilDelivered } from "./notice-pipeline";
 import { freePort } from "../free-port";
 import { noisyPng } from "../api/png";
 import {
@@ -146,31 +146,13 @@ async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
         }
         await Promise.all(sends);
       };
-      /** Waits until `total` notices are mailed and their documents filed (two minutes at most). */
-      const finished = async (total: number) => {
-        for (let i = 0; i < 1200; i++) {
-          const mailed = await db
-            .selectFrom("outbound_mail")
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .where("inbox_item_id", "is not", null)
-            .executeTakeFirst();
-          const filed = await db
-            .selectFrom("dms_record")
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .where("status", "=", "succeeded")
-            .where("what", "=", "document")
-            .executeTakeFirst();
-          if (Number(mailed?.n) >= total && Number(filed?.n) >= total) return;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      };
       await sendAt(messages.slice(0, WARM_UP), 10);
-      await finished(WARM_UP);
+      await waitUntilDelivered(db, WARM_UP);
       const cpuBefore = cpu();
       const started = Date.now();
       await sendAt(messages.slice(WARM_UP), rate);
       transport.close();
-      await finished(WARM_UP + count);
+      await waitUntilDelivered(db, WARM_UP + count);
       const cpuUsed = cpu() - cpuBefore;
       // The warm-up's notices were all received before the clock started.
       const items = await db.selectFrom("inbox_item").select(["id", "created_at"]).where("created_at", ">=", started).execute();

@@ -3,7 +3,7 @@
 // PDF captured. Reports the latency from the SMTP reply to each milestone.
 // Run: npx tsx tests/bench/delivery.bench.ts [notices per second] [seconds]
 import os from "node:os";
-import { distinctNotices, percentile, startPipeline } from "./notice-pipeline";
+import { distinctNotices, percentile, startPipeline, waitUntilDelivered } from "./notice-pipeline";
 
 const RATE = Number(process.argv[2] ?? 20);
 const SECONDS = Number(process.argv[3] ?? 15);
@@ -46,21 +46,7 @@ async function main() {
   const sent = Date.now();
 
   const db = ctx.database.db;
-  for (let i = 0; i < 1200; i++) {
-    const mailed = await db
-      .selectFrom("outbound_mail")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("inbox_item_id", "is not", null)
-      .executeTakeFirst();
-    const stored = await db
-      .selectFrom("dms_record")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("status", "=", "succeeded")
-      .where("what", "=", "document")
-      .executeTakeFirst();
-    if (Number(mailed?.n) >= COUNT && Number(stored?.n) >= COUNT) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitUntilDelivered(db, COUNT);
   const cpuUsed = process.cpuUsage(cpuBefore);
   const items = await db.selectFrom("inbox_item").select(["id", "created_at", "updated_at", "status"]).execute();
   const mails = new Map(

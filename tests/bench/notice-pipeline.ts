@@ -3,11 +3,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Kysely } from "kysely";
 import nodemailer from "nodemailer";
 import { buildApi } from "../../server/api/app";
 import { openContext } from "../../server/bootstrap";
 import { loadConfig } from "../../server/config";
 import { startCourtSimulator } from "../../server/courts/simulator";
+import type { DB } from "../../server/db/schema";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
 import { startWorker } from "../../server/jobs/worker";
@@ -29,6 +31,25 @@ export function distinctNotices(count: number): string[] {
       .replace(/175135791113/g, docId)
       .replace(/175035791113/g, docId);
   });
+}
+
+/** Waits until `total` notices are mailed and their documents filed (two minutes at most). */
+export async function waitUntilDelivered(db: Kysely<DB>, total: number): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    const mailed = await db
+      .selectFrom("outbound_mail")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("inbox_item_id", "is not", null)
+      .executeTakeFirst();
+    const filed = await db
+      .selectFrom("dms_record")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("status", "=", "succeeded")
+      .where("what", "=", "document")
+      .executeTakeFirst();
+    if (Number(mailed?.n) >= total && Number(filed?.n) >= total) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 export async function startPipeline(prefix: string) {
