@@ -6,7 +6,7 @@ import { firmRecord, firmRowUpdate } from "./firm-record";
 
 // Every column of the firm row but its logo. The logo (up to 1 MB) is read only where it is
 // served: a job reads the firm several times per notice, and PostgreSQL sends a logo of 200 KB as
-// 400 KB of hex for the driver to decode (2.6 ms of CPU per read, measured: docs/benchmarks.md).
+// 400 KB of hex for the driver to decode (2.8 ms of CPU per read, measured: docs/benchmarks.md).
 // A column missing here fails the type check: firmRecord takes every column but the logo.
 const FIRM_COLUMNS = [
   "id",

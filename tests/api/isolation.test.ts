@@ -109,8 +109,8 @@ describe.each(backends)("firm isolation (%s)", (backend) => {
     const { demoApi, secondApi } = await sessions();
     const secondFirm = (await secondApi.get("/api/v1/firm")).body as { id: number };
     // The free-text index marks each firm's records with a token; text that spells another
-    // firm's token must not make a record count as that firm's.
-    // The second firm has clients of its own, so its search is counted, not known to be empty.
+    // firm's token must not make a record count as that firm's. The second firm has a client of
+    // its own, so that its search is counted rather than known to be empty.
     expect((await secondApi.post("/api/v1/client", { name: "Wombat Partners", unique_key: "W-1" })).status).toBe(201);
     for (const [n, name] of [`firm${secondFirm.id}x Quokka Holdings`, `Firm ${secondFirm.id}x Quokka`, `FIRM${secondFirm.id}X quokka`].entries()) {
       expect((await demoApi.post("/api/v1/client", { name, unique_key: `Q-${n}` })).status).toBe(201);
