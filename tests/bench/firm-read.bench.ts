@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Database, migrateToLatest, openDatabase } from "../../server/db/database";
 import { findFirm } from "../../server/firm/firm-repository";
+import { noisyPng } from "../api/png";
 import { findPostgres, prepareData } from "./product";
 import { machine, machineLine } from "./report";
 
@@ -34,10 +35,11 @@ async function measure(name: string, url: string): Promise<void> {
       .executeTakeFirstOrThrow();
     let baseline = 0;
     for (const size of LOGO_SIZES) {
-      // Bytes that do not compress, like a real PNG's.
+      // A square PNG of incompressible pixels, 3 bytes each: about `size` bytes.
+      const side = Math.round(Math.sqrt(size / 3));
       await database.db
         .updateTable("firm")
-        .set({ logo: size ? Buffer.from(Array.from({ length: size }, (_, i) => (i * 7919) % 251)) : null })
+        .set({ logo: size ? noisyPng(side, side) : null })
         .where("id", "=", firm.id)
         .execute();
       const ms = await cpuPerRead(database, firm.id);

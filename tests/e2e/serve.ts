@@ -26,7 +26,7 @@ for (const env of instances) {
 }
 
 // Built once here, before any test runs the `ecfx` command: tests in parallel must not each build it.
-await (ensureCliBuilt as () => Promise<void>)();
+await ensureCliBuilt();
 
 const children: ChildProcess[] = instances.map((env) => {
   const dir = env.ECFX_DATA_DIR;
