@@ -57,6 +57,13 @@ export interface DmsIntended {
 export interface DmsTarget {
   /** The credential type this target serves, e.g. "file-system". */
   kind: string;
+  /**
+   * How `findExisting` knows the filing's own copy: by the idempotency key the DMS keeps with the
+   * document, or by the content alone (same bytes at the intended location). A copy known by its
+   * content may be another filing's of the same bytes, so the storage step adopts it only when no
+   * other record holds that location.
+   */
+  recognisesCopyBy: "key" | "content";
   /** Where `request` would go now (the file system: the first free name). Writes nothing. */
   intend(request: DmsStoreRequest, idempotencyKey: string): Promise<DmsIntended>;
   /** The copy an earlier attempt stored for `intended` (same content), or null when there is none. */

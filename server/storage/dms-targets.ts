@@ -108,6 +108,7 @@ export async function targetForCredential(ctx: ServerContext, firmId: number, cr
   const withRoot = (stored: DmsStoreResult | null): DmsStoreResult | null => stored && { location: stored.location, root: relative };
   const target: DmsTarget = {
     kind: files.kind,
+    recognisesCopyBy: files.recognisesCopyBy,
     intend: (request, idempotencyKey) => files.intend(request, idempotencyKey),
     findExisting: async (intended) => withRoot(await files.findExisting(intended)),
     write: async (request, intended) => withRoot(await files.write(request, intended))!,

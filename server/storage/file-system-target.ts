@@ -335,7 +335,7 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     return { path: location, location };
   }
 
-  const target: FileSystemTarget = { kind: FILE_SYSTEM_KIND, root, check, intend, findExisting, write, store };
+  const target: FileSystemTarget = { kind: FILE_SYSTEM_KIND, recognisesCopyBy: "content", root, check, intend, findExisting, write, store };
   return target;
 }
 

@@ -9,7 +9,7 @@ import { pauseAt } from "../lib/test-pause";
 import { jobsAfterStorageAttempt } from "../jobs/after-processing";
 import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
 import { type NextJob, RetryLater, enqueue, enqueueAll } from "../jobs/queue";
-import { DmsTargetError, type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "../dms/dms-target";
+import { DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "../dms/dms-target";
 import { targetForCredential } from "./dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, filingSubject, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
 import { renderDocumentProperties, renderStorageLocation } from "./path-template";
@@ -222,7 +222,7 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
       existing?.intended_location && existing.content_hash
         ? { location: existing.intended_location, contentHash: existing.content_hash, idempotencyKey: recordId }
         : null;
-    const adopted = earlier ? await target.findExisting(earlier) : null;
+    const adopted = earlier ? await adoptable(ctx, target, earlier, item.firm_id, filing.policy) : null;
     const file = filing.document ? await documentFile(ctx, filing.document) : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml");
     label = file.label;
     const stored = adopted ?? (await writeOnce(ctx, target, recordId, filing, notice, file));
@@ -249,6 +249,29 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
       .execute();
     return failureOf(error, `${label}: ${text}`);
   }
+}
+
+/**
+ * The copy an interrupted attempt left at `earlier`, or null. A target that knows copies by their
+ * content alone cannot tell its own from another filing's of the same bytes: when this attempt was
+ * stopped before writing, another filing may have taken the free name and written there. Such a
+ * copy is adopted only when no other record of the same storage intends that location; otherwise
+ * this filing writes a copy of its own, so no file is ever held by two records.
+ */
+async function adoptable(ctx: ServerContext, target: DmsTarget, earlier: DmsIntended, firmId: number, policy: StoragePolicy): Promise<DmsStoreResult | null> {
+  const copy = await target.findExisting(earlier);
+  if (!copy || target.recognisesCopyBy === "key") return copy;
+  // Another filing records its location before writing, so a copy on disk has its record already.
+  const other = await ctx.database.db
+    .selectFrom("dms_record")
+    .innerJoin("storage_policy", "storage_policy.id", "dms_record.storage_policy_id")
+    .select("dms_record.id")
+    .where("dms_record.firm_id", "=", firmId)
+    .where("dms_record.intended_location", "=", earlier.location)
+    .where("dms_record.id", "!=", earlier.idempotencyKey)
+    .where("storage_policy.dms_credential_id", "=", policy.dms_credential_id)
+    .executeTakeFirst();
+  return other ? null : copy;
 }
 
 /** Records where the file goes and what it holds, then writes it there. */

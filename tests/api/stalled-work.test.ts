@@ -133,6 +133,34 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
     expect((await eventsOf(itemId)).filter((e) => e.event === "notification sent again")).toHaveLength(1);
   });
 
+  it("writes a copy of its own when the file at the name it intended is another filing's of the same bytes", async () => {
+    const filesBefore = filesInStore();
+    const record = await db().selectFrom("dms_record").selectAll().where("inbox_item_id", "=", itemId).where("what", "=", "document").executeTakeFirstOrThrow();
+    const taken = record.location!;
+    // This filing was stopped after recording the free name and before writing. Another filing of
+    // the same document (another notice of the same filing) then chose that free name and wrote
+    // it: the file there has this filing's bytes but is the other's.
+    await db().updateTable("dms_record").set({ status: "writing", intended_location: taken, location: null }).where("id", "=", record.id).execute();
+    await db()
+      .insertInto("dms_record")
+      .values({ ...record, id: "another-filing", inbox_item_id: "another-notice", document_id: "another-document", intended_location: taken })
+      .execute();
+    await db().updateTable("inbox_item").set({ dms_status: "started" }).where("id", "=", itemId).execute();
+
+    expect(await requeueStalledWork(running.ctx)).toBeGreaterThanOrEqual(1);
+    await work();
+
+    const own = await db().selectFrom("dms_record").select(["status", "location"]).where("id", "=", record.id).executeTakeFirstOrThrow();
+    expect(own.status).toBe("succeeded");
+    expect(own.location).not.toBe(taken);
+    expect(filesInStore()).toEqual([...filesBefore, own.location!].sort());
+    expect(fs.readFileSync(path.join(storeRoot(), own.location!))).toEqual(fs.readFileSync(path.join(storeRoot(), taken)));
+    const stored = (await eventsOf(itemId)).filter((e) => e.event === "stored").at(-1);
+    expect(stored?.detail).toContain(own.location!);
+    expect(stored?.detail).not.toContain("interrupted attempt");
+    await db().deleteFrom("dms_record").where("id", "=", "another-filing").execute();
+  });
+
   it("sends a digest an interrupted attempt recorded at most once more, as the same message, and only marks one that went out", async () => {
     const firmId = demoFirmId;
     const now = Date.now();

@@ -124,5 +124,5 @@ export function createBoxTarget(settings: BoxSettings, ctx: VendorContext): Vend
     ]);
   }
 
-  return { kind: BOX_KIND, intend, findExisting, write, testConnection };
+  return { kind: BOX_KIND, recognisesCopyBy: "key", intend, findExisting, write, testConnection };
 }

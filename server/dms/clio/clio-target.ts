@@ -118,6 +118,7 @@ export function createClioTarget(settings: ClioSettings, ctx: VendorContext): Au
 
   return {
     kind: CLIO_KIND,
+    recognisesCopyBy: "key",
     intend,
     findExisting,
     write,

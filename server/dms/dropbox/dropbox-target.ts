@@ -110,5 +110,5 @@ export function createDropboxTarget(settings: DropboxSettings, ctx: VendorContex
     ]);
   }
 
-  return { kind: DROPBOX_KIND, intend, findExisting, write, testConnection };
+  return { kind: DROPBOX_KIND, recognisesCopyBy: "key", intend, findExisting, write, testConnection };
 }

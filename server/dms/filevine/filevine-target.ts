@@ -112,5 +112,5 @@ export function createFileVineTarget(settings: FileVineSettings, ctx: VendorCont
     ]);
   }
 
-  return { kind: FILEVINE_KIND, intend, findExisting, write, testConnection };
+  return { kind: FILEVINE_KIND, recognisesCopyBy: "key", intend, findExisting, write, testConnection };
 }

@@ -183,7 +183,7 @@ function createIManageTarget(kind: string, settings: IManageCommonSettings, conn
     ]);
   }
 
-  return { kind, intend, findExisting, write, testConnection };
+  return { kind, recognisesCopyBy: "key", intend, findExisting, write, testConnection };
 }
 
 /** An iManage Cloud credential's target; calls go to its environment's host unless ECFX_IMANAGE_BASE_URL switched them. */

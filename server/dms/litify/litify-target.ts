@@ -109,5 +109,5 @@ export function createLitifyTarget(settings: LitifySettings, ctx: VendorContext,
     ]);
   }
 
-  return { kind: LITIFY_KIND, intend, findExisting, write, testConnection };
+  return { kind: LITIFY_KIND, recognisesCopyBy: "key", intend, findExisting, write, testConnection };
 }

@@ -149,6 +149,8 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
 
   return {
     kind,
+    // Its documents carry no key of ours: a copy is known by its name and bytes.
+    recognisesCopyBy: "content",
 
     async intend(request, idempotencyKey) {
       const extension = extensionOf(request);

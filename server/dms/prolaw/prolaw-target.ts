@@ -92,5 +92,5 @@ export function createProLawTarget(settings: ProLawSettings, ctx: VendorContext)
     ]);
   }
 
-  return { kind: PROLAW_KIND, intend, findExisting, write, testConnection };
+  return { kind: PROLAW_KIND, recognisesCopyBy: "key", intend, findExisting, write, testConnection };
 }

@@ -85,5 +85,5 @@ export function createSharePointTarget<Uploaded>(
     return runConnectionChecks([signIn, ...library.connectionSteps()]);
   }
 
-  return { kind, intend, findExisting, write, testSteps };
+  return { kind, recognisesCopyBy: "key", intend, findExisting, write, testSteps };
 }
