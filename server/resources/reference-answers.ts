@@ -3,10 +3,9 @@ import { securityRoles } from "../../app/common/resources/security-roles";
 import { type Caller, fieldLevel } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { HttpError } from "../lib/errors";
-import { type Row, type SearchResult, search } from "./repository";
+import { type Row, referenceRows } from "./repository";
 import { serverResourceByPath } from "./registry";
 import { searchRoleChoices } from "./role-choices";
-import { parseSearchQuery } from "./search-query";
 import type { ServerResource } from "./types";
 
 // What a list page shows beside its rows: the titles of the rows its reference columns name and
@@ -16,7 +15,8 @@ import type { ServerResource } from "./types";
 
 /** A reference filter offers up to this many choices; beyond it, a typed id (as the console's picker). */
 export const REFERENCE_CHOICES = 100;
-const IDS_PER_SEARCH = 50;
+/** Ids looked up per statement: a page's list fields name a hundred or so, far below either database's limit of bound values. */
+const IDS_PER_SEARCH = 500;
 
 export interface ReferenceAnswers {
   /** By field: the title of each id the page's rows name. */
@@ -30,32 +30,26 @@ const PICKER_SEARCHES: Record<string, typeof searchRoleChoices> = {
   [securityRoles.pickerPath!]: searchRoleChoices,
 };
 
-/** `whole`: the rows only when `max` holds them all (else only their count). */
-type Lookup = (q: { max: number; ids?: string[]; sort?: string; whole?: boolean }) => Promise<SearchResult>;
+/** Rows naming `ids`, or the first `max` by title when there are none: id and title only. */
+type Lookup = (q: { max: number; ids?: string[] }) => Promise<Row[]>;
 
-/** How rows of the entity `key` are searched for the caller, and what names a row; null when nothing searches it. */
+/** How rows of the entity `key` are looked up for the caller, and what names a row; null when nothing searches it. */
 function lookupOf(ctx: ServerContext, caller: Caller, key: string): { lookup: Lookup; titleField: string } | null {
   const def = findResource(key);
   if (!def) return null;
   const picker = def.pickerPath ? PICKER_SEARCHES[def.pickerPath] : undefined;
-  if (picker) return { titleField: def.titleField, lookup: (q) => picker(ctx, caller, { max: q.max, offset: 0, ids: q.ids ?? [] }) };
+  if (picker) return { titleField: def.titleField, lookup: async (q) => (await picker(ctx, caller, { max: q.max, offset: 0, ids: q.ids ?? [] })).rows };
   const res: ServerResource | undefined = serverResourceByPath((def.pickerPath ?? def.apiPath).replace(/^\/api\/v1\//, ""));
   if (!res) return null;
-  const lookup: Lookup = (q) => {
-    const params: Record<string, string> = { max: String(q.max) };
-    if (q.ids) params["filter.id"] = q.ids.join(",");
-    if (q.sort) params.sort = q.sort;
-    return search(ctx, caller, res, parseSearchQuery(params, res.def.defaultSort), q.whole ? q.max : undefined);
-  };
-  return { lookup, titleField: def.titleField };
+  return { titleField: def.titleField, lookup: (q) => referenceRows(ctx, caller, res, { titleField: def.titleField, ...q }) };
 }
 
 /** A referenced entity the caller's role may not read is left out, as its own search would refuse it. */
-async function unlessRefused(work: () => Promise<SearchResult>): Promise<SearchResult> {
+async function unlessRefused(work: () => Promise<Row[]>): Promise<Row[]> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof HttpError && (error.status === 403 || error.status === 400)) return { rows: [], total: 0 };
+    if (error instanceof HttpError && (error.status === 403 || error.status === 400)) return [];
     throw error;
   }
 }
@@ -72,10 +66,10 @@ export async function referenceAnswers(ctx: ServerContext, caller: Caller, res: 
       if (!source) return;
       const known = new Map<string, string>();
       if (filtered.has(field.name)) {
-        // A firm with more than a list of them gets no choices: they are counted, not read.
-        const choices = await unlessRefused(() => source.lookup({ max: REFERENCE_CHOICES, sort: source.titleField, whole: true }));
-        for (const row of choices.rows) known.set(String(row.id), titleOf(row, source.titleField));
-        if (choices.rows.length > 0 && choices.total <= REFERENCE_CHOICES) answers.options[field.name] = [...known].map(([value, label]) => ({ value, label }));
+        // One row more than a list holds tells a firm with too many of them for a list: no choices.
+        const choices = await unlessRefused(() => source.lookup({ max: REFERENCE_CHOICES + 1 }));
+        for (const row of choices) known.set(String(row.id), titleOf(row, source.titleField));
+        if (choices.length > 0 && choices.length <= REFERENCE_CHOICES) answers.options[field.name] = [...known].map(([value, label]) => ({ value, label }));
       }
       // Only the titles of ids the page's rows name travel back.
       const named = [
@@ -90,7 +84,7 @@ export async function referenceAnswers(ctx: ServerContext, caller: Caller, res: 
       for (let i = 0; i < unknown.length; i += IDS_PER_SEARCH) {
         const ids = unknown.slice(i, i + IDS_PER_SEARCH);
         const found = await unlessRefused(() => source.lookup({ max: ids.length, ids }));
-        for (const row of found.rows) known.set(String(row.id), titleOf(row, source.titleField));
+        for (const row of found) known.set(String(row.id), titleOf(row, source.titleField));
       }
       answers.titles[field.name] = Object.fromEntries(named.filter((id) => known.has(id)).map((id) => [id, known.get(id)!]));
     }),

@@ -315,6 +315,32 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
 }
 
 /**
+ * Rows of `res` as a list page names them: the id and `titleField` only, under the same conditions
+ * as `search` (firm, walls, default filter), and no count. With `ids`, those rows; without, the
+ * first `max` by title (a reference filter's choices), refused as `search` refuses that sort.
+ */
+export async function referenceRows(
+  ctx: ServerContext,
+  caller: Caller,
+  res: ServerResource,
+  q: { titleField: string; max: number; ids?: string[] },
+): Promise<Row[]> {
+  requireResource(res, caller, "read");
+  const fields = ["id", ...visibleFields(res, caller).filter((f) => f === q.titleField && f !== "id")];
+  const dialect = ctx.database.dialect;
+  const rs = await readScopeOf(ctx.database.db, caller);
+  const query: SearchQuery = { max: q.max, offset: 0, sort: [], filters: q.ids ? [{ field: "id", values: q.ids }] : [] };
+  const where = sql.join(filterSql(res, caller, rs, query, ctx.clock.now(), dialect), sql` and `);
+  if (!q.ids) checkField(res, caller, q.titleField, "sort");
+  const order = q.ids ? sql`t.id` : sql`${columnSql(res, q.titleField)} asc, t.id asc`;
+  const rows =
+    await sql<Row>`select ${selectList(res, fields, dialect)} from ${sql.table(res.table)} as t where ${where} order by ${order} limit ${q.max}`.execute(
+      anyDb(ctx),
+    );
+  return rows.rows.map((r) => present(res, r, fields));
+}
+
+/**
  * Whether a search's count depends on the table's own rows alone, so that it holds until the
  * table changes: no wall (walls change elsewhere), no column computed from another table, no
  * quick filter (they read other tables or the clock).

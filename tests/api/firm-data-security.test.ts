@@ -232,6 +232,22 @@ describe.each(backends)("firm data security (%s)", (backend) => {
       expect(envelope2.body.docket_text).toBe("ZANZIBAR DOCKET TEXT");
     });
 
+    it("names no walled notice among the titles a list page's rows refer to", async () => {
+      // An open notice marked as a duplicate of the walled one: its row is readable, the title it refers to is not.
+      const upload = await as.admin.request("POST", "/api/v1/inbox/upload", { body: RAW, headers: { "content-type": "message/rfc822" } });
+      await db().updateTable("inbox_item").set({ subject: "Open duplicate", duplicate_of_id: ids.item! }).where("id", "=", upload.body.id).execute();
+      const page = (who: ReturnType<typeof api>) => who.get(`/api/v1/inbox-item/search?filter.id=${upload.body.id}&references=1`);
+      const seen = await page(as.admin);
+      expect(seen.body.rows.map((r: { id: string }) => r.id)).toEqual([upload.body.id]);
+      expect(seen.body.titles.duplicate_of_id).toEqual({ [ids.item!]: "Zanzibar walled subject" });
+      const walled = await page(as.viewOnly);
+      expect(walled.status).toBe(200);
+      expect(walled.body.rows.map((r: { id: string }) => r.id)).toEqual([upload.body.id]);
+      expect(walled.body.titles.duplicate_of_id).toEqual({});
+      expect(JSON.stringify(walled.body)).not.toContain("Zanzibar walled subject");
+      await db().deleteFrom("inbox_item").where("id", "=", upload.body.id).execute();
+    });
+
     it("keeps walled notices out of the template preview and the DMS list", async () => {
       const template = "{{docketText}} {{description}}";
       const named = await as.viewOnly.post("/api/v1/email-template/preview", { template, inboxItemId: ids.item });
