@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { formatMoment } from "./dates";
 
 // Every moment the console shows is written in the firm's time zone, whatever the machine's.
@@ -42,5 +42,17 @@ describe("formatMoment", () => {
   it("reads an unknown time zone as UTC and leaves text that is no moment as it is", () => {
     expect(formatMoment(noonUtc, "Mars/Olympus_Mons")).toBe("2026-01-15 12:00 UTC");
     expect(formatMoment("not a date", "UTC")).toBe("not a date");
+  });
+
+  it("reads the parts where an engine writes en-US otherwise", () => {
+    // `format` is a getter handing out a bound function.
+    const prototype = Intl.DateTimeFormat.prototype as unknown as { format: unknown };
+    const format = vi.spyOn(prototype, "format", "get").mockReturnValue(() => "15.1.2026, 7:00 Uhr");
+    try {
+      expect(formatMoment(noonUtc, "America/New_York")).toBe("2026-01-15 07:00 EST");
+      expect(formatMoment(noonUtc, "Asia/Tokyo", "date")).toBe("2026-01-15");
+    } finally {
+      format.mockRestore();
+    }
   });
 });
