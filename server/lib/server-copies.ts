@@ -27,7 +27,9 @@ export interface CopiesOptions {
  * run the same script and must not start copies of their own (they see `isServerCopy()`).
  */
 export function startServerCopies({ exec, args, count, env, name }: CopiesOptions): ServerCopies {
-  cluster.setupPrimary({ exec, args });
+  // A copy per core leaves no core idle for V8's collector threads: they would take turns with the
+  // other copies' main threads. Each copy collects on its own thread (measured: docs/benchmarks.md).
+  cluster.setupPrimary({ exec, args, execArgv: [...process.execArgv, "--single-threaded-gc"] });
   let stopping = false;
   let quickDeaths = 0;
   const startedAt = new Map<Worker, number>();
