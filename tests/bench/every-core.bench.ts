@@ -113,7 +113,9 @@ async function measure(data: Awaited<ReturnType<typeof prepareData>>, processes:
     const token = await apiToken(apiUrl);
     const page = targetOf(new URL(`${consoleUrl}${CONSOLE_PAGE}`));
     const consoleLoop = await closedLoop(() => get(agent, page, { cookie }), cpu, CLIENTS, seconds * 1000);
-    const searches = Array.from({ length: 1900 }, (_, n) => targetOf(new URL(`${apiUrl}/api/v1/case/search?max=50&offset=${(n + 100) * 50}&sort=-case_number`)));
+    const searches = Array.from({ length: 1900 }, (_, n) =>
+      targetOf(new URL(`${apiUrl}/api/v1/case/search?max=50&offset=${(n + 100) * 50}&sort=-case_number`)),
+    );
     const authorization = { authorization: `Bearer ${token}` };
     let n = 0;
     const apiLoop = await closedLoop(
