@@ -8,7 +8,8 @@ import type { Database } from "../db/database";
 // writes its own calls, so the page covers all of them.
 
 export const TIMING_WINDOW_MS = 60 * 60_000;
-const FLUSH_EVERY_MS = 5_000;
+/** Each API process writes its waiting calls at least this often. */
+export const FLUSH_EVERY_MS = 5_000;
 const FLUSH_AT = 500;
 /** Beyond this many waiting calls (the database is away), further ones are not kept. */
 const MAX_WAITING = 20_000;
