@@ -16,8 +16,9 @@ import { machine, machineLine } from "./report";
 
 const seconds = Number(process.argv[2] ?? 15);
 // The optimising compiler works on the console's code in background threads for the first tens of
-// seconds of load (measured: 2.7 ms of CPU per page after 2 s of load, 0.3 after 40 s), and a
-// process that serves half the pages warms up half as fast: each loop first runs this long.
+// seconds of load (measured: V8's threads took 2.7 ms of CPU per page after 2 s of load, 1.1 after
+// 40 s, by then mostly the collector), and a process that serves half the pages warms up half as
+// fast: each loop first runs this long.
 const warmUpSeconds = Number(process.argv[3] ?? 30);
 const cores = os.availableParallelism();
 const CLIENTS = 4 * cores;
@@ -60,7 +61,7 @@ function get(agent: http.Agent, target: Target, headers: Record<string, string>)
   });
 }
 
-/** Answers per second from `clients` loops of `request` over `ms` (after a short warm-up), with the CPU both sides used. */
+/** Answers per second from `clients` loops of `request` over `ms` (after `warmUpSeconds` of the same), with the CPU both sides used. */
 async function closedLoop(request: () => Promise<boolean>, productCpuMs: () => number, clients: number, ms: number): Promise<Loop> {
   const warmUntil = performance.now() + warmUpSeconds * 1000;
   while (performance.now() < warmUntil) await Promise.all(Array.from({ length: clients }, request));
