@@ -4,11 +4,11 @@
 // seed: ONE process serving both the console and the API (ECFX_ROLES=console,api,
 // ECFX_WEB_CONCURRENCY=1) against a process per core, each serving both (the default). Closed loop:
 // a fixed number of clients, each sending its next request when the last one is answered, for a
-// fixed time. The clients run on the same machine: they are plain node:http requests over kept-alive
+// fixed time. The clients run on the same machine: they are undici dispatches over kept-alive
 // connections, so that they take little, and the CPU they take is measured and reported with the
 // figures (its share of the machine is capacity the product did not have), never left out.
-import http from "node:http";
 import os from "node:os";
+import { Pool } from "undici";
 import { CONSOLE_PAGE, apiToken, consoleCookie } from "./search";
 import { freePort } from "../free-port";
 import { answers, buildProduct, prepareData, productCpu, runSeed, spawnProduct } from "./product";
@@ -42,22 +42,31 @@ interface Throughput {
 
 /** Where a GET goes: built once, so the load generator spends its CPU on requests, not on URLs. */
 interface Target {
-  host: string;
-  port: number;
+  pool: Pool;
   path: string;
 }
 
-const targetOf = (url: URL): Target => ({ host: url.hostname, port: Number(url.port), path: `${url.pathname}${url.search}` });
-
-/** One GET over the kept-alive agent; true on a 200, the body read to its end and dropped. */
-function get(agent: http.Agent, target: Target, headers: Record<string, string>): Promise<boolean> {
+/**
+ * One GET through undici's dispatcher, the body counted and dropped as it arrives: no stream, no
+ * buffer, so the load generator takes as little of the machine as a request can (measured against
+ * node:http's kept-alive agent: docs/benchmarks.md).
+ */
+function get(target: Target, headers: Record<string, string>): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = http.get({ ...target, agent, headers }, (res) => {
-      res.on("end", () => resolve(res.statusCode === 200));
-      res.on("error", () => resolve(false));
-      res.resume();
-    });
-    req.on("error", () => resolve(false));
+    let status = 0;
+    target.pool.dispatch(
+      { method: "GET", path: target.path, headers },
+      {
+        onConnect: () => {},
+        onHeaders: (statusCode) => {
+          status = statusCode;
+          return true;
+        },
+        onData: () => true,
+        onComplete: () => resolve(status === 200),
+        onError: () => resolve(false),
+      },
+    );
   });
 }
 
@@ -103,26 +112,32 @@ async function measure(data: Awaited<ReturnType<typeof prepareData>>, processes:
   });
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const consoleUrl = `http://127.0.0.1:${port}`;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+  // A kept-alive connection per client, to each server.
+  const consolePool = new Pool(consoleUrl, { connections: CLIENTS });
+  const apiPool = new Pool(apiUrl, { connections: CLIENTS });
   try {
     if (!(await answers(`${apiUrl}/api/v1/health`, product, 120_000)) || !(await answers(`${consoleUrl}/healthcheck`, product, 600_000))) {
       throw new Error(`the product did not start:\n${product.log().slice(-3000)}`);
     }
     const startupMs = performance.now() - started;
+    // Every copy listening before the loops start: a kept-alive connection stays with the copy that
+    // took it, and the health checks above answer once one copy listens. Each says "ECFX API on".
+    const copiesListen = () => product.log().split("ECFX API on").length - 1 >= processes;
+    const until = performance.now() + 120_000;
+    while (!copiesListen() && performance.now() < until) await new Promise((r) => setTimeout(r, 100));
+    if (!copiesListen()) throw new Error(`not every copy started:\n${product.log().slice(-3000)}`);
     const cpu = productCpu(product.child.pid!, data);
     const cookie = await consoleCookie(consoleUrl);
     const token = await apiToken(apiUrl);
-    const page = targetOf(new URL(`${consoleUrl}${CONSOLE_PAGE}`));
-    const consoleLoop = await closedLoop(() => get(agent, page, { cookie }), cpu, CLIENTS, seconds * 1000);
-    const searches = Array.from({ length: 1900 }, (_, n) =>
-      targetOf(new URL(`${apiUrl}/api/v1/case/search?max=50&offset=${(n + 100) * 50}&sort=-case_number`)),
-    );
+    const page: Target = { pool: consolePool, path: CONSOLE_PAGE };
+    const consoleLoop = await closedLoop(() => get(page, { cookie }), cpu, CLIENTS, seconds * 1000);
+    const searches = Array.from({ length: 1900 }, (_, n) => ({ pool: apiPool, path: `/api/v1/case/search?max=50&offset=${(n + 100) * 50}&sort=-case_number` }));
     const authorization = { authorization: `Bearer ${token}` };
     let n = 0;
     const apiLoop = await closedLoop(
       () => {
         n = (n + 37) % searches.length;
-        return get(agent, searches[n]!, authorization);
+        return get(searches[n]!, authorization);
       },
       cpu,
       CLIENTS,
@@ -130,7 +145,7 @@ async function measure(data: Awaited<ReturnType<typeof prepareData>>, processes:
     );
     return { processes, console: consoleLoop, api: apiLoop, startupMs };
   } finally {
-    agent.destroy();
+    await Promise.all([consolePool.destroy(), apiPool.destroy()]);
     await product.stop();
   }
 }
@@ -151,7 +166,7 @@ async function main(): Promise<void> {
     const one = await measure(data, 1);
     const all = await measure(data, cores);
     console.log(
-      `${CLIENTS} clients (node:http, kept-alive), ${seconds} s each after ${warmUpSeconds} s of warm-up, SQLite, 100,000 cases; console page ${CONSOLE_PAGE}, API case search pages 100-1990 sorted by -case_number. In brackets: CPU per answer of the load generator and its share of the machine; of the product, and the cores it kept busy.`,
+      `${CLIENTS} clients (undici dispatcher, kept-alive), ${seconds} s each after ${warmUpSeconds} s of warm-up, SQLite, 100,000 cases; console page ${CONSOLE_PAGE}, API case search pages 100-1990 sorted by -case_number. In brackets: CPU per answer of the load generator and its share of the machine; of the product, and the cores it kept busy.`,
     );
     console.log("| processes (each serving the console and the API) | console pages/s | API searches/s | start to first answer |");
     console.log("| --- | --- | --- | --- |");
