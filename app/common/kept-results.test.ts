@@ -21,4 +21,12 @@ describe("keptResults", () => {
     get("a");
     expect(calls).toEqual(["a", "b", "c", "a"]);
   });
+
+  it("computes a key longer than its longest every time, and keeps none of it", () => {
+    const kept = keptResults<number>(4, 3);
+    let computed = 0;
+    const length = (key: string) => kept(key, () => (computed++, key.length));
+    expect([length("abcd"), length("abcd"), length("abc"), length("abc")]).toEqual([4, 4, 3, 3]);
+    expect(computed).toBe(3);
+  });
 });

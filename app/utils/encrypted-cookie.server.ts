@@ -37,7 +37,7 @@ const LONGEST_KEPT = 4_096;
 export function sealerFor(secrets: string[]): Sealer {
   const keys = secrets.map(deriveKey);
   if (keys.length === 0) throw new Error("no session secret");
-  const opened = keptResults<Promise<string | null>>(KEPT_OPENED);
+  const opened = keptResults<Promise<string | null>>(KEPT_OPENED, LONGEST_KEPT);
   const open = async (sealed: string): Promise<string | null> => {
     try {
       const { plaintext } = await compactDecrypt(
@@ -63,7 +63,7 @@ export function sealerFor(secrets: string[]): Sealer {
       return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(value))).setProtectedHeader({ alg: "dir", enc: "A256GCM", kid }).encrypt(key);
     },
     async decrypt<T>(sealed: string) {
-      const text = await (sealed.length > LONGEST_KEPT ? open(sealed) : opened(sealed, () => open(sealed)));
+      const text = await opened(sealed, () => open(sealed));
       // Parsed for each caller: the session it makes is theirs to change.
       return text === null ? null : (JSON.parse(text) as T);
     },

@@ -27,9 +27,8 @@ const cookie = createCookie("ecfx_session", { httpOnly: true, sameSite: "lax", p
 // longer than a browser sends for a few cookies is read every time, so the kept headers stay small.
 const KEPT_HEADERS = 500;
 const LONGEST_KEPT_HEADER = 8_192;
-const sealedValues = keptResults<Promise<string | null>>(KEPT_HEADERS);
-const readSealed = async (header: string) => ((await cookie.parse(header)) as string | null) ?? null;
-const sealedIn = (header: string) => (header.length > LONGEST_KEPT_HEADER ? readSealed(header) : sealedValues(header, () => readSealed(header)));
+const sealedValues = keptResults<Promise<string | null>>(KEPT_HEADERS, LONGEST_KEPT_HEADER);
+const sealedIn = (header: string) => sealedValues(header, async () => ((await cookie.parse(header)) as string | null) ?? null);
 
 /**
  * A Remix SessionStorage whose whole content is sealed into the cookie (JWE). It is made per
