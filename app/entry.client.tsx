@@ -3,10 +3,10 @@ import i18next from "i18next";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
-import { i18nConfig, resources } from "./utils/i18n";
+import { browserCatalogue, i18nConfig } from "./utils/i18n";
 
 async function hydrate() {
-  await i18next.use(initReactI18next).init({ ...i18nConfig, lng: document.documentElement.lang || "en", resources });
+  await i18next.use(initReactI18next).init({ ...i18nConfig, lng: document.documentElement.lang || "en", resources: { en: browserCatalogue } });
   startTransition(() => {
     hydrateRoot(
       document,

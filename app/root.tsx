@@ -1,4 +1,4 @@
-import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
+import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "./utils/mantine";
 import coreStyles from "@mantine/core/styles.css";
 import datesStyles from "@mantine/dates/styles.css";
 import { Notifications } from "@mantine/notifications";
@@ -18,8 +18,8 @@ import { usePageTitle } from "./utils/page-title";
 import { useHydrated } from "./utils/use-hydrated";
 import { readSession } from "./utils/session.server";
 import { readTheme } from "./utils/theme.server";
-import { cssVariablesResolver } from "./utils/readable-colors";
-import { buildTheme } from "./utils/theme";
+import { DEFAULT_THEME_SPEC, THEME_STYLESHEET_PATH, buildTheme } from "./utils/theme";
+import { themeSpecOf } from "./utils/theme-spec.server";
 import { themeStylesheetHref } from "./utils/theme-stylesheet.server";
 import { readToasts } from "./utils/toast.server";
 
@@ -48,7 +48,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A host that names no firm, signed out: the colours of the firm this browser last worked for.
   const colours = branding ?? (auth ? null : storedColours(firmStore));
   const themeHref = themeStylesheetHref({ primary: colours?.primary_color, secondary: colours?.secondary_color, accessible: theme.accessibleColors });
-  return data({ theme, toasts, branding, colours, themeHref, lang: "en" }, { headers });
+  const themeSpec = themeSpecOf(colours, theme.accessibleColors);
+  return data({ theme, toasts, branding, themeSpec, themeHref, lang: "en" }, { headers });
 }
 
 export type RootLoader = typeof loader;
@@ -84,16 +85,15 @@ function Document({ children }: { children: React.ReactNode }) {
         <title>{title}</title>
         <Meta />
         <Links />
-        {loaderData?.themeHref ? <link rel="stylesheet" href={loaderData.themeHref} /> : null}
+        <link rel="stylesheet" href={loaderData?.themeHref ?? THEME_STYLESHEET_PATH} />
         <ColorSchemeScript forceColorScheme={scheme} nonce={nonce} />
       </head>
       <body data-hydrated={hydrated || undefined}>
         <MantineProvider
-          theme={buildTheme(loaderData?.colours ?? null, Boolean(theme?.accessibleColors))}
+          theme={buildTheme(loaderData?.themeSpec ?? DEFAULT_THEME_SPEC)}
           forceColorScheme={scheme}
-          cssVariablesResolver={cssVariablesResolver}
-          // The theme's variables come from the cached stylesheet above; written inline only without it (a root error).
-          withCssVariables={!loaderData?.themeHref}
+          // The theme's variables come from the cached stylesheet above, not a style element in every page.
+          withCssVariables={false}
         >
           <Notifications position="top-center" autoClose={5000} limit={5} className="toast-area" />
           <ApiStatusBanner />

@@ -1,4 +1,4 @@
-import { Alert } from "@mantine/core";
+import { Alert } from "../utils/mantine";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 

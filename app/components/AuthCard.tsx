@@ -1,4 +1,4 @@
-import { Center, Paper, Stack, Text, Title } from "@mantine/core";
+import { Center, Paper, Stack, Text, Title } from "../utils/mantine";
 import type { ReactNode } from "react";
 import type { FirmBranding } from "../common/firm-schema";
 

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Center, Stack } from "@mantine/core";
+import { Alert, Anchor, Center, Stack } from "../utils/mantine";
 import { Link, isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { NotFound } from "./NotFound";

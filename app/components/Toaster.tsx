@@ -1,4 +1,4 @@
-import { Notification, Stack } from "@mantine/core";
+import { Notification, Stack } from "../utils/mantine";
 import { notifications } from "@mantine/notifications";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";

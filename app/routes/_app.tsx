@@ -1,6 +1,7 @@
 import { type LoaderFunctionArgs, data } from "@remix-run/node";
 import { Outlet, type ShouldRevalidateFunction, useLoaderData } from "@remix-run/react";
 import { AppShellLayout } from "../components/shell/AppShellLayout";
+import { holdAppCatalogue } from "../utils/app-catalogue";
 import { reportPageView } from "../utils/analytics.server";
 import { requireUser } from "../utils/auth.server";
 import { firmWordsOf } from "../utils/firm-words.server";
@@ -10,6 +11,9 @@ import { readSession } from "../utils/session.server";
 import { usePageTitle } from "../utils/page-title";
 import { useRootData } from "../utils/root-data";
 import { DEFAULT_THEME } from "../utils/versioned-store";
+
+// The signed-in pages' words come with their layout, before any of them draws.
+holdAppCatalogue();
 
 // The dashboard layout: every page inside needs a signed-in user; each page checks its own key.
 export async function loader({ request }: LoaderFunctionArgs) {

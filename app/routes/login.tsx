@@ -1,47 +1,20 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Alert, Anchor, Button, Divider, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
-import { type ActionFunctionArgs, type LoaderFunctionArgs, data, redirect } from "@remix-run/node";
+import { Alert, Anchor, Button, Divider, PasswordInput, Stack, Text, TextInput } from "../utils/mantine";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "../components/AuthCard";
-import { AuthorizationError } from "remix-auth";
-import { authenticatorFor } from "../utils/auth.server";
 import { loginSchema } from "../utils/auth-schemas";
 import { translateErrors } from "../utils/forms";
+import { redirectSignedIn, signIn } from "../utils/login.server";
 import { useRootData } from "../utils/root-data";
-import { safeRedirect } from "../utils/safe-redirect";
-import { readSession } from "../utils/session.server";
-import { oversizedFields, readForm } from "../utils/request-body.server";
 
 export const handle = { titleKey: "pages.login" };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  if (await readSession(request)) throw redirect(safeRedirect(new URL(request.url).searchParams.get("from")));
-  return null;
-}
+export const loader = ({ request }: LoaderFunctionArgs) => redirectSignedIn(request);
 
-export async function action({ request }: ActionFunctionArgs) {
-  const form = await readForm(request.clone());
-  const submission = parseWithZod(form, { schema: loginSchema });
-  if (submission.status !== "success") {
-    // A huge value is refused, not shown back: the page stays small whatever was sent.
-    const oversized = oversizedFields(form);
-    const reply = submission.reply({ hideFields: ["password", ...oversized] });
-    return oversized.length ? data(reply, { status: 400 }) : reply;
-  }
-  try {
-    return await authenticatorFor(request).authenticate("form", request, {
-      successRedirect: safeRedirect(submission.value.from),
-      throwOnError: true,
-    });
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    // remix-auth re-throws the strategy's refusal as an AuthorizationError with its message.
-    const message = error instanceof AuthorizationError ? error.message : "errors:somethingWrong";
-    return submission.reply({ formErrors: [message], hideFields: ["password"] });
-  }
-}
+export const action = ({ request }: ActionFunctionArgs) => signIn(request);
 
 export default function Login() {
   const { t } = useTranslation();

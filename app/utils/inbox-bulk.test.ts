@@ -1,6 +1,7 @@
 import i18next from "i18next";
 import { describe, expect, it } from "vitest";
-import { i18nConfig, resources } from "./i18n";
+import { resources } from "./catalogue.server";
+import { i18nConfig } from "./i18n";
 import { addOutcome, batches, newTally, summaryToast } from "./inbox-bulk";
 
 const i18n = i18next.createInstance();

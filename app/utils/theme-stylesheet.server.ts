@@ -1,7 +1,8 @@
 import { type ConvertCSSVariablesInput, DEFAULT_THEME, convertCssVariables, defaultCssVariablesResolver, mergeMantineTheme } from "@mantine/core";
 import { keptResults } from "../common/kept-results";
-import { cssVariablesResolver } from "./readable-colors";
-import { buildTheme } from "./theme";
+import { cssVariablesResolver } from "./readable-colors.server";
+import { THEME_STYLESHEET_PATH } from "./theme";
+import { firmTheme } from "./theme-spec.server";
 
 // The theme's CSS variables as a stylesheet of their own, linked from every page and cached by
 // the browser, instead of the 11 KB `style` element MantineProvider writes into every page. The
@@ -29,7 +30,7 @@ function withoutDefaults(input: ConvertCSSVariablesInput): ConvertCSSVariablesIn
 }
 
 function stylesheetOf(inputs: ThemeInputs): string {
-  const theme = mergeMantineTheme(mantineDefaults(), buildTheme({ primary_color: inputs.primary, secondary_color: inputs.secondary }, inputs.accessible));
+  const theme = mergeMantineTheme(mantineDefaults(), firmTheme({ primary_color: inputs.primary, secondary_color: inputs.secondary }, inputs.accessible));
   const base = defaultCssVariablesResolver(theme);
   const firm = cssVariablesResolver(theme);
   const merged = {
@@ -56,8 +57,6 @@ function digest(text: string): string {
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return (hash >>> 0).toString(36);
 }
-
-export const THEME_STYLESHEET_PATH = "/theme.css";
 
 /** The stylesheet's address: the theme's inputs and the digest of its text. */
 export function themeStylesheetHref(inputs: ThemeInputs): string {

@@ -2,15 +2,15 @@ import { DEFAULT_THEME, MantineProvider, mergeMantineTheme } from "@mantine/core
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
-import { cssVariablesResolver } from "./readable-colors";
-import { buildTheme } from "./theme";
+import { cssVariablesResolver } from "./readable-colors.server";
+import { firmTheme } from "./theme-spec.server";
 import { themeInputsOf, themeStylesheet, themeStylesheetHref } from "./theme-stylesheet.server";
 
 /** The variables MantineProvider itself writes into a page for this theme. */
 function providerVariables(primary: string | undefined, secondary: string | undefined, accessible: boolean): string {
   const html = renderToStaticMarkup(
     createElement(MantineProvider, {
-      theme: buildTheme({ primary_color: primary, secondary_color: secondary }, accessible),
+      theme: firmTheme({ primary_color: primary, secondary_color: secondary }, accessible),
       cssVariablesResolver,
       forceColorScheme: "light",
       withGlobalClasses: false,
@@ -23,7 +23,7 @@ function providerVariables(primary: string | undefined, secondary: string | unde
 describe("theme stylesheet", () => {
   it("holds the same variables when a theme merge has already written its font into Mantine's defaults", async () => {
     // What MantineProvider does on every render, and another module may do before this one loads.
-    mergeMantineTheme(DEFAULT_THEME, buildTheme(null, false));
+    mergeMantineTheme(DEFAULT_THEME, firmTheme(null, false));
     vi.resetModules();
     const loadedLater = await import("./theme-stylesheet.server");
     expect(loadedLater.themeStylesheet({ accessible: false }).css).toBe(providerVariables(undefined, undefined, false));

@@ -1,52 +1,69 @@
-import { generateColors } from "@mantine/colors-generator";
-import { type MantineColorsTuple, createTheme } from "@mantine/core";
-import chroma from "chroma-js";
-import { DEFAULT_PRIMARY_COLOR, DEFAULT_SECONDARY_COLOR, normaliseColor } from "../common/firm-schema";
-import { keptResults } from "../common/kept-results";
-import { CONTRAST_THRESHOLD, LUMINANCE_THRESHOLD, variantColorResolver } from "./readable-colors";
+import type { MantineColorsTuple, VariantColorsResolver } from "@mantine/core";
+import { createTheme, defaultVariantColorsResolver, parseThemeColor } from "./mantine";
 
-export { CONTRAST_THRESHOLD } from "./readable-colors";
+// The browser's half of the firm theme: it draws from colours the server chose (theme-spec.server.ts),
+// so the colour science (chroma-js, the palette generator) never ships to the browser.
+
+/** Where the theme's CSS variables are served (theme-stylesheet.server.ts); with no colours named, the defaults'. */
+export const THEME_STYLESHEET_PATH = "/theme.css";
 export const DRAWER_WIDTH = 298;
 export const TOOLBAR_HEIGHT = 70;
+/** The spec's contrast for text on its background. */
+export const CONTRAST_THRESHOLD = 4.5;
+/** Where white and black text read equally: above it black is the better text on a colour. */
+export const LUMINANCE_THRESHOLD = 0.179;
 
-/** The first shade of a palette that reads on white at the spec's 4.5 contrast, from 6 down the scale. */
-export function accessibleShade(palette: MantineColorsTuple): 6 | 7 | 8 | 9 {
-  for (const shade of [6, 7, 8, 9] as const) {
-    if (chroma.contrast(palette[shade], "#ffffff") >= CONTRAST_THRESHOLD) return shade;
-  }
-  return 9;
+/** The firm's theme as the server worked it out: all a browser needs to build it. */
+export interface ThemeSpec {
+  colors: { firm: MantineColorsTuple; firmSecondary: MantineColorsTuple };
+  /** The first shade of the firm's palette that reads on white at 4.5:1. */
+  primaryShade: 6 | 7 | 8 | 9;
+  /** The theme colours whose filled variant takes black text (their darkest shade cannot carry white). */
+  blackText: string[];
+  accessibleColors: boolean;
 }
+
+/** The default colours' spec, for a page drawn without the root's data (a root error); a test keeps it equal to the server's. */
+export const DEFAULT_THEME_SPEC: ThemeSpec = {
+  colors: {
+    firm: ["#eef4fc", "#dce6f2", "#b3cae6", "#88addc", "#6595d3", "#4f86ce", "#437ecd", "#356cb5", "#2c60a3", "#1d5390"],
+    firmSecondary: ["#fef7e4", "#f6ecd5", "#e9d8b0", "#dbc287", "#d0b064", "#c9a44e", "#c69e41", "#af8932", "#9c7a29", "#87691c"],
+  },
+  primaryShade: 7,
+  blackText: ["green", "lime", "yellow", "orange"],
+  accessibleColors: false,
+};
+
+/** Filled theme colours take the text colour their readable shades were chosen for. */
+export const variantColorResolver: VariantColorsResolver = (input) => {
+  const colors = defaultVariantColorsResolver(input);
+  if (input.variant !== "filled") return colors;
+  const parsed = parseThemeColor({ color: input.color || input.theme.primaryColor, theme: input.theme });
+  if (!parsed.isThemeColor || parsed.shade !== undefined) return colors;
+  const black = (input.theme.other.blackText as string[] | undefined)?.includes(parsed.color) ?? false;
+  return { ...colors, color: black ? "var(--mantine-color-black)" : "var(--mantine-color-white)" };
+};
 
 /**
- * Mantine theme from the firm's colours (invalid ones fall back). The primary shade is always
- * one that reads on white at 4.5:1; the accessible-colours option adds underlined links and an
- * always-visible focus ring.
+ * Mantine theme from the firm's colours. The primary shade is always one that reads on white at
+ * 4.5:1; the accessible-colours option adds underlined links and an always-visible focus ring.
  */
-export function buildTheme(branding: { primary_color?: string; secondary_color?: string } | null, accessibleColors: boolean) {
-  // Kept per firm colours: generating two palettes and their contrast search costs every page.
-  return themes(`${branding?.primary_color ?? ""}|${branding?.secondary_color ?? ""}|${accessibleColors}`, () => themeOf(branding, accessibleColors));
-}
-
-const themes = keptResults<ReturnType<typeof createTheme>>(64);
-
-function themeOf(branding: { primary_color?: string; secondary_color?: string } | null, accessibleColors: boolean) {
-  const primary = generateColors(normaliseColor(branding?.primary_color) ?? DEFAULT_PRIMARY_COLOR);
-  const secondary = generateColors(normaliseColor(branding?.secondary_color) ?? DEFAULT_SECONDARY_COLOR);
+export function buildTheme(spec: ThemeSpec) {
   return createTheme({
     primaryColor: "firm",
-    colors: { firm: primary, firmSecondary: secondary },
-    primaryShade: { light: accessibleShade(primary), dark: 8 },
+    colors: spec.colors,
+    primaryShade: { light: spec.primaryShade, dark: 8 },
     autoContrast: true,
     luminanceThreshold: LUMINANCE_THRESHOLD,
     variantColorResolver,
     defaultRadius: "sm",
     fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
-    focusRing: accessibleColors ? "always" : "auto",
+    focusRing: spec.accessibleColors ? "always" : "auto",
     components: {
       Tooltip: { defaultProps: { openDelay: 500 } },
       // Spec §9: the default form field style is underlined (drawn in app/styles/app.css).
       Input: { defaultProps: { variant: "underlined" } },
     },
-    other: { accessibleColors },
+    other: { accessibleColors: spec.accessibleColors, blackText: spec.blackText },
   });
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { REGISTRY } from "../../app/common/resources";
 import { fieldPermissionLabelKeys, resourceTypeLabelKey } from "../../app/common/resources/labels";
 import { resourceTypes } from "../../app/common/role-message";
-import { resources } from "../../app/utils/i18n";
+import { resources } from "../../app/utils/catalogue.server";
 
 // Entity names in the plural are written once, as the entity's title, and read as English plurals
 // of the entity's singular; the role's resource types borrow those titles.

@@ -1,9 +1,8 @@
 import { Alert, Stack } from "@mantine/core";
-import type { ReactNode } from "react";
+import { type ReactNode, Suspense, lazy } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../../utils/use-hydrated";
 import { FilterForm } from "./FilterForm";
-import { InteractiveTable } from "./InteractiveTable";
 import { PageControls } from "./PageControls";
 import { PlainTable } from "./PlainTable";
 import { QuickFilterLinks } from "./QuickFilterLinks";
@@ -11,6 +10,10 @@ import { useStriped } from "./StripedSwitch";
 import { TableToolbar } from "./TableToolbar";
 import type { TableData, TablePage, TableSelection } from "./types";
 import { useTableBody } from "./use-table-body";
+
+// mantine-react-table, and what only it uses, loads once the page is interactive instead of before:
+// the plain table serves until it arrives, so the page's links and forms work from the start.
+const InteractiveTable = lazy(() => import("./InteractiveTable").then((m) => ({ default: m.InteractiveTable })));
 
 /**
  * The one table of every registry entry: one declaration, two renderers. The server (and a
@@ -34,6 +37,13 @@ export function ResourceTable({
   const { table, request } = useTableBody(page);
   const selection = table && selectionOf ? selectionOf(table) : undefined;
   const plain = table ? <PlainTable table={table} striped={striped} selection={selection} /> : null;
+  const plainPart = table ? (
+    <div className="plain-part">
+      <FilterForm table={table} />
+      {selection ? selection.form(plain) : plain}
+      <PageControls table={table} />
+    </div>
+  ) : null;
   const error = page.loadError;
   return (
     <Stack gap="sm">
@@ -46,21 +56,17 @@ export function ResourceTable({
         </Alert>
       ) : null}
       {hydrated && table ? (
-        <>
+        <Suspense fallback={plainPart}>
           {selection?.form(null)}
           {/* Keyed by entity: the column layout it holds belongs to one table. */}
           <InteractiveTable key={table.resourceKey} table={table} striped={striped} selection={selection} />
-        </>
-      ) : table ? (
-        <div className="plain-part">
-          <FilterForm table={table} />
-          {selection ? selection.form(plain) : plain}
-          <PageControls table={table} />
-        </div>
+        </Suspense>
       ) : (
-        // The server drew this part from rows the browser was not sent twice: React keeps it as
-        // it is (an empty inner HTML is never compared while hydrating) until the rows arrive.
-        <div className="plain-part" dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />
+        (plainPart ?? (
+          // The server drew this part from rows the browser was not sent twice: React keeps it as
+          // it is (an empty inner HTML is never compared while hydrating) until the rows arrive.
+          <div className="plain-part" dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />
+        ))
       )}
     </Stack>
   );

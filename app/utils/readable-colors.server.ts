@@ -1,13 +1,7 @@
-import {
-  type CSSVariablesResolver,
-  type MantineColorsTuple,
-  type MantineTheme,
-  type VariantColorsResolver,
-  defaultVariantColorsResolver,
-  parseThemeColor,
-} from "@mantine/core";
+import { type CSSVariablesResolver, type MantineColorsTuple, type MantineTheme } from "@mantine/core";
 import chroma from "chroma-js";
 import { keptResults } from "../common/kept-results";
+import { CONTRAST_THRESHOLD, LUMINANCE_THRESHOLD } from "./theme";
 
 // Mantine picks fixed shades for a colour's filled, light, outline and text uses (shade 6 on
 // white, 4 and 3 on dark grey); many read below the spec's 4.5:1 (white on orange, red on its
@@ -17,9 +11,6 @@ import { keptResults } from "../common/kept-results";
 /** Mantine's light variant: the colour at this opacity over the surface. */
 const LIGHT_ALPHA = { light: 0.1, dark: 0.15 };
 
-export const CONTRAST_THRESHOLD = 4.5;
-/** Where white and black text read equally: above it black is the better text on a colour. */
-export const LUMINANCE_THRESHOLD = 0.179;
 /** A shade of a palette (Mantine's have ten: 0 to 9). */
 const hex = (palette: MantineColorsTuple, shade: number): string => palette[shade] ?? palette[9];
 const reads = (color: string, surfaces: string[]) => surfaces.every((s) => chroma.contrast(color, s) >= CONTRAST_THRESHOLD);
@@ -51,16 +42,6 @@ const blackText = keptResults<boolean>(256);
 export function takesBlackText(palette: MantineColorsTuple | undefined): boolean {
   return palette ? blackText(palette[9], () => chroma.contrast(palette[9], "#ffffff") < CONTRAST_THRESHOLD) : false;
 }
-
-/** Filled theme colours take the text colour their readable shades were chosen for. */
-export const variantColorResolver: VariantColorsResolver = (input) => {
-  const colors = defaultVariantColorsResolver(input);
-  if (input.variant !== "filled") return colors;
-  const parsed = parseThemeColor({ color: input.color || input.theme.primaryColor, theme: input.theme });
-  if (!parsed.isThemeColor || parsed.shade !== undefined) return colors;
-  const black = takesBlackText(input.theme.colors[parsed.color]);
-  return { ...colors, color: black ? "var(--mantine-color-black)" : "var(--mantine-color-white)" };
-};
 
 /** A colour's variables in one scheme, each a shade that reads where Mantine draws it. */
 export function readableColorVariables(

@@ -2,10 +2,11 @@ import { generateColors } from "@mantine/colors-generator";
 import { DEFAULT_THEME, type MantineColorsTuple, mergeMantineTheme } from "@mantine/core";
 import chroma from "chroma-js";
 import { describe, expect, it } from "vitest";
-import { CONTRAST_THRESHOLD, cssVariablesResolver, readableTone, takesBlackText, variantColorResolver } from "./readable-colors";
-import { buildTheme } from "./theme";
+import { cssVariablesResolver, readableTone, takesBlackText } from "./readable-colors.server";
+import { CONTRAST_THRESHOLD, variantColorResolver } from "./theme";
+import { firmTheme } from "./theme-spec.server";
 
-const theme = mergeMantineTheme(DEFAULT_THEME, buildTheme(null, false));
+const theme = mergeMantineTheme(DEFAULT_THEME, firmTheme(null, false));
 const variables = cssVariablesResolver(theme);
 
 /** A variable's colour: a `var(--mantine-color-x-n)` shade looked up in the theme, or a hex value. */
