@@ -1,4 +1,4 @@
-import { type Browser, type Request, expect, test } from "@playwright/test";
+import { type Browser, type BrowserContext, type Request, expect, test } from "@playwright/test";
 import { USERS, signedIn } from "./helpers";
 
 // What a page makes the browser download and run before it is interactive: the scripts it names
@@ -15,11 +15,7 @@ interface Scripts {
 }
 
 /** Loads a page in a browser with nothing cached (a new context), signed in when `storageState` says so. */
-async function scriptsOf(
-  browser: Browser,
-  path: string,
-  storageState?: Awaited<ReturnType<import("@playwright/test").BrowserContext["storageState"]>>,
-): Promise<Scripts> {
+async function scriptsOf(browser: Browser, path: string, storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>): Promise<Scripts> {
   const context = await browser.newContext({ storageState });
   const page = await context.newPage();
   const sizes: Promise<[string, number]>[] = [];
