@@ -5,7 +5,7 @@
 // API roles on free ports, and measures sequential request latency (p50/p95) of case searches
 // through the API and of the console's case list page. Then runs the notice parser benchmark and
 // the comparison with juriscraper on one core and the delivery benchmark (notices at a steady
-// rate, in → filed and mailed).
+// rate, in → filed and mailed), and sizes the scripts the sign-in and list pages send.
 // Prints a table with the machine it ran on and rewrites the generated part of
 // docs/benchmarks.md.
 import { type BackendResult, type ScriptResult, consolePageTable, machine, machineLine, terminalTable, writeDocs } from "./report";
@@ -113,6 +113,7 @@ const SCRIPTS: [title: string, script: string, args: string[]][] = [
   ["The firm's record read with and without a logo", "firm-read.bench.ts", ["2000"]],
   ["The dashboard for last year, 1,000,000 notices over two years", "dashboard.bench.ts", ["1000000", "100"]],
   ["Every core against one process: console page and API search throughput", "every-core.bench.ts", ["15"]],
+  ["Scripts a page sends before and after it is interactive", "client-scripts.bench.ts", []],
 ];
 
 // Exit once stdout has drained: output to a pipe is written asynchronously.
