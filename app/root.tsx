@@ -1,4 +1,4 @@
-import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "./utils/mantine";
+import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "./utils/mantine-document";
 import coreStyles from "@mantine/core/styles.css";
 import datesStyles from "@mantine/dates/styles.css";
 import { Notifications } from "@mantine/notifications";

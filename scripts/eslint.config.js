@@ -29,6 +29,25 @@ export default tseslint.config(
     },
   },
   {
+    // Decision 080: a page's scripts hold only the Mantine parts some page of its kind draws.
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/**/*.server.{ts,tsx}", "app/**/*.test.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@mantine/core",
+              allowTypeImports: true,
+              message: "Import Mantine's parts from app/utils/mantine (signed-in pages) or app/utils/mantine-document (the document, signed-out pages).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.{js,mjs,cjs}"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly" } },
   },

@@ -1,4 +1,4 @@
-import { Alert } from "../utils/mantine";
+import { Alert } from "../utils/mantine-document";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 

@@ -1,4 +1,4 @@
-import { Center, Paper, Stack, Text, Title } from "../utils/mantine";
+import { Center, Paper, Stack, Text, Title } from "../utils/mantine-document";
 import type { ReactNode } from "react";
 import type { FirmBranding } from "../common/firm-schema";
 

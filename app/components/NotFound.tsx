@@ -1,4 +1,4 @@
-import { Anchor, Stack, Text, Title } from "../utils/mantine";
+import { Anchor, Stack, Text, Title } from "../utils/mantine-document";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Center, Stack } from "../utils/mantine";
+import { Alert, Anchor, Center, Stack } from "../utils/mantine-document";
 import { Link, isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { NotFound } from "./NotFound";

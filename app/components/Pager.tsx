@@ -1,4 +1,4 @@
-import { Group, Text } from "@mantine/core";
+import { Group, Text } from "../utils/mantine";
 import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PlainButtonLink } from "./PlainButtonLink";

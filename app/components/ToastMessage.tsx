@@ -1,4 +1,4 @@
-import { Progress, Stack, Text } from "../utils/mantine";
+import { Progress, Stack, Text } from "../utils/mantine-document";
 import { useEffect, useRef, useState } from "react";
 
 /** Spec §9: a toast lasts 5000 ms; its progress bar moves every 100 ms. */

@@ -1,4 +1,4 @@
-import { Notification, Stack } from "../utils/mantine";
+import { Notification, Stack } from "../utils/mantine-document";
 import { notifications } from "@mantine/notifications";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-import { Center, Paper } from "@mantine/core";
+import { Center, Paper } from "../utils/mantine";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { NotFound } from "../components/NotFound";

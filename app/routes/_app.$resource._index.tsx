@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { type ShouldRevalidateFunctionArgs, useLoaderData } from "@remix-run/react";
-import { Stack } from "@mantine/core";
+import { Stack } from "../utils/mantine";
 import { ListActions } from "../components/ListActions";
 import { SiblingTabs } from "../components/table/SiblingTabs";
 import { ResourceTable } from "../components/table/ResourceTable";

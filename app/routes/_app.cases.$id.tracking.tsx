@@ -1,4 +1,4 @@
-import { Anchor, Card, Stack, Title } from "@mantine/core";
+import { Anchor, Card, Stack, Title } from "../utils/mantine";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

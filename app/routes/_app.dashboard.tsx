@@ -1,4 +1,4 @@
-import { Stack, Title } from "@mantine/core";
+import { Stack, Title } from "../utils/mantine";
 import { type LinksFunction, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

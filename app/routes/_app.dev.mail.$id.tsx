@@ -1,4 +1,4 @@
-import { Card, Code, Stack, Tabs, Text, Title } from "@mantine/core";
+import { Card, Code, Stack, Tabs, Text, Title } from "../utils/mantine";
 import { type LoaderFunctionArgs, data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

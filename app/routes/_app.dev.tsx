@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Card, Group, Stack, Table, Text, Title } from "../utils/mantine";
 import { type LoaderFunctionArgs, data } from "@remix-run/node";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

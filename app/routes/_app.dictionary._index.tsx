@@ -1,4 +1,4 @@
-import { Button, Card, Group, Stack, Text } from "@mantine/core";
+import { Button, Card, Group, Stack, Text } from "../utils/mantine";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-import { Card, Stack } from "@mantine/core";
+import { Card, Stack } from "../utils/mantine";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { DictionaryImportForm } from "../components/dictionary/DictionaryImportForm";

@@ -1,4 +1,4 @@
-import { Stack } from "@mantine/core";
+import { Stack } from "../utils/mantine";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ListActions } from "../components/ListActions";

@@ -1,4 +1,4 @@
-import { Stack } from "@mantine/core";
+import { Stack } from "../utils/mantine";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { EntitledFeaturesCard } from "../components/firm/EntitledFeaturesCard";

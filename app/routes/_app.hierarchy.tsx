@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, NativeSelect, Stack, Text, Title } from "@mantine/core";
+import { Alert, Button, Card, Group, NativeSelect, Stack, Text, Title } from "../utils/mantine";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

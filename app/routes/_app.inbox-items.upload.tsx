@@ -1,4 +1,4 @@
-import { Alert, Button, Input, Stack } from "@mantine/core";
+import { Alert, Button, Input, Stack } from "../utils/mantine";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, MaxPartSizeExceededError, data, unstable_createMemoryUploadHandler } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-import { Grid, Stack } from "@mantine/core";
+import { Grid, Stack } from "../utils/mantine";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AccountCard } from "../components/profile/AccountCard";

@@ -1,4 +1,4 @@
-import { Alert, Card, Code, Table, Text } from "@mantine/core";
+import { Alert, Card, Code, Table, Text } from "../utils/mantine";
 import { type LoaderFunctionArgs, data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

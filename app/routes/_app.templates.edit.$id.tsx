@@ -1,4 +1,4 @@
-import { Anchor, Group, Stack } from "@mantine/core";
+import { Anchor, Group, Stack } from "../utils/mantine";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Code, Group, NativeSelect, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Code, Group, NativeSelect, Stack, Table, Text, Title } from "../utils/mantine";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

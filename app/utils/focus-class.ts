@@ -1,4 +1,4 @@
-import { useMantineTheme } from "@mantine/core";
+import { useMantineTheme } from "./mantine";
 
 /** Mantine's focus-ring class for a plain element, as the theme sets it (always shown with accessible colours). */
 export function useFocusClass(): string {

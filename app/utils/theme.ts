@@ -1,5 +1,5 @@
 import type { MantineColorsTuple, VariantColorsResolver } from "@mantine/core";
-import { createTheme, defaultVariantColorsResolver, parseThemeColor } from "./mantine";
+import { createTheme, defaultVariantColorsResolver, parseThemeColor } from "./mantine-document";
 
 // The browser's half of the firm theme: it draws from colours the server chose (theme-spec.server.ts),
 // so the colour science (chroma-js, the palette generator) never ships to the browser.

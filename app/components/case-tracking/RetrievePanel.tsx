@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Stack, Text } from "@mantine/core";
+import { Alert, Anchor, Button, Group, Stack, Text } from "../../utils/mantine";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { type RetrieveMode, type RetrieveView, retrieveUnderWay } from "../../common/case-tracking";

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, Text } from "@mantine/core";
+import { Anchor, Button, Group, Stack, Text } from "../../utils/mantine";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { TrackingAction, TrackingView } from "../../common/case-tracking";

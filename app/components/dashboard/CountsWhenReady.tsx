@@ -1,4 +1,4 @@
-import { Alert, Anchor, Group, Loader, Stack, Text } from "@mantine/core";
+import { Alert, Anchor, Group, Loader, Stack, Text } from "../../utils/mantine";
 import { Await, useLocation } from "@remix-run/react";
 import { Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";

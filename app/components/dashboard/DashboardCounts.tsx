@@ -1,4 +1,4 @@
-import { SimpleGrid, Text } from "@mantine/core";
+import { SimpleGrid, Text } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import type { DashboardData } from "../../common/dashboard-answer";
 import { ChartCard } from "./ChartCard";

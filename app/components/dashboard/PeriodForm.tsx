@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NativeSelect, TextInput } from "@mantine/core";
+import { Alert, Button, Group, NativeSelect, TextInput } from "../../utils/mantine";
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PERIODS } from "../../common/dashboard-period";

@@ -1,4 +1,4 @@
-import { Card, Text, Title } from "@mantine/core";
+import { Card, Text, Title } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import type { DashboardData } from "../../common/dashboard-answer";
 

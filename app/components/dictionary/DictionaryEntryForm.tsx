@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Code, Group, Stack, Text, Textarea } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Code, Group, Stack, Text, Textarea } from "../../utils/mantine";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../../utils/use-hydrated";

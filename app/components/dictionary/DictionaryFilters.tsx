@@ -1,4 +1,4 @@
-import { Button, Group, NativeSelect, TextInput } from "@mantine/core";
+import { Button, Group, NativeSelect, TextInput } from "../../utils/mantine";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../../utils/use-hydrated";

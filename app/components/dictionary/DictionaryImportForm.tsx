@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Input, List } from "@mantine/core";
+import { Alert, Button, Group, Input, List } from "../../utils/mantine";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../../utils/use-hydrated";

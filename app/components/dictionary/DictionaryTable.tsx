@@ -1,4 +1,4 @@
-import { Anchor, Badge, Box, Code, Table, Text } from "@mantine/core";
+import { Anchor, Badge, Box, Code, Table, Text } from "../../utils/mantine";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DictionaryRow } from "../../common/dictionary";

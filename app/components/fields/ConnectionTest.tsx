@@ -1,4 +1,4 @@
-import { Alert, Button, Card, List, Stack, Text, ThemeIcon } from "@mantine/core";
+import { Alert, Button, Card, List, Stack, Text, ThemeIcon } from "../../utils/mantine";
 import { Form, useNavigation } from "@remix-run/react";
 import { IconCheck, IconX } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";

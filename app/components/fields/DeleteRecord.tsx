@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Text } from "@mantine/core";
+import { Alert, Anchor, Button, Group, Text } from "../../utils/mantine";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../../utils/use-hydrated";

@@ -1,6 +1,6 @@
 import { type SubmissionResult, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Anchor, Button, Group, Stack } from "@mantine/core";
+import { Anchor, Button, Group, Stack } from "../../utils/mantine";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";

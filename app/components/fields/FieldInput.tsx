@@ -1,4 +1,4 @@
-import { Checkbox, Input, NativeSelect, Stack, TextInput, Textarea } from "@mantine/core";
+import { Checkbox, Input, NativeSelect, Stack, TextInput, Textarea } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { type FieldDef, SECRET_KEPT, fieldLabelKey } from "../../common/resources/types";
 import { translateErrors } from "../../utils/forms";

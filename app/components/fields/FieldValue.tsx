@@ -1,4 +1,4 @@
-import { Anchor, Group, Text } from "@mantine/core";
+import { Anchor, Group, Text } from "../../utils/mantine";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { findResource } from "../../common/resources";

@@ -1,4 +1,4 @@
-import { Alert } from "@mantine/core";
+import { Alert } from "../../utils/mantine";
 
 /** A form's own error (not a field's), above its inputs; nothing when there is none. */
 export function FormErrorAlert({ error }: { error?: string | null }) {

@@ -1,4 +1,4 @@
-import { Table } from "@mantine/core";
+import { Table } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { type ResourceDef, fieldLabelKey } from "../../common/resources/types";
 import { FieldValue, type ReferenceTitles } from "./FieldValue";

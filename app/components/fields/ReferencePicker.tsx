@@ -1,4 +1,5 @@
-import { Button, Group, Input, MultiSelect, NativeSelect, type OptionsFilter, Select, Stack, Text, TextInput } from "@mantine/core";
+import type { OptionsFilter } from "@mantine/core";
+import { Button, Group, Input, MultiSelect, NativeSelect, Select, Stack, Text, TextInput } from "../../utils/mantine";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../../utils/use-hydrated";

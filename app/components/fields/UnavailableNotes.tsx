@@ -1,4 +1,4 @@
-import { Text } from "@mantine/core";
+import { Text } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { type FieldDef, fieldLabelKey } from "../../common/resources/types";
 

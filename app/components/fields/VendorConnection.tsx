@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Stack, Text } from "@mantine/core";
+import { Alert, Button, Card, Stack, Text } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 
 interface Status {

@@ -1,4 +1,4 @@
-import { ColorSwatch, Group, Text } from "@mantine/core";
+import { ColorSwatch, Group, Text } from "../../utils/mantine";
 import chroma from "chroma-js";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";

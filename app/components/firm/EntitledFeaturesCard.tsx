@@ -1,4 +1,4 @@
-import { Badge, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { Badge, Card, Group, Stack, Text, Title } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { ENTITLED_FEATURES } from "../../common/entitled-features";
 

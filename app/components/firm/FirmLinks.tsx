@@ -1,4 +1,4 @@
-import { Anchor, Card, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Card, Stack, Text, Title } from "../../utils/mantine";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 

@@ -1,4 +1,4 @@
-import { NativeSelect } from "@mantine/core";
+import { NativeSelect } from "../../utils/mantine";
 import { asText } from "../fields/FieldInput";
 import type { FieldInputProps } from "./field-props";
 

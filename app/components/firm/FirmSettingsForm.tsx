@@ -1,5 +1,5 @@
 import { type SubmissionResult, getFormProps, useForm } from "@conform-to/react";
-import { Alert, Button, Card, Fieldset, Group, SimpleGrid, Stack, Title } from "@mantine/core";
+import { Alert, Button, Card, Fieldset, Group, SimpleGrid, Stack, Title } from "../../utils/mantine";
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { FirmRecord } from "../../common/firm-schema";

@@ -1,4 +1,4 @@
-import { Button, Card, Group, Image, Input, Stack, Text, Title } from "@mantine/core";
+import { Button, Card, Group, Image, Input, Stack, Text, Title } from "../../utils/mantine";
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LOGO_INTENT, logoSrc } from "./logo";

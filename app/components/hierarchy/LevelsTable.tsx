@@ -1,4 +1,4 @@
-import { ActionIcon, Group, Table, Text } from "@mantine/core";
+import { ActionIcon, Group, Table, Text } from "../../utils/mantine";
 import { IconArrowDown, IconArrowUp } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import type { HierarchyLevel } from "../../common/resources/storage";

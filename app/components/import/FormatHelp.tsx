@@ -1,4 +1,4 @@
-import { Code, List, Table, Title } from "@mantine/core";
+import { Code, List, Table, Title } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { findResource } from "../../common/resources";
 import type { FieldDef, ResourceDef } from "../../common/resources/types";

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Alert, Button, Checkbox, Group, Input, Stack, Text } from "@mantine/core";
+import { Alert, Button, Checkbox, Group, Input, Stack, Text } from "../../utils/mantine";
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { ResourceDef } from "../../common/resources/types";

@@ -1,4 +1,4 @@
-import { Anchor, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Card, Group, Stack, Text, Title } from "../../utils/mantine";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { ResourceDef } from "../../common/resources/types";

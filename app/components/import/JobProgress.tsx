@@ -1,4 +1,4 @@
-import { Progress, Stack, Text, Title } from "@mantine/core";
+import { Progress, Stack, Text, Title } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../../utils/use-hydrated";
 import type { ImportJobReport } from "../../common/import/types";

@@ -1,4 +1,4 @@
-import { Alert, Badge, Card, List, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Badge, Card, List, SimpleGrid, Stack, Table, Text, Title } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import type { ResourceDef } from "../../common/resources/types";
 import { columnLabel } from "../../common/import/columns";

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Progress, Stack, Text } from "@mantine/core";
+import { Button, Checkbox, Group, Progress, Stack, Text } from "../../utils/mantine";
 import { Form } from "@remix-run/react";
 import type { FormEvent, ReactNode } from "react";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-import { Alert, Badge, Group, Stack, Text, Title } from "@mantine/core";
+import { Alert, Badge, Group, Stack, Text, Title } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { useFormatMoment } from "../../utils/dates";
 import type { InboxCard } from "../../utils/inbox.server";

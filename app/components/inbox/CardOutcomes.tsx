@@ -1,4 +1,4 @@
-import { Code, Text } from "@mantine/core";
+import { Code, Text } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { useFormatMoment } from "../../utils/dates";
 import type { InboxCard } from "../../utils/inbox.server";

@@ -1,4 +1,4 @@
-import { Card, Title } from "@mantine/core";
+import { Card, Title } from "../../utils/mantine";
 import type { ReactNode } from "react";
 
 export function CardSection({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {

@@ -1,4 +1,4 @@
-import { Button, Group } from "@mantine/core";
+import { Button, Group } from "../../utils/mantine";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { INBOX_BULK_ACTIONS } from "../../common/inbox-bulk";

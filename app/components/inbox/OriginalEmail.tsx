@@ -1,4 +1,4 @@
-import { Anchor, Code, Text } from "@mantine/core";
+import { Anchor, Code, Text } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import type { OriginalEmail as Original } from "../../utils/inbox.server";
 import { sandboxedHtml } from "../../utils/sandboxed-html";

@@ -1,4 +1,4 @@
-import { Stack, Text } from "@mantine/core";
+import { Stack, Text } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import type { InboxCard } from "../../utils/inbox.server";
 

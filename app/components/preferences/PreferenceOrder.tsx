@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Card, Group, Table, Text, Title } from "@mantine/core";
+import { ActionIcon, Badge, Card, Group, Table, Text, Title } from "../../utils/mantine";
 import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
 import { IconArrowDown, IconArrowUp, IconGripVertical } from "@tabler/icons-react";
 import { type DragEvent, useState } from "react";

@@ -1,4 +1,4 @@
-import { Button, Card, Checkbox, Stack, Text, Title } from "@mantine/core";
+import { Button, Card, Checkbox, Stack, Text, Title } from "../../utils/mantine";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 

@@ -1,6 +1,6 @@
 import { type SubmissionResult, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Alert, Button, Card, PasswordInput, Stack, Title } from "@mantine/core";
+import { Alert, Button, Card, PasswordInput, Stack, Title } from "../../utils/mantine";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { changePasswordSchema } from "../../utils/auth-schemas";

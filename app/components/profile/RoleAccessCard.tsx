@@ -1,4 +1,4 @@
-import { Badge, Card, Table, Title } from "@mantine/core";
+import { Badge, Card, Table, Title } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { resourceTypeLabelKey } from "../../common/resources/labels";
 import type { roleRows } from "../../utils/role-rows";

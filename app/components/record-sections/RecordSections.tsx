@@ -1,4 +1,4 @@
-import { Anchor, Card, Stack, Text } from "@mantine/core";
+import { Anchor, Card, Stack, Text } from "../../utils/mantine";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { REGISTRY } from "../../common/resources";

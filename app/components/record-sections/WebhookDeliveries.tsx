@@ -1,4 +1,4 @@
-import { Anchor, Badge, Stack, Text } from "@mantine/core";
+import { Anchor, Badge, Stack, Text } from "../../utils/mantine";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { WebhookDeliveryRow } from "../../common/resources/webhooks";

@@ -1,4 +1,4 @@
-import { Anchor, Card, Code, List, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Card, Code, List, Stack, Text, Title } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import type { Inline, Release } from "./changelog.server";
 

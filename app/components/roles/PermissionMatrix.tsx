@@ -1,4 +1,4 @@
-import { Table, Text } from "@mantine/core";
+import { Table, Text } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { ACCESS_LEVELS, type AccessLevel } from "../../common/access";
 import { fieldPermissionLabelKeys, resourceTypeLabelKey } from "../../common/resources/labels";

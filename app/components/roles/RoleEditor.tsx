@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Group, List, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Group, List, Stack, Text, TextInput, Title } from "../../utils/mantine";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { securityRoles } from "../../common/resources/security-roles";

@@ -1,4 +1,4 @@
-import { AppShell, Burger, Group, Text, Title } from "@mantine/core";
+import { AppShell, Burger, Group, Text, Title } from "../../utils/mantine";
 import { Link, useFetcher } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-import { useMantineTheme } from "@mantine/core";
+import { useMantineTheme } from "../../utils/mantine";
 import { NavLink as RemixNavLink, matchPath, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { UserRoleMap } from "../../common/access";

@@ -1,4 +1,4 @@
-import { ActionIcon, Tooltip } from "@mantine/core";
+import { ActionIcon, Tooltip } from "../../utils/mantine";
 import { useFetcher } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { ThemeStore } from "../../utils/versioned-store";

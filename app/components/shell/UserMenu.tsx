@@ -1,4 +1,4 @@
-import { Button, Group, Text } from "@mantine/core";
+import { Button, Group, Text } from "../../utils/mantine";
 import { Form, Link } from "@remix-run/react";
 import { SpriteIcon } from "./SpriteIcon";
 import { useTranslation } from "react-i18next";

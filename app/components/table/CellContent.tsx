@@ -1,4 +1,4 @@
-import { Anchor } from "@mantine/core";
+import { Anchor } from "../../utils/mantine";
 import { Link } from "@remix-run/react";
 import type { TFunction } from "i18next";
 import { findResource } from "../../common/resources";

@@ -1,4 +1,4 @@
-import { Text } from "@mantine/core";
+import { Text } from "../../utils/mantine";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useFetcher, useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import type { MRT_ColumnDef, MRT_ColumnFiltersState, MRT_Localization, MRT_RowSelectionState, MRT_SortingState, MRT_TableOptions } from "mantine-react-table";

@@ -1,4 +1,4 @@
-import { Group } from "@mantine/core";
+import { Group } from "../../utils/mantine";
 import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useFocusClass } from "../../utils/focus-class";

@@ -1,4 +1,4 @@
-import { Checkbox } from "@mantine/core";
+import { Checkbox } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { useFirmTimeZone } from "../../utils/dates";
 import { rowHref } from "./CellContent";

@@ -1,4 +1,4 @@
-import { Box, Checkbox, Table } from "@mantine/core";
+import { Box, Checkbox, Table } from "../../utils/mantine";
 import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useFocusClass } from "../../utils/focus-class";

@@ -1,4 +1,4 @@
-import { Button, Group } from "@mantine/core";
+import { Button, Group } from "../../utils/mantine";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { resourceTitleKey } from "../../common/resources/types";

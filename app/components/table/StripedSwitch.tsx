@@ -1,4 +1,4 @@
-import { Group, Switch } from "@mantine/core";
+import { Group, Switch } from "../../utils/mantine";
 import { useFetcher } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../../utils/use-hydrated";

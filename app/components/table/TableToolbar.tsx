@@ -1,4 +1,4 @@
-import { Group } from "@mantine/core";
+import { Group } from "../../utils/mantine";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { resourceSingularKey } from "../../common/resources/types";

@@ -1,4 +1,4 @@
-import { Box, Button, Group, Input, Loader, Textarea, useComputedColorScheme } from "@mantine/core";
+import { Box, Button, Group, Input, Loader, Textarea, useComputedColorScheme } from "../../utils/mantine";
 import Editor, { loader } from "@monaco-editor/react";
 import { IconArrowsMaximize, IconArrowsMinimize } from "@tabler/icons-react";
 import { useCallback, useEffect, useState } from "react";

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Code, Group, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Code, Group, Stack, Text, Title } from "../../utils/mantine";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { sandboxedHtml } from "../../utils/sandboxed-html";

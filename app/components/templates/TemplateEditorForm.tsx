@@ -1,6 +1,6 @@
 import { type SubmissionResult, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Button, Card, Code, Grid, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
+import { Button, Card, Code, Grid, Group, NativeSelect, Stack, Text, TextInput } from "../../utils/mantine";
 import { IconEye } from "@tabler/icons-react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Checkbox, Group, Stack, Text } from "@mantine/core";
+import { Badge, Button, Card, Checkbox, Group, Stack, Text } from "../../utils/mantine";
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 

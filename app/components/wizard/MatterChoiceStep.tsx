@@ -1,4 +1,4 @@
-import { Box, Fieldset, Group, Radio, Stack } from "@mantine/core";
+import { Box, Fieldset, Group, Radio, Stack } from "../../utils/mantine";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { clients } from "../../common/resources/clients";

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Anchor, Button, Card, Group, Stack, Stepper, Text } from "@mantine/core";
+import { Anchor, Button, Card, Group, Stack, Stepper, Text } from "../../utils/mantine";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
