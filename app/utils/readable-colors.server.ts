@@ -102,21 +102,13 @@ function resolveVariables(theme: MantineTheme): ReturnType<CSSVariablesResolver>
       ...Object.entries(theme.colors).flatMap(([name, palette]) => (palette ? [readableColorVariables(name, palette, scheme, shades, surfaces[scheme])] : [])),
     );
   const primaryText = takesBlackText(theme.colors[theme.primaryColor]) ? "var(--mantine-color-black)" : "var(--mantine-color-white)";
-  return {
-    variables: {},
-    light: {
-      "--mantine-primary-color-contrast": primaryText,
-      ...perScheme("light"),
-      "--mantine-color-dimmed": "var(--mantine-color-gray-7)",
-      "--mantine-color-error": "var(--mantine-color-red-text)",
-      "--mantine-color-anchor": `var(--mantine-color-${theme.primaryColor}-text)`,
-    },
-    dark: {
-      "--mantine-primary-color-contrast": primaryText,
-      ...perScheme("dark"),
-      "--mantine-color-dimmed": "var(--mantine-color-dark-1)",
-      "--mantine-color-error": "var(--mantine-color-red-text)",
-      "--mantine-color-anchor": `var(--mantine-color-${theme.primaryColor}-text)`,
-    },
-  };
+  // Secondary ("dimmed") text: a grey that reads on each scheme's body and panels.
+  const schemeVariables = (scheme: "light" | "dark", dimmed: string) => ({
+    "--mantine-primary-color-contrast": primaryText,
+    ...perScheme(scheme),
+    "--mantine-color-dimmed": dimmed,
+    "--mantine-color-error": "var(--mantine-color-red-text)",
+    "--mantine-color-anchor": `var(--mantine-color-${theme.primaryColor}-text)`,
+  });
+  return { variables: {}, light: schemeVariables("light", "var(--mantine-color-gray-7)"), dark: schemeVariables("dark", "var(--mantine-color-dark-1)") };
 }
