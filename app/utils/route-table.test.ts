@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { drawerRoutes, pathAvailable } from "./route-table";
+import { ROUTES, drawerRoutes, pathAvailable, routeFor } from "./route-table";
 
 // A page of a part the firm does not have is unknown and out of the drawer (decision 048).
 describe("pages of parts of the product", () => {
@@ -20,5 +20,22 @@ describe("pages of parts of the product", () => {
     expect(paths(["DEMO_RESET"], "DENY")).not.toContain("/demo");
     expect(paths([], "FULL")).not.toContain("/demo");
     expect(paths([], "FULL")).toEqual(expect.arrayContaining(["/dev", "/dashboard"]));
+  });
+});
+
+describe("the route a path belongs to", () => {
+  it("is the longest declared path that is the whole path or a prefix of it up to a slash", () => {
+    expect(routeFor("/cases")?.path).toBe("/cases");
+    expect(routeFor("/cases/42/tracking")?.path).toBe("/cases");
+    expect(routeFor("/load-document/7")?.path).toBe("/load-document");
+    expect(routeFor("/casesx")).toBeUndefined();
+    expect(routeFor("/")).toBeUndefined();
+    expect(routeFor("/dev/mail/3")?.path).toBe("/dev");
+  });
+
+  it("is one route per path: a drawer entry's page is its own", () => {
+    const paths = ROUTES.map((r) => r.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const r of ROUTES) expect(routeFor(r.path)).toBe(r);
   });
 });

@@ -53,18 +53,24 @@ const PAGE_ROUTES: RouteEntry[] = [
 
 export const ROUTES: RouteEntry[] = [...PAGE_ROUTES, ...ENTITY_ROUTES];
 
+/** The routes, longest path first: the first whose path prefixes a page's is the one it belongs to. */
+const LONGEST_FIRST = [...ROUTES].sort((a, b) => b.path.length - a.path.length);
+
 /** The declared route a path belongs to (longest matching prefix), if any. */
 export function routeFor(pathname: string): RouteEntry | undefined {
-  return ROUTES.filter((r) => pathname === r.path || pathname.startsWith(`${r.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
+  // Asked for every drawer entry of every page: compares in place, building no string or list.
+  return LONGEST_FIRST.find((r) => pathname.startsWith(r.path) && (pathname.length === r.path.length || pathname[r.path.length] === "/"));
 }
+
+const partAvailable = (route: RouteEntry | undefined, parts: readonly ProductPart[]) => !route?.part || parts.includes(route.part);
 
 /** Whether a page belongs to a part of the product the firm has (decision 048); a page of no part always does. */
 export function pathAvailable(pathname: string, parts: readonly ProductPart[]): boolean {
-  const part = routeFor(pathname)?.part;
-  return !part || parts.includes(part);
+  return partAvailable(routeFor(pathname), parts);
 }
 
 /** The drawer's pages: those the role may open, of the parts the firm has. */
 export function drawerRoutes(role: UserRoleMap, parts: readonly ProductPart[]): RouteEntry[] {
-  return ROUTES.filter((r) => r.drawer && canOpen(role, r.accessKey) && pathAvailable(r.path, parts));
+  // A drawer entry's own path belongs to it: no longer path can prefix it.
+  return ROUTES.filter((r) => r.drawer && canOpen(role, r.accessKey) && partAvailable(r, parts));
 }
