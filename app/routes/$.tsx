@@ -1,4 +1,4 @@
-import { Center, Paper } from "../utils/mantine";
+import { Center, Paper } from "../utils/mantine-document";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { NotFound } from "../components/NotFound";

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Alert, Anchor, Button, Stack, Text, TextInput } from "../utils/mantine";
+import { Alert, Anchor, Button, Stack, Text, TextInput } from "../utils/mantine-document";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
