@@ -1,7 +1,7 @@
 import { generateColors } from "@mantine/colors-generator";
 import chroma from "chroma-js";
 import { describe, expect, it } from "vitest";
-import { CONTRAST_THRESHOLD, DEFAULT_THEME_SPEC } from "./theme";
+import { CONTRAST_THRESHOLD, DEFAULT_THEME_SPEC, buildTheme } from "./theme";
 import { accessibleShade, firmTheme, themeSpecOf } from "./theme-spec.server";
 
 describe("firm theme", () => {
@@ -32,5 +32,11 @@ describe("firm theme", () => {
   it("names the colours whose filled variant takes black text: yellow among Mantine's, and a pale firm colour", () => {
     expect(themeSpecOf({ primary_color: "#1c4f8a" }, false).blackText).not.toContain("firm");
     expect(themeSpecOf({ primary_color: "#f5d90a" }, false).blackText).toEqual(expect.arrayContaining(["yellow", "firm"]));
+  });
+
+  it("builds one theme object for equal specs, as the root's data brings a new copy after each load", () => {
+    const spec = themeSpecOf({ primary_color: "#2f9e44" }, true);
+    expect(buildTheme(JSON.parse(JSON.stringify(spec)) as typeof spec)).toBe(buildTheme(spec));
+    expect(buildTheme({ ...spec, accessibleColors: false })).not.toBe(buildTheme(spec));
   });
 });

@@ -1,4 +1,5 @@
 import type { MantineColorsTuple, VariantColorsResolver } from "@mantine/core";
+import { keptResults } from "../common/kept-results";
 import { createTheme, defaultVariantColorsResolver, parseThemeColor } from "./mantine-document";
 
 // The browser's half of the firm theme: it draws from colours the server chose (theme-spec.server.ts),
@@ -49,6 +50,14 @@ export const variantColorResolver: VariantColorsResolver = (input) => {
  * 4.5:1; the accessible-colours option adds underlined links and an always-visible focus ring.
  */
 export function buildTheme(spec: ThemeSpec) {
+  return themes(JSON.stringify(spec), () => themeOf(spec));
+}
+
+// Kept per spec: the document gets the same theme object on every render, so Mantine's provider
+// does not merge it again and re-render every component under it after each navigation.
+const themes = keptResults<ReturnType<typeof createTheme>>(64);
+
+function themeOf(spec: ThemeSpec) {
   return createTheme({
     primaryColor: "firm",
     colors: spec.colors,
