@@ -78,6 +78,14 @@ module.exports = {
       from: { path: "^server/context\\.ts$" },
       to: { path: "^server/", dependencyTypesNot: ["type-only"] },
     },
+    {
+      name: "signed-out-pages-draw-with-the-document-parts",
+      comment:
+        "The document and the signed-out pages take Mantine's parts from app/utils/mantine-document.ts: reaching app/utils/mantine.ts would send every part the signed-in pages draw to them (decision 080)",
+      severity: "error",
+      from: { path: "^app/(root|routes/(login|password-forgot|password-reset|\\$))\\.tsx$" },
+      to: { path: "^app/utils/mantine\\.ts$", reachable: true },
+    },
     ...floorRules,
   ],
   options: {
