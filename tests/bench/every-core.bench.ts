@@ -7,9 +7,14 @@
 // fixed time. The clients run on the same machine: they are undici dispatches over kept-alive
 // connections, so that they take little, and the CPU they take is measured and reported with the
 // figures (its share of the machine is capacity the product did not have), never left out.
+// Beside them, the same stack's bare page (50 rows, no API call, no product code): a virtual
+// machine's cores are not always independent (one core alone may run faster than two together), and
+// the bare page's ratio says what any page of this stack can reach on the machine of the run.
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { Pool } from "undici";
-import { CONSOLE_PAGE, apiToken, consoleCookie } from "./search";
+import { BARE_PAGE, CONSOLE_PAGE, apiToken, consoleCookie } from "./search";
 import { freePort } from "../free-port";
 import { answers, buildProduct, prepareData, productCpu, runSeed, spawnProduct } from "./product";
 import { machine, machineLine } from "./report";
@@ -36,6 +41,8 @@ interface Loop {
 interface Throughput {
   processes: number;
   console: Loop;
+  /** The bare page of the same stack (no API call, no product code): what the machine and the stack scale to. */
+  bare: Loop;
   api: Loop;
   startupMs: number;
 }
@@ -102,8 +109,10 @@ async function closedLoop(request: () => Promise<boolean>, productCpuMs: () => n
 
 async function measure(data: Awaited<ReturnType<typeof prepareData>>, processes: number): Promise<Throughput> {
   const [port, apiPort] = [await freePort(), await freePort()];
+  const bareRowsFile = path.join(data.env.ECFX_DATA_DIR!, "bench-bare-rows.json");
   const started = performance.now();
   const product = spawnProduct(data, {
+    ECFX_BENCH_BARE_ROWS: bareRowsFile,
     ECFX_ROLES: "console,api",
     PORT: String(port),
     ECFX_API_PORT: String(apiPort),
@@ -129,8 +138,12 @@ async function measure(data: Awaited<ReturnType<typeof prepareData>>, processes:
     const cpu = productCpu(product.child.pid!, data);
     const cookie = await consoleCookie(consoleUrl);
     const token = await apiToken(apiUrl);
+    const rows = await fetch(`${apiUrl}/api/v1/case/search?max=50&offset=${499 * 50}&sort=-case_number`, { headers: { authorization: `Bearer ${token}` } });
+    fs.writeFileSync(bareRowsFile, JSON.stringify(await rows.json()));
     const page: Target = { pool: consolePool, path: CONSOLE_PAGE };
     const consoleLoop = await closedLoop(() => get(page, { cookie }), cpu, CLIENTS, seconds * 1000);
+    const bare: Target = { pool: consolePool, path: BARE_PAGE };
+    const bareLoop = await closedLoop(() => get(bare, { cookie }), cpu, CLIENTS, seconds * 1000);
     const searches = Array.from({ length: 1900 }, (_, n) => ({ pool: apiPool, path: `/api/v1/case/search?max=50&offset=${(n + 100) * 50}&sort=-case_number` }));
     const authorization = { authorization: `Bearer ${token}` };
     let n = 0;
@@ -143,7 +156,7 @@ async function measure(data: Awaited<ReturnType<typeof prepareData>>, processes:
       CLIENTS,
       seconds * 1000,
     );
-    return { processes, console: consoleLoop, api: apiLoop, startupMs };
+    return { processes, console: consoleLoop, bare: bareLoop, api: apiLoop, startupMs };
   } finally {
     await Promise.all([consolePool.destroy(), apiPool.destroy()]);
     await product.stop();
@@ -152,9 +165,9 @@ async function measure(data: Awaited<ReturnType<typeof prepareData>>, processes:
 
 // The cores the product kept busy tell a product that scales from one that got more of a machine
 // other work shares: two processes are offered two cores, one process one.
-const row = (t: Throughput, what: "console" | "api") => {
+const row = (t: Throughput, what: "console" | "bare" | "api") => {
   const loop = t[what];
-  return `${loop.perSecond.toFixed(what === "console" ? 1 : 0)} (client ${loop.clientCpuMs.toFixed(2)} ms, ${(100 * loop.clientShare).toFixed(0)} % of the machine; product ${loop.productCpuMs.toFixed(1)} ms, ${((loop.perSecond * loop.productCpuMs) / 1000).toFixed(2)} cores busy)`;
+  return `${loop.perSecond.toFixed(what === "api" ? 0 : 1)} (client ${loop.clientCpuMs.toFixed(2)} ms, ${(100 * loop.clientShare).toFixed(0)} % of the machine; product ${loop.productCpuMs.toFixed(1)} ms, ${((loop.perSecond * loop.productCpuMs) / 1000).toFixed(2)} cores busy)`;
 };
 
 async function main(): Promise<void> {
@@ -168,11 +181,15 @@ async function main(): Promise<void> {
     console.log(
       `${CLIENTS} clients (undici dispatcher, kept-alive), ${seconds} s each after ${warmUpSeconds} s of warm-up, SQLite, 100,000 cases; console page ${CONSOLE_PAGE}, API case search pages 100-1990 sorted by -case_number. In brackets: CPU per answer of the load generator and its share of the machine; of the product, and the cores it kept busy.`,
     );
-    console.log("| processes (each serving the console and the API) | console pages/s | API searches/s | start to first answer |");
-    console.log("| --- | --- | --- | --- |");
-    for (const t of [one, all]) console.log(`| ${t.processes} | ${row(t, "console")} | ${row(t, "api")} | ${(t.startupMs / 1000).toFixed(1)} s |`);
     console.log(
-      `Every core against one process: console ${(all.console.perSecond / one.console.perSecond).toFixed(2)}×, API ${(all.api.perSecond / one.api.perSecond).toFixed(2)}× (aim at least 1.8× on 2 cores); load average ${os.loadavg()[0]!.toFixed(1)} at the end.`,
+      `| processes (each serving the console and the API) | console pages/s | bare pages/s (${BARE_PAGE}) | API searches/s | start to first answer |`,
+    );
+    console.log("| --- | --- | --- | --- | --- |");
+    for (const t of [one, all])
+      console.log(`| ${t.processes} | ${row(t, "console")} | ${row(t, "bare")} | ${row(t, "api")} | ${(t.startupMs / 1000).toFixed(1)} s |`);
+    const times = (what: "console" | "bare" | "api") => (all[what].perSecond / one[what].perSecond).toFixed(2);
+    console.log(
+      `Every core against one process: console ${times("console")}×, API ${times("api")}× (aim at least 1.8× on 2 cores); the bare page of the same stack, the baseline of what this machine and stack scale to: ${times("bare")}×. Load average ${os.loadavg()[0]!.toFixed(1)} at the end.`,
     );
   } finally {
     await data.cleanup();
