@@ -1,4 +1,5 @@
-import { Group, Text } from "../utils/mantine";
+import { Text } from "../utils/mantine";
+import { Row } from "./Row";
 import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PlainButtonLink } from "./PlainButtonLink";
@@ -29,12 +30,12 @@ export function Pager({ page, size, total }: { page: number; size: number; total
     return `${location.pathname}?${params.toString()}`;
   };
   return (
-    <Group gap="xs">
+    <Row gap="xs">
       <Text size="sm" c="dimmed">
         {t("table.total", { count: total })} · {t("table.pageOf", { page, pages })}
       </Text>
       <PageLink to={page > 1 ? href(page - 1) : null} label={t("table.previous")} />
       <PageLink to={page < pages ? href(page + 1) : null} label={t("table.next")} />
-    </Group>
+    </Row>
   );
 }

@@ -14,6 +14,7 @@ export { Code } from "@mantine/core/esm/components/Code/Code";
 export { ColorSwatch } from "@mantine/core/esm/components/ColorSwatch/ColorSwatch";
 export { Fieldset } from "@mantine/core/esm/components/Fieldset/Fieldset";
 export { Grid } from "@mantine/core/esm/components/Grid/Grid";
+export { getSpacing } from "@mantine/core/esm/core/utils/get-size/get-size";
 export { Group } from "@mantine/core/esm/components/Group/Group";
 export { Image } from "@mantine/core/esm/components/Image/Image";
 export { Input } from "@mantine/core/esm/components/Input/Input";

@@ -1,4 +1,5 @@
-import { AppShell, Burger, Group, Text, Title } from "../../utils/mantine";
+import { AppShell, Burger, Text, Title } from "../../utils/mantine";
+import { Row } from "../Row";
 import { Link, useFetcher } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -43,8 +44,8 @@ export function AppShellLayout({ title, theme, branding, user, role, parts, chil
         {t("shell.skipToContent")}
       </a>
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+        <Row style={{ paddingInline: "var(--mantine-spacing-md)", height: "100%" }} justify="space-between" wrap="nowrap">
+          <Row gap="sm" wrap="nowrap">
             {/* Two burgers, one per screen size (CSS picks): the saved preference, the page-only drawer. */}
             <fetcher.Form method="post" action="/preferences/theme" className="drawer-toggle-wide">
               <input type="hidden" name="drawerOpen" value={String(!opened)} />
@@ -70,12 +71,12 @@ export function AppShellLayout({ title, theme, branding, user, role, parts, chil
             <Title order={1} size="h4" ml="md" data-testid="page-title">
               {title}
             </Title>
-          </Group>
-          <Group gap="xs" wrap="nowrap">
+          </Row>
+          <Row gap="xs" wrap="nowrap">
             <ThemeControls theme={theme} />
             <UserMenu user={user} />
-          </Group>
-        </Group>
+          </Row>
+        </Row>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t("shell.toggleDrawer")}>
         <DrawerNav role={role} parts={parts} />

@@ -1,4 +1,5 @@
-import { Button, Group, Text } from "../../utils/mantine";
+import { Button, Text } from "../../utils/mantine";
+import { Row } from "../Row";
 import { Form, Link } from "@remix-run/react";
 import { SpriteIcon } from "./SpriteIcon";
 import { useTranslation } from "react-i18next";
@@ -7,7 +8,7 @@ import { useTranslation } from "react-i18next";
 export function UserMenu({ user }: { user: { fullName: string; email: string } }) {
   const { t } = useTranslation();
   return (
-    <Group gap="xs" wrap="nowrap">
+    <Row gap="xs" wrap="nowrap">
       <Text component={Link} to="/profile" size="sm" visibleFrom="sm" title={user.email} data-testid="user-name">
         {user.fullName}
       </Text>
@@ -16,6 +17,6 @@ export function UserMenu({ user }: { user: { fullName: string; email: string } }
           {t("shell.signOut")}
         </Button>
       </Form>
-    </Group>
+    </Row>
   );
 }

@@ -1,4 +1,4 @@
-import { Group } from "../../utils/mantine";
+import { Row } from "../Row";
 import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useFocusClass } from "../../utils/focus-class";
@@ -17,7 +17,7 @@ export function PageControls({ table }: { table: TableFrame }) {
   const focus = useFocusClass();
   const current = new URLSearchParams(location.search);
   return (
-    <Group justify="space-between" data-testid="page-controls">
+    <Row justify="space-between" data-testid="page-controls">
       <div className="page-sizes" role="group" aria-label={t("table:perPage")}>
         <span className="page-sizes-label">{t("table:perPage")}</span>
         {PAGE_SIZES.map((size) =>
@@ -33,6 +33,6 @@ export function PageControls({ table }: { table: TableFrame }) {
         )}
       </div>
       <Pager page={table.state.page} size={table.state.size} total={table.total} />
-    </Group>
+    </Row>
   );
 }

@@ -10,6 +10,12 @@ import type { TableData, TableSelection } from "./types";
 
 const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
 
+// The header row as plain elements with the classes and data attributes Mantine's Table.Thead,
+// Table.Tr and Table.Th give inside this table (its default row borders, hover and striping): the
+// same markup, without a Mantine component per header cell (decision 059 did the rows).
+const { thead, tr, th } = Table.classes;
+const headClass = `${th} mantine-Table-th`;
+
 /** A column header whose sort is a real link: it works without JavaScript. */
 function SortLink({ table, column }: { table: TableData; column: ArrangedColumn }) {
   const { t } = useTranslation();
@@ -53,26 +59,27 @@ export function PlainTable({ table, striped, selection }: { table: TableData; st
         // Mantine marks the striped rows; the table says it too, as the interactive renderer does.
         data-striped={striped ? "odd" : undefined}
       >
-        <Table.Thead>
-          <Table.Tr>
+        <thead className={`${thead} mantine-Table-thead`}>
+          <tr className={`${tr} mantine-Table-tr`} data-with-row-border data-hover data-striped={striped ? "odd" : undefined}>
             {selection ? (
-              <Table.Th style={{ width: 40 }}>
+              <th style={{ width: 40 }} className={headClass}>
                 <Checkbox size="xs" name={selection.allName} value={selection.allValue} aria-label={selection.allLabel} disabled={table.rows.length === 0} />
-              </Table.Th>
+              </th>
             ) : null}
             {columns.map((c) => (
-              <Table.Th
+              <th
                 key={c.field}
                 // Never narrower than a column of the interactive table: a phone scrolls the table instead.
                 style={{ minWidth: MIN_WIDTH, ...(c.width ? { width: c.width } : {}) }}
+                className={headClass}
                 aria-sort={lead.replace(/^-/, "") === c.field ? ARIA_SORT[lead.startsWith("-") ? "desc" : "asc"] : undefined}
                 data-field={c.field}
               >
                 {c.sortable ? <SortLink table={table} column={c} /> : t(c.labelKey)}
-              </Table.Th>
+              </th>
             ))}
-          </Table.Tr>
-        </Table.Thead>
+          </tr>
+        </thead>
         <PlainRows table={table} columns={columns} selection={selection} />
       </Table>
     </Box>

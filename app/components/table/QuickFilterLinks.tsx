@@ -1,4 +1,4 @@
-import { Group } from "../../utils/mantine";
+import { Row } from "../Row";
 import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { findResource } from "../../common/resources";
@@ -15,7 +15,7 @@ export function QuickFilterLinks({ table }: { table: TableFrame }) {
   const offered = quickFiltersOf(table.spec);
   if (offered.length < 2) return null;
   return (
-    <Group gap="xs" role="group" aria-label={t("table:quick.label")} data-testid="quick-filters">
+    <Row gap="xs" role="group" aria-label={t("table:quick.label")} data-testid="quick-filters">
       {offered.map((quick) => {
         const active = table.state.quick === quick;
         return (
@@ -32,6 +32,6 @@ export function QuickFilterLinks({ table }: { table: TableFrame }) {
           </PlainButtonLink>
         );
       })}
-    </Group>
+    </Row>
   );
 }

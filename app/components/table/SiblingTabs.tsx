@@ -1,4 +1,5 @@
-import { Button, Group } from "../../utils/mantine";
+import { Button } from "../../utils/mantine";
+import { Row } from "../Row";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { resourceTitleKey } from "../../common/resources/types";
@@ -8,7 +9,7 @@ export function SiblingTabs({ current, keys }: { current: string; keys: string[]
   const { t } = useTranslation();
   if (keys.length < 2) return null;
   return (
-    <Group component="nav" gap={6} aria-label={t("table:siblings")} data-testid="sibling-tabs">
+    <Row component="nav" gap={6} aria-label={t("table:siblings")} data-testid="sibling-tabs">
       {keys.map((key) => (
         <Button
           key={key}
@@ -21,6 +22,6 @@ export function SiblingTabs({ current, keys }: { current: string; keys: string[]
           {t(resourceTitleKey(key))}
         </Button>
       ))}
-    </Group>
+    </Row>
   );
 }

@@ -1,4 +1,5 @@
-import { Group, Switch } from "../../utils/mantine";
+import { Switch } from "../../utils/mantine";
+import { Row } from "../Row";
 import { useFetcher } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "../../utils/use-hydrated";
@@ -25,7 +26,7 @@ export function StripedSwitch({ saved }: { saved: boolean }) {
     <fetcher.Form method="post" data-testid="striped-form">
       <input type="hidden" name="intent" value={TABLE_INTENTS.striped} />
       {hydrated ? null : <input type="hidden" name="back" value="1" />}
-      <Group gap="xs" wrap="nowrap">
+      <Row gap="xs" wrap="nowrap">
         <Switch
           name="striped"
           label={t("table:striped")}
@@ -42,7 +43,7 @@ export function StripedSwitch({ saved }: { saved: boolean }) {
             {t("table:save")}
           </PlainButton>
         )}
-      </Group>
+      </Row>
     </fetcher.Form>
   );
 }

@@ -1,4 +1,4 @@
-import { Group } from "../../utils/mantine";
+import { Row } from "../Row";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { resourceSingularKey } from "../../common/resources/types";
@@ -16,8 +16,8 @@ import { SpriteIcon } from "../shell/SpriteIcon";
 export function TableToolbar({ table, actions, interactive }: { table: TableFrame; actions?: ReactNode; interactive: boolean }) {
   const { t } = useTranslation();
   return (
-    <Group justify="space-between" align="flex-start" data-testid="table-toolbar">
-      <Group gap="xs">
+    <Row justify="space-between" align="flex-start" data-testid="table-toolbar">
+      <Row gap="xs">
         {table.canCreate ? (
           <PlainButtonLink to={`/${table.resourceKey}/new`}>
             <SpriteIcon name="plus" size={16} />
@@ -25,12 +25,12 @@ export function TableToolbar({ table, actions, interactive }: { table: TableFram
           </PlainButtonLink>
         ) : null}
         {actions}
-      </Group>
-      <Group gap="lg" align="flex-start">
+      </Row>
+      <Row gap="lg" align="flex-start">
         {table.canStripe ? <StripedSwitch saved={table.striped} /> : null}
         {interactive ? null : <ColumnsForm table={table} />}
         <ExportForm table={table} />
-      </Group>
-    </Group>
+      </Row>
+    </Row>
   );
 }
