@@ -4,7 +4,9 @@
 // seed: ONE process serving both the console and the API (ECFX_ROLES=console,api,
 // ECFX_WEB_CONCURRENCY=1) against a process per core, each serving both (the default). Closed loop:
 // a fixed number of clients, each sending its next request when the last one is answered, for a
-// fixed time. The clients run on the same machine: they are undici dispatches over kept-alive
+// fixed time. Both configurations run at once, each idle while the other is measured, and are
+// measured in alternating slices, so that a machine whose speed changes during the run (a virtual
+// machine's often does) changes both alike. The clients run on the same machine: they are undici dispatches over kept-alive
 // connections, so that they take little, and the CPU they take is measured and reported with the
 // figures (its share of the machine is capacity the product did not have), never left out.
 // Beside them, the same stack's bare page (50 rows, no API call, no product code): a virtual
@@ -27,6 +29,8 @@ const seconds = Number(process.argv[2] ?? 15);
 const warmUpSeconds = Number(process.argv[3] ?? 30);
 const cores = os.availableParallelism();
 const CLIENTS = 4 * cores;
+/** Each configuration's measured time is cut into this many slices, alternating with the other's. */
+const SLICES = 6;
 
 interface Loop {
   perSecond: number;
@@ -36,15 +40,6 @@ interface Loop {
   productCpuMs: number;
   /** The load generator's share of the machine's CPU over the run. */
   clientShare: number;
-}
-
-interface Throughput {
-  processes: number;
-  console: Loop;
-  /** The bare page of the same stack (no API call, no product code): what the machine and the stack scale to. */
-  bare: Loop;
-  api: Loop;
-  startupMs: number;
 }
 
 /** Where a GET goes: built once, so the load generator spends its CPU on requests, not on URLs. */
@@ -77,10 +72,16 @@ function get(target: Target, headers: Record<string, string>): Promise<boolean> 
   });
 }
 
-/** Answers per second from `clients` loops of `request` over `ms` (after `warmUpSeconds` of the same), with the CPU both sides used. */
-async function closedLoop(request: () => Promise<boolean>, productCpuMs: () => number, clients: number, ms: number): Promise<Loop> {
-  const warmUntil = performance.now() + warmUpSeconds * 1000;
-  while (performance.now() < warmUntil) await Promise.all(Array.from({ length: clients }, request));
+/** What one slice of a closed loop gave: answers, time, and the CPU both sides used. */
+interface Slice {
+  answered: number;
+  elapsedMs: number;
+  clientMs: number;
+  productMs: number;
+}
+
+/** `clients` loops of `request` for `ms`, with the CPU both sides used. */
+async function closedLoop(request: () => Promise<boolean>, productCpuMs: () => number, clients: number, ms: number): Promise<Slice> {
   let answered = 0;
   let failed = 0;
   const clientBefore = process.cpuUsage();
@@ -95,21 +96,37 @@ async function closedLoop(request: () => Promise<boolean>, productCpuMs: () => n
       }
     }),
   );
-  const elapsed = performance.now() - started;
+  const elapsedMs = performance.now() - started;
   const used = process.cpuUsage(clientBefore);
-  const clientMs = (used.user + used.system) / 1000;
   if (failed) throw new Error(`${failed} requests failed`);
+  return { answered, elapsedMs, clientMs: (used.user + used.system) / 1000, productMs: productCpuMs() - productBefore };
+}
+
+function loopOf(slices: Slice[]): Loop {
+  const sum = (key: keyof Slice) => slices.reduce((total, slice) => total + slice[key], 0);
+  const [answered, elapsedMs, clientMs] = [sum("answered"), sum("elapsedMs"), sum("clientMs")];
   return {
-    perSecond: answered / (elapsed / 1000),
+    perSecond: answered / (elapsedMs / 1000),
     clientCpuMs: clientMs / answered,
-    productCpuMs: (productCpuMs() - productBefore) / answered,
-    clientShare: clientMs / (elapsed * cores),
+    productCpuMs: sum("productMs") / answered,
+    clientShare: clientMs / (elapsedMs * cores),
   };
 }
 
-async function measure(data: Awaited<ReturnType<typeof prepareData>>, processes: number): Promise<Throughput> {
+/** One configuration of the product, started and signed in, its requests ready. */
+interface Running {
+  processes: number;
+  startupMs: number;
+  cpu: () => number;
+  requests: Record<Kind, () => Promise<boolean>>;
+  stop(): Promise<void>;
+}
+
+type Kind = "console" | "bare" | "api";
+
+async function start(data: Awaited<ReturnType<typeof prepareData>>, processes: number): Promise<Running> {
   const [port, apiPort] = [await freePort(), await freePort()];
-  const bareRowsFile = path.join(data.env.ECFX_DATA_DIR!, "bench-bare-rows.json");
+  const bareRowsFile = path.join(data.env.ECFX_DATA_DIR!, `bench-bare-rows-${processes}.json`);
   const started = performance.now();
   const product = spawnProduct(data, {
     ECFX_BENCH_BARE_ROWS: bareRowsFile,
@@ -124,6 +141,10 @@ async function measure(data: Awaited<ReturnType<typeof prepareData>>, processes:
   // A kept-alive connection per client, to each server.
   const consolePool = new Pool(consoleUrl, { connections: CLIENTS });
   const apiPool = new Pool(apiUrl, { connections: CLIENTS });
+  const stop = async () => {
+    await Promise.all([consolePool.destroy(), apiPool.destroy()]);
+    await product.stop();
+  };
   try {
     if (!(await answers(`${apiUrl}/api/v1/health`, product, 120_000)) || !(await answers(`${consoleUrl}/healthcheck`, product, 600_000))) {
       throw new Error(`the product did not start:\n${product.log().slice(-3000)}`);
@@ -135,39 +156,65 @@ async function measure(data: Awaited<ReturnType<typeof prepareData>>, processes:
     const until = performance.now() + 120_000;
     while (!copiesListen() && performance.now() < until) await new Promise((r) => setTimeout(r, 100));
     if (!copiesListen()) throw new Error(`not every copy started:\n${product.log().slice(-3000)}`);
-    const cpu = productCpu(product.child.pid!, data);
     const cookie = await consoleCookie(consoleUrl);
     const token = await apiToken(apiUrl);
     const rows = await fetch(`${apiUrl}/api/v1/case/search?max=50&offset=${499 * 50}&sort=-case_number`, { headers: { authorization: `Bearer ${token}` } });
     fs.writeFileSync(bareRowsFile, JSON.stringify(await rows.json()));
     const page: Target = { pool: consolePool, path: CONSOLE_PAGE };
-    const consoleLoop = await closedLoop(() => get(page, { cookie }), cpu, CLIENTS, seconds * 1000);
     const bare: Target = { pool: consolePool, path: BARE_PAGE };
-    const bareLoop = await closedLoop(() => get(bare, { cookie }), cpu, CLIENTS, seconds * 1000);
     const searches = Array.from({ length: 1900 }, (_, n) => ({ pool: apiPool, path: `/api/v1/case/search?max=50&offset=${(n + 100) * 50}&sort=-case_number` }));
     const authorization = { authorization: `Bearer ${token}` };
     let n = 0;
-    const apiLoop = await closedLoop(
-      () => {
-        n = (n + 37) % searches.length;
-        return get(searches[n]!, authorization);
+    return {
+      processes,
+      startupMs,
+      cpu: productCpu(product.child.pid!, data),
+      requests: {
+        console: () => get(page, { cookie }),
+        bare: () => get(bare, { cookie }),
+        api: () => {
+          n = (n + 37) % searches.length;
+          return get(searches[n]!, authorization);
+        },
       },
-      cpu,
-      CLIENTS,
-      seconds * 1000,
-    );
-    return { processes, console: consoleLoop, bare: bareLoop, api: apiLoop, startupMs };
-  } finally {
-    await Promise.all([consolePool.destroy(), apiPool.destroy()]);
-    await product.stop();
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
   }
+}
+
+/**
+ * One kind of request on both configurations: each warmed up, then measured in alternating
+ * slices (one, all, all, one, one, all…), so that a machine whose speed changes during the run
+ * changes both figures alike. Returns each configuration's loop and the ratio of each pair of
+ * neighbouring slices.
+ */
+async function compare(kind: Kind, one: Running, all: Running): Promise<{ one: Loop; all: Loop; pairs: number[] }> {
+  for (const running of [one, all]) await closedLoop(running.requests[kind], running.cpu, CLIENTS, warmUpSeconds * 1000);
+  const slices = new Map<Running, Slice[]>([
+    [one, []],
+    [all, []],
+  ]);
+  const pairs: number[] = [];
+  for (let round = 0; round < SLICES; round++) {
+    const order = round % 2 === 0 ? [one, all] : [all, one];
+    for (const running of order) slices.get(running)!.push(await closedLoop(running.requests[kind], running.cpu, CLIENTS, (seconds * 1000) / SLICES));
+    const [a, b] = [slices.get(one)!.at(-1)!, slices.get(all)!.at(-1)!];
+    pairs.push(b.answered / b.elapsedMs / (a.answered / a.elapsedMs));
+  }
+  return { one: loopOf(slices.get(one)!), all: loopOf(slices.get(all)!), pairs };
 }
 
 // The cores the product kept busy tell a product that scales from one that got more of a machine
 // other work shares: two processes are offered two cores, one process one.
-const row = (t: Throughput, what: "console" | "bare" | "api") => {
-  const loop = t[what];
-  return `${loop.perSecond.toFixed(what === "api" ? 0 : 1)} (client ${loop.clientCpuMs.toFixed(2)} ms, ${(100 * loop.clientShare).toFixed(0)} % of the machine; product ${loop.productCpuMs.toFixed(1)} ms, ${((loop.perSecond * loop.productCpuMs) / 1000).toFixed(2)} cores busy)`;
+const row = (loop: Loop, what: Kind) =>
+  `${loop.perSecond.toFixed(what === "api" ? 0 : 1)} (client ${loop.clientCpuMs.toFixed(2)} ms, ${(100 * loop.clientShare).toFixed(0)} % of the machine; product ${loop.productCpuMs.toFixed(1)} ms, ${((loop.perSecond * loop.productCpuMs) / 1000).toFixed(2)} cores busy)`;
+
+const spread = (pairs: number[]) => {
+  const sorted = [...pairs].sort((a, b) => a - b);
+  return `slices ${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)}`;
 };
 
 async function main(): Promise<void> {
@@ -176,21 +223,34 @@ async function main(): Promise<void> {
   const data = await prepareData("sqlite");
   try {
     await runSeed(data);
-    const one = await measure(data, 1);
-    const all = await measure(data, cores);
-    console.log(
-      `${CLIENTS} clients (undici dispatcher, kept-alive), ${seconds} s each after ${warmUpSeconds} s of warm-up, SQLite, 100,000 cases; console page ${CONSOLE_PAGE}, API case search pages 100-1990 sorted by -case_number. In brackets: CPU per answer of the load generator and its share of the machine; of the product, and the cores it kept busy.`,
-    );
-    console.log(
-      `| processes (each serving the console and the API) | console pages/s | bare pages/s (${BARE_PAGE}) | API searches/s | start to first answer |`,
-    );
-    console.log("| --- | --- | --- | --- | --- |");
-    for (const t of [one, all])
-      console.log(`| ${t.processes} | ${row(t, "console")} | ${row(t, "bare")} | ${row(t, "api")} | ${(t.startupMs / 1000).toFixed(1)} s |`);
-    const times = (what: "console" | "bare" | "api") => (all[what].perSecond / one[what].perSecond).toFixed(2);
-    console.log(
-      `Every core against one process: console ${times("console")}×, API ${times("api")}× (aim at least 1.8× on 2 cores); the bare page of the same stack, the baseline of what this machine and stack scale to: ${times("bare")}×. Load average ${os.loadavg()[0]!.toFixed(1)} at the end.`,
-    );
+    // Started one after the other (each start checks the database); idle while the other is measured.
+    const one = await start(data, 1);
+    const all = await start(data, cores).catch(async (error: unknown) => {
+      await one.stop();
+      throw error;
+    });
+    try {
+      const results = { console: await compare("console", one, all), bare: await compare("bare", one, all), api: await compare("api", one, all) };
+      console.log(
+        `${CLIENTS} clients (undici dispatcher, kept-alive), SQLite, 100,000 cases; each configuration warmed up ${warmUpSeconds} s, then measured ${seconds} s in ${SLICES} slices alternating with the other's. Console page ${CONSOLE_PAGE}, the bare page of the same stack ${BARE_PAGE}, API case search pages 100-1990 sorted by -case_number. In brackets: CPU per answer of the load generator and its share of the machine; of the product, and the cores it kept busy.`,
+      );
+      console.log(`| processes (each serving the console and the API) | console pages/s | bare pages/s | API searches/s | start to first answer |`);
+      console.log("| --- | --- | --- | --- | --- |");
+      for (const [running, side] of [
+        [one, "one"],
+        [all, "all"],
+      ] as const) {
+        console.log(
+          `| ${running.processes} | ${row(results.console[side], "console")} | ${row(results.bare[side], "bare")} | ${row(results.api[side], "api")} | ${(running.startupMs / 1000).toFixed(1)} s |`,
+        );
+      }
+      const times = (kind: Kind) => `${(results[kind].all.perSecond / results[kind].one.perSecond).toFixed(2)}× (${spread(results[kind].pairs)})`;
+      console.log(
+        `Every core against one process: console ${times("console")}, API ${times("api")} (aim at least 1.8× on 2 cores); the bare page of the same stack, the baseline of what this machine and stack scale to: ${times("bare")}. Load average ${os.loadavg()[0]!.toFixed(1)} at the end.`,
+      );
+    } finally {
+      await Promise.all([one.stop(), all.stop()]);
+    }
   } finally {
     await data.cleanup();
   }

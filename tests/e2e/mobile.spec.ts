@@ -75,6 +75,9 @@ for (const js of [true, false]) {
         await page.goto("/inbox-items");
         await ready(page, js);
         const table = page.getByTestId("resource-table");
+        // With JavaScript, the interactive table takes the plain one's place once it has loaded:
+        // measured before, the cells measured may be the ones being replaced.
+        await expect(table).toHaveAttribute("data-renderer", js ? "interactive" : "plain");
         const first = table.locator("thead th").first();
         await expect(first).toBeInViewport();
         // A named column keeps the tables' minimum width (60 px): never squeezed to a sliver.
