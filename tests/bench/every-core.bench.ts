@@ -12,11 +12,10 @@
 // Beside them, the same stack's bare page (50 rows, no API call, no product code): a virtual
 // machine's cores are not always independent (one core alone may run faster than two together), and
 // the bare page's ratio says what any page of this stack can reach on the machine of the run.
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Pool } from "undici";
-import { BARE_PAGE, CONSOLE_PAGE, apiToken, consoleCookie } from "./search";
+import { BARE_PAGE, CONSOLE_PAGE, apiToken, consoleCookie, writeBareRows } from "./search";
 import { freePort } from "../free-port";
 import { answers, buildProduct, prepareData, productCpu, runSeed, spawnProduct } from "./product";
 import { machine, machineLine } from "./report";
@@ -158,8 +157,7 @@ async function start(data: Awaited<ReturnType<typeof prepareData>>, processes: n
     if (!copiesListen()) throw new Error(`not every copy started:\n${product.log().slice(-3000)}`);
     const cookie = await consoleCookie(consoleUrl);
     const token = await apiToken(apiUrl);
-    const rows = await fetch(`${apiUrl}/api/v1/case/search?max=50&offset=${499 * 50}&sort=-case_number`, { headers: { authorization: `Bearer ${token}` } });
-    fs.writeFileSync(bareRowsFile, JSON.stringify(await rows.json()));
+    await writeBareRows(apiUrl, token, bareRowsFile);
     const page: Target = { pool: consolePool, path: CONSOLE_PAGE };
     const bare: Target = { pool: consolePool, path: BARE_PAGE };
     const searches = Array.from({ length: 1900 }, (_, n) => ({ pool: apiPool, path: `/api/v1/case/search?max=50&offset=${(n + 100) * 50}&sort=-case_number` }));

@@ -191,6 +191,15 @@ async function measurePage(
   };
 }
 
+/** Asks the API once for the list page's 50 rows and writes them where the bare page reads them. */
+export async function writeBareRows(apiUrl: string, token: string, file: string): Promise<void> {
+  const rows = await fetch(`${apiUrl}/api/v1/case/search?max=50&offset=${499 * 50}&sort=-case_number`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!rows.ok) throw new Error(`the bare page's rows: the API answered ${rows.status}`);
+  fs.writeFileSync(file, JSON.stringify(await rows.json()));
+}
+
 /**
  * The console's case list page, and the bare baseline beside it in the same run: first the page's
  * 50 rows are asked of the API once and written where the bare page reads them.
@@ -200,11 +209,7 @@ export async function runConsolePage(
   requests: number,
 ): Promise<ConsolePageRun> {
   const token = await apiToken(product.apiUrl);
-  const rows = await fetch(`${product.apiUrl}/api/v1/case/search?max=50&offset=${499 * 50}&sort=-case_number`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  if (!rows.ok) throw new Error(`the bare page's rows: the API answered ${rows.status}`);
-  fs.writeFileSync(product.bareRowsFile, JSON.stringify(await rows.json()));
+  await writeBareRows(product.apiUrl, token, product.bareRowsFile);
   const cookie = await consoleCookie(product.consoleUrl);
   const meters = { ...product, token, cpu: product.cpuMs };
   return {

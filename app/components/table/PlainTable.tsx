@@ -48,19 +48,13 @@ export function PlainTable({ table, striped, selection }: { table: TableData; st
   const { t } = useTranslation();
   const columns = table.columns.filter((c) => c.visible);
   const lead = table.state.sort.split(",")[0] ?? "";
+  // Mantine's value for a striped table, which its rows carry: the table says it too, as the interactive renderer does.
+  const stripes = striped ? "odd" : undefined;
   return (
     <Box style={{ overflowX: "auto" }}>
-      <Table
-        striped={striped}
-        highlightOnHover
-        withTableBorder
-        data-testid="resource-table"
-        data-renderer="plain"
-        // Mantine marks the striped rows; the table says it too, as the interactive renderer does.
-        data-striped={striped ? "odd" : undefined}
-      >
+      <Table striped={striped} highlightOnHover withTableBorder data-testid="resource-table" data-renderer="plain" data-striped={stripes}>
         <thead className={`${thead} mantine-Table-thead`}>
-          <tr className={`${tr} mantine-Table-tr`} data-with-row-border data-hover data-striped={striped ? "odd" : undefined}>
+          <tr className={`${tr} mantine-Table-tr`} data-with-row-border data-hover data-striped={stripes}>
             {selection ? (
               <th style={{ width: 40 }} className={headClass}>
                 <Checkbox size="xs" name={selection.allName} value={selection.allValue} aria-label={selection.allLabel} disabled={table.rows.length === 0} />
