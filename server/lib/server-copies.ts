@@ -7,6 +7,15 @@ import cluster, { type Worker } from "node:cluster";
 const QUICK_DEATH_MS = 5_000;
 const MAX_QUICK_DEATHS = 5;
 
+/**
+ * V8 options of every copy. A copy per core leaves no core idle for V8's collector threads: they
+ * would take turns with the other copies' main threads, so each copy collects on its own thread
+ * (decision 079). There each scavenge pauses the copy's pages, and its cost is what it copies (the
+ * requests in flight), not the garbage it frees: a young generation twice V8's default (32 MB
+ * semi-spaces) collects half as often (decision 083). Measured: docs/benchmarks.md.
+ */
+export const COPY_NODE_OPTIONS: readonly string[] = ["--single-threaded-gc", "--max-semi-space-size=32"];
+
 export interface ServerCopies {
   stop(): Promise<void>;
 }
@@ -27,9 +36,8 @@ export interface CopiesOptions {
  * run the same script and must not start copies of their own (they see `isServerCopy()`).
  */
 export function startServerCopies({ exec, args, count, env, name }: CopiesOptions): ServerCopies {
-  // A copy per core leaves no core idle for V8's collector threads: they would take turns with the
-  // other copies' main threads. Each copy collects on its own thread (measured: docs/benchmarks.md).
-  cluster.setupPrimary({ exec, args, execArgv: [...process.execArgv, "--single-threaded-gc"] });
+  // The process's own options last: V8 takes the last of a repeated option, so an operator's wins.
+  cluster.setupPrimary({ exec, args, execArgv: [...COPY_NODE_OPTIONS, ...process.execArgv] });
   let stopping = false;
   let quickDeaths = 0;
   const startedAt = new Map<Worker, number>();
