@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { COPY_NODE_OPTIONS } from "../../server/lib/server-copies";
 import { BENCH_PASSWORD } from "../bench/product";
 import { consoleCookie } from "../bench/search";
 import { type Product, freePort, killAllGroups, killGroup, spawnProduct } from "./product-processes";
@@ -68,8 +69,16 @@ describe("the API on every core", () => {
     );
     expect(copies).toHaveLength(3);
     // A copy per core collects garbage on its own thread (decision 079) in a larger young generation (083).
-    for (const pid of copies)
-      expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toEqual(expect.arrayContaining(["--single-threaded-gc", "--max-semi-space-size=32"]));
+    const commandLine = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    // The starting process's own Node options come after the copies' (V8 takes the last of a
+    // repeated option, so an operator's wins).
+    const primary = commandLine(product.child.pid!);
+    const ownOptions = primary.slice(1, primary.indexOf("server/main.ts"));
+    for (const pid of copies) {
+      const copy = commandLine(pid);
+      expect(copy).toEqual(expect.arrayContaining(["--single-threaded-gc", "--max-semi-space-size=32"]));
+      expect(copy.slice(1, 1 + COPY_NODE_OPTIONS.length + ownOptions.length)).toEqual([...COPY_NODE_OPTIONS, ...ownOptions]);
+    }
     // Each copy says when it listens: all three do before one is killed.
     const listening = () => product!.output().split("ECFX API on").length - 1;
     expect(

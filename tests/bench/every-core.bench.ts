@@ -6,9 +6,10 @@
 // a fixed number of clients, each sending its next request when the last one is answered, for a
 // fixed time. Both configurations run at once, each idle while the other is measured, and are
 // measured in alternating slices, so that a machine whose speed changes during the run (a virtual
-// machine's often does) changes both alike. The clients run on the same machine: they are undici dispatches over kept-alive
-// connections, so that they take little, and the CPU they take is measured and reported with the
-// figures (its share of the machine is capacity the product did not have), never left out.
+// machine's often does) changes both alike. The clients run on the same machine: they are undici
+// dispatches over kept-alive connections, so that they take little, and the CPU they take is
+// measured and reported with the figures (its share of the machine is capacity the product did not
+// have), never left out.
 // Beside them, the same stack's bare page (50 rows, no API call, no product code): a virtual
 // machine's cores are not always independent (one core alone may run faster than two together), and
 // the bare page's ratio says what any page of this stack can reach on the machine of the run.

@@ -13,8 +13,9 @@ const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
 // The header row as plain elements with the classes and data attributes Mantine's Table.Thead,
 // Table.Tr and Table.Th give inside this table (its default row borders, hover and striping): the
 // same markup, without a Mantine component per header cell (decision 059 did the rows).
-const { thead, tr, th } = Table.classes;
-const headClass = `${th} mantine-Table-th`;
+const theadClass = `${Table.classes.thead} mantine-Table-thead`;
+const trClass = `${Table.classes.tr} mantine-Table-tr`;
+const thClass = `${Table.classes.th} mantine-Table-th`;
 
 /** A column header whose sort is a real link: it works without JavaScript. */
 function SortLink({ table, column }: { table: TableData; column: ArrangedColumn }) {
@@ -53,10 +54,10 @@ export function PlainTable({ table, striped, selection }: { table: TableData; st
   return (
     <Box style={{ overflowX: "auto" }}>
       <Table striped={striped} highlightOnHover withTableBorder data-testid="resource-table" data-renderer="plain" data-striped={stripes}>
-        <thead className={`${thead} mantine-Table-thead`}>
-          <tr className={`${tr} mantine-Table-tr`} data-with-row-border data-hover data-striped={stripes}>
+        <thead className={theadClass}>
+          <tr className={trClass} data-with-row-border data-hover data-striped={stripes}>
             {selection ? (
-              <th style={{ width: 40 }} className={headClass}>
+              <th style={{ width: 40 }} className={thClass}>
                 <Checkbox size="xs" name={selection.allName} value={selection.allValue} aria-label={selection.allLabel} disabled={table.rows.length === 0} />
               </th>
             ) : null}
@@ -65,7 +66,7 @@ export function PlainTable({ table, striped, selection }: { table: TableData; st
                 key={c.field}
                 // Never narrower than a column of the interactive table: a phone scrolls the table instead.
                 style={{ minWidth: MIN_WIDTH, ...(c.width ? { width: c.width } : {}) }}
-                className={headClass}
+                className={thClass}
                 aria-sort={lead.replace(/^-/, "") === c.field ? ARIA_SORT[lead.startsWith("-") ? "desc" : "asc"] : undefined}
                 data-field={c.field}
               >
