@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { copyMonaco } from "../scripts/copy-monaco";
 import { buildApi } from "./api/app";
+import { listenOnOwnPort } from "./api/own-port";
 import { loadOrCreateSecrets } from "./auth/secrets";
 import { openContext } from "./bootstrap";
 import { startConsoleServer } from "./console/console-server";
@@ -87,10 +88,13 @@ function startConsole(config: Config): ChildProcess {
 async function serveConsoleAndApi(config: Config, ctx: ServerContext): Promise<() => Promise<void>> {
   const api = buildApi(ctx);
   await api.listen({ port: config.ECFX_API_PORT, host: config.ECFX_API_HOST });
-  Object.assign(process.env, consoleEnvironment(config));
+  // A copy's pages ask its own API, not whichever copy the shared port picks (decision 084).
+  const own = isServerCopy() ? await listenOnOwnPort(api) : undefined;
+  Object.assign(process.env, consoleEnvironment(config), own ? { ECFX_API_URL: own.url } : {});
   const consoleServer = await startConsoleServer(path.join(root, "build", "index.js"));
   return async () => {
     await new Promise((resolve) => consoleServer.close(resolve));
+    await own?.close();
     await api.close();
   };
 }

@@ -27,6 +27,36 @@ function childrenOf(pid: number): number[] {
     .map(([id]) => Number(id));
 }
 
+interface TcpSocket {
+  local: number;
+  remote: number;
+  listening: boolean;
+}
+
+/** The IPv4 TCP sockets `pid` holds, read from /proc: its file descriptors' socket inodes in the kernel's table. */
+function tcpSocketsOf(pid: number): TcpSocket[] {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    const target = (() => {
+      try {
+        return fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        return ""; // closed meanwhile
+      }
+    })();
+    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    if (inode) inodes.add(inode);
+  }
+  const port = (address: string) => parseInt(address.split(":")[1]!, 16);
+  return fs
+    .readFileSync(`/proc/${pid}/net/tcp`, "utf8")
+    .split("\n")
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields.length > 9 && inodes.has(fields[9]!))
+    .map((fields) => ({ local: port(fields[1]!), remote: port(fields[2]!), listening: fields[3] === "0A" }));
+}
+
 async function eventually<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -154,6 +184,17 @@ describe("the API on every core", () => {
       );
       expect(pages).toEqual(Array(6).fill(200));
       expect((await fetch(`http://127.0.0.1:${apiPort}/api/v1/health`)).status).toBe(200);
+      // Each copy's console asks its own API, on a loopback port only that copy listens on (the
+      // shared ports are the starting process's), never through the shared port (decision 084).
+      for (const pid of copies) {
+        const sockets = tcpSocketsOf(pid);
+        const ownPorts = sockets.filter((socket) => socket.listening).map((socket) => socket.local);
+        expect(ownPorts).toHaveLength(1);
+        expect((await fetch(`http://127.0.0.1:${ownPorts[0]}/api/v1/health`)).status).toBe(200);
+        const calls = sockets.filter((socket) => !socket.listening && [apiPort, ownPorts[0]].includes(socket.remote));
+        expect(calls.length).toBeGreaterThan(0);
+        expect(calls.map((socket) => socket.remote)).toEqual(calls.map(() => ownPorts[0]));
+      }
     },
     700_000,
   );
