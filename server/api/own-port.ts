@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
@@ -23,13 +24,8 @@ export async function listenOnOwnPort(api: FastifyInstance): Promise<OwnPort> {
   server.timeout = api.server.timeout;
   server.maxRequestsPerSocket = api.server.maxRequestsPerSocket;
   // Exclusive: in a cluster's copy a listen is otherwise the port the primary shares among copies.
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen({ port: 0, host: "127.0.0.1", exclusive: true }, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  server.listen({ port: 0, host: "127.0.0.1", exclusive: true });
+  await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -2,6 +2,7 @@
 // remix-serve, which offers no place for them (docs/decisions/022-console-request-checks.md).
 // It runs in a process of its own (serve.ts) or beside the API in the product's own processes.
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import fs from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
@@ -77,9 +78,7 @@ export async function startConsoleServer(buildPath: string): Promise<Server> {
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST;
   const server = host ? app.listen(port, host) : app.listen(port);
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
+  // Rejects when the port cannot be taken.
+  await once(server, "listening");
   return server;
 }

@@ -36,15 +36,15 @@ interface TcpSocket {
 /** The IPv4 TCP sockets `pid` holds, read from /proc: its file descriptors' socket inodes in the kernel's table. */
 function tcpSocketsOf(pid: number): TcpSocket[] {
   const inodes = new Set<string>();
+  const targetOf = (fd: string) => {
+    try {
+      return fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      return ""; // closed meanwhile
+    }
+  };
   for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
-    const target = (() => {
-      try {
-        return fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
-      } catch {
-        return ""; // closed meanwhile
-      }
-    })();
-    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    const inode = /^socket:\[(\d+)\]$/.exec(targetOf(fd))?.[1];
     if (inode) inodes.add(inode);
   }
   const port = (address: string) => parseInt(address.split(":")[1]!, 16);

@@ -20,7 +20,7 @@ describe("the API on a port of its own", () => {
     closing.push(() => api.close());
     const own = await listenOnOwnPort(api);
     closing.push(() => own.close());
-    return { api, shared, own };
+    return { shared, own };
   }
 
   it("answers every route, hook and unknown path as the shared port does", async () => {
