@@ -128,7 +128,11 @@ describe.each([
     // Another filing's temporary (another writer, still at work) is not touched.
     const other = `.ecfx-${temporaryTag("record-2")}-0123456789abcdef.tmp`;
     await fs.writeFile(path.join(folder, other), "other");
-    await target.write(filing, intended);
+    // The next attempt intends again, as every attempt does, and writes.
+    const again = await target.intend(filing, "record-1");
+    expect(again).toEqual(intended);
+    expect(await filesUnder(root)).toEqual([`Case/${other}`]);
+    await target.write(filing, again);
     expect(await filesUnder(root)).toEqual([`Case/${other}`, "Case/Notice.pdf", "Case/Notice.pdf.properties.json"].sort());
   });
 

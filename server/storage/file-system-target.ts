@@ -95,9 +95,17 @@ export function temporaryTag(idempotencyKey: string): string {
   return createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 16);
 }
 
-async function removeLeftovers(folder: string, tag: string): Promise<void> {
-  const mine = (await fs.readdir(folder)).filter((name) => name.startsWith(`${TEMPORARY_PREFIX}${tag}-`) && name.endsWith(".tmp"));
-  await Promise.all(mine.map((name) => fs.rm(path.join(folder, name), { force: true })));
+/** Removes the temporary files of filing `tag` among the names of `folder`. */
+async function removeLeftovers(folder: string, names: Iterable<string>, tag: string): Promise<void> {
+  const mine = [...names].filter((name) => name.startsWith(`${TEMPORARY_PREFIX}${tag}-`) && name.endsWith(".tmp"));
+  await Promise.all(mine.map((name) => removeIfThere(path.join(folder, name))));
+}
+
+/** Unlinks a file; one already gone is fine. */
+async function removeIfThere(file: string): Promise<void> {
+  await fs.unlink(file).catch((error: unknown) => {
+    if (codeOf(error) !== "ENOENT") throw error;
+  });
 }
 
 async function writeTemporary(folder: string, bytes: Buffer, tag: string): Promise<string> {
@@ -109,7 +117,7 @@ async function writeTemporary(folder: string, bytes: Buffer, tag: string): Promi
     await handle.sync();
   } catch (error) {
     await handle.close().catch(() => undefined);
-    await fs.rm(temporary, { force: true });
+    await removeIfThere(temporary);
     throw error;
   }
   await handle.close();
@@ -152,8 +160,14 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     return real;
   }
 
-  /** Creates the folders one level at a time, each resolved and checked to be inside the root. */
+  /**
+   * The folder, created when missing. Most folders exist already (a case's folder holds all its
+   * notices): the whole path is resolved at once and taken when its real path is a folder inside
+   * the root; otherwise it is made one level at a time, each level resolved and checked.
+   */
   async function ensureFolder(realRoot: string, segments: string[]): Promise<string> {
+    const whole = await fs.realpath(path.join(realRoot, ...segments)).catch(() => null);
+    if (whole !== null && isInside(realRoot, whole) && (await isFolder(whole))) return whole;
     let current = realRoot;
     for (const segment of segments) {
       const next = path.join(current, segment);
@@ -231,6 +245,9 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     // The folder is listed once: a case folder holding a thousand "Order.pdf" copies costs one
     // read, not a thousand look-ups. Links are listed too, so they count as taken.
     const listed = await guarded(request.name, () => namesIn(folder));
+    // What an interrupted attempt of this filing left (a crash between writing and naming) goes
+    // now, found in the same listing; its next write follows this.
+    await guarded(request.name, () => removeLeftovers(folder, listed, temporaryTag(idempotencyKey)));
     const extension = suffix ? `.${suffix}` : "";
     for (let copy = 1; copy <= MAX_COPIES; copy++) {
       const base = `${copy === 1 ? name : `${name} (${copy})`}${extension}`;
@@ -271,7 +288,8 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       // The real folder must still be inside the root (a folder swapped for a link since).
       if (!isInside(realRoot, await fs.realpath(final))) return null;
       // Adopted: a temporary copy the interrupted attempt had not removed yet goes now.
-      await removeLeftovers(path.dirname(final), temporaryTag(intended.idempotencyKey));
+      const folder = path.dirname(final);
+      await removeLeftovers(folder, await fs.readdir(folder), temporaryTag(intended.idempotencyKey));
       return { location: intended.location };
     } catch (error) {
       if (codeOf(error) === "ENOENT" || codeOf(error) === "ENOTDIR") return null;
@@ -288,7 +306,6 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
         throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:misplaced", { file: intended.location }), false);
       }
       const tag = temporaryTag(intended.idempotencyKey);
-      await removeLeftovers(folder, tag);
       try {
         const documentTemporary = await writeTemporary(folder, request.bytes, tag);
         temporaries.push(documentTemporary);
@@ -313,7 +330,7 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
         if (sidecarClaimed) await fs.rm(`${final}${SIDECAR_SUFFIX}`, { force: true });
         throw new DmsLocationTaken(FILE_SYSTEM_KIND, intended.location);
       } finally {
-        await Promise.all(temporaries.map((temporary) => fs.rm(temporary, { force: true })));
+        await Promise.all(temporaries.map(removeIfThere));
       }
     });
   }
@@ -355,6 +372,10 @@ async function namesIn(folder: string): Promise<Set<string>> {
   } catch (error) {
     throw failure(message("filing:notRead", { file: folder }), error);
   }
+}
+
+async function isFolder(file: string): Promise<boolean> {
+  return (await fs.stat(file).catch(() => null))?.isDirectory() ?? false;
 }
 
 async function exists(file: string): Promise<boolean> {
