@@ -57,6 +57,19 @@ describe("mailer", () => {
     expect(parsed.replyTo?.text).toBe("docketing@firm.test");
   });
 
+  it("composes a mail without recording it, and records exactly that message later", async () => {
+    const mailer = createMailer({ database, clock: systemClock, from: "no-reply@ecfx.test" });
+    const before = await database.db.selectFrom("outbound_mail").select("id").execute();
+    const composed = await mailer.compose({ ...mail, subject: "Composed first" });
+    expect(await database.db.selectFrom("outbound_mail").select("id").execute()).toEqual(before);
+    const row = await database.db.transaction().execute((trx) => mailer.record(trx, composed));
+    expect(row).toEqual(composed.composed);
+    const stored = await database.db.selectFrom("outbound_mail").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
+    expect(stored.raw).toBe(composed.composed.raw);
+    expect(stored.status).toBe("sending");
+    expect((await simpleParser(stored.raw)).messageId).toBe(stored.message_id);
+  });
+
   it("records a mail before sending it, and sends it again as the same message", async () => {
     const mailer = createMailer({ database, clock: systemClock, from: "no-reply@ecfx.test", relayUrl: `smtp://127.0.0.1:${port}` });
     const before = received.length;

@@ -19,15 +19,25 @@ export interface OutgoingMail {
   attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
+/** A mail composed with its own Message-ID, not recorded yet. */
+export interface ComposedMail {
+  readonly composed: OutboundMailRow;
+}
+
 export interface Mailer {
   readonly transport: "relay" | "captured";
   /** Composes and sends (or captures) at once; for mail whose repetition after a crash does no harm. */
   send(mail: OutgoingMail): Promise<OutboundMailRow>;
   /**
-   * Composes the mail with its own Message-ID and records it as "sending" through `db` (a
-   * transaction the caller holds, so the record commits with the caller's own rows). Sends nothing.
+   * Composes the mail with its own Message-ID, recording nothing: composed before a transaction
+   * that records it, the mail is not built while the transaction holds the database's write lock.
    */
-  record(db: Kysely<DB>, mail: OutgoingMail): Promise<OutboundMailRow>;
+  compose(mail: OutgoingMail): Promise<ComposedMail>;
+  /**
+   * Records the mail (composing it first unless it is already composed) as "sending" through `db`
+   * (a transaction the caller holds, so the record commits with the caller's own rows). Sends nothing.
+   */
+  record(db: Kysely<DB>, mail: OutgoingMail | ComposedMail): Promise<OutboundMailRow>;
   /**
    * Sends a recorded mail exactly as composed, so sending it again after a crash repeats the
    * same Message-ID, and marks it sent (captured without a relay) or failed; throws when refused.
@@ -48,7 +58,7 @@ export function createMailer(options: { database: Database; clock: Clock; from: 
 
   const mailer: Mailer = {
     transport,
-    async record(db, mail) {
+    async compose(mail) {
       const id = newId();
       const messageId = `<${id}@${senderDomain}>`;
       const composed = await composer.sendMail({
@@ -77,8 +87,12 @@ export function createMailer(options: { database: Database; clock: Clock; from: 
         inbox_item_id: mail.inboxItemId ?? null,
         message_id: messageId,
       };
-      await db.insertInto("outbound_mail").values(row).execute();
-      return row;
+      return { composed: row };
+    },
+    async record(db, mail) {
+      const { composed } = "composed" in mail ? mail : await mailer.compose(mail);
+      await db.insertInto("outbound_mail").values(composed).execute();
+      return composed;
     },
     async deliver(row) {
       let status = "captured";

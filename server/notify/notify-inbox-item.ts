@@ -102,6 +102,17 @@ async function sendPendingRealtime(
       templateSource: await templates.forGroup(row.timekeeper_group_id),
     });
     if (composed.templateProblem) await log("template failed", composed.templateProblem, "WARNING");
+    const mail = await ctx.mailer.compose({
+      firmId: firm.id,
+      purpose: "notice",
+      to: [row.email],
+      replyTo: firm.reply_to_email || undefined,
+      subject: composed.mail.subject,
+      text: composed.mail.text,
+      html: composed.mail.html,
+      inboxItemId: item.id,
+      attachments: composed.delivery.attachments,
+    });
     // The mail is recorded, and the row claimed for it, before anything leaves: at most one mail per row.
     const recorded = await db.transaction().execute(async (trx) => {
       const claimed = await trx
@@ -111,19 +122,9 @@ async function sendPendingRealtime(
         .where("status", "=", row.status)
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) === 0) return null;
-      const mail = await ctx.mailer.record(trx, {
-        firmId: firm.id,
-        purpose: "notice",
-        to: [row.email],
-        replyTo: firm.reply_to_email || undefined,
-        subject: composed.mail.subject,
-        text: composed.mail.text,
-        html: composed.mail.html,
-        inboxItemId: item.id,
-        attachments: composed.delivery.attachments,
-      });
-      await trx.updateTable("notification").set({ outbound_mail_id: mail.id }).where("id", "=", row.id).execute();
-      return mail;
+      const kept = await ctx.mailer.record(trx, mail);
+      await trx.updateTable("notification").set({ outbound_mail_id: kept.id }).where("id", "=", row.id).execute();
+      return kept;
     });
     // Another job took this row meanwhile; it sends the mail.
     if (!recorded) continue;

@@ -65,10 +65,16 @@ export async function sendDigest(ctx: ServerContext, schedule: DigestSchedule, r
       } else told.push(row);
     }
     if (told.length === 0) continue;
-    const mail = await composeDigest(ctx, firm, told, summaries);
+    const mail = await ctx.mailer.compose({
+      firmId: firm.id,
+      purpose: "digest",
+      to: [email],
+      replyTo: firm.reply_to_email || undefined,
+      ...(await composeDigest(ctx, firm, told, summaries)),
+    });
     // The digest is recorded, and its lines claimed for it, before anything leaves: at most one mail per line.
     const recorded = await ctx.database.db.transaction().execute(async (trx) => {
-      const row = await ctx.mailer.record(trx, { firmId: firm.id, purpose: "digest", to: [email], replyTo: firm.reply_to_email || undefined, ...mail });
+      const row = await ctx.mailer.record(trx, mail);
       const ids = told.map((r) => r.id);
       await trx.updateTable("notification").set({ status: "sending", outbound_mail_id: row.id }).where("id", "in", ids).execute();
       return row;
