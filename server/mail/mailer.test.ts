@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
+import nodemailer from "nodemailer";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest, openDatabase } from "../db/database";
@@ -55,6 +56,27 @@ describe("mailer", () => {
     const parsed = await simpleParser(received[0]!);
     expect(parsed.to && "text" in parsed.to ? parsed.to.text : "").toBe("someone@firm.test");
     expect(parsed.replyTo?.text).toBe("docketing@firm.test");
+  });
+
+  it("composes the message Nodemailer's own transport would, with Unix line ends", async () => {
+    const mailer = createMailer({ database, clock: systemClock, from: "no-reply@ecfx.test" });
+    const outgoing = {
+      ...mail,
+      to: ["a@firm.test", "b@firm.test"],
+      replyTo: "docket@firm.test",
+      subject: "Résumé — a long subject with ünïcode that folds over more than one header line",
+      text: "line one\r\nline two\n\nJosé Núñez",
+      html: "<p>one</p>\r\n<p>two</p>",
+      attachments: [{ filename: "Exhibit A – Declaration.pdf", content: Buffer.alloc(100_000, 7), contentType: "application/pdf" }],
+    };
+    const { composed } = await mailer.compose(outgoing);
+    const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+    const { replyTo, to, subject, text, html, attachments } = outgoing;
+    const expected = await transport.sendMail({ from: "no-reply@ecfx.test", to, replyTo, subject, text, html, attachments, messageId: composed.message_id! });
+    // Only the boundaries (random) and the date may differ.
+    const same = (raw: string) => raw.replace(/--_NmP-[0-9a-f]+-Part_/g, "--boundary-").replace(/^Date: .*$/m, "Date:");
+    expect(composed.raw).not.toContain("\r\n");
+    expect(same(composed.raw)).toBe(same(expected.message.toString()));
   });
 
   it("composes a mail without recording it, and records exactly that message later", async () => {
