@@ -3,6 +3,7 @@
 // or PostgreSQL, against the court simulator. For each offered rate, the p95 from the SMTP reply
 // to the notice filed and mailed, and the product's CPU per notice; then the highest rate whose
 // p95 stayed under 1 s. The workers are warmed first by a short run of notices that is not measured.
+// CPU per notice is also given as a ratio to the bare pipeline's (bare-pipeline.ts), measured first.
 // Run: npx tsx tests/bench/delivery-processes.bench.ts [sqlite|postgres] [workers] [rates,...] [seconds]
 import os from "node:os";
 import nodemailer from "nodemailer";
@@ -10,6 +11,7 @@ import { openDatabase } from "../../server/db/database";
 import { startCourtSimulator } from "../../server/courts/simulator";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { distinctNotices, percentile, waitUntilDelivered } from "./notice-pipeline";
+import { barePipelineCpu } from "./bare-pipeline";
 import { freePort } from "../free-port";
 import { noisyPng } from "../api/png";
 import {
@@ -35,6 +37,8 @@ const AIM_MS = 1_000;
  * start (loading, compiling the hot paths, the first connections) is no part of a steady rate.
  */
 const WARM_UP = 40;
+/** Notices of the bare pipeline, the run's reference for the machine's speed. */
+const BARE_NOTICES = 300;
 
 interface RateResult {
   rate: number;
@@ -200,11 +204,16 @@ async function main() {
   console.log(
     `notices through separate processes on ${BACKEND === "sqlite" ? "SQLite" : "PostgreSQL"}: API and SMTP in one, ${WORKERS} worker${WORKERS > 1 ? "s" : ""} — ${cpus[0]?.model ?? "?"} × ${cpus.length}, load ${os.loadavg()[0]?.toFixed(2)}`,
   );
+  // Measured before any product process runs, on the same notices.
+  const bare = await barePipelineCpu(distinctNotices(BARE_NOTICES));
+  console.log(`  the bare pipeline (mailparser, SQLite, a synced file, Nodemailer's composer): ${bare.toFixed(2)} ms of CPU per notice`);
   let best = 0;
   for (const rate of RATES) {
     const r = await runAt(rate, pgUrl);
     const p95 = Number.isFinite(r.p95) ? `${r.p95} ms` : `not all done (${r.done} of ${rate * SECONDS})`;
-    console.log(`  ${String(rate).padStart(3)}/s: p50 ${r.p50} ms, p95 ${p95}, CPU ${r.cpuPerNotice.toFixed(1)} ms per notice`);
+    console.log(
+      `  ${String(rate).padStart(3)}/s: p50 ${r.p50} ms, p95 ${p95}, CPU ${r.cpuPerNotice.toFixed(1)} ms per notice (${(r.cpuPerNotice / bare).toFixed(1)}× the bare pipeline)`,
+    );
     if (r.p95 < AIM_MS) best = rate;
     else if (r.p95 > 3 * AIM_MS) break;
   }

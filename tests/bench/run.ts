@@ -108,6 +108,8 @@ const SCRIPTS: [title: string, script: string, args: string[]][] = [
   ["Notices at 20/s: in → filed and mailed", "delivery.bench.ts", ["20", "15"]],
   // From 10/s: the slower machines seen hold 10–17/s, and a run stops once a rate falls far behind.
   ["Highest steady rate, separate processes, SQLite, 1 worker", "delivery-processes.bench.ts", ["sqlite", "1", "10,15,20,30,40,50,60", "10"]],
+  // One worker per core: on SQLite the workers take turns at its one writer.
+  ["Highest steady rate, separate processes, SQLite, 2 workers", "delivery-processes.bench.ts", ["sqlite", "2", "10,15,20,30,40,50,60", "10"]],
   ["Highest steady rate, separate processes, PostgreSQL, 1 worker", "delivery-processes.bench.ts", ["postgres", "1", "10,15,20,30,40,50", "10"]],
   ["Highest steady rate, separate processes, PostgreSQL, 3 workers", "delivery-processes.bench.ts", ["postgres", "3", "10,15,20,30,40,50", "10"]],
   ["The firm's record read with and without a logo", "firm-read.bench.ts", ["2000"]],
