@@ -219,8 +219,8 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       fresh = await writeTemporary(path.dirname(final), bytes, tag);
       await fs.rename(fresh, final);
     } catch (error) {
-      if (fresh) await fs.rm(fresh, { force: true });
-      await fs.rm(final, { force: true });
+      if (fresh) await removeIfThere(fresh);
+      await removeIfThere(final);
       throw failure(message("filing:notWritten", { file: final }), error);
     }
     return true;
@@ -322,12 +322,12 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
         try {
           claimed = await claim(documentTemporary, request.bytes, final, tag);
         } catch (error) {
-          if (sidecarClaimed) await fs.rm(`${final}${SIDECAR_SUFFIX}`, { force: true });
+          if (sidecarClaimed) await removeIfThere(`${final}${SIDECAR_SUFFIX}`);
           throw error;
         }
         if (claimed) return { path: relativeTo(realRoot, final), location: relativeTo(realRoot, final) };
         // The document name is taken although its sidecar was free: give the sidecar back.
-        if (sidecarClaimed) await fs.rm(`${final}${SIDECAR_SUFFIX}`, { force: true });
+        if (sidecarClaimed) await removeIfThere(`${final}${SIDECAR_SUFFIX}`);
         throw new DmsLocationTaken(FILE_SYSTEM_KIND, intended.location);
       } finally {
         await Promise.all(temporaries.map(removeIfThere));
