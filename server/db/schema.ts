@@ -6,6 +6,12 @@ type Bool = number;
 type Json = string;
 type Millis = number;
 
+/** The firm's logo, apart from the firm row that every job reads (migration 053). */
+export interface FirmLogoTable {
+  firm_id: number;
+  png: Buffer;
+}
+
 export interface FirmTable {
   id: Generated<number>;
   name: string;
@@ -22,7 +28,6 @@ export interface FirmTable {
   max_email_attachment_size: number;
   primary_color: string;
   secondary_color: string;
-  logo: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
   default_delivery_method: string;
   default_notification_cadence: string;
   internal_walls_enabled: Bool;
@@ -707,6 +712,7 @@ export interface WebhookDeliveryTable {
 
 export interface DB {
   firm: FirmTable;
+  firm_logo: FirmLogoTable;
   security_role: SecurityRoleTable;
   app_user: UserTable;
   refresh_token: RefreshTokenTable;

@@ -36,7 +36,7 @@ function parseList(json: string): string[] {
   }
 }
 
-export function firmRecord(row: Omit<FirmRow, "logo"> & { has_logo: number | boolean }): FirmRecord {
+export function firmRecord(row: FirmRow & { has_logo: number | boolean }): FirmRecord {
   const { is_default: _default, ...rest } = row;
   const record: Record<string, unknown> = { ...rest, has_logo: Boolean(row.has_logo) };
   for (const f of BOOLEAN_FIELDS) record[f] = Boolean(row[f]);

@@ -4,10 +4,9 @@ import type { Database } from "../db/database";
 import type { DB } from "../db/schema";
 import { firmRecord, firmRowUpdate } from "./firm-record";
 
-// Every column of the firm row but its logo. The logo (up to 1 MB) is read only where it is
-// served: a job reads the firm several times per notice, and PostgreSQL sends a logo of 200 KB as
-// 400 KB of hex for the driver to decode (2.8 ms of CPU per read, measured: docs/benchmarks.md).
-// A column missing here fails the type check: firmRecord takes every column but the logo.
+// Every column of the firm row, by name. The logo (up to 1 MB) is a row of its own table, read
+// only where it is served: a job reads the firm several times per notice (decisions 076, 086).
+// A column missing here fails the type check: firmRecord takes every column.
 const FIRM_COLUMNS = [
   "id",
   "name",
@@ -52,13 +51,13 @@ const FIRM_COLUMNS = [
   "is_default",
   "error_reported_until",
   "dictionary_version",
-] as const satisfies readonly Exclude<keyof DB["firm"], "logo">[];
+] as const satisfies readonly (keyof DB["firm"])[];
 
 function selectFirm(database: Database) {
   return database.db
     .selectFrom("firm")
     .select(FIRM_COLUMNS)
-    .select(sql<number>`case when logo is null then 0 else 1 end`.as("has_logo"));
+    .select(sql<number>`case when exists (select 1 from firm_logo where firm_logo.firm_id = firm.id) then 1 else 0 end`.as("has_logo"));
 }
 
 // Firm ids are 32-bit serials. Asked for anything else, PostgreSQL fails the query instead of
@@ -104,10 +103,18 @@ export async function updateFirm(database: Database, id: number, update: FirmUpd
 
 export async function firmLogo(database: Database, id: number): Promise<Buffer | null> {
   if (!isFirmId(id)) return null;
-  const row = await database.db.selectFrom("firm").select("logo").where("id", "=", id).executeTakeFirst();
-  return row?.logo ?? null;
+  const row = await database.db.selectFrom("firm_logo").select("png").where("firm_id", "=", id).executeTakeFirst();
+  return row?.png ?? null;
 }
 
+/** Replaces the logo; the firm's change time moves with it, as the logo's address carries it. */
 export async function saveFirmLogo(database: Database, id: number, png: Buffer, now: number): Promise<void> {
-  await database.db.updateTable("firm").set({ logo: png, updated_at: now }).where("id", "=", id).execute();
+  await database.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("firm_logo")
+      .values({ firm_id: id, png })
+      .onConflict((oc) => oc.column("firm_id").doUpdateSet({ png }))
+      .execute();
+    await trx.updateTable("firm").set({ updated_at: now }).where("id", "=", id).execute();
+  });
 }

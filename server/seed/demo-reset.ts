@@ -86,10 +86,11 @@ export const RESET_TABLES = [
 
 /**
  * Who may sign in and how (users, roles, tokens), where mail arrives, the firm's own words (its
- * dictionary, a setting like its colours), and what the triggers count.
+ * dictionary, a setting like its colours or its logo), and what the triggers count.
  */
 export const KEPT_TABLES = [
   "firm",
+  "firm_logo",
   "dictionary_entry",
   "security_role",
   "app_user",

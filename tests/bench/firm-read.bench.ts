@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Database, migrateToLatest, openDatabase } from "../../server/db/database";
-import { findFirm } from "../../server/firm/firm-repository";
+import { findFirm, saveFirmLogo } from "../../server/firm/firm-repository";
 import { noisyPng } from "../api/png";
 import { findPostgres, prepareData } from "./product";
 import { machine, machineLine } from "./report";
@@ -37,11 +37,8 @@ async function measure(name: string, url: string): Promise<void> {
     for (const size of LOGO_SIZES) {
       // A square PNG of incompressible pixels, 3 bytes each: about `size` bytes.
       const side = Math.round(Math.sqrt(size / 3));
-      await database.db
-        .updateTable("firm")
-        .set({ logo: size ? noisyPng(side, side) : null })
-        .where("id", "=", firm.id)
-        .execute();
+      if (size) await saveFirmLogo(database, firm.id, noisyPng(side, side), now);
+      else await database.db.deleteFrom("firm_logo").where("firm_id", "=", firm.id).execute();
       const ms = await cpuPerRead(database, firm.id);
       baseline ||= ms;
       const logo = size ? `a logo of ${size / 1000} KB` : "no logo";
