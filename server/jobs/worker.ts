@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import type { ServerContext } from "../context";
 import { withFirmWords } from "../db/firm-words";
 import { newId } from "../lib/ids";
-import { type Job, type JobKind, RetryLater, claimJob, completeJob, retryJob } from "./queue";
+import { type Job, type JobKind, RetryLater, claimJob, completeAndClaimNext, completeJob, releaseJob, retryJob } from "./queue";
 
 const IDLE_POLL_MS = 250;
 const DEFAULT_ATTEMPTS = 5;
@@ -104,17 +104,23 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
   let idleWaiters: { after: number; resolve: () => void }[] = [];
   let busy = 0;
 
+  const leaseMs = ctx.config.ECFX_JOB_LEASE_SECONDS * 1000;
   const loop = async () => {
     await released;
+    // The claim made with the last job's completion, as a poll of its own.
+    let carried: { poll: number; job: Job | undefined } | undefined;
     while (!stopping) {
-      const poll = ++polls;
-      // Counted busy while claiming: another loop's empty poll must not call the queue drained
-      // while this claim may still bring a job back.
-      busy++;
-      const job = await claimJob(ctx, workerId, ctx.config.ECFX_JOB_LEASE_SECONDS * 1000).catch((error: unknown) => {
-        console.error("job queue unavailable", error);
-        return undefined;
-      });
+      // Counted busy while claiming (and while carrying a claim): another loop's empty poll must
+      // not call the queue drained while this claim may still bring a job back.
+      if (!carried) busy++;
+      const { poll, job } = carried ?? {
+        poll: ++polls,
+        job: await claimJob(ctx, workerId, leaseMs).catch((error: unknown) => {
+          console.error("job queue unavailable", error);
+          return undefined;
+        }),
+      };
+      carried = undefined;
       if (!job) {
         busy--;
         if (busy === 0) {
@@ -127,14 +133,20 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
       try {
         // A job speaks its firm's words: the reasons it stores and the mail it sends.
         await withFirmWords(ctx.database, job.firm_id, () => handlerOf(handlers, job).run(ctx, job));
-        await completeJob(ctx, job);
+        if (stopping) await completeJob(ctx, job);
+        else carried = { poll: ++polls, job: await completeAndClaimNext(ctx, job, workerId, leaseMs) };
       } catch (error) {
         // Recording the failure can fail too (the database gone a moment, a deadlock): the loop
         // goes on, and the job's lease running out brings it back.
         await recordFailure(ctx, handlers, job, error).catch((failure: unknown) => console.error(`could not record the failure of job ${job.id}`, failure));
       } finally {
-        busy--;
+        if (!carried) busy--;
       }
+    }
+    // Stopped with a job taken and not started: it is free for another worker at once.
+    if (carried) {
+      busy--;
+      if (carried.job) await releaseJob(ctx, carried.job).catch((error: unknown) => console.error(`could not give back job ${carried?.job?.id}`, error));
     }
   };
   const loops = Array.from({ length: concurrency }, () => loop());

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claimJob, enqueue, releaseJob } from "../../server/jobs/queue";
+import { type JobHandlers, startWorker } from "../../server/jobs/worker";
+import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type RunningApi, backends, startApi } from "./harness";
+
+// A worker completes a job and takes the next in one transaction. What must hold: every job of a
+// chain runs once, a drain still waits for the last of them, and a worker that stops takes no
+// job it will not run (or gives it back, its attempt not counted).
+
+describe.each(backends)("a worker completing a job and taking the next together (%s)", (backend) => {
+  let running: RunningApi;
+  let firmId = 0;
+  const db = () => running.ctx.database.db;
+  const queue = (refId: string) => enqueue(db(), { kind: "apply-walls", firmId, refId, runAt: running.ctx.clock.now() });
+  /** The pipeline's handlers, with "apply-walls" doing `run` instead. */
+  const withStep = (run: (refId: string) => Promise<void>): JobHandlers => ({ ...PIPELINE_JOBS, "apply-walls": { run: (_ctx, job) => run(job.ref_id) } });
+
+  beforeAll(async () => {
+    running = await startApi({ backend });
+    firmId = (await db().selectFrom("firm").select("id").where("is_default", "=", 1).executeTakeFirstOrThrow()).id;
+  });
+
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  it("runs each job of a chain once, and a drain waits for the last", async () => {
+    const ran: string[] = [];
+    const worker = startWorker(
+      running.ctx,
+      withStep(async (refId) => {
+        ran.push(refId);
+        // Each step queues the next, as the pipeline's jobs do.
+        if (refId.length < 6) await queue(`${refId}+`);
+      }),
+      1,
+    );
+    try {
+      await queue("a");
+      await worker.drain();
+      expect(ran).toEqual(["a", "a+", "a++", "a+++", "a++++", "a+++++"]);
+      expect(await db().selectFrom("job").select("id").execute()).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("takes no new job with its last completion once it is stopping", async () => {
+    let stopped: Promise<void> | undefined;
+    const worker = startWorker(
+      running.ctx,
+      withStep(async (refId) => {
+        if (refId !== "first") return;
+        await queue("second");
+        stopped = worker.stop();
+      }),
+      1,
+    );
+    await queue("first");
+    for (let i = 0; i < 200 && !stopped; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    await stopped;
+    const left = await db().selectFrom("job").select(["ref_id", "locked_by", "attempts"]).execute();
+    expect(left).toEqual([{ ref_id: "second", locked_by: null, attempts: 0 }]);
+    await db().deleteFrom("job").execute();
+  });
+
+  it("gives a job taken but not started back, its attempt not counted", async () => {
+    await queue("taken");
+    const job = await claimJob(running.ctx, "test-worker", 60_000);
+    expect(job).toMatchObject({ ref_id: "taken", attempts: 1, locked_by: "test-worker" });
+    await releaseJob(running.ctx, job!);
+    const again = await db().selectFrom("job").select(["locked_by", "locked_until", "attempts"]).where("id", "=", job!.id).executeTakeFirstOrThrow();
+    expect(again).toEqual({ locked_by: null, locked_until: null, attempts: 0 });
+    // Another worker takes it at once.
+    expect(await claimJob(running.ctx, "other-worker", 60_000)).toMatchObject({ id: job!.id, locked_by: "other-worker" });
+    await db().deleteFrom("job").execute();
+  });
+});
