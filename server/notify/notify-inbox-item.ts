@@ -51,8 +51,11 @@ export async function notifyInboxItem(ctx: ServerContext, itemId: string, attemp
     await log("notification failed", message("pipeline:events.withCounts", { reason, counts: await countsOf(ctx, item.id) }), "ERROR");
     return;
   }
-  await log("notified", await countsOf(ctx, item.id));
-  await emitWebhookEvent(db, { firmId: firm.id, event: "notification.sent", inboxItemId: item.id, at: ctx.clock.now() });
+  const counts = await countsOf(ctx, item.id);
+  await db.transaction().execute(async (trx) => {
+    await logEvent(trx, { firmId: firm.id, inboxItemId: item.id, event: "notified", detail: counts, level: "INFO", at: ctx.clock.now() });
+    await emitWebhookEvent(trx, { firmId: firm.id, event: "notification.sent", inboxItemId: item.id, at: ctx.clock.now() });
+  });
 }
 
 async function sendPendingRealtime(

@@ -47,7 +47,7 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
   const filingItem: FilingItem = { ...item, case_id: item.case_id };
   const final = attempt >= MAX_STORAGE_ATTEMPTS;
 
-  let errors: FilingFailure[] | null;
+  let filed: Filed | null;
   try {
     const resolved = await resolveStoragePolicy(ctx.database.db, item.firm_id, item.case_id);
     if (!resolved) {
@@ -58,17 +58,20 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
       event: "storage started",
       detail: message("storage:events.started", { policy: resolved.policy.name, level: message(`storage:levels.${resolved.level}`), attempt }),
     });
-    errors = await fileAll(ctx, filingItem, resolved.policy, final);
+    filed = await fileAll(ctx, filingItem, resolved.policy, final);
   } catch (error) {
-    errors = [failureOf(error, errorText(error))];
+    filed = { errors: [failureOf(error, errorText(error))], documents: [] };
   }
-  if (errors === null) {
+  if (filed === null) {
     await finish(ctx, filingItem, "canceled", { event: "storage canceled", detail: message("storage:events.nothingToStore") });
     return;
   }
+  const { errors, documents } = filed;
   if (errors.length === 0) {
-    await finish(ctx, filingItem, "succeeded", { event: "storage succeeded" });
-    await emitWebhookEvent(ctx.database.db, { firmId: item.firm_id, event: "documents.stored", inboxItemId: item.id, at: ctx.clock.now() });
+    await finish(ctx, filingItem, "succeeded", { event: "storage succeeded" }, async (trx) => {
+      await updateDocumentStatuses(trx, filingItem, documents, final);
+      await emitWebhookEvent(trx, { firmId: item.firm_id, event: "documents.stored", inboxItemId: item.id, at: ctx.clock.now() });
+    });
     return;
   }
   const detail = errors
@@ -77,7 +80,9 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
     .slice(0, 2000);
   // A refusal no retry can mend (wrong secret, missing folder with creation off) fails now, not after every attempt.
   if (!final && errors.some((e) => !e.permanent)) {
-    await setDmsStatus(ctx, filingItem, "delayed", { event: "storage delayed", detail, level: "WARNING" });
+    await setDmsStatus(ctx, filingItem, "delayed", { event: "storage delayed", detail, level: "WARNING" }, [], (trx) =>
+      updateDocumentStatuses(trx, filingItem, documents, false),
+    );
     const wait = Math.max(0, ...errors.map((e) => e.retryAfterMs ?? 0));
     throw wait > 0 ? new RetryLater(detail, wait) : new Error(detail);
   }
@@ -85,6 +90,8 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
   // The report and the job that sends it are recorded with the failure: whoever sees the item
   // failed finds its report too, and a crash after the commit leaves the job to send it.
   await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" }, async (trx) => {
+    // The attempt is over: what is not stored by now has failed.
+    await updateDocumentStatuses(trx, filingItem, documents, true);
     const report = await recordFailureReport(
       ctx,
       trx,
@@ -94,6 +101,12 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
     );
     if (report) await enqueue(trx, { kind: "deliver-mail", firmId: filingItem.firm_id, refId: report.id, runAt: ctx.clock.now() });
   });
+}
+
+/** What an attempt filed: the failures, and the notice's documents, whose statuses are recorded with its outcome. */
+interface Filed {
+  errors: FilingFailure[];
+  documents: Document[];
 }
 
 /** Why one filing was not stored, and whether another attempt could store it. */
@@ -135,7 +148,7 @@ async function markFailed(ctx: ServerContext, item: FilingItem): Promise<void> {
 }
 
 /** Stores every filing of the policy chain; the failures of this attempt, or null when the policies file nothing. */
-async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolicy, final: boolean): Promise<FilingFailure[] | null> {
+async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolicy, final: boolean): Promise<Filed | null> {
   const notice = await loadFilingNotice(ctx, item);
   const chain = await policyChain(ctx.database.db, item.firm_id, first);
   if (chain.every((policy) => filingsOf(policy, notice).length === 0)) return null;
@@ -155,8 +168,7 @@ async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolic
       if (error) errors.push(error);
     }
   }
-  await updateDocumentStatuses(ctx, item, notice.documents, final);
-  return errors;
+  return { errors, documents: notice.documents };
 }
 
 function filingsOf(policy: StoragePolicy, notice: FilingNotice): Filing[] {
@@ -226,18 +238,20 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
     const file = filing.document ? await documentFile(ctx, filing.document) : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml");
     label = file.label;
     const stored = adopted ?? (await writeOnce(ctx, target, recordId, filing, notice, file));
-    await db
-      .updateTable("dms_record")
-      .set({ status: "succeeded", location: stored.location, root: stored.root ?? null, link: stored.link ?? null, error: null, updated_at: ctx.clock.now() })
-      .where("id", "=", recordId)
-      .execute();
     const event = adopted ? "storage:events.adopted" : "storage:events.stored";
-    await logEvent(db, {
-      firmId: item.firm_id,
-      inboxItemId: item.id,
-      at: ctx.clock.now(),
-      event: "stored",
-      detail: message(event, { what: label, policy: filing.policy.name, location: stored.location }),
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("dms_record")
+        .set({ status: "succeeded", location: stored.location, root: stored.root ?? null, link: stored.link ?? null, error: null, updated_at: ctx.clock.now() })
+        .where("id", "=", recordId)
+        .execute();
+      await logEvent(trx, {
+        firmId: item.firm_id,
+        inboxItemId: item.id,
+        at: ctx.clock.now(),
+        event: "stored",
+        detail: message(event, { what: label, policy: filing.policy.name, location: stored.location }),
+      });
     });
     return null;
   } catch (error) {
@@ -317,10 +331,9 @@ function documentProperties(policy: StoragePolicy): Record<string, string> {
   }
 }
 
-/** Each document's status from its records: stored by every policy, waiting, failed, or not to be stored. */
-async function updateDocumentStatuses(ctx: ServerContext, item: FilingItem, documents: Document[], final: boolean): Promise<void> {
+/** Each document's status from its records, written through `db` (the transaction of the attempt's outcome): stored by every policy, waiting, failed, or not to be stored. */
+async function updateDocumentStatuses(db: Kysely<DB>, item: FilingItem, documents: Document[], final: boolean): Promise<void> {
   if (documents.length === 0) return;
-  const db = ctx.database.db;
   const records = await db
     .selectFrom("dms_record")
     .select(["document_id", "status"])
