@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from "kysely";
+import { Kysely, Migrator, PostgresDialect, type Migration } from "kysely";
 import pg from "pg";
 import { loadMigrations } from "./migrations/index";
 import { withStatementCache } from "./statement-cache";
+import { TurnTakingSqliteDialect, WRITE_TURN_TIMEOUT_MS } from "./sqlite-write-turns";
 import type { DB } from "./schema";
 
 export type DialectName = "sqlite" | "postgres";
@@ -26,11 +27,13 @@ export function openDatabase(url: string): Database {
     const sqlite = new SQLite(file);
     // The firm's data is for this process's user alone; SQLite gives its WAL files the same mode.
     if (file !== ":memory:") fs.chmodSync(file, 0o600);
+    sqlite.pragma(`busy_timeout = ${WRITE_TURN_TIMEOUT_MS}`);
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("foreign_keys = ON");
-    sqlite.pragma("busy_timeout = 5000");
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    // From here on a write waits for its turn on the event loop, not asleep inside SQLite.
+    sqlite.pragma("busy_timeout = 0");
+    const db = new Kysely<DB>({ dialect: new TurnTakingSqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: "sqlite", close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
