@@ -1,12 +1,4 @@
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  type Driver,
-  type QueryResult,
-  SqliteDialect,
-  type SqliteDialectConfig,
-  type TransactionSettings,
-} from "kysely";
+import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, SqliteDialect, type TransactionSettings } from "kysely";
 
 // SQLite lets one connection write at a time. Waiting for the write lock inside SQLite (its busy
 // timeout) sleeps the whole process, in steps of 1, 2, 5, 10 … ms: a worker waiting for another
@@ -103,10 +95,6 @@ class TurnTakingDriver implements Driver {
 
 /** Kysely's SQLite dialect, with writes that wait for their turn without stopping the process. */
 export class TurnTakingSqliteDialect extends SqliteDialect {
-  constructor(config: SqliteDialectConfig) {
-    super(config);
-  }
-
   override createDriver(): Driver {
     return new TurnTakingDriver(super.createDriver());
   }

@@ -31,8 +31,9 @@ export async function notifyInboxItem(ctx: ServerContext, itemId: string, attemp
   const firm = await findFirm(ctx.database, item.firm_id);
   if (!firm) return;
   await recordNotifications(ctx, firm, { id: item.id, case_id: item.case_id });
-  const log = (event: EventName, detail: string, level: "INFO" | "WARNING" | "ERROR" = "INFO") =>
-    logEvent(db, { firmId: firm.id, inboxItemId: item.id, event, detail, level, at: ctx.clock.now() });
+  // `into`: a transaction the entry commits with, else the database itself.
+  const log = (event: EventName, detail: string, level: "INFO" | "WARNING" | "ERROR" = "INFO", into = db) =>
+    logEvent(into, { firmId: firm.id, inboxItemId: item.id, event, detail, level, at: ctx.clock.now() });
   try {
     await sendPendingRealtime(ctx, firm, { id: item.id, case_id: item.case_id }, log);
   } catch (error) {
@@ -53,7 +54,7 @@ export async function notifyInboxItem(ctx: ServerContext, itemId: string, attemp
   }
   const counts = await countsOf(ctx, item.id);
   await db.transaction().execute(async (trx) => {
-    await logEvent(trx, { firmId: firm.id, inboxItemId: item.id, event: "notified", detail: counts, level: "INFO", at: ctx.clock.now() });
+    await log("notified", counts, "INFO", trx);
     await emitWebhookEvent(trx, { firmId: firm.id, event: "notification.sent", inboxItemId: item.id, at: ctx.clock.now() });
   });
 }

@@ -147,7 +147,7 @@ async function markFailed(ctx: ServerContext, item: FilingItem): Promise<void> {
       .execute();
 }
 
-/** Stores every filing of the policy chain; the failures of this attempt, or null when the policies file nothing. */
+/** Stores every filing of the policy chain; what this attempt filed, or null when the policies file nothing. */
 async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolicy, final: boolean): Promise<Filed | null> {
   const notice = await loadFilingNotice(ctx, item);
   const chain = await policyChain(ctx.database.db, item.firm_id, first);
