@@ -731,6 +731,7 @@ export async function seedDemoYear(ctx: ServerContext, firmId: number, now = ctx
         location: stored.location,
         root: stored.root ?? null,
         intended_location: intended.location,
+        intended_path: intended.path ?? null,
         content_hash: intended.contentHash,
       });
     }

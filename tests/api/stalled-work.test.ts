@@ -133,17 +133,22 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
     expect((await eventsOf(itemId)).filter((e) => e.event === "notification sent again")).toHaveLength(1);
   });
 
-  it("writes a copy of its own when the file at the name it intended is another filing's of the same bytes", async () => {
+  it("writes a copy of its own when the file at the name a record from before paths were kept intended is another filing's of the same bytes", async () => {
     const filesBefore = filesInStore();
     const record = await db().selectFrom("dms_record").selectAll().where("inbox_item_id", "=", itemId).where("what", "=", "document").executeTakeFirstOrThrow();
     const taken = record.location!;
     // This filing was stopped after recording the free name and before writing. Another filing of
     // the same document (another notice of the same filing) then chose that free name and wrote
-    // it: the file there has this filing's bytes but is the other's.
-    await db().updateTable("dms_record").set({ status: "writing", intended_location: taken, location: null }).where("id", "=", record.id).execute();
+    // it: the file there has this filing's bytes but is the other's. Both records are from before
+    // the path below the firm's root was kept, which no two records may hold.
+    await db()
+      .updateTable("dms_record")
+      .set({ status: "writing", intended_location: taken, intended_path: null, location: null })
+      .where("id", "=", record.id)
+      .execute();
     await db()
       .insertInto("dms_record")
-      .values({ ...record, id: "another-filing", inbox_item_id: "another-notice", document_id: "another-document", intended_location: taken })
+      .values({ ...record, id: "another-filing", inbox_item_id: "another-notice", document_id: "another-document", intended_location: taken, intended_path: null })
       .execute();
     await db().updateTable("inbox_item").set({ dms_status: "started" }).where("id", "=", itemId).execute();
 
