@@ -602,6 +602,7 @@ function fileNotice(
       status: failed ? "failed" : "succeeded",
       location: failed ? null : location,
       intended_location: failed ? null : location,
+      intended_path: null,
       content_hash: null,
       root: null,
       error,

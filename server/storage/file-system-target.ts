@@ -263,7 +263,8 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     await guarded(request.name, () => removeLeftovers(folder, listed, temporaryTag(idempotencyKey)));
     const extension = suffix ? `.${suffix}` : "";
     const pathOf = (location: string) => path.posix.join(options.firmFolder ?? "", location);
-    for (let copy = 1; copy <= MAX_COPIES; ) {
+    let copy = 1;
+    while (copy <= MAX_COPIES) {
       // A listed name is an entry of the folder itself, so a taken copy costs one set look-up. The
       // names free in the listing are put to the records a few at a time, in one question.
       const free: string[] = [];

@@ -10,7 +10,15 @@ import { pauseAt } from "../lib/test-pause";
 import { jobsAfterStorageAttempt } from "../jobs/after-processing";
 import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
 import { type NextJob, RetryLater, enqueue, enqueueAll } from "../jobs/queue";
-import { DmsLocationTaken, DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "../dms/dms-target";
+import {
+  DmsLocationTaken,
+  DmsTargetError,
+  type DmsIntended,
+  type DmsStoreRequest,
+  type DmsStoreResult,
+  type DmsTarget,
+  intendAndWrite,
+} from "../dms/dms-target";
 import { targetForCredential } from "./dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, filingSubject, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
 import { renderDocumentProperties, renderStorageLocation } from "./path-template";

@@ -148,7 +148,14 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
       .execute();
     await db()
       .insertInto("dms_record")
-      .values({ ...record, id: "another-filing", inbox_item_id: "another-notice", document_id: "another-document", intended_location: taken, intended_path: null })
+      .values({
+        ...record,
+        id: "another-filing",
+        inbox_item_id: "another-notice",
+        document_id: "another-document",
+        intended_location: taken,
+        intended_path: null,
+      })
       .execute();
     await db().updateTable("inbox_item").set({ dms_status: "started" }).where("id", "=", itemId).execute();
 
