@@ -331,7 +331,7 @@ async function writeOnce(
         .where("intended_path", "in", paths)
         .where("id", "!=", recordId)
         .execute();
-      return new Set(holders.map((holder) => holder.intended_path));
+      return new Set(holders.flatMap((holder) => holder.intended_path ?? []));
     },
     record: async (intended) => {
       try {
