@@ -73,7 +73,10 @@ export interface IntentRecords {
   record(intended: DmsIntended): Promise<void>;
 }
 
-const NO_RECORDS: IntentRecords = { held: async () => new Set(), record: async () => undefined };
+/** For a filing that keeps no records: no other filing holds anything. */
+export const NOTHING_HELD: HeldPaths = async () => new Set();
+
+const NO_RECORDS: IntentRecords = { held: NOTHING_HELD, record: async () => undefined };
 
 export interface DmsTarget {
   /** The credential type this target serves, e.g. "file-system". */

@@ -4,6 +4,7 @@ import path from "node:path";
 import {
   DmsLocationTaken,
   DmsTargetError,
+  NOTHING_HELD,
   type DmsIntended,
   type DmsStoreRequest,
   type DmsStoreResult,
@@ -30,7 +31,6 @@ const MAX_COPIES = 10_000;
 const SIDECAR_SUFFIX = ".properties.json";
 /** How many free names one question to the records covers. */
 const HELD_QUESTION = 8;
-const nothingHeld: HeldPaths = async () => new Set();
 
 export interface FileSystemStoreResult {
   /** Relative to the root, separated by `/`. */
@@ -253,7 +253,7 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
    * The first copy number whose document name (and sidecar name, with properties) is free on disk
    * and held by no other filing.
    */
-  async function intend(request: DmsStoreRequest, idempotencyKey: string, held: HeldPaths = nothingHeld): Promise<DmsIntended> {
+  async function intend(request: DmsStoreRequest, idempotencyKey: string, held: HeldPaths = NOTHING_HELD): Promise<DmsIntended> {
     const { realRoot, folder, name, suffix, sidecar } = await guarded(request.name, () => placeOf(request));
     // The folder is listed once: a case folder holding a thousand "Order.pdf" copies costs one
     // read, not a thousand look-ups. Links are listed too, so they count as taken.
