@@ -566,6 +566,11 @@ export interface DmsRecordTable {
   location: string | null;
   /** Where the write was meant to go, recorded before it (status "writing"). */
   intended_location: string | null;
+  /**
+   * For the firm's own file store: the intended file as a path below the firm's storage root.
+   * Unique per firm, so two filings never intend one file.
+   */
+  intended_path: ColumnType<string | null, string | null | undefined, string | null>;
   /** SHA-256 of the bytes written, so a retry recognises its own copy. */
   content_hash: string | null;
   /** The folder `location` is relative to, relative to the firm's storage root, as resolved when stored. */
