@@ -50,8 +50,9 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    if (nestsDeeperThan(String(body))) done(new HttpError(400, message("errors:nestedTooDeeply")), undefined);
-    else parseJson(request, body, done);
+    const text = String(body);
+    if (nestsDeeperThan(text)) done(new HttpError(400, message("errors:nestedTooDeeply")), undefined);
+    else parseJson(request, text, done);
   });
   app.addContentTypeParser([PROTOBUF, "image/png", "application/octet-stream"], { parseAs: "buffer" }, (_req, body, done) => done(null, body));
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) =>
