@@ -52,6 +52,8 @@ export const EVENT_NAMES = [
   "configuration changed",
   "webhook switched off",
   "provider sign-in refused",
+  "missed notice",
+  "missed notice resolved",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
