@@ -29,7 +29,7 @@ export async function scheduleMissedNoticeCheck(db: Kysely<DB>, firmId: number, 
   if (!(await queued.executeTakeFirst())) await enqueue(db, { kind: "check-missed-notices", firmId, refId: String(firmId), runAt });
 }
 
-/** Whether the firm has anything the check watches: a tracked case, an entry still to check, or an open missed notice. */
+/** Whether the firm has anything the check watches: a tracked case, an entry still to check, or a missed notice still waiting for a person. */
 export async function hasMissedNoticeWork(db: Kysely<DB>, firmId: number): Promise<boolean> {
   const [tracked, unchecked, open] = await Promise.all([
     db.selectFrom("case_tracking").select("case_id").where("firm_id", "=", firmId).where("state", "=", "TRACKED").executeTakeFirst(),
@@ -40,7 +40,14 @@ export async function hasMissedNoticeWork(db: Kysely<DB>, firmId: number): Promi
       .where("checked_at", "is", null)
       .where("period_id", "is not", null)
       .executeTakeFirst(),
-    db.selectFrom("missed_notice").select("entry_key").where("firm_id", "=", firmId).where("resolved_at", "is", null).executeTakeFirst(),
+    db
+      .selectFrom("missed_notice")
+      .innerJoin("inbox_item", "inbox_item.id", "missed_notice.inbox_item_id")
+      .select("missed_notice.entry_key")
+      .where("missed_notice.firm_id", "=", firmId)
+      .where("missed_notice.resolved_at", "is", null)
+      .where("inbox_item.status", "=", "Action Required")
+      .executeTakeFirst(),
   ]);
   return Boolean(tracked || unchecked || open);
 }

@@ -5,6 +5,7 @@ import { receiveMessage } from "../../server/inbox/receive";
 import { type Worker, startWorker } from "../../server/jobs/worker";
 import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { checkMissedNotices } from "../../server/pipeline/missed-notices";
+import { requeueStalledWork } from "../../server/pipeline/requeue-stalled";
 import { nef } from "../../server/seed/demo-notices";
 import { type RunningApi, DEMO, api, backends, sessionsOf, startApi, testClock } from "./harness";
 
@@ -231,5 +232,13 @@ describe.each(backends)("missed-notice reconciliation (%s)", (backend) => {
     const mail = await missedMail();
     expect(mail).toHaveLength(3);
     expect(JSON.parse(mail[2]!.to_addresses)).toEqual([DOCKETING]);
+  });
+
+  it("has the worker's sweep start the check again when a crash lost it", async () => {
+    const checks = () => running.ctx.database.db.selectFrom("job").select("ref_id").where("kind", "=", "check-missed-notices").execute();
+    expect(await checks()).toEqual([{ ref_id: String(firmId) }]);
+    await running.ctx.database.db.deleteFrom("job").where("kind", "=", "check-missed-notices").execute();
+    await requeueStalledWork(running.ctx);
+    expect(await checks()).toEqual([{ ref_id: String(firmId) }]);
   });
 });
