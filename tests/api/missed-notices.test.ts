@@ -241,4 +241,44 @@ describe.each(backends)("missed-notice reconciliation (%s)", (backend) => {
     await requeueStalledWork(running.ctx);
     expect(await checks()).toEqual([{ ref_id: String(firmId) }]);
   });
+
+  it("takes a text-only entry as noticed by a text-only notice of its case", async () => {
+    const origin = `https://ecf.${COURT}.uscourts.gov`;
+    simulator.setFeed(
+      COURT,
+      `<?xml version="1.0" encoding="ISO-8859-1"?>
+<rss version="2.0"><channel><title>${COURT}</title><link>${origin}</link>
+<item>
+<title>${NUMBER} Chau v. Donovan et al</title>
+<link>${origin}/cgi-bin/DktRpt.pl?492165</link>
+<description>[Order on Motion to Adjourn Conference] </description>
+<guid isPermaLink="true">${origin}/cgi-bin/DktRpt.pl?492165&amp;90</guid>
+<pubDate>${new Date(clock.now()).toUTCString()}</pubDate>
+</item>
+</channel></rss>
+`,
+    );
+    await later(6);
+    const textOnly = nef({
+      court: COURT,
+      number: NUMBER,
+      caseName: "Chau v. Donovan",
+      entry: { short: "Order on Motion to Adjourn Conference", text: "ORDER granting Letter Motion to Adjourn Conference." },
+      n: 90,
+      docId: "127122264390",
+      day: new Date(clock.now()),
+    })
+      .raw.replace(/<a href="[^"]*doc1[^"]*">\d+<\/a>/, "No document attached")
+      .replace(/<div><p>The following document[\s\S]*?<\/div>/, "");
+    await receiveMessage(running.ctx, { firmId, source: "SMTP", raw: Buffer.from(textOnly) });
+    await later(150);
+    await later(6);
+    expect((await missedItems()).filter((item) => item.entry_key.endsWith("&90"))).toEqual([]);
+    const entry = await running.ctx.database.db
+      .selectFrom("case_docket_entry")
+      .select("checked_at")
+      .where("entry_key", "like", "%&90")
+      .executeTakeFirstOrThrow();
+    expect(entry.checked_at).not.toBeNull();
+  });
 });
