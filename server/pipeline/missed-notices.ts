@@ -110,40 +110,39 @@ function trackedEntry(row: {
  * duplicate, or, for a text-only entry, a text-only notice of the case received since a day before it.
  */
 async function noticeOf(db: Kysely<DB>, entry: TrackedEntry): Promise<{ id: string; created_at: number } | undefined> {
-  const notices = db
+  const { documentId } = entry;
+  const found = await db
     .selectFrom("inbox_item")
     .select(["inbox_item.id", "inbox_item.created_at"])
     .where("inbox_item.firm_id", "=", entry.firmId)
-    .where("inbox_item.source_type", "!=", COURT_FEED);
-  const found = await notices
-    .where((eb) => {
-      const { documentId } = entry;
-      const linked = eb("inbox_item.duplicate_of_id", "=", entry.trackItemId);
-      const sameDocument = documentId
-        ? eb.exists(
-            eb
-              .selectFrom("document")
-              .innerJoin("envelope", "envelope.id", "document.envelope_id")
-              .select("document.id")
-              .whereRef("document.processed_from_id", "=", "inbox_item.id")
-              .where("envelope.case_id", "=", entry.caseId)
-              .where("document.court_document_id", "=", documentId),
-          )
-        : eb.and([
-            eb("inbox_item.created_at", ">=", entry.publishedAt - TEXT_ONLY_LEAD_MS),
-            eb.exists(
+    // The notices of the case only (an index leads there), and none read from a court's feed.
+    .where("inbox_item.case_id", "=", entry.caseId)
+    .where("inbox_item.source_type", "!=", COURT_FEED)
+    .where((eb) =>
+      eb.or([
+        eb("inbox_item.duplicate_of_id", "=", entry.trackItemId),
+        documentId
+          ? eb.exists(
               eb
-                .selectFrom("envelope")
-                .select("envelope.id")
-                .whereRef("envelope.inbox_item_id", "=", "inbox_item.id")
-                .where("envelope.case_id", "=", entry.caseId)
-                .where((inner) =>
-                  inner.not(inner.exists(inner.selectFrom("document").select("document.id").whereRef("document.envelope_id", "=", "envelope.id"))),
-                ),
-            ),
-          ]);
-      return eb.or([linked, sameDocument]);
-    })
+                .selectFrom("document")
+                .select("document.id")
+                .whereRef("document.processed_from_id", "=", "inbox_item.id")
+                .where("document.court_document_id", "=", documentId),
+            )
+          : eb.and([
+              eb("inbox_item.created_at", ">=", entry.publishedAt - TEXT_ONLY_LEAD_MS),
+              eb.exists(
+                eb
+                  .selectFrom("envelope")
+                  .select("envelope.id")
+                  .whereRef("envelope.inbox_item_id", "=", "inbox_item.id")
+                  .where((inner) =>
+                    inner.not(inner.exists(inner.selectFrom("document").select("document.id").whereRef("document.envelope_id", "=", "envelope.id"))),
+                  ),
+              ),
+            ]),
+      ]),
+    )
     .orderBy("inbox_item.created_at")
     .executeTakeFirst();
   return found ? { id: found.id, created_at: Number(found.created_at) } : undefined;
