@@ -148,9 +148,9 @@ async function noticeOf(db: Kysely<DB>, entry: TrackedEntry): Promise<{ id: stri
   return found ? { id: found.id, created_at: Number(found.created_at) } : undefined;
 }
 
-/** The firm's tracked entries not yet checked: received by tracking (inside a paid period), so never older than its start. */
-async function uncheckedEntries(db: Kysely<DB>, firmId: number): Promise<TrackedEntry[]> {
-  const rows = await db
+/** The firm's entries received from court feeds, each with the item its receipt made and the entry as kept there. */
+const receivedEntries = (db: Kysely<DB>, firmId: number) =>
+  db
     .selectFrom("case_docket_entry")
     .innerJoin("inbox_item", "inbox_item.id", "case_docket_entry.inbox_item_id")
     .select([
@@ -161,7 +161,11 @@ async function uncheckedEntries(db: Kysely<DB>, firmId: number): Promise<Tracked
       "case_docket_entry.published_at",
       "inbox_item.raw_content",
     ])
-    .where("case_docket_entry.firm_id", "=", firmId)
+    .where("case_docket_entry.firm_id", "=", firmId);
+
+/** The firm's tracked entries not yet checked: received by tracking (inside a paid period), so never older than its start. */
+async function uncheckedEntries(db: Kysely<DB>, firmId: number): Promise<TrackedEntry[]> {
+  const rows = await receivedEntries(db, firmId)
     .where("case_docket_entry.checked_at", "is", null)
     .where("case_docket_entry.period_id", "is not", null)
     .orderBy("case_docket_entry.published_at")
@@ -311,25 +315,14 @@ async function recipientsFor(db: Kysely<DB>, firm: FirmRecord, caseId: string): 
  */
 async function resolveLateNotices(ctx: ServerContext, firmId: number): Promise<void> {
   const db = ctx.database.db;
-  const open = await db
-    .selectFrom("missed_notice")
-    .innerJoin("case_docket_entry", (join) =>
+  const open = await receivedEntries(db, firmId)
+    .innerJoin("missed_notice", (join) =>
       join
-        .onRef("case_docket_entry.firm_id", "=", "missed_notice.firm_id")
-        .onRef("case_docket_entry.case_id", "=", "missed_notice.case_id")
-        .onRef("case_docket_entry.entry_key", "=", "missed_notice.entry_key"),
+        .onRef("missed_notice.firm_id", "=", "case_docket_entry.firm_id")
+        .onRef("missed_notice.case_id", "=", "case_docket_entry.case_id")
+        .onRef("missed_notice.entry_key", "=", "case_docket_entry.entry_key"),
     )
-    .innerJoin("inbox_item", "inbox_item.id", "case_docket_entry.inbox_item_id")
-    .select([
-      "case_docket_entry.firm_id",
-      "case_docket_entry.case_id",
-      "case_docket_entry.entry_key",
-      "case_docket_entry.inbox_item_id",
-      "case_docket_entry.published_at",
-      "inbox_item.raw_content",
-      "missed_notice.inbox_item_id as missed_item_id",
-    ])
-    .where("missed_notice.firm_id", "=", firmId)
+    .select("missed_notice.inbox_item_id as missed_item_id")
     .where("missed_notice.resolved_at", "is", null)
     .execute();
   for (const row of open) {

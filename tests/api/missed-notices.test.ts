@@ -1,98 +1,46 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CourtSimulator, type PublishedEntry, startCourtSimulator } from "../../server/courts/simulator";
-import { setEntitledFeatures } from "../../server/firm/entitled-features";
+import type { PublishedEntry } from "../../server/courts/simulator";
 import { receiveMessage } from "../../server/inbox/receive";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { checkMissedNotices } from "../../server/pipeline/missed-notices";
 import { requeueStalledWork } from "../../server/pipeline/requeue-stalled";
 import { nef } from "../../server/seed/demo-notices";
-import { type RunningApi, DEMO, api, backends, sessionsOf, startApi, testClock } from "./harness";
+import { backends, testClock } from "./harness";
+import { TRACKED_NUMBER as NUMBER, TRACK_COURT as COURT, type TrackBed, startTrackBed } from "./track-bed";
 
 // Missed-notice reconciliation of ECFX Track: an entry of a tracked case's court feed with no
 // e-mail notice within the firm's hours raises one Action Required item and one mail to the
 // firm's missed-notice recipients; a notice in time raises nothing; a late one resolves the item.
 
 const MINUTE = 60_000;
-const COURT = "nysd";
-const NUMBER = "1:18-cv-03365";
 const DOCKETING = "docketing@lawfirm.test";
 
 describe.each(backends)("missed-notice reconciliation (%s)", (backend) => {
   const clock = testClock();
-  let running: RunningApi;
-  let simulator: CourtSimulator;
-  let worker: Worker;
-  let admin: ReturnType<typeof api>;
-  let firmId: number;
-  let caseId: string;
-  let sequence = 10;
-  const sessionOf = sessionsOf(() => running, clock);
+  let bed: TrackBed;
+  const running = () => bed.running;
 
   beforeAll(async () => {
-    simulator = await startCourtSimulator();
-    running = await startApi({
-      backend,
-      clock,
-      env: { ECFX_COURT_BASE_URL: simulator.url, ECFX_TRACK_POLL_MINUTES: "5", ECFX_ACCESS_TOKEN_TTL: "86400" },
-    });
-    worker = startWorker(running.ctx, PIPELINE_JOBS, 2);
-    admin = api(running.url, (await sessionOf(DEMO.admin)).access_token);
+    bed = await startTrackBed(backend, clock);
+    const { admin, firmId } = bed;
     const firm = (await admin.get("/api/v1/firm")).body;
-    firmId = firm.id;
-    await setEntitledFeatures(running.ctx.database, firmId, ["ECFX_TRACK"], clock.now());
     // The firm waits two hours for a notice and names its docketing team.
-    expect((await admin.put(`/api/v1/firm/${firmId}`, { ...firm, entitled_features: ["ECFX_TRACK"], missed_notice_hours: 0 })).status).toBe(400);
-    const saved = await admin.put(`/api/v1/firm/${firmId}`, {
-      ...firm,
-      entitled_features: ["ECFX_TRACK"],
-      missed_notice_hours: 2,
-      missed_notice_report_emails: [DOCKETING],
-    });
+    expect((await admin.put(`/api/v1/firm/${firmId}`, { ...firm, missed_notice_hours: 0 })).status).toBe(400);
+    const saved = await admin.put(`/api/v1/firm/${firmId}`, { ...firm, missed_notice_hours: 2, missed_notice_report_emails: [DOCKETING] });
     expect(saved.status, saved.text).toBe(200);
     expect(saved.body).toMatchObject({ missed_notice_hours: 2, missed_notice_report_emails: [DOCKETING] });
-    const client = (await admin.post("/api/v1/client", { name: "Chau", unique_key: "C-CHAU" })).body.id;
-    const matter = (await admin.post("/api/v1/matter", { name: "Chau matter", unique_key: "M-CHAU", client_id: client })).body.id;
-    const jurisdiction = (await admin.post("/api/v1/jurisdiction", { name: "S.D.N.Y.", ecfx_jurisdictions: [COURT] })).body.id;
-    const keeper = (await admin.post("/api/v1/timekeeper", { full_name: "Tracy Keeper", email: "tracy.keeper@lawfirm.test" })).body.id;
-    const created = await admin.post("/api/v1/case", {
-      name: "Chau v. Donovan",
-      case_number: NUMBER,
-      matter_id: matter,
-      jurisdiction_id: jurisdiction,
-      assigned_timekeepers: [keeper],
-    });
-    expect(created.status, created.text).toBe(201);
-    caseId = created.body.id;
   });
 
   afterAll(async () => {
-    await worker?.stop();
-    await running?.close();
-    await simulator?.close();
+    await bed?.close();
   });
 
-  /** The court dockets an entry of the case now. */
-  const docket = (shortDescription: string): PublishedEntry => {
-    sequence += 1;
-    const entry = {
-      docketNumber: NUMBER,
-      caseName: "Chau v. Donovan et al",
-      shortDescription,
-      documentNumber: String(sequence),
-      documentId: `1271222643${sequence}`,
-      pacerCaseId: "492165",
-      sequence: String(sequence),
-      publishedAt: clock.now(),
-    };
-    simulator.publishEntry(COURT, entry);
-    return entry;
-  };
+  const docket = (shortDescription: string) => bed.docket(shortDescription);
+  const later = (minutes: number) => bed.later(minutes);
 
   /** The court's e-mail notice of the entry reaches the firm's inbox now. */
   const mailNotice = (entry: PublishedEntry) =>
-    receiveMessage(running.ctx, {
-      firmId,
+    receiveMessage(running().ctx, {
+      firmId: bed.firmId,
       source: "SMTP",
       raw: Buffer.from(
         nef({
@@ -107,21 +55,9 @@ describe.each(backends)("missed-notice reconciliation (%s)", (backend) => {
       ),
     });
 
-  /** Lets the clock run and the worker do what is due. */
-  const later = async (minutes: number) => {
-    clock.advance(minutes * MINUTE);
-    for (let i = 0; i < 50; i++) {
-      await worker.drain();
-      const busy = await running.ctx.database.db.selectFrom("job").select("id").where("run_at", "<=", clock.now()).executeTakeFirst();
-      if (!busy) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error("the worker did not settle");
-  };
-
   const missedItems = () =>
-    running.ctx.database.db
-      .selectFrom("missed_notice")
+    running()
+      .ctx.database.db.selectFrom("missed_notice")
       .innerJoin("inbox_item", "inbox_item.id", "missed_notice.inbox_item_id")
       .select([
         "inbox_item.id",
@@ -133,13 +69,13 @@ describe.each(backends)("missed-notice reconciliation (%s)", (backend) => {
         "inbox_item.duplicate_of_id",
       ])
       .select(["missed_notice.entry_key", "missed_notice.notice_item_id", "missed_notice.resolved_at"])
-      .where("missed_notice.firm_id", "=", firmId)
+      .where("missed_notice.firm_id", "=", bed.firmId)
       .orderBy("missed_notice.raised_at")
       .execute();
 
   const missedMail = () =>
-    running.ctx.database.db
-      .selectFrom("outbound_mail")
+    running()
+      .ctx.database.db.selectFrom("outbound_mail")
       .select(["to_addresses", "subject", "text_body", "status", "inbox_item_id"])
       .where("purpose", "=", "missed-notice")
       .orderBy("created_at")
@@ -148,7 +84,7 @@ describe.each(backends)("missed-notice reconciliation (%s)", (backend) => {
   it("raises one Action Required item and one mail to the docketing team for an entry without a notice, and none for an entry from before tracking", async () => {
     docket("Complaint"); // before the subscription: never received, never missed
     clock.advance(MINUTE);
-    expect((await admin.post(`/api/v1/case/${caseId}/tracking`, { action: "subscribe" })).status).toBe(200);
+    expect((await bed.admin.post(`/api/v1/case/${bed.caseId}/tracking`, { action: "subscribe" })).status).toBe(200);
     clock.advance(MINUTE);
     docket("Notice of Appearance");
     await later(1);
@@ -159,13 +95,13 @@ describe.each(backends)("missed-notice reconciliation (%s)", (backend) => {
     for (let i = 0; i < 3; i++) await later(6); // more checks find it raised already
     const items = await missedItems();
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ source: "TRACK", status: "Action Required", action_required: "USER", case_id: caseId, resolved_at: null });
+    expect(items[0]).toMatchObject({ source: "TRACK", status: "Action Required", action_required: "USER", case_id: bed.caseId, resolved_at: null });
     expect(items[0]!.reason).toContain(`${NUMBER} Chau v. Donovan`);
     expect(items[0]!.reason).toContain("entry 12 of ");
     expect(items[0]!.reason).toContain("“Notice of Appearance”");
     expect(items[0]!.reason).toContain("in the 2 hours since");
     // The item is on the inbox like any notice of the case.
-    const listed = await admin.get(`/api/v1/inbox/${items[0]!.id}/card`);
+    const listed = await bed.admin.get(`/api/v1/inbox/${items[0]!.id}/card`);
     expect(listed.status).toBe(200);
 
     const mail = await missedMail();
@@ -212,19 +148,21 @@ describe.each(backends)("missed-notice reconciliation (%s)", (backend) => {
 
   it("raises one item when checks run at once, and leaves a timekeeper an ethical wall keeps out of the case off the mail", async () => {
     const walled = "wendy.walled@lawfirm.test";
-    const wendy = (await admin.post("/api/v1/timekeeper", { full_name: "Wendy Walled", email: walled })).body.id;
-    const matter = (await admin.get(`/api/v1/case/${caseId}`)).body.matter_id;
-    expect((await admin.post("/api/v1/ethical-wall", { name: "Not Wendy", type: "exclusionary", matter_id: matter, timekeepers: [wendy] })).status).toBe(201);
-    await running.ctx.database.db
-      .updateTable("firm")
+    const wendy = (await bed.admin.post("/api/v1/timekeeper", { full_name: "Wendy Walled", email: walled })).body.id;
+    const matter = (await bed.admin.get(`/api/v1/case/${bed.caseId}`)).body.matter_id;
+    expect((await bed.admin.post("/api/v1/ethical-wall", { name: "Not Wendy", type: "exclusionary", matter_id: matter, timekeepers: [wendy] })).status).toBe(
+      201,
+    );
+    await running()
+      .ctx.database.db.updateTable("firm")
       .set({ internal_walls_enabled: 1, missed_notice_report_emails: JSON.stringify([walled, DOCKETING]) })
-      .where("id", "=", firmId)
+      .where("id", "=", bed.firmId)
       .execute();
 
     docket("Letter");
     await later(6);
     clock.advance(3 * 60 * MINUTE);
-    await Promise.all([checkMissedNotices(running.ctx, firmId, "first"), checkMissedNotices(running.ctx, firmId, "second"), later(0)]);
+    await Promise.all([checkMissedNotices(running().ctx, bed.firmId, "first"), checkMissedNotices(running().ctx, bed.firmId, "second"), later(0)]);
     await later(1);
     const items = await missedItems();
     expect(items).toHaveLength(3);
@@ -235,16 +173,16 @@ describe.each(backends)("missed-notice reconciliation (%s)", (backend) => {
   });
 
   it("has the worker's sweep start the check again when a crash lost it", async () => {
-    const checks = () => running.ctx.database.db.selectFrom("job").select("ref_id").where("kind", "=", "check-missed-notices").execute();
-    expect(await checks()).toEqual([{ ref_id: String(firmId) }]);
-    await running.ctx.database.db.deleteFrom("job").where("kind", "=", "check-missed-notices").execute();
-    await requeueStalledWork(running.ctx);
-    expect(await checks()).toEqual([{ ref_id: String(firmId) }]);
+    const checks = () => running().ctx.database.db.selectFrom("job").select("ref_id").where("kind", "=", "check-missed-notices").execute();
+    expect(await checks()).toEqual([{ ref_id: String(bed.firmId) }]);
+    await running().ctx.database.db.deleteFrom("job").where("kind", "=", "check-missed-notices").execute();
+    await requeueStalledWork(running().ctx);
+    expect(await checks()).toEqual([{ ref_id: String(bed.firmId) }]);
   });
 
   it("takes a text-only entry as noticed by a text-only notice of its case", async () => {
     const origin = `https://ecf.${COURT}.uscourts.gov`;
-    simulator.setFeed(
+    bed.simulator.setFeed(
       COURT,
       `<?xml version="1.0" encoding="ISO-8859-1"?>
 <rss version="2.0"><channel><title>${COURT}</title><link>${origin}</link>
@@ -270,12 +208,12 @@ describe.each(backends)("missed-notice reconciliation (%s)", (backend) => {
     })
       .raw.replace(/<a href="[^"]*doc1[^"]*">\d+<\/a>/, "No document attached")
       .replace(/<div><p>The following document[\s\S]*?<\/div>/, "");
-    await receiveMessage(running.ctx, { firmId, source: "SMTP", raw: Buffer.from(textOnly) });
+    await receiveMessage(running().ctx, { firmId: bed.firmId, source: "SMTP", raw: Buffer.from(textOnly) });
     await later(150);
     await later(6);
     expect((await missedItems()).filter((item) => item.entry_key.endsWith("&90"))).toEqual([]);
-    const entry = await running.ctx.database.db
-      .selectFrom("case_docket_entry")
+    const entry = await running()
+      .ctx.database.db.selectFrom("case_docket_entry")
       .select("checked_at")
       .where("entry_key", "like", "%&90")
       .executeTakeFirstOrThrow();
