@@ -54,6 +54,7 @@ export const EVENT_NAMES = [
   "provider sign-in refused",
   "missed notice",
   "missed notice resolved",
+  "missed notice mail not sent",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PublishedEntry } from "../../server/courts/simulator";
 import { receiveMessage } from "../../server/inbox/receive";
+import { deliverRecordedMail } from "../../server/pipeline/deliver-recorded-mail";
 import { checkMissedNotices } from "../../server/pipeline/missed-notices";
 import { requeueStalledWork } from "../../server/pipeline/requeue-stalled";
 import { nef } from "../../server/seed/demo-notices";
@@ -218,5 +219,25 @@ describe.each(backends)("missed-notice reconciliation (%s)", (backend) => {
       .where("entry_key", "like", "%&90")
       .executeTakeFirstOrThrow();
     expect(entry.checked_at).not.toBeNull();
+  });
+
+  it("notes in the missed notice's history when the relay refuses its mail", async () => {
+    const { ctx } = running();
+    const mail = await ctx.database.db
+      .selectFrom("outbound_mail")
+      .select(["id", "inbox_item_id"])
+      .where("purpose", "=", "missed-notice")
+      .executeTakeFirstOrThrow();
+    await ctx.database.db.updateTable("outbound_mail").set({ status: "failed" }).where("id", "=", mail.id).execute();
+    const refusing = { ...ctx, mailer: { ...ctx.mailer, deliver: () => Promise.reject(new Error("550 mailbox unavailable")) } };
+    await expect(deliverRecordedMail(refusing, mail.id, 1)).rejects.toThrow("550 mailbox unavailable");
+    const events = await ctx.database.db
+      .selectFrom("event_log")
+      .select(["event", "detail", "level"])
+      .where("inbox_item_id", "=", mail.inbox_item_id)
+      .where("level", "=", "WARNING")
+      .orderBy("created_at")
+      .execute();
+    expect(events.at(-1)).toEqual({ event: "missed notice mail not sent", detail: "550 mailbox unavailable (1/5)", level: "WARNING" });
   });
 });
