@@ -10,6 +10,7 @@ import { enqueue } from "../jobs/queue";
 import { escapeHtml } from "../lib/html";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
+import { OPEN_STATUSES } from "./item-state";
 import { type DocketFeedEntry, docketEntryNotice, parseDocketFeed } from "../notices/docket-feed";
 import { wallsForCase } from "../walls/walls";
 
@@ -185,14 +186,29 @@ async function markChecked(db: Kysely<DB>, entry: TrackedEntry, now: number): Pr
     .execute();
 }
 
+/** When the firm's earliest message still being processed came in (Infinity when none is): until it is processed, it may be any entry's notice. */
+async function firstUnprocessed(db: Kysely<DB>, firmId: number): Promise<number> {
+  const row = await db
+    .selectFrom("inbox_item")
+    .select((eb) => eb.fn.min("created_at").as("first"))
+    .where("firm_id", "=", firmId)
+    .where("status", "in", OPEN_STATUSES)
+    .where("source_type", "!=", COURT_FEED)
+    .executeTakeFirst();
+  return row?.first === null || row?.first === undefined ? Infinity : Number(row.first);
+}
+
 async function raiseMissedNotices(ctx: ServerContext, firm: FirmRecord): Promise<void> {
   const db = ctx.database.db;
   const hours = firm.missed_notice_hours ?? 24;
+  const unprocessedSince = await firstUnprocessed(db, firm.id);
   for (const entry of await uncheckedEntries(db, firm.id)) {
     const now = ctx.clock.now();
+    const deadline = entry.publishedAt + hours * HOUR_MS;
     // Any notice before the item is raised will do: the firm has it, however late it came.
     if (await noticeOf(db, entry)) await markChecked(db, entry, now);
-    else if (entry.publishedAt + hours * HOUR_MS <= now) await raise(ctx, firm, entry, now);
+    // A message received by then and not processed yet (a worker's backlog) may be the notice: the next check sees.
+    else if (deadline <= now && unprocessedSince > deadline) await raise(ctx, firm, entry, now);
   }
 }
 
