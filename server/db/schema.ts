@@ -54,6 +54,9 @@ export interface FirmTable {
   ignored_email_domains: Json;
   extract_document_web_links: Bool;
   minutes_saved_per_notice: number;
+  /** Hours after a tracked case's docket entry within which its e-mail notice is expected. */
+  missed_notice_hours: Generated<number>;
+  missed_notice_report_emails: Generated<Json>;
   is_default: Bool;
   /** Until when the error recipients have been told of the firm's events (0: not yet). */
   error_reported_until: Millis;
@@ -663,6 +666,19 @@ export interface CaseDocketEntryTable {
   period_id: string | null;
   published_at: Millis;
   created_at: Millis;
+  /** When missed-notice reconciliation decided the entry (its notice came, or a missed notice was raised). */
+  checked_at: Millis | null;
+}
+
+/** A tracked entry with no e-mail notice in time: the item raised for it, and the notice that came later. */
+export interface MissedNoticeTable {
+  firm_id: number;
+  case_id: string;
+  entry_key: string;
+  inbox_item_id: string;
+  raised_at: Millis;
+  notice_item_id: string | null;
+  resolved_at: Millis | null;
 }
 
 /** The last case retrieve (spec §4 case retrieve status). */
@@ -780,6 +796,7 @@ export interface DB {
   case_tracking: CaseTrackingTable;
   case_tracking_period: CaseTrackingPeriodTable;
   case_docket_entry: CaseDocketEntryTable;
+  missed_notice: MissedNoticeTable;
   case_retrieve: CaseRetrieveTable;
 }
 

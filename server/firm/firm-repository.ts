@@ -48,6 +48,8 @@ const FIRM_COLUMNS = [
   "ignored_email_domains",
   "extract_document_web_links",
   "minutes_saved_per_notice",
+  "missed_notice_hours",
+  "missed_notice_report_emails",
   "is_default",
   "error_reported_until",
   "dictionary_version",
