@@ -8,6 +8,7 @@ import { EMPTY_MESSAGE_BODY, messageBodyOf, type MessageBody } from "./message-b
 import { readMail, type MailContent } from "./mime";
 import { parseNda } from "./nda";
 import { parseNef } from "./nef";
+import { looksLikeScotus, parseScotus } from "./scotus";
 import { parseStateEfiling, stateProvider } from "./state-efiling";
 import { forwardedSubject, stripSubjectPrefixes } from "./subject";
 import { htmlToTextDoc, plainToTextDoc, type TextDoc } from "./text-doc";
@@ -57,6 +58,10 @@ function parseDoc(doc: TextDoc, mail: MailContent | null): DocResult {
   const ctx: NoticeContext = { mail, subject: effectiveSubject(doc, mail) };
   const reason = nonNoticeReason(ctx.subject, doc.text);
   if (reason) return { nonNotice: reason };
+  if (looksLikeScotus(doc, mail?.senderAddresses ?? [])) {
+    const notice = parseScotus(doc, ctx);
+    if (notice) return { notice };
+  }
   // State e-filing providers' mail has "Case Number:" lines too; it is told apart first.
   const provider = stateProvider(doc, mail?.senderAddresses ?? []);
   if (provider) {
