@@ -63,7 +63,7 @@ function parseDoc(doc: TextDoc, mail: MailContent | null): DocResult {
     if (notice) return { notice };
   }
   // State e-filing providers' mail has "Case Number:" lines too; it is told apart first.
-  const provider = stateProvider(doc, mail?.senderAddresses ?? []);
+  const provider = stateProvider(doc, mail?.senderAddresses ?? [], ctx.subject);
   if (provider) {
     const notice = parseStateEfiling(doc, ctx, provider);
     return notice ? { notice } : null;
