@@ -4,7 +4,6 @@
 // turning every "§" and accented letter into U+FFFD.
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
-const LATIN1 = new TextDecoder("latin1");
 
 // windows-1252 bytes 0x80-0x9F. Node 20's TextDecoder reads every latin1 label
 // as ISO-8859-1 and leaves them as C1 controls, which no real text contains;
@@ -19,12 +18,56 @@ export function fixC1Controls(text: string): string {
   return C1.test(text) ? text.replace(C1, (c) => CP1252_C1[c.charCodeAt(0) - 0x80] ?? c) : text;
 }
 
-/** Bytes as UTF-8 when they are valid UTF-8, else as windows-1252. */
+/** Length of the valid UTF-8 sequence starting at `i` (RFC 3629: no overlong forms, no surrogates), 0 if none. */
+function utf8SequenceAt(bytes: Uint8Array, i: number): number {
+  const lead = bytes[i] ?? 0;
+  const next = (k: number, low = 0x80, high = 0xbf) => {
+    const b = bytes[i + k];
+    return b !== undefined && b >= low && b <= high;
+  };
+  if (lead >= 0xc2 && lead <= 0xdf) return next(1) ? 2 : 0;
+  if (lead >= 0xe0 && lead <= 0xef) {
+    const [low, high] = lead === 0xe0 ? [0xa0, 0xbf] : lead === 0xed ? [0x80, 0x9f] : [0x80, 0xbf];
+    return next(1, low, high) && next(2) ? 3 : 0;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    const [low, high] = lead === 0xf0 ? [0x90, 0xbf] : lead === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+    return next(1, low, high) && next(2) && next(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+/**
+ * Bytes read as UTF-8 where they are valid UTF-8 and as windows-1252 where they are not, sequence
+ * by sequence: text pasted from two systems into one message ("Peña" in UTF-8 beside a "§" an
+ * older system wrote in windows-1252) reads as both wrote it.
+ */
+export function decodeUtf8Mixed(bytes: Uint8Array): string {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let out = "";
+  let runStart = 0;
+  for (let i = 0; i < buf.length;) {
+    if ((buf[i] ?? 0) < 0x80) {
+      i++;
+      continue;
+    }
+    const length = utf8SequenceAt(buf, i);
+    if (length) {
+      i += length;
+      continue;
+    }
+    out += buf.toString("utf8", runStart, i) + fixC1Controls(String.fromCharCode(buf[i] ?? 0));
+    runStart = ++i;
+  }
+  return out + buf.toString("utf8", runStart);
+}
+
+/** Bytes as UTF-8 when they are valid UTF-8, else each sequence as UTF-8 or windows-1252 (decodeUtf8Mixed). */
 export function decodeUtf8OrLegacy(bytes: Uint8Array): string {
   try {
     return UTF8.decode(bytes);
   } catch {
-    return fixC1Controls(LATIN1.decode(bytes));
+    return decodeUtf8Mixed(bytes);
   }
 }
 

@@ -152,6 +152,14 @@ function parseMessage(buf: Buffer, depth: number, onRead?: (read: ReadMessage) =
       if (inner.kind === "notice" || (inner.kind === "not_a_notice" && docs.length === 0)) return inner;
     }
   }
+  // A notice saved as a .txt or .html file and sent on as an attachment.
+  for (const attached of mail.attachedTexts()) {
+    for (const doc of textDocs(attached.html ? attached.text : null, attached.html ? null : attached.text, () => htmlToTextDoc(attached.text))) {
+      docs.push(doc);
+      const result = parseDoc(doc, mail);
+      if (result && "notice" in result) return { kind: "notice", notice: result.notice };
+    }
+  }
 
   // Newsletters and invitations often talk about cases; their headers say what they are.
   const ordinary = ordinaryMailReason(mail);
