@@ -11,7 +11,8 @@
 // public documents; the case link names the docket ("25-83", "25A1208" for an application).
 import { SUPREME_COURT, courtIdFromHost } from "../courts/federal-courts";
 import { cleanCaseName } from "./case-name";
-import { cleanDescription, type NoticeContext } from "./common";
+import { cleanDescription, docketNumberFields, NO_PACER_IDS, type NoticeContext } from "./common";
+import { emptyParts } from "./docket-number";
 import type { TextDoc, TextLink } from "./text-doc";
 import { collapse } from "./text-utils";
 import type { NoticeDocument, ParsedNotice } from "./types";
@@ -115,14 +116,7 @@ export function parseScotus(doc: TextDoc, ctx: NoticeContext): ParsedNotice | nu
     email_recipients: [],
     dockets: [
       {
-        docket_number: docketNumber,
-        federal_dn_office_code: null,
-        federal_dn_case_type: null,
-        federal_dn_judge_initials_assigned: null,
-        federal_dn_judge_initials_referred: null,
-        federal_defendant_number: null,
-        docket_number_full: docketNumber,
-        docket_court_id: null,
+        ...docketNumberFields(emptyParts(docketNumber, docketNumber)),
         case_name: name,
         date_filed: null,
         docket_entries: [
@@ -132,10 +126,7 @@ export function parseScotus(doc: TextDoc, ctx: NoticeContext): ParsedNotice | nu
             short_description: entryText ? shortLabel(entryText) : null,
             document_number: null,
             document_url: main?.url ?? null,
-            pacer_doc_id: null,
-            pacer_case_id: null,
-            pacer_seq_no: null,
-            pacer_magic_num: null,
+            ...NO_PACER_IDS,
             filed_by: null,
             entered_on: date,
             sealed: false,

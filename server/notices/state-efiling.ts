@@ -26,7 +26,7 @@
 // and its bodies label the case "Case Number:", "Case #:" or "Case No.:", in tables and lists.
 import { stateCourtId } from "../courts/federal-courts";
 import type { NoticeContext } from "./common";
-import { cleanDescription } from "./common";
+import { cleanDescription, NO_PACER_IDS } from "./common";
 import { MAX_RECIPIENTS } from "./limits";
 import { stripSubjectPrefixes } from "./subject";
 import type { TextDoc, TextLink } from "./text-doc";
@@ -372,10 +372,7 @@ export function parseStateEfiling(doc: TextDoc, ctx: NoticeContext, provider: { 
             short_description: filingDescription ?? filingCode,
             document_number: null,
             document_url: main?.url ?? null,
-            pacer_doc_id: null,
-            pacer_case_id: null,
-            pacer_seq_no: null,
-            pacer_magic_num: null,
+            ...NO_PACER_IDS,
             filed_by: filedBy,
             entered_on: decided,
             sealed: false,
