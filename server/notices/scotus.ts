@@ -23,14 +23,17 @@ const ADDED_FOR = "has been added for";
 const DOCKET_NUMBER = /^(\d{2})([-AMO])(\d{1,5})$/i;
 const DOCKET_PAGE = /\/docket\/docketfiles\/(?:html\/public\/)?([0-9a-z-]{3,12})\.html?$/i;
 
-const WORDING = /A new docket entry\b[^]{0,20000}?\bhas been added for\b/i;
+const HEADLINE_WORDS = /A new docket entry\b/i;
+const ADDED_FOR_WORDS = /\bhas been added for\b/i;
 const COURT_NAMED = /\b(?:supremecourt\.gov|sc-us\.gov)\b|notifications for No\.\s?\d{2}[-AMO]\d/i;
 
 /** Sent by the Supreme Court, or worded as its docket notifications are (a forward, say). */
 export function looksLikeScotus(doc: TextDoc, senders: readonly string[]): boolean {
   if (senders.some((s) => courtIdFromHost(s) === SUPREME_COURT)) return true;
   const head = doc.text.slice(0, 20_000);
-  return WORDING.test(head) && (COURT_NAMED.test(head) || doc.links.some((l) => courtIdFromHost(l.href) === SUPREME_COURT));
+  const headline = head.search(HEADLINE_WORDS);
+  const worded = headline >= 0 && ADDED_FOR_WORDS.test(head.slice(headline));
+  return worded && (COURT_NAMED.test(head) || doc.links.some((l) => courtIdFromHost(l.href) === SUPREME_COURT));
 }
 
 /** "25a1208" → "25A1208"; null for anything that is not a Supreme Court docket number. */

@@ -39,6 +39,7 @@ type Provider = "tyler" | "fsx";
 const TYLER_DOMAINS: readonly (readonly [RegExp, string | null])[] = [
   [/(?:^|\.)efiletexas\.gov$|(?:^|\.)efile\.txcourts\.gov$/, "TX"],
   [/(?:^|\.)efileil\.com$|(?:^|\.)illinoiscourts\.gov$/, "IL"],
+  [/(?:^|\.)odysseyefileca\.com$/, "CA"],
   [/(?:^|\.)efile\.incourts\.gov$/, "IN"],
   [/(?:^|\.)efilega\.com$/, "GA"],
   [/(?:^|\.)efilemn\.com$|(?:^|\.)mncourts\.gov$/, "MN"],
