@@ -127,6 +127,8 @@ function attachments(root: MimePart): { types: string[]; messages: Buffer[]; tex
     if (part.disposition === "inline" && TEXT_BODY.has(part.contentType)) return;
     let type = part.contentType;
     if (type === "application/octet-stream" && part.filename?.includes(".")) type = mediaTypeOf(part.filename.split(".").pop() ?? "");
+    // A saved message is a message whatever type its sender gave the file.
+    if (type === "text/plain" && /\.eml$/i.test(part.filename ?? "")) type = "message/rfc822";
     types.push(type);
     if (type === "message/rfc822") messages.push(decodedBody(part));
     if ((type === "text/plain" || type === "text/html") && texts.length < MAX_ATTACHED_TEXTS && part.body.length <= MAX_ATTACHED_TEXT_BYTES) {

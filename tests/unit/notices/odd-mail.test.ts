@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseNoticeEmail, parseNoticeMessage, type ParsedNotice } from "../../../server/notices";
+import { decodeUtf8Mixed } from "../../../server/notices/charset";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/notices");
 const NOTICE = readFileSync(path.join(fixtures, "nef-member-suffix-plain.eml"), "latin1").replace(/\r?\n/g, "\r\n");
@@ -90,6 +91,12 @@ describe("odd but readable mail", () => {
         ),
       ),
     );
+    // A .eml file sent as text is read as the message it is: the court's Message-ID and subject.
+    const saved = await notice(
+      forwardedAsAttachment(["Content-Type: text/plain; charset=us-ascii", 'Content-Disposition: attachment; filename="notice.eml"'], NOTICE),
+    );
+    expectTheNotice(saved);
+    expect(saved.message_id).toBe("7781200@ilnd.uscourts.test");
     expectTheNotice(
       await notice(
         forwardedAsAttachment(["Content-Type: text/plain; charset=us-ascii", 'Content-Disposition: attachment; filename="notice.txt"'], NOTICE_BODY),
@@ -145,5 +152,16 @@ describe("odd but readable mail", () => {
     expectTheNotice(n);
     expect(n.subject).toBe("Peña– Activity in Case 1:24-cv-07001");
     expect(n.dockets[0]?.docket_entries[0]?.description).toMatch(/^Peña claim under § 1983 – /);
+  });
+
+  it("reads each byte sequence as UTF-8 where it is valid UTF-8 and as windows-1252 where it is not", () => {
+    const bytes = (...b: number[]) => Buffer.from(b);
+    expect(decodeUtf8Mixed(bytes(0x50, 0x65, 0xc3, 0xb1, 0x61))).toBe("Peña");
+    expect(decodeUtf8Mixed(bytes(0xa7, 0x20, 0x96, 0x20, 0x80))).toBe("§ – €");
+    expect(decodeUtf8Mixed(bytes(0xf0, 0x9f, 0x98, 0x80, 0xe9))).toBe("😀é");
+    // Overlong forms, surrogates and cut-off sequences are not UTF-8.
+    expect(decodeUtf8Mixed(bytes(0xc0, 0xaf))).toBe("À¯");
+    expect(decodeUtf8Mixed(bytes(0xed, 0xa0, 0x80))).toBe("í\u00a0€");
+    expect(decodeUtf8Mixed(bytes(0xe2, 0x80))).toBe("â€");
   });
 });
