@@ -59,7 +59,8 @@ const NEEDS: Record<string, { resource: string; need: "read" | "write" }> = {
   "DELETE /api/v1/user-security-role/:id": { resource: "firm", need: "write" },
   "GET /api/v1/slow-calls": { resource: "firm", need: "write" },
   "PUT /api/v1/jurisdiction-preference/order": { resource: "jurisdiction_preference", need: "write" },
-  "GET /api/v1/webhook/:id/deliveries": { resource: "webhook", need: "read" },
+  // The webhooks page's: READ on webhooks, firm settings not DENY (the default roles with the second hold the first).
+  "GET /api/v1/webhook/:id/deliveries": { resource: "firm", need: "read" },
   "POST /api/v1/webhook/:id/test": { resource: "webhook", need: "write" },
   "POST /api/v1/webhook/:id/secret": { resource: "webhook", need: "write" },
   "POST /api/v1/webhook/:id/secret/rotate": { resource: "webhook", need: "write" },

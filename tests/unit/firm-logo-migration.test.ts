@@ -1,45 +1,12 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { type Kysely, Migrator, sql } from "kysely";
-import { afterAll, describe, expect, it } from "vitest";
-import { type Database, migrateToLatest, openDatabase } from "../../server/db/database";
-import { loadMigrations } from "../../server/db/migrations/index";
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import { migrateToLatest } from "../../server/db/database";
 import { findFirm, firmLogo } from "../../server/firm/firm-repository";
-import { createPgDatabase } from "../api/test-databases";
-import { PG_URL } from "../api/test-run";
+import { backends, migrateBelow, openFresh } from "./earlier-migrations";
 import { noisyPng } from "../api/png";
 
 // Migration 053 moves a firm's logo out of the firm row: a firm that had one keeps the very same
 // bytes, one without gets none, and the firm row no longer holds the column.
-
-const backends = PG_URL ? (["sqlite", "postgres"] as const) : (["sqlite"] as const);
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups) await cleanup();
-});
-
-async function openFresh(backend: (typeof backends)[number]): Promise<Database> {
-  if (backend === "postgres") {
-    const created = await createPgDatabase();
-    cleanups.push(created.drop);
-    return openDatabase(created.url);
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-logo-migration-"));
-  cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
-  return openDatabase(`sqlite:${path.join(dir, "ecfx.sqlite")}`);
-}
-
-/** Runs the migrations numbered below `before`, as a database of an earlier release holds them. */
-async function migrateBelow(database: Database, before: string): Promise<void> {
-  const all = await loadMigrations();
-  const earlier = Object.entries(all).filter(([name]) => name < before);
-  const provider = {
-    getMigrations: async () => Object.fromEntries(earlier.map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, database.dialect) }])),
-  };
-  const { error } = await new Migrator({ db: database.db, provider, allowUnorderedMigrations: true }).migrateToLatest();
-  if (error) throw error;
-}
 
 describe.each(backends)("the firm's logo apart from the firm row (%s)", (backend) => {
   it("keeps each firm's logo, byte for byte, and drops the column from the firm row", async () => {
