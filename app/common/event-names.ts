@@ -52,6 +52,7 @@ export const EVENT_NAMES = [
   "configuration changed",
   "webhook switched off",
   "provider sign-in refused",
+  "quoted notice linked",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -15,9 +15,12 @@ import { type AppliedPreference, applicablePreference } from "./jurisdiction-pre
 import { logEvent } from "../jobs/event-log";
 import { finishWhenAllFetched } from "./fetch-document";
 import { recordNotice } from "./record-notice";
-import { changeItemIn, setItem } from "./item-state";
+import { type ItemChange, changeItemIn, setItem } from "./item-state";
 import { matchDocket } from "./match-case";
-import { reportCaseNotFound, reportManualProcessing } from "./firm-report-mail";
+import { reportCaseNotFound, reportCourtMail, reportManualProcessing } from "./firm-report-mail";
+import { noticeKey } from "../notices/classify";
+import { courtOrigin, firmListedOrigin, withinDomain } from "../notices/court-origin";
+import type { FirmRecord } from "../../app/common/firm-schema";
 import { message } from "../lib/messages";
 
 type Item = Selectable<InboxItemTable>;
@@ -77,24 +80,7 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   const stored = kept ? {} : storedColumns(result);
   const item: Item = { ...row, ...stored };
   const parsed = result.parsed;
-  if (parsed.kind !== "notice") {
-    if (parsed.kind === "not_a_notice") {
-      const original = await answeredItem(ctx, item, parsed.related_message_ids ?? []);
-      return setItem(
-        ctx,
-        item,
-        { ...stored, status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, duplicate_of_id: original },
-        { event: "not a notice", detail: original ? message("pipeline:events.notANoticeLinked", { reason: parsed.reason, original }) : parsed.reason },
-      );
-    }
-    if (parsed.kind === "unrecognised") {
-      return setItem(
-        ctx,
-        item,
-        { ...stored, status: "Action Required", action_required: "USER", reason: parsed.reason },
-        { event: "unrecognised", detail: parsed.reason, level: "WARNING" },
-      );
-    }
+  if (parsed.kind === "malformed") {
     return setItem(
       ctx,
       item,
@@ -102,11 +88,32 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
       { event: "malformed", detail: parsed.reason, level: "ERROR" },
     );
   }
+  if (parsed.kind !== "notice") {
+    const firm = await findFirm(ctx.database, item.firm_id);
+    // Mail that is no notice is ignored only when it is positively something else or comes from
+    // no court: the envelope sender and the firm's own court senders are checked here, as the
+    // parser knows neither (decision 092).
+    const courtSender =
+      parsed.kind === "not_a_notice" && parsed.origins
+        ? (courtOrigin([item.sender]) ?? firmListedOrigin([...parsed.origins, item.sender], firm?.court_mail_senders ?? []))
+        : null;
+    if (parsed.kind === "not_a_notice" && !courtSender) {
+      return setItem(
+        ctx,
+        item,
+        { ...stored, status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason },
+        { event: "not a notice", detail: parsed.reason },
+      );
+    }
+    const reason = courtSender ? message("pipeline:courtSenderUnread", { sender: courtSender }) : parsed.reason;
+    if (firm && ignoredByDomain(firm, item.sender)) return ignoreCourtSender(ctx, item, stored);
+    return askAboutCourtMail(ctx, item, stored, message("pipeline:courtMessageUnread", { reason }), reason);
+  }
   const notice = parsed.notice;
   await setItem(
     ctx,
     item,
-    { ...stored, snippet: snippetOf(notice) },
+    { ...stored, snippet: snippetOf(notice), notice_key: noticeKey(notice) },
     {
       event: "parsed",
       detail: message("pipeline:events.parsed", {
@@ -120,21 +127,12 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   if (item.docket_index === null) {
     const firm = await findFirm(ctx.database, item.firm_id);
     const senderDomain = domainOf(item.sender);
-    if (firm && senderDomain && firm.ignored_email_domains.includes(senderDomain)) {
-      return setItem(
-        ctx,
-        item,
-        { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderIgnored", { domain: senderDomain }) },
-        { event: "ignored sender", detail: senderDomain },
-      );
-    }
-    if (firm && senderDomain && firm.accepted_email_domains.length > 0 && !firm.accepted_email_domains.includes(senderDomain)) {
-      return setItem(
-        ctx,
-        item,
-        { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderNotAccepted", { domain: senderDomain }) },
-        { event: "sender not accepted", detail: senderDomain },
-      );
+    // A notice is court mail: a rule naming its sender's domain among the ignored ones says so
+    // explicitly; a sender missing from the accepted domains puts it before a person.
+    if (firm && ignoredByDomain(firm, item.sender)) return ignoreCourtSender(ctx, item, {});
+    if (firm && senderDomain && firm.accepted_email_domains.length > 0 && !firm.accepted_email_domains.some((d) => withinDomain(senderDomain, d))) {
+      const reason = message("pipeline:courtSenderNotAccepted", { domain: senderDomain });
+      return askAboutCourtMail(ctx, item, {}, reason, reason, "sender not accepted");
     }
     if (item.message_id) {
       const first = await firstItemWithMessageId(ctx, item, [item.message_id], item.created_at);
@@ -147,6 +145,24 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
         );
       }
     }
+    // A notice a person answered or forwarded: linked to the original when the firm has it,
+    // processed as the notice it is when not.
+    if (parsed.quoted) {
+      const original = (await answeredItem(ctx, item, parsed.quoted.answers)) ?? (await firstItemWithNoticeKey(ctx, item, noticeKey(notice)));
+      if (original) {
+        return setItem(
+          ctx,
+          item,
+          {
+            status: "Succeeded",
+            disposition: "Ignored",
+            duplicate_of_id: original,
+            disposition_text: message(`pipeline:quotedNoticeLinked.${parsed.quoted.by}`),
+          },
+          { event: "quoted notice linked", detail: original },
+        );
+      }
+    }
     if (firm?.manually_process_notices) {
       await setItem(ctx, item, { status: "Manual", action_required: "USER", reason: message("pipeline:specialHandling") }, { event: "special handling" });
       await reportManualProcessing(ctx, item);
@@ -155,6 +171,56 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
     if (notice.dockets.length > 1) return splitIntoLinkedItems(ctx, item, notice);
   }
   await processDocket(ctx, item, notice, item.docket_index ?? 0);
+}
+
+/** The envelope sender's domain is one the firm ignores (a rule covers its sub-domains). */
+function ignoredByDomain(firm: FirmRecord, sender: string): boolean {
+  const domain = domainOf(sender);
+  return !!domain && firm.ignored_email_domains.some((d) => withinDomain(domain, d));
+}
+
+/** Court mail whose sender the firm's ignored domains name: ignored, and the card says it was court mail. */
+function ignoreCourtSender(ctx: ServerContext, item: Item, stored: ItemChange): Promise<void> {
+  const domain = domainOf(item.sender);
+  return setItem(
+    ctx,
+    item,
+    { ...stored, status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderIgnored", { domain }) },
+    { event: "ignored sender", detail: domain },
+  );
+}
+
+/** Court or provider mail a person must see: Action Required with the reason, and the firm's error recipients told. */
+async function askAboutCourtMail(
+  ctx: ServerContext,
+  item: Item,
+  stored: ItemChange,
+  reason: string,
+  detail: string,
+  event: "unrecognised" | "sender not accepted" = "unrecognised",
+): Promise<void> {
+  await setItem(ctx, item, { ...stored, status: "Action Required", action_required: "USER", reason }, { event, detail, level: "WARNING" });
+  await reportCourtMail(ctx, item, reason);
+}
+
+/**
+ * The firm's first other received message carrying the same notice (court, docket, entry), received
+ * no later than this one: the original of a quoted notice. One that is itself linked to another
+ * comes after those that are not.
+ */
+async function firstItemWithNoticeKey(ctx: ServerContext, item: Item, key: string | null): Promise<string | null> {
+  if (!key) return null;
+  const rows = await ctx.database.db
+    .selectFrom("inbox_item")
+    .select(["id", "created_at", "duplicate_of_id"])
+    .where("firm_id", "=", item.firm_id)
+    .where("notice_key", "=", key)
+    .where("parent_id", "is", null)
+    .where("id", "!=", item.id)
+    .where("created_at", "<=", item.created_at)
+    .execute();
+  rows.sort((a, b) => Number(a.duplicate_of_id !== null) - Number(b.duplicate_of_id !== null) || a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+  return rows[0]?.id ?? null;
 }
 
 /** The firm's earlier item a reply answers (by the Message-IDs it names), or null. */
