@@ -148,7 +148,8 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
     // A notice a person answered or forwarded: linked to the original when the firm has it,
     // processed as the notice it is when not.
     if (parsed.quoted) {
-      const original = (await answeredItem(ctx, item, parsed.quoted.answers)) ?? (await firstItemWithNoticeKey(ctx, item, noticeKey(notice)));
+      const key = noticeKey(notice);
+      const original = (await answeredItem(ctx, item, parsed.quoted.answers, key)) ?? (await firstItemWithNoticeKey(ctx, item, key));
       if (original) {
         return setItem(
           ctx,
@@ -204,53 +205,53 @@ async function askAboutCourtMail(
 }
 
 /**
- * The firm's first other received message carrying the same notice (court, docket, entry), received
- * no later than this one: the original of a quoted notice. One that is itself linked to another
- * comes after those that are not.
+ * The firm's other received messages (not linked items) whose Message-ID or notice identity is
+ * one of these, in order of receipt. The few rows are ordered here: asked to order by receipt,
+ * SQLite, which has no statistics, walks every item of the firm by date instead of looking the
+ * value up.
  */
-async function firstItemWithNoticeKey(ctx: ServerContext, item: Item, key: string | null): Promise<string | null> {
-  if (!key) return null;
+async function receivedWith(ctx: ServerContext, item: Item, column: "message_id" | "notice_key", values: string[]) {
   const rows = await ctx.database.db
     .selectFrom("inbox_item")
-    .select(["id", "created_at", "duplicate_of_id"])
+    .select(["id", "created_at", "notice_key", "duplicate_of_id"])
     .where("firm_id", "=", item.firm_id)
-    .where("notice_key", "=", key)
+    .where(column, "in", values)
     .where("parent_id", "is", null)
     .where("id", "!=", item.id)
-    .where("created_at", "<=", item.created_at)
     .execute();
-  rows.sort((a, b) => Number(a.duplicate_of_id !== null) - Number(b.duplicate_of_id !== null) || a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
-  return rows[0]?.id ?? null;
+  return rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** The firm's earlier item a reply answers (by the Message-IDs it names), or null. */
-async function answeredItem(ctx: ServerContext, item: Item, messageIds: readonly string[]): Promise<string | null> {
-  if (messageIds.length === 0) return null;
-  return firstItemWithMessageId(
-    ctx,
-    item,
-    messageIds.slice(0, 20).map((id) => `<${id}>`),
-  );
+/** The first other message with one of these Message-IDs, received no later than `notAfter` when given; its id, or null. */
+async function firstItemWithMessageId(ctx: ServerContext, item: Item, messageIds: string[], notAfter?: number): Promise<string | null> {
+  const rows = await receivedWith(ctx, item, "message_id", messageIds);
+  return rows.find((row) => notAfter === undefined || row.created_at <= notAfter)?.id ?? null;
 }
 
 /**
- * The firm's first other received message (not a linked item) with one of these Message-IDs,
- * received no later than `notAfter` when given; its id, or null. The few rows of a Message-ID are
- * ordered here: asked to order by receipt, SQLite, which has no statistics, walks every item of
- * the firm by date instead of looking the Message-ID up.
+ * The item a reply or forward answers (by the Message-IDs it names), when that item carries the
+ * quoted notice or no notice at all: a person's answer to some other message may quote a new
+ * notice, which must not be lost.
  */
-async function firstItemWithMessageId(ctx: ServerContext, item: Item, messageIds: string[], notAfter?: number): Promise<string | null> {
-  const rows = await ctx.database.db
-    .selectFrom("inbox_item")
-    .select(["id", "created_at"])
-    .where("firm_id", "=", item.firm_id)
-    .where("message_id", "in", messageIds)
-    .where("parent_id", "is", null)
-    .where("id", "!=", item.id)
-    .execute();
-  const earlier = rows.filter((row) => notAfter === undefined || row.created_at <= notAfter);
-  earlier.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return earlier[0]?.id ?? null;
+async function answeredItem(ctx: ServerContext, item: Item, messageIds: readonly string[], key: string | null): Promise<string | null> {
+  if (messageIds.length === 0) return null;
+  const rows = await receivedWith(
+    ctx,
+    item,
+    "message_id",
+    messageIds.slice(0, 20).map((id) => `<${id}>`),
+  );
+  return rows.find((row) => row.notice_key === null || row.notice_key === key)?.id ?? null;
+}
+
+/**
+ * The first message carrying the same notice (court, docket, entry), received no later than this
+ * one: the original of a quoted notice. One that is itself linked to another comes after those that are not.
+ */
+async function firstItemWithNoticeKey(ctx: ServerContext, item: Item, key: string | null): Promise<string | null> {
+  if (!key) return null;
+  const rows = (await receivedWith(ctx, item, "notice_key", [key])).filter((row) => row.created_at <= item.created_at);
+  return (rows.find((row) => row.duplicate_of_id === null) ?? rows[0])?.id ?? null;
 }
 
 /** A notice for several dockets becomes one linked child item per docket, each processed alone. */

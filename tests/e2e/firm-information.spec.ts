@@ -43,6 +43,7 @@ for (const js of [false, true]) {
   const reply = `reply-${js ? "js" : "nojs"}-${tag}@lawfirm.test`;
   const domain = `${js ? "js" : "nojs"}-${tag}.courts.test`;
   const recipient = `extra-${js ? "js" : "nojs"}-${tag}@lawfirm.test`;
+  const courtSender = `clerk-${js ? "js" : "nojs"}-${tag}@county.example.gov`;
   const cadence = js ? "DAILY_AND_REALTIME" : "DAILY";
   const zone = js ? "Europe/London" : "America/Chicago";
 
@@ -60,6 +61,7 @@ for (const js of [false, true]) {
       await field(page, "Time zone").selectOption(zone);
       await addToList(page, "Accepted e-mail domains", domain);
       await addToList(page, "Additional e-mail recipients", recipient);
+      await addToList(page, "Court and e-filing senders", courtSender);
       await press(page, "Save");
       await expect(page.getByText("Firm settings saved.")).toBeVisible();
 
@@ -69,6 +71,7 @@ for (const js of [false, true]) {
       await expect(field(page, "Time zone")).toHaveValue(zone);
       await expect(field(page, "Accepted e-mail domains")).toHaveValue(new RegExp(domain.replace(/\./g, "\\.")));
       await expect(field(page, "Additional e-mail recipients")).toHaveValue(new RegExp(recipient.replace(/\./g, "\\.")));
+      await expect(field(page, "Court and e-filing senders")).toHaveValue(new RegExp(courtSender.replace(/\./g, "\\.")));
       // What the form does not show was carried over as stored.
       const saved = await firmApi("GET");
       for (const name of HIDDEN) expect(saved[name], name).toEqual(original[name]);
