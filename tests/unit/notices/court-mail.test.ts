@@ -1,7 +1,10 @@
 // Court and provider mail is never "not a notice" unless it is positively something else
 // (decision 092): who counts as a court or a provider, and what each kind of message becomes.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseNoticeEmail } from "../../../server/notices";
+import { noticeKey } from "../../../server/notices/classify";
 import { courtHost, firmListedOrigin } from "../../../server/notices/court-origin";
 
 const message = (headers: string[], body: string, type = "text/plain; charset=utf-8") =>
@@ -118,5 +121,20 @@ describe("mail from no court is ignored with its reason", () => {
       "This month in the judiciary.",
     );
     expect(await parseNoticeEmail(raw)).toEqual({ kind: "not_a_notice", reason: "newsletter or mailing-list message" });
+  });
+});
+
+describe("notices passed on by a person", () => {
+  const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, "../../fixtures/notices", name), "latin1");
+
+  it.each([
+    ["nef-forwarded-outlook.eml", /^Subject: FW: /m],
+    ["nef-forwarded-gmail.eml", /^Subject: Fwd: /m],
+  ])("%s is marked forwarded by the line above the notice when its subject says nothing, and keeps the notice's identity", async (name, prefix) => {
+    const [withPrefix, without] = await Promise.all([parseNoticeEmail(fixture(name)), parseNoticeEmail(fixture(name).replace(prefix, "Subject: "))]);
+    if (withPrefix.kind !== "notice" || without.kind !== "notice") throw new Error(`${name}: not read as a notice`);
+    expect(without.quoted?.by).toBe("forward");
+    expect(noticeKey(without.notice)).toBe(noticeKey(withPrefix.notice));
+    expect(noticeKey(without.notice)).toContain(`|${without.notice.dockets[0]?.docket_number}|`);
   });
 });
