@@ -52,6 +52,9 @@ export const EVENT_NAMES = [
   "configuration changed",
   "webhook switched off",
   "provider sign-in refused",
+  "missed notice",
+  "missed notice resolved",
+  "missed notice mail not sent",
   "quoted notice linked",
 ] as const;
 

@@ -40,6 +40,9 @@ export const colorField = () =>
 // Spaces are allowed beside the spec's list: every real firm name has them.
 export const firmName = () => requiredText(60).regex(/^[A-Za-z0-9 ,:\-+.&]+$/, "errors:firmNameCharacters");
 
+/** The longest a firm may wait for a tracked entry's e-mail notice: a week. */
+export const MAX_MISSED_NOTICE_HOURS = 168;
+
 const count = () => z.coerce.number({ invalid_type_error: "errors:required" }).int().min(0);
 const time = () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "errors:required");
 
@@ -85,6 +88,9 @@ export const firmUpdateSchema = z.object({
   host_names: z.array(z.string().transform(normaliseHostName).pipe(z.string().min(1))).transform((hosts) => [...new Set(hosts)]),
   // Optional so that a client which does not know the field yet keeps the stored value.
   minutes_saved_per_notice: count().max(1440, "errors:minutesSavedRange").optional(),
+  // ECFX Track's missed-notice reconciliation (decision 095); optional as the two above.
+  missed_notice_hours: count().min(1, "errors:missedNoticeHoursRange").max(MAX_MISSED_NOTICE_HOURS, "errors:missedNoticeHoursRange").optional(),
+  missed_notice_report_emails: emailList().optional(),
 });
 
 /** "Chair.Example.TEST:8443" and "chair.example.test." are the host "chair.example.test". */

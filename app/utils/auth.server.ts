@@ -111,34 +111,36 @@ async function refreshed(auth: AuthSession): Promise<AuthSession | null> {
   return pending;
 }
 
-// The user and role of a token (with the firm's parts on the browser's host), reused for a few
-// seconds across the loaders of one page and the pages of one visit.
-const meCache = shortCache<Me>();
 /** The user's role with its field levels (the UserSecurityRole message, decoded), by session and role. */
 export const ownRoleCache = shortCache<Record<string, unknown> | null>();
 
 // A role changed through any process: the API's next answer to each of its sessions says so.
-onAccessChange((token) => {
-  meCache.forget(token);
-  ownRoleCache.forget(token);
-});
+onAccessChange((token) => ownRoleCache.forget(token));
 
-/** After a change of the firm's dictionary or the user's own choices, this user's next page reads them at once. */
-export function forgetMe(auth: AuthSession): void {
-  meCache.forget(auth.authToken);
-}
+// The user of a token (with the firm's parts on the browser's host) is asked of the API for every
+// request, which checks the session then: nothing of a user is drawn from a kept copy after the
+// session ended, in whichever process (decision 089). The loaders of one page ask at the same
+// moment and share the call while it is in flight.
+const meInFlight = new Map<string, Promise<Me>>();
 
 function fetchMe(token: string, host: string): Promise<Me> {
-  return meCache.get(`${token} ${host}`, () => apiJson<Me>(`/auth/me?host=${encodeURIComponent(host)}`, { token }).then((r) => r.data));
+  const key = `${token} ${host}`;
+  let pending = meInFlight.get(key);
+  if (!pending) {
+    pending = apiJson<Me>(`/auth/me?host=${encodeURIComponent(host)}`, { token })
+      .then((r) => r.data)
+      .finally(() => meInFlight.delete(key));
+    meInFlight.set(key, pending);
+  }
+  return pending;
 }
 
 /**
- * Forgets every cached user and role, so the next page of each user reads their role again. A
- * console that changed a role calls it; another console process follows on the API's next answer
- * to each session (the access stamp), or when the few seconds are out.
+ * Forgets every kept role, so the next page of each user reads their role again. A console that
+ * changed a role calls it; another console process follows on the API's next answer to each
+ * session (the access stamp), or when the few seconds are out.
  */
 export function forgetSignedInUsers(): void {
-  meCache.clear();
   ownRoleCache.clear();
 }
 

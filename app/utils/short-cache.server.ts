@@ -1,8 +1,8 @@
-// Answers of the API that every page asks for (the user and role, their layout, the firm's
-// preferences) kept for a few seconds per key: the loaders of one page and the pages of one visit
-// ask once. A change made through this console forgets its entries at once; a role changed
-// elsewhere on the API's next answer to the session (app/utils/access-stamps.server.ts); anything
-// else within the few seconds.
+// Answers of the API that many pages ask for (the role's levels, the user's layout, the firm's
+// preferences; never the user, whom every request asks for) kept for a few seconds per key: the
+// loaders of one page and the pages of one visit ask once. A change made through this console
+// forgets its entries at once; a role changed elsewhere on the API's next answer to the session
+// (app/utils/access-stamps.server.ts); anything else within the few seconds.
 
 export const SHORT_CACHE_MS = 3000;
 const MAX_ENTRIES = 1000;

@@ -2,8 +2,9 @@ import type { Writable } from "node:stream";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { ServerContext } from "../context";
 import { withoutControlCharacters } from "../lib/control-characters";
-import { errorHandler } from "../lib/errors";
-import { inWordsScope } from "../lib/messages";
+import { HttpError, errorHandler } from "../lib/errors";
+import { nestsDeeperThan } from "../lib/json-depth";
+import { inWordsScope, message } from "../lib/messages";
 import { ACCESS_STAMP_HEADER } from "../../app/common/access-stamp";
 import { accessStampOf } from "../auth/caller";
 import { PROTOBUF } from "./protobuf-body";
@@ -45,6 +46,14 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
     bodyLimit: 2 * 1024 * 1024,
   });
 
+  // A body nested without end is refused before it is parsed: every step after walks it.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = String(body);
+    if (nestsDeeperThan(text)) done(new HttpError(400, message("errors:nestedTooDeeply")), undefined);
+    else parseJson(request, text, done);
+  });
   app.addContentTypeParser([PROTOBUF, "image/png", "application/octet-stream"], { parseAs: "buffer" }, (_req, body, done) => done(null, body));
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(String(body)))),

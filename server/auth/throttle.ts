@@ -1,14 +1,17 @@
 import { sql } from "kysely";
 import type { ServerContext } from "../context";
+import { HttpError } from "../lib/errors";
+import { message } from "../lib/messages";
 
 /**
- * Failed sign-ins counted per account and per client address in the database, so every API
- * process sees the same counts. A key is locked for a while once its failures reach the limit.
+ * Attempts counted per account and per client address in the database, so every API process sees
+ * the same counts: failed sign-ins, and password-reset requests (each one says whether an address
+ * has an account). A key is locked for a while once its attempts reach the limit.
  */
-export type ThrottleKey = { kind: "account" | "address"; value: string };
+export type ThrottleKey = { kind: "account" | "address"; value: string; of?: "sign-in" | "reset" };
 
 function keyOf(k: ThrottleKey): string {
-  return `${k.kind}:${k.value.toLowerCase()}`;
+  return `${k.of === "reset" ? "reset-" : ""}${k.kind}:${k.value.toLowerCase()}`;
 }
 
 function limitOf(ctx: ServerContext, k: ThrottleKey): number {
@@ -16,13 +19,20 @@ function limitOf(ctx: ServerContext, k: ThrottleKey): number {
 }
 
 /** Milliseconds until the first locked key opens again, or 0 when none is locked. */
-export async function lockedFor(ctx: ServerContext, keys: ThrottleKey[]): Promise<number> {
+async function lockedFor(ctx: ServerContext, keys: ThrottleKey[]): Promise<number> {
   const now = ctx.clock.now();
   const rows = await ctx.database.db.selectFrom("login_throttle").select(["locked_until"]).where("key", "in", keys.map(keyOf)).execute();
   return Math.max(0, ...rows.map((r) => (r.locked_until ?? 0) - now));
 }
 
-export async function recordFailure(ctx: ServerContext, keys: ThrottleKey[]): Promise<void> {
+/** Refuses with 429, saying for how long, while any of the keys is locked. */
+export async function refuseWhileLocked(ctx: ServerContext, keys: ThrottleKey[], messageKey: string): Promise<void> {
+  const wait = await lockedFor(ctx, keys);
+  if (wait <= 0) return;
+  throw new HttpError(429, message(messageKey, { minutes: Math.ceil(wait / 60_000) }), undefined, { "retry-after": String(Math.ceil(wait / 1000)) });
+}
+
+export async function countAttempt(ctx: ServerContext, keys: ThrottleKey[]): Promise<void> {
   const now = ctx.clock.now();
   const windowMs = ctx.config.ECFX_LOGIN_LOCK_MINUTES * 60_000;
   // One upsert per key counts in the database itself: a read-then-write let simultaneous

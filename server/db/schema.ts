@@ -56,6 +56,9 @@ export interface FirmTable {
   court_mail_senders: Json;
   extract_document_web_links: Bool;
   minutes_saved_per_notice: number;
+  /** Hours after a tracked case's docket entry within which its e-mail notice is expected. */
+  missed_notice_hours: Generated<number>;
+  missed_notice_report_emails: Generated<Json>;
   is_default: Bool;
   /** Until when the error recipients have been told of the firm's events (0: not yet). */
   error_reported_until: Millis;
@@ -570,6 +573,11 @@ export interface DmsRecordTable {
   location: string | null;
   /** Where the write was meant to go, recorded before it (status "writing"). */
   intended_location: string | null;
+  /**
+   * For the firm's own file store: the intended file as a path below the firm's storage root.
+   * Unique per firm, so two filings never intend one file.
+   */
+  intended_path: ColumnType<string | null, string | null | undefined, string | null>;
   /** SHA-256 of the bytes written, so a retry recognises its own copy. */
   content_hash: string | null;
   /** The folder `location` is relative to, relative to the firm's storage root, as resolved when stored. */
@@ -662,6 +670,19 @@ export interface CaseDocketEntryTable {
   period_id: string | null;
   published_at: Millis;
   created_at: Millis;
+  /** When missed-notice reconciliation decided the entry (its notice came, or a missed notice was raised). */
+  checked_at: Millis | null;
+}
+
+/** A tracked entry with no e-mail notice in time: the item raised for it, and the notice that came later. */
+export interface MissedNoticeTable {
+  firm_id: number;
+  case_id: string;
+  entry_key: string;
+  inbox_item_id: string;
+  raised_at: Millis;
+  notice_item_id: string | null;
+  resolved_at: Millis | null;
 }
 
 /** The last case retrieve (spec §4 case retrieve status). */
@@ -779,6 +800,7 @@ export interface DB {
   case_tracking: CaseTrackingTable;
   case_tracking_period: CaseTrackingPeriodTable;
   case_docket_entry: CaseDocketEntryTable;
+  missed_notice: MissedNoticeTable;
   case_retrieve: CaseRetrieveTable;
 }
 

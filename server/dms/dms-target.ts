@@ -52,7 +52,31 @@ export interface DmsIntended {
   contentHash: string;
   /** Stable across attempts of one filing (its DMS record id), for targets that can tag documents. */
   idempotencyKey: string;
+  /**
+   * For a target filing into the firm's own folders: the file as a path below the firm's storage
+   * root. One filing at most holds a path, written or not, so a copy found there with this
+   * filing's bytes is its own.
+   */
+  path?: string;
 }
+
+/**
+ * Which of these paths (below the firm's storage root) other filings hold: recorded as where
+ * their file goes, whether written yet or not. A target choosing a free name skips them.
+ */
+export type HeldPaths = (paths: string[]) => Promise<ReadonlySet<string>>;
+
+/** Where the storage step keeps its filings' intents. */
+export interface IntentRecords {
+  held: HeldPaths;
+  /** Records the intent before anything is written; DmsLocationTaken when another filing holds its path. */
+  record(intended: DmsIntended): Promise<void>;
+}
+
+/** For a filing that keeps no records: no other filing holds anything. */
+export const NOTHING_HELD: HeldPaths = async () => new Set();
+
+const NO_RECORDS: IntentRecords = { held: NOTHING_HELD, record: async () => undefined };
 
 export interface DmsTarget {
   /** The credential type this target serves, e.g. "file-system". */
@@ -64,8 +88,8 @@ export interface DmsTarget {
    * other record holds that location.
    */
   recognisesCopyBy: "key" | "content";
-  /** Where `request` would go now (the file system: the first free name). Writes nothing. */
-  intend(request: DmsStoreRequest, idempotencyKey: string): Promise<DmsIntended>;
+  /** Where `request` would go now (the file system: the first name free on disk and not `held`). Writes nothing. */
+  intend(request: DmsStoreRequest, idempotencyKey: string, held?: HeldPaths): Promise<DmsIntended>;
   /** The copy an earlier attempt stored for `intended` (same content), or null when there is none. */
   findExisting(intended: DmsIntended): Promise<DmsStoreResult | null>;
   /** Writes to `intended` and nowhere else, never over another document: DmsLocationTaken when it is taken. */
@@ -99,23 +123,23 @@ export class DmsLocationTaken extends DmsTargetError {
   }
 }
 
-/** How many times a filing picks a new location because another document took the one it chose. */
+/** How many times a filing picks a new location because another document or filing took the one it chose. */
 const MAX_LOCATION_RACES = 20;
 
 /**
- * Intends, lets the caller record the intended location (`record`, before anything is written),
- * then writes; chooses again when a concurrent write takes the location first.
+ * Intends, records the intended location (before anything is written), then writes; chooses
+ * again when a concurrent filing records the path first or a concurrent write takes the location.
  */
 export async function intendAndWrite(
   target: DmsTarget,
   request: DmsStoreRequest,
   idempotencyKey: string,
-  record: (intended: DmsIntended) => Promise<void> = async () => undefined,
+  records: IntentRecords = NO_RECORDS,
 ): Promise<DmsStoreResult> {
   for (let race = 1; ; race++) {
-    const intended = await target.intend(request, idempotencyKey);
-    await record(intended);
+    const intended = await target.intend(request, idempotencyKey, records.held);
     try {
+      await records.record(intended);
       return await target.write(request, intended);
     } catch (error) {
       if (!(error instanceof DmsLocationTaken) || race >= MAX_LOCATION_RACES) throw error;

@@ -22,6 +22,7 @@ const LIST_FIELDS = [
   "ignored_case_statuses",
   "case_not_found_report_emails",
   "dms_failure_report_emails",
+  "missed_notice_report_emails",
   "entitled_features",
   "accepted_email_domains",
   "ignored_email_domains",

@@ -49,6 +49,8 @@ const FIRM_COLUMNS = [
   "court_mail_senders",
   "extract_document_web_links",
   "minutes_saved_per_notice",
+  "missed_notice_hours",
+  "missed_notice_report_emails",
   "is_default",
   "error_reported_until",
   "dictionary_version",

@@ -14,7 +14,8 @@ export type JobKind =
   | "track-case"
   | "retrieve-case"
   | "deliver-webhook"
-  | "deliver-mail";
+  | "deliver-mail"
+  | "check-missed-notices";
 export type Job = Selectable<DB["job"]>;
 
 /** Adds a job; inside a transaction it commits with the rows it refers to. */

@@ -4,6 +4,7 @@ import type { CaseTrackingTable, DB } from "../db/schema";
 import { enqueue } from "../jobs/queue";
 import { HttpError, isUniqueViolation } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { scheduleMissedNoticeCheck } from "./missed-notices";
 import { message } from "../lib/messages";
 import { TRACKING_FROM, type TrackingAction, type TrackingState, type TrackingView } from "../../app/common/case-tracking";
 
@@ -117,6 +118,7 @@ export async function changeTracking(ctx: ServerContext, firmId: number, caseId:
           .values({ id: newId(), firm_id: firmId, case_id: caseId, started_at: now, ended_at: null, ...prices, documents: 0 })
           .execute();
         await schedulePoll(trx, firmId, caseId, now);
+        await scheduleMissedNoticeCheck(trx, firmId, now);
       }
     });
   } catch (error) {

@@ -22,7 +22,7 @@ export async function deliverRecordedMail(ctx: ServerContext, mailId: string, at
         firmId: row.firm_id,
         inboxItemId: row.inbox_item_id,
         at: ctx.clock.now(),
-        event: "storage failure report not sent",
+        event: row.purpose === "missed-notice" ? "missed notice mail not sent" : "storage failure report not sent",
         detail: `${error instanceof Error ? error.message : String(error)} (${attempt}/${MAX_MAIL_ATTEMPTS})`,
         level: "WARNING",
       });

@@ -10,6 +10,7 @@ import { setItem } from "./item-state";
 import { processInboxItem } from "./process-inbox-item";
 import { runRetrieve } from "./case-retrieve";
 import { MAX_TRACK_ATTEMPTS, pollTrackedCase, scheduleNextPoll } from "./track-case";
+import { checkMissedNotices } from "./missed-notices";
 
 // Processing an item shows its retries and its failure on the item itself.
 const processItem: JobHandler = {
@@ -58,4 +59,5 @@ export const PIPELINE_JOBS: JobHandlers = {
   "deliver-mail": { run: (ctx, job) => deliverRecordedMail(ctx, job.ref_id, job.attempts), attempts: MAX_MAIL_ATTEMPTS },
   "track-case": trackCase,
   "retrieve-case": { run: (ctx, job) => runRetrieve(ctx, job.firm_id, job.ref_id) },
+  "check-missed-notices": { run: (ctx, job) => checkMissedNotices(ctx, job.firm_id, job.id) },
 };

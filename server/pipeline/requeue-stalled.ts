@@ -4,6 +4,7 @@ import type { DB } from "../db/schema";
 import { message } from "../lib/messages";
 import { logEvent } from "../jobs/event-log";
 import { OPEN_STATUSES } from "./item-state";
+import { hasMissedNoticeWork } from "./missed-notices";
 import { type JobKind, enqueue } from "../jobs/queue";
 
 /**
@@ -91,6 +92,25 @@ async function requeueIn(ctx: ServerContext, db: Kysely<DB>): Promise<number> {
     )
     .execute();
 
+  // A firm with tracked work that no missed-notice check watches (tracked before checks existed).
+  const unchecked = await db
+    .selectFrom("firm")
+    .select("id")
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("job")
+            .select("job.id")
+            .where("job.kind", "=", "check-missed-notices")
+            .whereRef("job.ref_id", "=", sql<string>`cast(firm.id as text)`),
+        ),
+      ),
+    )
+    .execute();
+  const unwatched = [];
+  for (const firm of unchecked) if (await hasMissedNoticeWork(db, firm.id)) unwatched.push(firm);
+
   const ofItem =
     (kind: JobKind) =>
     (item: { id: string; firm_id: number; status: string }): StalledWork => ({
@@ -108,6 +128,7 @@ async function requeueIn(ctx: ServerContext, db: Kysely<DB>): Promise<number> {
     ...unsent.flatMap((mail): StalledWork[] =>
       mail.firm_id === null ? [] : [{ kind: "deliver-mail", firmId: mail.firm_id, refId: mail.id, itemId: mail.inbox_item_id, status: "sending" }],
     ),
+    ...unwatched.map((firm): StalledWork => ({ kind: "check-missed-notices", firmId: firm.id, refId: String(firm.id), itemId: null, status: "" })),
   ];
   const now = ctx.clock.now();
   for (const work of stalled) {

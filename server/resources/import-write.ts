@@ -81,7 +81,9 @@ async function write(db: AnyDb, ctx: ServerContext, caller: Caller, res: ServerR
   if (match.id) {
     // Only the cells the line fills: an empty cell leaves the stored value as it is.
     const changes = pick(line.values, line.given);
-    const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "update", id: match.id, values: changes }, db);
+    const update = { action: "update", id: match.id, values: changes } as const;
+    const committed = await res.hooks?.authorizeWrite?.(ctx, caller, update, db);
+    await res.hooks?.insideWrite?.(db, ctx, caller, update);
     await db
       .updateTable(res.table)
       .set({ ...toStored(res, changes, ctx.secretBox), updated_at: now })
@@ -92,7 +94,9 @@ async function write(db: AnyDb, ctx: ServerContext, caller: Caller, res: ServerR
     await reindex(db, ctx, res, caller, match.id);
     return { report: report("updated"), id: match.id, committed: committed ?? undefined };
   }
-  const committed = await res.hooks?.authorizeWrite?.(ctx, caller, { action: "create", values: line.values }, db);
+  const create = { action: "create", values: line.values } as const;
+  const committed = await res.hooks?.authorizeWrite?.(ctx, caller, create, db);
+  await res.hooks?.insideWrite?.(db, ctx, caller, create);
   let row: Row = { ...toStored(res, line.values, ctx.secretBox), id: newId(), firm_id: caller.firmId, created_at: now, updated_at: now };
   if (res.hooks?.beforeInsert) row = await res.hooks.beforeInsert(ctx, caller, row);
   await db.insertInto(res.table).values(row).execute();

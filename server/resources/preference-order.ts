@@ -3,6 +3,7 @@ import { jurisdictionPreferences } from "../../app/common/resources/jurisdiction
 import type { Caller } from "../auth/caller";
 import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
+import { holdFirm } from "../db/hold-firm";
 import { invalid } from "../lib/errors";
 import { message } from "../lib/messages";
 import { auditChange } from "./audit";
@@ -13,11 +14,6 @@ import { auditChange } from "./audit";
 // run one after the other, and no order is ever held twice or lost.
 
 const TABLE = "jurisdiction_preference";
-
-/** Serialises the firm's order changes: PostgreSQL locks the firm's row; SQLite writes one transaction at a time. */
-async function holdFirm(trx: Transaction<DB>, ctx: ServerContext, firmId: number): Promise<void> {
-  if (ctx.database.dialect === "postgres") await sql`select id from firm where id = ${firmId} for update`.execute(trx);
-}
 
 async function currentOrder(db: Kysely<DB>, firmId: number): Promise<{ id: string; order: number; name: string }[]> {
   return db.selectFrom(TABLE).select(["id", "order", "name"]).where("firm_id", "=", firmId).orderBy("order").orderBy("created_at").orderBy("id").execute();
@@ -49,7 +45,7 @@ export async function nextOrder(ctx: ServerContext, firmId: number): Promise<num
 /** Two preferences created at once may have taken the same place: renumber, keeping the order they were made in. */
 export async function settleOrder(ctx: ServerContext, firmId: number): Promise<void> {
   await ctx.database.db.transaction().execute(async (trx) => {
-    await holdFirm(trx, ctx, firmId);
+    await holdFirm(trx, ctx.database.dialect, firmId);
     const rows = await currentOrder(trx, firmId);
     await writeOrder(
       trx,
@@ -69,7 +65,7 @@ export async function reorderPreferences(ctx: ServerContext, caller: Caller, ids
   if (new Set(ids).size !== ids.length) throw invalid({ ids: [message("errors:updatingOrder")] }, message("errors:updatingOrder"));
   const now = ctx.clock.now();
   return ctx.database.db.transaction().execute(async (trx) => {
-    await holdFirm(trx, ctx, caller.firmId);
+    await holdFirm(trx, ctx.database.dialect, caller.firmId);
     const rows = await currentOrder(trx, caller.firmId);
     const known = new Set(rows.map((r) => r.id));
     if (ids.some((id) => !known.has(id))) throw invalid({ ids: [message("errors:updatingOrder")] }, message("errors:updatingOrder"));

@@ -521,6 +521,7 @@ export async function create(ctx: ServerContext, caller: Caller, res: ServerReso
   await anyDb(ctx)
     .transaction()
     .execute(async (trx) => {
+      await res.hooks?.insideWrite?.(trx as unknown as Kysely<DB>, ctx, caller, { action: "create", values });
       await trx.insertInto(res.table).values(row).execute();
       await writeLinks(trx, res, caller, String(row.id), values);
       await reindex(trx, ctx, res, caller, String(row.id));
@@ -547,6 +548,7 @@ export async function update(ctx: ServerContext, caller: Caller, res: ServerReso
   await anyDb(ctx)
     .transaction()
     .execute(async (trx) => {
+      await res.hooks?.insideWrite?.(trx as unknown as Kysely<DB>, ctx, caller, { action: "update", id, values });
       await trx.updateTable(res.table).set(row).where("id", "=", id).where("firm_id", "=", caller.firmId).execute();
       await writeLinks(trx, res, caller, id, values);
       await reindex(trx, ctx, res, caller, id);
@@ -570,6 +572,7 @@ export async function remove(ctx: ServerContext, caller: Caller, res: ServerReso
   await anyDb(ctx)
     .transaction()
     .execute(async (trx) => {
+      await res.hooks?.insideWrite?.(trx as unknown as Kysely<DB>, ctx, caller, { action: "delete", id, values: {} });
       if (res.searchable && ctx.database.dialect === "sqlite") {
         const fts = sql.table(`${res.table}_fts`);
         await sql`delete from ${fts} where rowid = (select rowid from ${sql.table(res.table)} where id = ${id})`.execute(trx);

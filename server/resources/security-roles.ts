@@ -13,6 +13,7 @@ import { message } from "../lib/messages";
 import { auditChange } from "./audit";
 import { serverResource } from "./registry";
 import { checkUniques } from "./repository";
+import { keepAnAdministrator } from "./user-guard";
 
 // Creating, changing and deleting the firm's security roles (spec §5, §6). Nobody makes or
 // changes a role holding more than they hold; the system-defined Administrator role keeps every
@@ -103,6 +104,7 @@ async function membersOf(db: Kysely<DB>, firmId: number, userIds: string[]): Pro
  */
 async function usersJoining(
   db: Kysely<DB>,
+  ctx: ServerContext,
   caller: Caller,
   role: { id: string; name: string; is_system_defined: number; permissions: string },
   userIds: string[],
@@ -120,15 +122,7 @@ async function usersJoining(
       throw refuse(403, "errors:adminChangedByAdminOnly");
     if (!grantsWithin(caller.permissions, parsePermissions(user.permissions))) throw refuse(403, "errors:userHoldsMoreThanYou");
   }
-  const leavingAdmin = joining.filter((u) => isAdminRole({ name: u.role_name, is_system_defined: u.is_system_defined }));
-  if (leavingAdmin.length && !isAdminRole(role)) {
-    const admins = await db
-      .selectFrom("app_user")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("security_role_id", "=", leavingAdmin[0]!.role_id)
-      .executeTakeFirstOrThrow();
-    if (Number(admins.n) <= leavingAdmin.length) throw refuse(400, "errors:lastAdministrator", { userIds: [message("errors:lastAdministrator")] });
-  }
+  await keepAnAdministrator(db, ctx, caller.firmId, { userIds: joining.map((u) => u.id), roleId: role.id }, "userIds");
   return joining;
 }
 
@@ -210,7 +204,7 @@ export async function createRole(ctx: ServerContext, caller: Caller, input: Role
   await clashAsConflict(() =>
     ctx.database.db.transaction().execute(async (trx) => {
       await checkUniques(trx, caller.firmId, serverResource("security-roles"), { name: input.name }, id);
-      const joining = await usersJoining(trx, caller, row, input.userIds);
+      const joining = await usersJoining(trx, ctx, caller, row, input.userIds);
       await trx.insertInto("security_role").values(row).execute();
       await moveUsers(trx, ctx, caller, id, input.name, joining, now);
       const after = auditRow(input.name, input.permissions, await emailsOf(trx, caller.firmId, id));
@@ -234,7 +228,7 @@ export async function updateRole(ctx: ServerContext, caller: Caller, id: string,
       await checkUniques(trx, caller.firmId, serverResource("security-roles"), { name: input.name }, id);
       const now = ctx.clock.now();
       const next = { ...stored, name: input.name, permissions: JSON.stringify(input.permissions) };
-      const joining = await usersJoining(trx, caller, next, input.userIds);
+      const joining = await usersJoining(trx, ctx, caller, next, input.userIds);
       const beforeRow = auditRow(stored.name, before, await emailsOf(trx, caller.firmId, id));
       await trx
         .updateTable("security_role")

@@ -97,6 +97,12 @@ export interface ServerHooks {
    * `db` is the transaction the write runs in, when it runs in one (an import batch).
    */
   authorizeWrite?(ctx: ServerContext, caller: Caller, write: RowWrite, db?: Kysely<DB>): Promise<((id: string) => Promise<void>) | void>;
+  /**
+   * Refuses a write by a rule over several rows (the firm keeps an administrator). Runs first in
+   * the write's own transaction, so a refusal writes nothing and two writes at once cannot both
+   * pass a rule that only one of them may.
+   */
+  insideWrite?(trx: Kysely<DB>, ctx: ServerContext, caller: Caller, write: RowWrite): Promise<void>;
   /** Checks of the whole row that need the database (a template that compiles). */
   validate?(ctx: ServerContext, caller: Caller, values: Record<string, unknown>): Promise<void>;
   /** Work after any create, update or delete commits (walls recomputed). */

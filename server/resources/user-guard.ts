@@ -5,6 +5,7 @@ import { grantsWithin, mayGrantRole } from "../auth/grants";
 import { isAdminRole, parsePermissions } from "../auth/permissions";
 import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
+import { holdFirm } from "../db/hold-firm";
 import { message } from "../lib/messages";
 import { logEvent } from "../jobs/event-log";
 import type { RowWrite } from "./types";
@@ -13,6 +14,8 @@ import type { RowWrite } from "./types";
 // their own, only an administrator changes an administrator or gives the admin role, and another
 // user's e-mail (the way into their account through a reset) changes only with FULL on users
 // and at least the rights that user holds. Role and e-mail changes are audited as firm events.
+// The firm always keeps an administrator: every write that moves users to another role or deletes
+// one (the user page, CSV import, the role editor) passes keepAnAdministrator in its transaction.
 
 interface StoredUser {
   id: string;
@@ -75,4 +78,39 @@ export async function authorizeUserWrite(ctx: ServerContext, caller: Caller, wri
       await logEvent(ctx.database.db, { firmId: caller.firmId, level: "AUDIT", event: "user changed", detail, at: ctx.clock.now() });
     }
   };
+}
+
+/**
+ * Refuses, with the firm's own message, a change that would leave the firm without an
+ * administrator: `userIds` are given the role `roleId`, or deleted when it is null. Runs inside
+ * the write's transaction before the write; once an administrator is among the users, it holds
+ * the firm (hold-firm.ts) and counts again, so two administrators demoting each other at once
+ * run one after the other and the second is refused. A field names where the refusal shows.
+ */
+export async function keepAnAdministrator(
+  trx: Kysely<DB>,
+  ctx: Pick<ServerContext, "database">,
+  firmId: number,
+  change: { userIds: string[]; roleId: string | null },
+  field?: string,
+): Promise<void> {
+  const roles = await trx.selectFrom("security_role").select(["id", "name", "is_system_defined"]).where("firm_id", "=", firmId).execute();
+  const adminRoles = roles.filter((role) => isAdminRole(role)).map((role) => role.id);
+  if (!adminRoles.length || (change.roleId !== null && adminRoles.includes(change.roleId))) return;
+  const admins = async () =>
+    (await trx.selectFrom("app_user").select("id").where("firm_id", "=", firmId).where("security_role_id", "in", adminRoles).execute()).map((u) => u.id);
+  if (!(await admins()).some((id) => change.userIds.includes(id))) return;
+  await holdFirm(trx, ctx.database.dialect, firmId);
+  if ((await admins()).every((id) => change.userIds.includes(id))) {
+    const refusal = message("errors:lastAdministrator");
+    throw new HttpError(400, refusal, field ? { [field]: [refusal] } : undefined);
+  }
+}
+
+/** The user page's and CSV import's writes: a deleted user, or one given another role. */
+export async function keepAdministratorOnWrite(trx: Kysely<DB>, ctx: ServerContext, caller: Caller, write: RowWrite): Promise<void> {
+  if (!write.id) return;
+  const roleId = write.values.security_role_id;
+  if (write.action === "delete") await keepAnAdministrator(trx, ctx, caller.firmId, { userIds: [write.id], roleId: null });
+  else if (typeof roleId === "string") await keepAnAdministrator(trx, ctx, caller.firmId, { userIds: [write.id], roleId }, "security_role_id");
 }

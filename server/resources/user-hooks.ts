@@ -3,11 +3,12 @@ import { hashPassword } from "../auth/password";
 import { sendInvitationMail } from "../notify/password-reset-mail";
 import { revokeAllSessions } from "../auth/tokens";
 import type { ServerResource } from "./types";
-import { authorizeUserWrite } from "./user-guard";
+import { authorizeUserWrite, keepAdministratorOnWrite } from "./user-guard";
 
 /** A new user gets no usable password: an invitation mail lets them choose one. */
 export const userHooks: NonNullable<ServerResource["hooks"]> = {
   authorizeWrite: authorizeUserWrite,
+  insideWrite: keepAdministratorOnWrite,
   async beforeInsert(_ctx, _caller, row) {
     return { ...row, password_hash: await hashPassword(randomBytes(24).toString("base64url")), token_version: 0 };
   },

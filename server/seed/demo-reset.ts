@@ -26,6 +26,7 @@ import { seedDemoYear } from "./demo-year";
 export const RESET_TABLES = [
   "webhook_delivery",
   "webhook",
+  "missed_notice",
   "case_docket_entry",
   "case_tracking_period",
   "case_tracking",

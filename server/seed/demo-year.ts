@@ -602,6 +602,7 @@ function fileNotice(
       status: failed ? "failed" : "succeeded",
       location: failed ? null : location,
       intended_location: failed ? null : location,
+      intended_path: null,
       content_hash: null,
       root: null,
       error,
@@ -731,6 +732,7 @@ export async function seedDemoYear(ctx: ServerContext, firmId: number, now = ctx
         location: stored.location,
         root: stored.root ?? null,
         intended_location: intended.location,
+        intended_path: intended.path ?? null,
         content_hash: intended.contentHash,
       });
     }

@@ -103,13 +103,13 @@ export async function targetForCredential(ctx: ServerContext, firmId: number, cr
   const field = await credentialField(ctx, firmId, credentialId);
   const firmRoot = firmStorageRoot(ctx.config.fileStoreRoot, firmId);
   const { folder, relative } = await resolveCredentialFolder(firmRoot, field);
-  const files = createFileSystemTarget(folder);
+  const files = createFileSystemTarget(folder, { firmFolder: relative });
   // Each stored file says which folder of the firm root its location is relative to.
   const withRoot = (stored: DmsStoreResult | null): DmsStoreResult | null => stored && { location: stored.location, root: relative };
   const target: DmsTarget = {
     kind: files.kind,
     recognisesCopyBy: files.recognisesCopyBy,
-    intend: (request, idempotencyKey) => files.intend(request, idempotencyKey),
+    intend: (request, idempotencyKey, held) => files.intend(request, idempotencyKey, held),
     findExisting: async (intended) => withRoot(await files.findExisting(intended)),
     write: async (request, intended) => withRoot(await files.write(request, intended))!,
   };

@@ -145,6 +145,38 @@ describe.each([
     expect(await filesUnder(root)).toEqual(["Case/Notice.pdf"]);
   });
 
+  it("skips the names other filings hold, asking once for several free ones, and names its file below the firm's root", async () => {
+    const target = createFileSystemTarget(root, { hardLinks, firmFolder: "store" });
+    await fs.mkdir(path.join(root, "Case"), { recursive: true });
+    await fs.writeFile(path.join(root, "Case", "Notice.pdf"), "on disk");
+    const asked: string[][] = [];
+    const held = async (paths: string[]) => {
+      asked.push(paths);
+      return new Set(["store/Case/Notice (2).pdf"]);
+    };
+    const intended = await target.intend(request(["Case"], "Notice", "mine"), "record-1", held);
+    expect(intended).toMatchObject({ location: "Case/Notice (3).pdf", path: "store/Case/Notice (3).pdf" });
+    expect(asked).toEqual([[2, 3, 4, 5, 6, 7, 8, 9].map((copy) => `store/Case/Notice (${copy}).pdf`)]);
+  });
+
+  it("chooses again when another filing recorded the name it chose first", async () => {
+    const target = createFileSystemTarget(root, { hardLinks, firmFolder: "" });
+    const taken = new Set<string>();
+    const recorded: string[] = [];
+    const stored = await intendAndWrite(target, request(["Case"], "Notice", "mine"), "record-1", {
+      held: async (paths) => new Set(paths.filter((p) => taken.has(p))),
+      record: async (intended) => {
+        recorded.push(intended.path!);
+        if (taken.size > 0) return;
+        taken.add(intended.path!);
+        throw new DmsLocationTaken(target.kind, intended.location);
+      },
+    });
+    expect(recorded).toEqual(["Case/Notice.pdf", "Case/Notice (2).pdf"]);
+    expect(stored.location).toBe("Case/Notice (2).pdf");
+    expect(await filesUnder(root)).toEqual(["Case/Notice (2).pdf"]);
+  });
+
   it("finishes a write that stopped between the sidecar and the document", async () => {
     const target = createFileSystemTarget(root, { hardLinks });
     const filing = request(["Case"], "Notice", "mine", { Client: "Acme" });

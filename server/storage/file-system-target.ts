@@ -4,10 +4,12 @@ import path from "node:path";
 import {
   DmsLocationTaken,
   DmsTargetError,
+  NOTHING_HELD,
   type DmsIntended,
   type DmsStoreRequest,
   type DmsStoreResult,
   type DmsTarget,
+  type HeldPaths,
   intendAndWrite,
 } from "../dms/dms-target";
 import { sanitizeFileName, sanitizeSegment } from "./path-template";
@@ -27,6 +29,8 @@ export const FILE_SYSTEM_KIND = "file-system";
 /** Beyond this many copies of one name something is wrong (a loop storing the same notice). */
 const MAX_COPIES = 10_000;
 const SIDECAR_SUFFIX = ".properties.json";
+/** How many free names one question to the records covers. */
+const HELD_QUESTION = 8;
 
 export interface FileSystemStoreResult {
   /** Relative to the root, separated by `/`. */
@@ -57,6 +61,12 @@ export interface FileSystemTargetOptions {
    * leave an empty file but never a partial one. Detected automatically when link() is refused.
    */
   hardLinks?: boolean;
+  /**
+   * The root as a folder below the firm's storage root ("" for that root itself). Given, each
+   * intent names its file as a path below the firm's root (`DmsIntended.path`), which is what
+   * other filings' records hold.
+   */
+  firmFolder?: string;
 }
 
 const RETRYABLE_CODES = new Set(["ENOSPC", "EDQUOT", "EIO", "EAGAIN", "EBUSY", "EMFILE", "ENFILE", "ETIMEDOUT", "ESTALE", "EINTR", "ECONNRESET", "EHOSTDOWN"]);
@@ -239,8 +249,11 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     return { realRoot, folder, name, suffix, sidecar };
   }
 
-  /** The first copy number whose document name (and sidecar name, with properties) nobody holds. */
-  async function intend(request: DmsStoreRequest, idempotencyKey: string): Promise<DmsIntended> {
+  /**
+   * The first copy number whose document name (and sidecar name, with properties) is free on disk
+   * and held by no other filing.
+   */
+  async function intend(request: DmsStoreRequest, idempotencyKey: string, held: HeldPaths = NOTHING_HELD): Promise<DmsIntended> {
     const { realRoot, folder, name, suffix, sidecar } = await guarded(request.name, () => placeOf(request));
     // The folder is listed once: a case folder holding a thousand "Order.pdf" copies costs one
     // read, not a thousand look-ups. Links are listed too, so they count as taken.
@@ -249,19 +262,33 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
     // now, found in the same listing; its next write follows this.
     await guarded(request.name, () => removeLeftovers(folder, listed, temporaryTag(idempotencyKey)));
     const extension = suffix ? `.${suffix}` : "";
-    for (let copy = 1; copy <= MAX_COPIES; copy++) {
-      const base = `${copy === 1 ? name : `${name} (${copy})`}${extension}`;
-      // A listed name is an entry of the folder itself, so a taken copy costs one set look-up and
-      // only the free candidate is resolved and checked below.
-      if (listed.has(base) || (sidecar && listed.has(`${base}${SIDECAR_SUFFIX}`))) continue;
-      const final = path.join(folder, base);
-      if (path.dirname(final) !== folder || !isInside(realRoot, final)) {
-        throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:fileOutside", { file: path.basename(final) }), false);
+    const pathOf = (location: string) => path.posix.join(options.firmFolder ?? "", location);
+    let copy = 1;
+    while (copy <= MAX_COPIES) {
+      // A listed name is an entry of the folder itself, so a taken copy costs one set look-up. The
+      // names free in the listing are put to the records a few at a time, in one question.
+      const free: string[] = [];
+      for (; copy <= MAX_COPIES && free.length < HELD_QUESTION; copy++) {
+        const base = `${copy === 1 ? name : `${name} (${copy})`}${extension}`;
+        if (!listed.has(base) && !(sidecar && listed.has(`${base}${SIDECAR_SUFFIX}`))) free.push(base);
       }
-      // lstat as well, for file systems that ignore case: a link with the name counts as taken,
-      // so nothing is ever written through it.
-      if ((await exists(final)) || (sidecar && (await exists(`${final}${SIDECAR_SUFFIX}`)))) continue;
-      return { location: relativeTo(realRoot, final), contentHash: sha256(request.bytes), idempotencyKey };
+      if (free.length === 0) continue;
+      const locations = free.map((base) => relativeTo(realRoot, path.join(folder, base)));
+      const holding = await held(locations.map(pathOf));
+      for (const [index, base] of free.entries()) {
+        const location = locations[index]!;
+        if (holding.has(pathOf(location))) continue;
+        const final = path.join(folder, base);
+        if (path.dirname(final) !== folder || !isInside(realRoot, final)) {
+          throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:fileOutside", { file: path.basename(final) }), false);
+        }
+        // lstat as well, for file systems that ignore case: a link with the name counts as taken,
+        // so nothing is ever written through it.
+        if ((await exists(final)) || (sidecar && (await exists(`${final}${SIDECAR_SUFFIX}`)))) continue;
+        const intended: DmsIntended = { location, contentHash: sha256(request.bytes), idempotencyKey };
+        if (options.firmFolder !== undefined) intended.path = pathOf(location);
+        return intended;
+      }
     }
     throw new DmsTargetError(
       FILE_SYSTEM_KIND,

@@ -2,6 +2,7 @@ import type { DMS_STATUSES } from "../../app/common/resources/inbox";
 import type { Kysely } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB, OutboundMailRow } from "../db/schema";
+import { isUniqueViolation } from "../lib/errors";
 import { escapeHtml } from "../lib/html";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
@@ -9,7 +10,15 @@ import { pauseAt } from "../lib/test-pause";
 import { jobsAfterStorageAttempt } from "../jobs/after-processing";
 import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
 import { type NextJob, RetryLater, enqueue, enqueueAll } from "../jobs/queue";
-import { DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult, type DmsTarget, intendAndWrite } from "../dms/dms-target";
+import {
+  DmsLocationTaken,
+  DmsTargetError,
+  type DmsIntended,
+  type DmsStoreRequest,
+  type DmsStoreResult,
+  type DmsTarget,
+  intendAndWrite,
+} from "../dms/dms-target";
 import { targetForCredential } from "./dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, filingSubject, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
 import { renderDocumentProperties, renderStorageLocation } from "./path-template";
@@ -189,7 +198,7 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
   const documentId = filing.document?.id ?? null;
   const existing = await db
     .selectFrom("dms_record")
-    .select(["id", "status", "attempts", "intended_location", "content_hash"])
+    .select(["id", "status", "attempts", "intended_location", "intended_path", "content_hash"])
     .where("inbox_item_id", "=", item.id)
     .where("storage_policy_id", "=", filing.policy.id)
     .where("what", "=", filing.what)
@@ -232,7 +241,7 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
     if (target instanceof Error) throw target;
     const earlier =
       existing?.intended_location && existing.content_hash
-        ? { location: existing.intended_location, contentHash: existing.content_hash, idempotencyKey: recordId }
+        ? { location: existing.intended_location, contentHash: existing.content_hash, idempotencyKey: recordId, path: existing.intended_path ?? undefined }
         : null;
     const adopted = earlier ? await adoptable(ctx, target, earlier, item.firm_id, filing.policy) : null;
     const file = filing.document ? await documentFile(ctx, filing.document) : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml");
@@ -267,14 +276,14 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
 
 /**
  * The copy an interrupted attempt left at `earlier`, or null. A target that knows copies by their
- * content alone cannot tell its own from another filing's of the same bytes: when this attempt was
- * stopped before writing, another filing may have taken the free name and written there. Such a
- * copy is adopted only when no other record of the same storage intends that location; otherwise
- * this filing writes a copy of its own, so no file is ever held by two records.
+ * content alone cannot tell its own from another filing's of the same bytes, unless the path was
+ * this record's alone (`earlier.path`, unique among the firm's records). A record from before
+ * paths were kept adopts such a copy only when no other record of the same storage intends that
+ * location; otherwise it writes a copy of its own, so no file is ever held by two records.
  */
 async function adoptable(ctx: ServerContext, target: DmsTarget, earlier: DmsIntended, firmId: number, policy: StoragePolicy): Promise<DmsStoreResult | null> {
   const copy = await target.findExisting(earlier);
-  if (!copy || target.recognisesCopyBy === "key") return copy;
+  if (!copy || target.recognisesCopyBy === "key" || earlier.path) return copy;
   // Another filing records its location before writing, so a copy on disk has its record already.
   const other = await ctx.database.db
     .selectFrom("dms_record")
@@ -288,7 +297,11 @@ async function adoptable(ctx: ServerContext, target: DmsTarget, earlier: DmsInte
   return other ? null : copy;
 }
 
-/** Records where the file goes and what it holds, then writes it there. */
+/**
+ * Records where the file goes and what it holds, then writes it there. The name is chosen free of
+ * the paths other records hold, and recording it claims the path: of two filings that chose the
+ * same name at once, the second to record it chooses again.
+ */
 async function writeOnce(
   ctx: ServerContext,
   target: DmsTarget,
@@ -308,13 +321,37 @@ async function writeOnce(
     properties: renderDocumentProperties(documentProperties(filing.policy), data),
     subject: filingSubject(notice),
   };
-  const stored = await intendAndWrite(target, request, recordId, async (intended) => {
-    await ctx.database.db
-      .updateTable("dms_record")
-      .set({ status: "writing", intended_location: intended.location, content_hash: intended.contentHash, updated_at: ctx.clock.now() })
-      .where("id", "=", recordId)
-      .execute();
-    await pauseAt("file-intended");
+  const db = ctx.database.db;
+  const stored = await intendAndWrite(target, request, recordId, {
+    held: async (paths) => {
+      const holders = await db
+        .selectFrom("dms_record")
+        .select("intended_path")
+        .where("firm_id", "=", notice.item.firm_id)
+        .where("intended_path", "in", paths)
+        .where("id", "!=", recordId)
+        .execute();
+      return new Set(holders.flatMap((holder) => holder.intended_path ?? []));
+    },
+    record: async (intended) => {
+      try {
+        await db
+          .updateTable("dms_record")
+          .set({
+            status: "writing",
+            intended_location: intended.location,
+            intended_path: intended.path ?? null,
+            content_hash: intended.contentHash,
+            updated_at: ctx.clock.now(),
+          })
+          .where("id", "=", recordId)
+          .execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new DmsLocationTaken(target.kind, intended.location);
+        throw error;
+      }
+      await pauseAt("file-intended");
+    },
   });
   await pauseAt("file-written");
   return stored;

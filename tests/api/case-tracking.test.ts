@@ -1,93 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CourtSimulator, type PublishedEntry, startCourtSimulator } from "../../server/courts/simulator";
 import { setEntitledFeatures } from "../../server/firm/entitled-features";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
-import { type RunningApi, DEMO, api, backends, sessionsOf, startApi, testClock } from "./harness";
+import { type RunningApi, DEMO, api, backends, testClock } from "./harness";
+import { type TrackBed, startTrackBed } from "./track-bed";
 
 // ECFX Track (spec §4 case tracking): subscribe, stop, resume and unsubscribe with their costs, the
 // court's docket feed turned into inbox items for a tracked case only, each entry once, never for
 // the stopped time; all of it only for a firm entitled to ECFX_TRACK.
 
 const MINUTE = 60_000;
-const COURT = "nysd";
 
 describe.each(backends)("ECFX Track case tracking (%s)", (backend) => {
   const clock = testClock();
+  let bed: TrackBed;
   let running: RunningApi;
-  let simulator: CourtSimulator;
-  let worker: Worker;
-  let admin: ReturnType<typeof api>;
+  let admin: TrackBed["admin"];
   let firmId: number;
   let caseId: string;
-  let sequence = 10;
-  const server = () => running;
-  const sessionOf = sessionsOf(server, clock);
 
   beforeAll(async () => {
-    simulator = await startCourtSimulator();
-    running = await startApi({
-      backend,
-      clock,
-      env: { ECFX_COURT_BASE_URL: simulator.url, ECFX_TRACK_POLL_MINUTES: "5", ECFX_ACCESS_TOKEN_TTL: "86400" },
-    });
-    worker = startWorker(running.ctx, PIPELINE_JOBS, 2);
-    admin = api(running.url, (await sessionOf(DEMO.admin)).access_token);
-    firmId = (await admin.get("/api/v1/firm")).body.id;
-    await setEntitledFeatures(running.ctx.database, firmId, ["ECFX_TRACK"], clock.now());
-    const client = (await admin.post("/api/v1/client", { name: "Chau", unique_key: "C-CHAU" })).body.id;
-    const matter = (await admin.post("/api/v1/matter", { name: "Chau matter", unique_key: "M-CHAU", client_id: client })).body.id;
-    const jurisdiction = (await admin.post("/api/v1/jurisdiction", { name: "S.D.N.Y.", ecfx_jurisdictions: [COURT] })).body.id;
-    const keeper = (await admin.post("/api/v1/timekeeper", { full_name: "Tracy Keeper", email: "tracy.keeper@lawfirm.test" })).body.id;
-    const created = await admin.post("/api/v1/case", {
-      name: "Chau v. Donovan",
-      case_number: "1:18-cv-03365",
-      matter_id: matter,
-      jurisdiction_id: jurisdiction,
-      assigned_timekeepers: [keeper],
-    });
-    expect(created.status, created.text).toBe(201);
-    caseId = created.body.id;
+    bed = await startTrackBed(backend, clock);
+    ({ running, admin, firmId, caseId } = bed);
   });
 
   afterAll(async () => {
-    await worker?.stop();
-    await running?.close();
-    await simulator?.close();
+    await bed?.close();
   });
 
-  /** The court dockets an entry of the case (or of another case) now. */
-  const docket = (shortDescription: string, docketNumber = "1:18-cv-03365"): PublishedEntry => {
-    sequence += 1;
-    const entry = {
-      docketNumber,
-      caseName: "Chau v. Donovan et al",
-      shortDescription,
-      documentNumber: String(sequence),
-      documentId: `1271222643${sequence}`,
-      pacerCaseId: "492165",
-      sequence: String(sequence),
-      publishedAt: clock.now(),
-    };
-    simulator.publishEntry(COURT, entry);
-    return entry;
-  };
-
-  /** Lets the clock run and the worker do what is due, the pipeline of received items included. */
-  const later = async (minutes: number) => {
-    clock.advance(minutes * MINUTE);
-    for (let i = 0; i < 50; i++) {
-      await worker.drain();
-      const busy = await running.ctx.database.db
-        .selectFrom("inbox_item")
-        .select("id")
-        .where("status", "in", ["New", "Started", "Retry", "Post Processing"])
-        .executeTakeFirst();
-      if (!busy) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error("the pipeline did not settle");
-  };
+  const sessionOf = (email: string) => bed.sessionOf(email);
+  const docket = (shortDescription: string, docketNumber?: string) => bed.docket(shortDescription, docketNumber);
+  const later = (minutes: number) => bed.later(minutes);
 
   const trackedItems = () =>
     running.ctx.database.db

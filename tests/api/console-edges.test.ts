@@ -139,6 +139,21 @@ describe("console edges", () => {
     });
   });
 
+  it("draws nothing of a signed-out session: its old cookie goes to sign-in at once, whichever process answers", async () => {
+    // Signing out ends every session of the user: another user than the other tests'.
+    const session = String((await signIn(DEMO.docketing)).headers["set-cookie"]?.find((c) => c.startsWith("ecfx_session="))?.split(";")[0]);
+    const dashboard = () => request(port, "/dashboard", { headers: { cookie: session, host: own.host! } });
+    // The console's processes take turns: each draws the signed-in page once.
+    for (let i = 0; i < 2; i++) expect((await dashboard()).body).toContain(DEMO.docketing);
+    const out = await request(port, "/logout", { method: "POST", headers: { cookie: session, ...own, "sec-fetch-site": "same-origin", "content-type": FORM } });
+    expect(out.status).toBe(302);
+    for (let i = 0; i < 2; i++) {
+      const after = await dashboard();
+      expect([after.status, after.headers.location]).toEqual([302, "/login"]);
+      expect(after.body).not.toContain(DEMO.docketing);
+    }
+  });
+
   it("counts failed sign-ins per real client address, whatever X-Forwarded-For the client sends", async () => {
     const attempt = (n: number) =>
       request(port, "/login", {

@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
+import fsp from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
 import { startWorker } from "../../server/jobs/worker";
@@ -11,11 +13,13 @@ import { requeueStalledWork } from "../../server/pipeline/requeue-stalled";
 import { sendDigest } from "../../server/notify/send-digest";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { demoNotices } from "../../server/seed/demo-notices";
+import { storeInboxItem } from "../../server/storage/store-inbox-item";
 import { type RunningApi, backends, startApi } from "./harness";
+import { batchOf } from "./product-processes";
 
-// What a crash leaves behind, written straight into the database, and what the worker's sweep
-// and the jobs make of it: an item whose job is gone, a file written but not recorded, a mail
-// recorded but not marked.
+// What a crash leaves behind, written straight into the database (or, for two filings racing into
+// one folder, stopped where it happens), and what the worker's sweep and the jobs make of it: an
+// item whose job is gone, a file written but not recorded, a mail recorded but not marked.
 
 const SOURCE = demoNotices()[0]!;
 const RECOVERY = "requeued after an interruption";
@@ -133,17 +137,29 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
     expect((await eventsOf(itemId)).filter((e) => e.event === "notification sent again")).toHaveLength(1);
   });
 
-  it("writes a copy of its own when the file at the name it intended is another filing's of the same bytes", async () => {
+  it("writes a copy of its own when the file at the name a record from before paths were kept intended is another filing's of the same bytes", async () => {
     const filesBefore = filesInStore();
     const record = await db().selectFrom("dms_record").selectAll().where("inbox_item_id", "=", itemId).where("what", "=", "document").executeTakeFirstOrThrow();
     const taken = record.location!;
     // This filing was stopped after recording the free name and before writing. Another filing of
     // the same document (another notice of the same filing) then chose that free name and wrote
-    // it: the file there has this filing's bytes but is the other's.
-    await db().updateTable("dms_record").set({ status: "writing", intended_location: taken, location: null }).where("id", "=", record.id).execute();
+    // it: the file there has this filing's bytes but is the other's. Both records are from before
+    // the path below the firm's root was kept, which no two records may hold.
+    await db()
+      .updateTable("dms_record")
+      .set({ status: "writing", intended_location: taken, intended_path: null, location: null })
+      .where("id", "=", record.id)
+      .execute();
     await db()
       .insertInto("dms_record")
-      .values({ ...record, id: "another-filing", inbox_item_id: "another-notice", document_id: "another-document", intended_location: taken })
+      .values({
+        ...record,
+        id: "another-filing",
+        inbox_item_id: "another-notice",
+        document_id: "another-document",
+        intended_location: taken,
+        intended_path: null,
+      })
       .execute();
     await db().updateTable("inbox_item").set({ dms_status: "started" }).where("id", "=", itemId).execute();
 
@@ -251,4 +267,87 @@ describe.each(backends)("work a crash left half done (%s)", (backend) => {
     expect(mails.find((m) => m.id === unsent.id)?.message_id).toBe(unsent.message_id);
     expect(await db().selectFrom("job").select("id").execute()).toEqual([]);
   });
+
+  it("keeps one file per record and leaves no file without one when two filings race into one folder and stop between a write and its record", async () => {
+    // Two notices of one case and day: their documents and notice PDFs have the same names and other bytes.
+    const notices = [batchOf(0)[0]!, batchOf(1)[0]!];
+    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, ignoreTLS: true });
+    for (const notice of notices) await transport.sendMail({ envelope: { from: notice.from, to: [DEMO_INBOX] }, raw: notice.raw });
+    transport.close();
+    await work();
+    const items = await db()
+      .selectFrom("inbox_item")
+      .select(["id", "message_id"])
+      .where(
+        "message_id",
+        "in",
+        notices.map((n) => n.messageId),
+      )
+      .execute();
+    const [first, second] = notices.map((n) => items.find((item) => item.message_id === n.messageId)!.id) as [string, string];
+    // Filed again from nothing: no record, no file.
+    await db().deleteFrom("dms_record").execute();
+    fs.rmSync(storeRoot(), { recursive: true, force: true });
+
+    // Both filings choose their document's name at the same moment: the look at the name each
+    // found free on disk waits for the other's. Then the first to write waits until the second
+    // gets to its write; it writes its file, and the process dies with both records as they are.
+    const { lstat, link } = fsp;
+    const bothChoosing = meeting();
+    const bothWriting = meeting();
+    let writer = "";
+    const spies = [
+      vi.spyOn(fsp, "lstat").mockImplementation(async (file, options) => {
+        await bothChoosing.arrive();
+        return lstat(file, options as { bigint: false });
+      }),
+      vi.spyOn(fsp, "link").mockImplementation(async (existing, final) => {
+        if (await bothWriting.arrive()) {
+          await link(existing, final);
+          writer = String(final);
+        }
+        return new Promise<never>(() => undefined);
+      }),
+    ];
+    try {
+      void storeInboxItem(running.ctx, first, 1);
+      void storeInboxItem(running.ctx, second, 1);
+      await vi.waitFor(() => expect(writer).not.toBe(""), { timeout: 30_000 });
+    } finally {
+      spies.forEach((spy) => spy.mockRestore());
+    }
+
+    // After the restart each filing is tried again, the one that wrote first.
+    const writtenHash = createHash("sha256").update(fs.readFileSync(writer)).digest("hex");
+    const wrote = await db().selectFrom("dms_record").select("inbox_item_id").where("content_hash", "=", writtenHash).executeTakeFirstOrThrow();
+    const order = wrote.inbox_item_id === first ? [first, second] : [second, first];
+    for (const id of order) await storeInboxItem(running.ctx, id, 2);
+
+    const records = await db().selectFrom("dms_record").select(["status", "location", "content_hash"]).execute();
+    expect(records.map((r) => r.status)).toEqual(Array(records.length).fill("succeeded"));
+    expect(records.length).toBe(4);
+    expect(filesInStore()).toEqual(records.map((r) => r.location!).sort());
+    for (const record of records) {
+      const bytes = fs.readFileSync(path.join(storeRoot(), record.location!));
+      expect(createHash("sha256").update(bytes).digest("hex"), record.location!).toBe(record.content_hash);
+    }
+  }, 120_000);
 });
+
+/**
+ * Two callers meeting: the first to arrive waits for the second, then both go on. `arrive`
+ * answers true to the first of the two; later callers pass at once with false.
+ */
+function meeting(): { arrive(): Promise<boolean> } {
+  let arrived = 0;
+  let meet: () => void = () => undefined;
+  const met = new Promise<void>((resolve) => (meet = resolve));
+  return {
+    async arrive() {
+      const turn = ++arrived;
+      if (turn === 2) meet();
+      if (turn <= 2) await met;
+      return turn === 1;
+    },
+  };
+}

@@ -94,3 +94,40 @@ describe.each(backends)("sign-in throttling per address (%s)", (backend) => {
     expect((await attempt(url, account, "wrong-password", "10.2.1.1")).status).toBe(429);
   });
 });
+
+describe.each(backends)("password-reset requests throttled as sign-in is (%s)", (backend) => {
+  const clock = testClock();
+  const server = useApi({
+    backend,
+    clock,
+    env: { ECFX_LOGIN_MAX_FAILURES: "3", ECFX_LOGIN_MAX_FAILURES_PER_ADDRESS: "5", ECFX_LOGIN_LOCK_MINUTES: "15" },
+  });
+  const forgot = (email: string, address: string) => api(server().url).post("/auth/password-forgot", { email }, from(address));
+  const REFUSED = /^Too many password reset requests\. Try again in (\d+) minutes\.$/;
+
+  it("refuses a client probing for addresses beyond the per-address limit, and only that client", async () => {
+    for (let i = 0; i < 5; i++) expect((await forgot(`nobody-${i}@demo.ecfx.test`, "10.3.0.1")).status).toBe(404);
+    for (const email of ["nobody-5@demo.ecfx.test", DEMO.manager]) {
+      const refused = await forgot(email, "10.3.0.1");
+      expect(refused.status).toBe(429);
+      expect(Number(refused.body.message.match(REFUSED)?.[1])).toBe(15);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(14 * 60);
+    }
+    // Another client asks as before: the spec's answers.
+    const other = await forgot("nobody-5@demo.ecfx.test", "10.3.0.2");
+    expect([other.status, other.body.message]).toEqual([404, "Email doesn't exist"]);
+    expect((await forgot(DEMO.manager, "10.3.0.2")).status).toBe(202);
+
+    clock.advance(15 * 60_000 + 1_000);
+    expect((await forgot("nobody-5@demo.ecfx.test", "10.3.0.1")).status).toBe(404);
+  });
+
+  it("refuses requests for one address beyond the per-account limit, from whichever client", async () => {
+    for (let i = 0; i < 3; i++) expect((await forgot("ghost@demo.ecfx.test", `10.3.1.${i}`)).status).toBe(404);
+    const refused = await forgot("ghost@demo.ecfx.test", "10.3.1.9");
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toMatch(REFUSED);
+    // Another address from the same clients is still answered.
+    expect((await forgot(DEMO.viewOnly, "10.3.1.0")).status).toBe(202);
+  });
+});

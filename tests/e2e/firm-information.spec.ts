@@ -46,6 +46,8 @@ for (const js of [false, true]) {
   const courtSender = `clerk-${js ? "js" : "nojs"}-${tag}@county.example.gov`;
   const cadence = js ? "DAILY_AND_REALTIME" : "DAILY";
   const zone = js ? "Europe/London" : "America/Chicago";
+  const hours = js ? "6" : "12";
+  const docketing = `docketing-${js ? "js" : "nojs"}-${tag}@lawfirm.test`;
 
   test.describe(`firm settings ${mode}`, () => {
     test.use({ javaScriptEnabled: js });
@@ -61,6 +63,8 @@ for (const js of [false, true]) {
       await field(page, "Time zone").selectOption(zone);
       await addToList(page, "Accepted e-mail domains", domain);
       await addToList(page, "Additional e-mail recipients", recipient);
+      await field(page, "Hours to wait for a tracked entry's notice").fill(hours);
+      await addToList(page, "Missed-notice recipients (docketing team)", docketing);
       await addToList(page, "Court and e-filing senders", courtSender);
       await press(page, "Save");
       await expect(page.getByText("Firm settings saved.")).toBeVisible();
@@ -71,6 +75,8 @@ for (const js of [false, true]) {
       await expect(field(page, "Time zone")).toHaveValue(zone);
       await expect(field(page, "Accepted e-mail domains")).toHaveValue(new RegExp(domain.replace(/\./g, "\\.")));
       await expect(field(page, "Additional e-mail recipients")).toHaveValue(new RegExp(recipient.replace(/\./g, "\\.")));
+      await expect(field(page, "Hours to wait for a tracked entry's notice")).toHaveValue(hours);
+      await expect(field(page, "Missed-notice recipients (docketing team)")).toHaveValue(new RegExp(docketing.replace(/\./g, "\\.")));
       await expect(field(page, "Court and e-filing senders")).toHaveValue(new RegExp(courtSender.replace(/\./g, "\\.")));
       // What the form does not show was carried over as stored.
       const saved = await firmApi("GET");

@@ -2,7 +2,7 @@ import { data, unstable_createMemoryUploadHandler } from "@remix-run/node";
 import { allows } from "../../common/access";
 import type { DictionaryRow } from "../../common/dictionary";
 import { ApiError } from "../../utils/api.server";
-import { forgetMe, requireUser } from "../../utils/auth.server";
+import { requireUser } from "../../utils/auth.server";
 import { pageFromUrl } from "../../utils/paging";
 import { readForm, readMultipartForm } from "../../utils/request-body.server";
 import { redirectWithToast } from "../../utils/toast.server";
@@ -48,7 +48,7 @@ function entryOf(params: URLSearchParams): { namespace: string; key: string } {
 
 /** Save or reset one entry; a refused text comes back with the API's reasons and what was typed. */
 export async function dictionaryEntryAction(request: Request) {
-  const { auth, api, headers } = await requireUser(request, "firmAccess");
+  const { api, headers } = await requireUser(request, "firmAccess");
   const form = await readForm(request);
   const { namespace, key } = entryOf(new URL(request.url).searchParams);
   const path = `/api/v1/dictionary/${encodeURIComponent(namespace)}/${encodeURIComponent(key)}`;
@@ -63,8 +63,6 @@ export async function dictionaryEntryAction(request: Request) {
     }
     throw error;
   }
-  // This user's next page reads the new version; other users' within the short /auth/me cache.
-  forgetMe(auth);
   return redirectWithToast(request, entryHref(namespace, key), { type: "success", key: reset ? "dictionary.wasReset" : "dictionary.saved" }, { headers });
 }
 
@@ -81,13 +79,12 @@ export async function dictionaryExport(request: Request) {
 
 /** The uploaded file goes to the API whole; its refusal lists every bad line. */
 export async function dictionaryImportAction(request: Request) {
-  const { auth, api, headers } = await requireUser(request, "firmAccess");
+  const { api, headers } = await requireUser(request, "firmAccess");
   const form = await readMultipartForm(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_IMPORT_BYTES }));
   const file = form.get("file");
   const text = file instanceof File ? await file.text() : "";
   try {
     const result = await api.json<{ changed: number }>("/api/v1/dictionary/import", { method: "POST", body: text, contentType: "text/csv" });
-    forgetMe(auth);
     return redirectWithToast(request, "/dictionary", { type: "success", key: "dictionary.imported", values: { count: result.data.changed } }, { headers });
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {

@@ -54,6 +54,7 @@ export const FIRM_SECTIONS: FirmSection[] = [
       { name: "import_warning_threshold", kind: "number" },
       { name: "max_import_size", kind: "number" },
       { name: "minutes_saved_per_notice", kind: "number" },
+      { name: "missed_notice_hours", kind: "number" },
       { name: "accepted_email_domains", kind: "emails", hintKey: "wizard:domainsHint" },
       { name: "ignored_email_domains", kind: "emails", hintKey: "wizard:domainsHint" },
       { name: "court_mail_senders", kind: "emails", hintKey: "wizard:courtSendersHint" },
@@ -67,6 +68,7 @@ export const FIRM_SECTIONS: FirmSection[] = [
       { name: "error_notification_level", kind: "select", options: EVENT_LEVELS },
       { name: "case_not_found_report_emails", kind: "emails" },
       { name: "dms_failure_report_emails", kind: "emails" },
+      { name: "missed_notice_report_emails", kind: "emails" },
     ],
   },
   {

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { decodeMessage, encodeMessage } from "../../common/proto.server";
 import { toastForApiError } from "../../utils/api-errors";
 import { ApiError } from "../../utils/api.server";
-import { type ApiClient, type Me, forgetMe, requireUser, sessionFromTokens } from "../../utils/auth.server";
+import { type ApiClient, type Me, requireUser, sessionFromTokens } from "../../utils/auth.server";
 import { changePasswordSchema } from "../../utils/auth-schemas";
 import { roleRows } from "../../utils/role-rows";
 import { writeSession } from "../../utils/session.server";
@@ -64,10 +64,9 @@ export async function isAnalyticsForm(request: Request): Promise<boolean> {
 }
 
 export async function saveAnalyticsOptOut(request: Request) {
-  const { api, auth, headers } = await requireUser(request);
+  const { api, headers } = await requireUser(request);
   const form = await readForm(request);
+  // Whether page views are reported comes with the user, whom every page asks for: the next page follows the choice.
   await api.json("/api/v1/preferences/analytics", { method: "PUT", json: { value: { optOut: form.get("optOut") === "on" } } });
-  // Whether page views are reported comes with the user: the next page follows the choice.
-  forgetMe(auth);
   return redirectWithToast(request, "/profile", { type: "success", key: "profile.analytics.saved" }, { headers });
 }

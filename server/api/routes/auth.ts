@@ -3,7 +3,7 @@ import { z } from "zod";
 import { emailField, passwordField, requiredText } from "../../../app/common/validation";
 import { dummyHash, hashPassword, verifyPassword } from "../../auth/password";
 import { sendPasswordResetMail } from "../../notify/password-reset-mail";
-import { clearFailures, lockedFor, recordFailure, type ThrottleKey } from "../../auth/throttle";
+import { clearFailures, countAttempt, refuseWhileLocked, type ThrottleKey } from "../../auth/throttle";
 import { issueTokens, revokeAllSessions, rotateRefreshToken, userOfRefreshToken, verifyAccessToken } from "../../auth/tokens";
 import { userRoleMap } from "../../auth/permissions";
 import { reportsPageViews } from "../../analytics/analytics";
@@ -33,17 +33,11 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
       { kind: "account", value: body.username },
       { kind: "address", value: request.ip },
     ];
-    const wait = await lockedFor(ctx, keys);
-    if (wait > 0) {
-      const minutes = Math.ceil(wait / 60_000);
-      throw new HttpError(429, message("errors:tooManyAttempts", { minutes }), undefined, {
-        "retry-after": String(Math.ceil(wait / 1000)),
-      });
-    }
+    await refuseWhileLocked(ctx, keys, "errors:tooManyAttempts");
     const user = await db.selectFrom("app_user").selectAll().where("email", "=", body.username).executeTakeFirst();
     const ok = await verifyPassword(body.password, user?.password_hash ?? (await dummyHash()));
     if (!user || !ok) {
-      await recordFailure(ctx, keys);
+      await countAttempt(ctx, keys);
       throw new HttpError(401, message("errors:loginFailed"));
     }
     await clearFailures(ctx, keys[0]!);
@@ -126,6 +120,14 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
 
   app.post("/auth/password-forgot", async (request, reply) => {
     const body = forgotBody.parse(request.body ?? {});
+    // Each request tells whether an address has an account: counted per client and per address
+    // as failed sign-ins are, whatever the answer.
+    const keys: ThrottleKey[] = [
+      { kind: "account", value: body.email, of: "reset" },
+      { kind: "address", value: request.ip, of: "reset" },
+    ];
+    await refuseWhileLocked(ctx, keys, "errors:tooManyResetRequests");
+    await countAttempt(ctx, keys);
     const user = await db.selectFrom("app_user").selectAll().where("email", "=", body.email).executeTakeFirst();
     if (!user) throw new HttpError(404, message("errors:emailDoesNotExist"));
     const now = ctx.clock.now();
