@@ -154,12 +154,17 @@ function appellateCourts(): Court[] {
   return out;
 }
 
+/** The Supreme Court's jurisdiction id (CourtListener's id for it). */
+export const SUPREME_COURT = "scotus";
+
 function nationalCourts(): Court[] {
   const base = { level: "NONE" as const, system: "federal" as const, state: null, country: "US" as const, region: null };
   return [
     { ...base, id: "jpml", name: "United States Judicial Panel on Multidistrict Litigation", appeals_court: null },
     { ...base, id: "cit", name: "U.S. Court of International Trade", appeals_court: "cafc" },
     { ...base, id: "cofc", name: "U.S. Court of Federal Claims", appeals_court: "cafc" },
+    // Not a CM/ECF court: it mails its own docket notifications and publishes documents on its site.
+    { ...base, id: SUPREME_COURT, name: "Supreme Court of the United States", appeals_court: null },
   ];
 }
 
@@ -193,6 +198,11 @@ export function stateCourtId(codeOrName: string | null | undefined): string | un
 
 for (const court of STATE_COURTS) BY_ID.set(court.id, court);
 
+/** Whether the court runs CM/ECF: its docket feed and free-look documents can be asked for. */
+export function runsCmEcf(court: Court | undefined): boolean {
+  return court?.system === "federal" && court.id !== SUPREME_COURT;
+}
+
 /** A federal court or a state's courts, by ECFX jurisdiction id. */
 export function findCourt(id: string | null | undefined): Court | undefined {
   if (typeof id !== "string") return undefined;
@@ -205,12 +215,15 @@ export function findCourt(id: string | null | undefined): Court | undefined {
 const HOST_ALIASES: Readonly<Record<string, string>> = { txs: "txsd" };
 
 const COURT_SUFFIXES = [".uscourts.gov", ".fedcourts.us"];
+// The Supreme Court's web site and document hosts (www., file.) and its mail domain (mail.sc-us.gov).
+const SUPREME_COURT_DOMAIN = /(?:^|\.)(?:supremecourt\.gov|sc-us\.gov)$/;
 
 /**
  * Court id for a CM/ECF or ACMS host. Accepts a bare host
  * ("ecf.almd.uscourts.gov"), a URL, or a mail address / domain
  * ("ACMS@ca9.fedcourts.us", "em4346.ca9.fedcourts.us"). ACMS document
- * servers are named "caN-showdoc.azurewebsites.us". Returns undefined for
+ * servers are named "caN-showdoc.azurewebsites.us"; the Supreme Court's hosts
+ * (supremecourt.gov, sc-us.gov) give "scotus". Returns undefined for
  * hosts that do not belong to a known court (e.g. ao.uscourts.gov).
  */
 export function courtIdFromHost(hostname: string | null | undefined): string | undefined {
@@ -240,6 +253,7 @@ function lookUpHost(hostname: string): string | undefined {
     .replace(/\.$/, "");
   if (!host) return undefined;
 
+  if (SUPREME_COURT_DOMAIN.test(host)) return SUPREME_COURT;
   const showdoc = /^([a-z0-9]+)-showdoc\.azurewebsites\.(?:us|net)$/.exec(host);
   if (showdoc) return findCourt(showdoc[1])?.id;
 

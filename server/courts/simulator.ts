@@ -7,7 +7,8 @@ import { courtIdFromHost } from "./federal-courts";
 
 // A local stand-in for the courts' CM/ECF servers, speaking the part of their behaviour the
 // connector relies on: a free-look link returns the PDF; a restricted one the PACER sign-in page;
-// busy servers answer slowly or fail. Tests and the demo point ECFX_COURT_BASE_URL at it.
+// busy servers answer slowly or fail. Tests and the demo point ECFX_COURT_BASE_URL at it. The
+// Supreme Court's public documents (/opinions/…, /DocketPDF/…) are served the same way.
 //
 // Behaviour by the last digits of the document id in the link:
 //   …999  sign-in page; the document to a valid NextGenCSO cookie (with got_receipt=1, else the
@@ -219,7 +220,7 @@ export async function startCourtSimulator(port = 0, host = "127.0.0.1"): Promise
     if (url.pathname === CSO_LOGOUT_PATH) return void csoLogout(req, res);
     const id = url.pathname.split("/").filter(Boolean).pop() ?? "";
     const respond = () => {
-      if (!/^\/(doc1|docs1|NDA|cgi-bin)\b/.test(url.pathname)) {
+      if (!/^\/(doc1|docs1|NDA|cgi-bin|opinions|DocketPDF)\b/.test(url.pathname)) {
         res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
       } else if (id.endsWith("301")) {
         res.writeHead(301, { location: url.pathname.replace(/301$/, "000") }).end();

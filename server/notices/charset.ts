@@ -4,7 +4,6 @@
 // turning every "§" and accented letter into U+FFFD.
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
-const LATIN1 = new TextDecoder("latin1");
 
 // windows-1252 bytes 0x80-0x9F. Node 20's TextDecoder reads every latin1 label
 // as ISO-8859-1 and leaves them as C1 controls, which no real text contains;
@@ -19,12 +18,60 @@ export function fixC1Controls(text: string): string {
   return C1.test(text) ? text.replace(C1, (c) => CP1252_C1[c.charCodeAt(0) - 0x80] ?? c) : text;
 }
 
-/** Bytes as UTF-8 when they are valid UTF-8, else as windows-1252. */
+const EMPTY = Buffer.alloc(0);
+/** Bytes 0x80-0xFF as the UTF-8 bytes of their windows-1252 characters. */
+const WINDOWS_1252_HIGH: readonly Buffer[] = Array.from({ length: 128 }, (_, i) => Buffer.from(fixC1Controls(String.fromCharCode(0x80 + i)), "utf8"));
+
+const within = (b: number | undefined, low: number, high: number) => b !== undefined && b >= low && b <= high;
+
+/** Length of the valid UTF-8 sequence starting at `i` (RFC 3629: no overlong forms, no surrogates), 0 if none. */
+function utf8SequenceAt(bytes: Uint8Array, i: number): number {
+  const lead = bytes[i] ?? 0;
+  if (lead >= 0xc2 && lead <= 0xdf) return within(bytes[i + 1], 0x80, 0xbf) ? 2 : 0;
+  if (lead >= 0xe0 && lead <= 0xef) {
+    const low = lead === 0xe0 ? 0xa0 : 0x80;
+    const high = lead === 0xed ? 0x9f : 0xbf;
+    return within(bytes[i + 1], low, high) && within(bytes[i + 2], 0x80, 0xbf) ? 3 : 0;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    const low = lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xf4 ? 0x8f : 0xbf;
+    return within(bytes[i + 1], low, high) && within(bytes[i + 2], 0x80, 0xbf) && within(bytes[i + 3], 0x80, 0xbf) ? 4 : 0;
+  }
+  return 0;
+}
+
+/**
+ * Bytes read as UTF-8 where they are valid UTF-8 and as windows-1252 where they are not, sequence
+ * by sequence: text pasted from two systems into one message ("Peña" in UTF-8 beside a "§" an
+ * older system wrote in windows-1252) reads as both wrote it.
+ */
+export function decodeUtf8Mixed(bytes: Uint8Array): string {
+  // The bytes that are not UTF-8 are rewritten as the UTF-8 of their windows-1252 character, and
+  // the whole decoded once (at most three bytes for each one rewritten).
+  const out = Buffer.allocUnsafe(bytes.length * 3);
+  let n = 0;
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] ?? 0;
+    const length = b < 0x80 ? 1 : utf8SequenceAt(bytes, i);
+    if (length) {
+      for (const end = i + length; i < end; i++) out[n++] = bytes[i] ?? 0;
+      continue;
+    }
+    const encoded = WINDOWS_1252_HIGH[b - 0x80] ?? EMPTY;
+    for (let k = 0; k < encoded.length; k++) out[n++] = encoded[k] ?? 0;
+    i++;
+  }
+  return out.toString("utf8", 0, n);
+}
+
+/** Bytes as UTF-8 when they are valid UTF-8, else each sequence as UTF-8 or windows-1252 (decodeUtf8Mixed). */
 export function decodeUtf8OrLegacy(bytes: Uint8Array): string {
   try {
     return UTF8.decode(bytes);
   } catch {
-    return fixC1Controls(LATIN1.decode(bytes));
+    return decodeUtf8Mixed(bytes);
   }
 }
 

@@ -103,6 +103,9 @@ export function caseNameFrom(raw: string): { raw: string; clean: string } {
   return { raw: rawName, clean: cleanCaseName(rawName) };
 }
 
+/** Entry fields only CM/ECF links give: null in notices of other systems (the Supreme Court, state e-filing). */
+export const NO_PACER_IDS = { pacer_doc_id: null, pacer_case_id: null, pacer_seq_no: null, pacer_magic_num: null } as const;
+
 /** The docket-number fields of a ParsedDocket, in its key order. */
 export function docketNumberFields(parts: DocketNumberParts) {
   return {

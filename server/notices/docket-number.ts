@@ -35,7 +35,8 @@ const MDL_FORM = /^MDL\s+No\.?\s*(\d{1,6})$/i;
 
 const CRIMINAL_TYPES = new Set(["cr", "mj", "po", "pt", "mag"]);
 
-function emptyParts(docketNumber: string, full: string): DocketNumberParts {
+/** A docket number with no CM/ECF parts (office, case type, judges, defendant). */
+export function emptyParts(docketNumber: string, full: string): DocketNumberParts {
   return {
     docket_number: docketNumber,
     federal_dn_office_code: null,

@@ -9,6 +9,7 @@ import { EMPTY_MESSAGE_BODY, messageBodyOf, type MessageBody } from "./message-b
 import { readMail, type MailContent } from "./mime";
 import { parseNda } from "./nda";
 import { parseNef } from "./nef";
+import { looksLikeScotus, parseScotus } from "./scotus";
 import { parseStateEfiling, stateProvider } from "./state-efiling";
 import { forwardedSubject, stripSubjectPrefixes } from "./subject";
 import { htmlToTextDoc, plainToTextDoc, type TextDoc } from "./text-doc";
@@ -58,8 +59,12 @@ function parseDoc(doc: TextDoc, mail: MailContent | null): DocResult {
   const ctx: NoticeContext = { mail, subject: effectiveSubject(doc, mail) };
   const reason = nonNoticeReason(ctx.subject, doc.text);
   if (reason) return { nonNotice: reason };
+  if (looksLikeScotus(doc, mail?.senderAddresses ?? [])) {
+    const notice = parseScotus(doc, ctx);
+    if (notice) return { notice };
+  }
   // State e-filing providers' mail has "Case Number:" lines too; it is told apart first.
-  const provider = stateProvider(doc, mail?.senderAddresses ?? []);
+  const provider = stateProvider(doc, mail?.senderAddresses ?? [], ctx.subject);
   if (provider) {
     const notice = parseStateEfiling(doc, ctx, provider);
     return notice ? { notice } : null;
@@ -149,6 +154,14 @@ function parseMessage(buf: Buffer, depth: number, onRead?: (read: ReadMessage) =
       if (inner.kind === "notice") return { ...inner, quoted: inner.quoted ?? quotation(mail, "", true) ?? undefined };
       if (inner.kind === "not_a_notice" && docs.length === 0) return inner;
       if (inner.kind === "unrecognised") attachedCourtMail ??= inner;
+    }
+  }
+  // A notice saved as a .txt or .html file and sent on as an attachment.
+  for (const attached of mail.attachedTexts()) {
+    for (const doc of textDocs(attached.html ? attached.text : null, attached.html ? null : attached.text, () => htmlToTextDoc(attached.text))) {
+      docs.push(doc);
+      const result = parseDoc(doc, mail);
+      if (result && "notice" in result) return { kind: "notice", notice: result.notice, quoted: quotation(mail, "", true) ?? undefined };
     }
   }
 

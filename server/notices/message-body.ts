@@ -17,7 +17,11 @@ export const EMPTY_MESSAGE_BODY: MessageBody = { text: "", html: null, weblinks:
 
 /** The readable body; `htmlDoc` gives the HTML body as a text document when the parse already built it. */
 export function messageBodyOf(mail: MailContent, htmlDoc: () => TextDoc = () => htmlToTextDoc(mail.html ?? "")): MessageBody {
-  const doc = mail.html ? htmlDoc() : plainToTextDoc(mail.text ?? "");
+  // A message with no body of its own is read in the text or HTML file it carries.
+  const attached = mail.html || mail.text ? null : (mail.attachedTexts()[0] ?? null);
+  const html = attached ? (attached.html ? attached.text : null) : mail.html;
+  const text = attached ? (attached.html ? null : attached.text) : mail.text;
+  const doc = html ? (attached ? htmlToTextDoc(html) : htmlDoc()) : plainToTextDoc(text ?? "");
   const weblinks = [...new Set(doc.links.map((l) => l.href).filter((href) => /^https?:\/\//i.test(href)))].slice(0, MAX_WEBLINKS);
-  return { text: (mail.text ?? doc.text).trim(), html: mail.html, weblinks };
+  return { text: (text ?? doc.text).trim(), html, weblinks };
 }

@@ -214,9 +214,18 @@ function readPart(src: string, from: number, to: number, depth: number, budget: 
 /** Types whose inline parts make up the message's text. */
 export const TEXT_TYPES = new Set(["text/plain", "text/html", "message/delivery-status"]);
 
+/** Whether the message's lines end in a bare CR (old Mac mail, some gateways): its first line does. */
+function bareCrLines(src: string): boolean {
+  const cr = src.indexOf("\r");
+  if (cr < 0 || src[cr + 1] === "\n") return false;
+  const lf = src.indexOf("\n");
+  return lf < 0 || cr < lf;
+}
+
 /** The MIME tree of a raw message. Throws on a header block too large to be mail. */
 export function readMimeTree(raw: Buffer): MimePart {
-  const src = raw.toString("latin1");
+  let src = raw.toString("latin1");
+  if (bareCrLines(src)) src = src.replace(/\r(?!\n)/g, "\r\n");
   return readPart(src, 0, src.length, 0, { parts: 0 });
 }
 
@@ -230,8 +239,8 @@ const hexValue = (c: number) => (c < 128 ? (HEX[c] ?? -1) : -1);
 
 /** Quoted-printable as common mail libraries read it: trailing blanks dropped, soft breaks removed, bad escapes kept. */
 function decodeQuotedPrintable(body: string): Buffer {
-  // Trailing blanks of a line, then "=" at a line's end (a soft break), in one pass.
-  const text = body.replace(/[\t ]+(?=[\r\n]|$)|=[\t ]*(?:\r?\n|$)/g, "");
+  // Trailing blanks of a line, then "=" at a line's end (a soft break; lines may end in a bare CR), in one pass.
+  const text = body.replace(/[\t ]+(?=[\r\n]|$)|=[\t ]*(?:\r?\n|\r|$)/g, "");
   const out = Buffer.allocUnsafe(text.length);
   let n = 0;
   let runStart = 0;

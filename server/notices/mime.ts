@@ -6,10 +6,10 @@
 // (see charset.ts).
 import addressparser from "nodemailer/lib/addressparser";
 import { stripControlCharacters } from "../lib/control-characters";
-import { decodeUtf8OrLegacy, fixC1Controls } from "./charset";
+import { decodeUtf8Mixed, decodeUtf8OrLegacy, fixC1Controls } from "./charset";
 import { decodedBody, decodeWordsSafely, firstValue, headerValue, readMimeTree, type HeaderLine, type MimePart } from "./mime-tree";
 import { decodeCharset, decodeFlowed, mediaTypeOf } from "./mime-words";
-import { findEmails } from "./text-utils";
+import { BIDI_CONTROLS, findEmails } from "./text-utils";
 
 export interface MailContent {
   subject: string | null;
@@ -21,8 +21,10 @@ export interface MailContent {
   text: string | null;
   /** Content types of attachments, lower-cased. */
   attachmentTypes: string[];
-  /** message/rfc822 attachments (a notice forwarded "as attachment"). */
+  /** message/rfc822 attachments (a notice forwarded "as attachment", also as a .eml file). */
   attachedMessages: Buffer[];
+  /** Text and HTML files attached (a notice saved as .txt or .html and sent on), decoded when asked for. */
+  attachedTexts(): AttachedText[];
   /** Number of header fields found; 0 means the input had no RFC 822 header block. */
   headerCount: number;
   /** Message-IDs this message answers (In-Reply-To, then References), without angle brackets. */
@@ -31,13 +33,26 @@ export interface MailContent {
   headers: { get(name: string): string | undefined; has(name: string): boolean };
 }
 
+export interface AttachedText {
+  html: boolean;
+  text: string;
+}
+
 const REPLACEMENT = "\ufffd";
+const UTF8_LABEL = /^(?:utf-?8|us-?ascii|ascii)?$/i;
 const HEADER_NAME = /^[a-z0-9][a-z0-9-]{0,75}$/i;
-/** A text part as a string; `legacy` reads it as windows-1252 whatever it declares. */
+/**
+ * A text part as a string. `legacy` re-reads a part its declared charset leaves unread (U+FFFD):
+ * one declared UTF-8 (or nothing) sequence by sequence, as UTF-8 or windows-1252; another as
+ * windows-1252. Parts that read as declared stay so: each part of a message may have its own charset.
+ */
 function partText(part: MimePart, legacy: boolean): string {
   let bytes = decodedBody(part);
-  if (part.flowed && !legacy) bytes = Buffer.from(decodeFlowed(bytes.toString("latin1"), part.delSp), "latin1");
-  const text = legacy ? decodeCharset(bytes, "windows-1252") : decodeCharset(bytes, part.charset);
+  if (part.flowed) bytes = Buffer.from(decodeFlowed(bytes.toString("latin1"), part.delSp), "latin1");
+  let text = decodeCharset(bytes, part.charset);
+  if (legacy && text.includes(REPLACEMENT)) {
+    text = UTF8_LABEL.test((part.charset ?? "").trim()) ? decodeUtf8Mixed(bytes) : decodeCharset(bytes, "windows-1252");
+  }
   return text.includes("\r\n") ? text.replaceAll("\r\n", "\n") : text;
 }
 
@@ -81,23 +96,29 @@ function textBody(leaves: Leaf[], root: MimePart, legacy: boolean): string | nul
   return text.length ? text.join("\n") : null;
 }
 
+const replacements = (text: string) => text.split(REPLACEMENT).length - 1;
+
 /**
- * A body decoded as declared; where that leaves bytes unread (U+FFFD), read as
- * windows-1252 as mail clients show them, but only where that reads every byte (a
- * body that really holds U+FFFD keeps it).
+ * A body decoded as declared; where that leaves bytes unread (U+FFFD), its parts re-read as mail
+ * clients show them (partText), when that reads more of it (a body that really holds U+FFFD keeps it).
  */
 function decodedBodyText(read: (legacy: boolean) => string | null): string | null {
   const declared = read(false);
   if (!declared?.includes(REPLACEMENT)) return declared;
   const legacy = read(true);
-  return legacy && !legacy.includes(REPLACEMENT) ? legacy : declared;
+  return legacy !== null && replacements(legacy) < replacements(declared) ? legacy : declared;
 }
 
 const TEXT_BODY = new Set(["text/plain", "text/html", "message/delivery-status"]);
 
-function attachments(root: MimePart): { types: string[]; messages: Buffer[] } {
+/** Attached text files read; a notice is a few hundred KB at most. */
+const MAX_ATTACHED_TEXTS = 5;
+const MAX_ATTACHED_TEXT_BYTES = 4 * 1024 * 1024;
+
+function attachments(root: MimePart): { types: string[]; messages: Buffer[]; texts: MimePart[] } {
   const types: string[] = [];
   const messages: Buffer[] = [];
+  const texts: MimePart[] = [];
   const walk = (part: MimePart) => {
     if (part.children.length || part.embedded || part.contentType.startsWith("multipart/")) {
       for (const child of part.children) walk(child);
@@ -106,11 +127,21 @@ function attachments(root: MimePart): { types: string[]; messages: Buffer[] } {
     if (part.disposition === "inline" && TEXT_BODY.has(part.contentType)) return;
     let type = part.contentType;
     if (type === "application/octet-stream" && part.filename?.includes(".")) type = mediaTypeOf(part.filename.split(".").pop() ?? "");
+    // A saved message is a message whatever type its sender gave the file.
+    if (type === "text/plain" && /\.eml$/i.test(part.filename ?? "")) type = "message/rfc822";
     types.push(type);
     if (type === "message/rfc822") messages.push(decodedBody(part));
+    if ((type === "text/plain" || type === "text/html") && texts.length < MAX_ATTACHED_TEXTS && part.body.length <= MAX_ATTACHED_TEXT_BYTES) {
+      texts.push(type === part.contentType ? part : { ...part, contentType: type });
+    }
   };
   walk(root);
-  return { types, messages };
+  return { types, messages, texts };
+}
+
+function attachedText(part: MimePart): AttachedText | null {
+  const text = body(decodedBodyText((legacy) => partText(part, legacy)));
+  return text === null ? null : { html: part.contentType === "text/html", text };
 }
 
 function messageIds(value: string | undefined): string[] {
@@ -155,9 +186,10 @@ function subjectOf(lines: HeaderLine[]): string | null {
 }
 
 // Checked first, in one pass: the replacing passes would copy every body, and these are rare.
+// Bidirectional controls (a right-to-left override) can make a name or subject show as another.
 // eslint-disable-next-line no-control-regex -- looking for control characters is the point
-const HAS_CONTROL_OR_C1 = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-const cleaned = (text: string) => (HAS_CONTROL_OR_C1.test(text) ? stripControlCharacters(fixC1Controls(text)) : text);
+const HAS_CONTROL_C1_OR_BIDI = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const cleaned = (text: string) => (HAS_CONTROL_C1_OR_BIDI.test(text) ? stripControlCharacters(fixC1Controls(text)).replace(BIDI_CONTROLS, "") : text);
 
 /** Body text: C1 controls read as windows-1252, control characters removed, blank bodies as null. */
 function body(value: string | null): string | null {
@@ -208,7 +240,7 @@ export function readMail(raw: Buffer): MailContent {
     ...headerAddresses(headers, "x-original-sender"),
     ...headerAddresses(headers, "return-path"),
   ];
-  const { types, messages } = attachments(root);
+  const { types, messages, texts } = attachments(root);
   const dateValue = headers.get("date");
   const date = dateValue ? new Date(dateValue) : null;
   const idValue = decodeWordsSafely(headers.get("message-id") ?? "");
@@ -228,6 +260,7 @@ export function readMail(raw: Buffer): MailContent {
     },
     attachmentTypes: types,
     attachedMessages: messages,
+    attachedTexts: () => texts.map(attachedText).filter((t): t is AttachedText => t !== null),
     headerCount: headers.count,
     inReplyTo: [...new Set([...idList(headers.get("in-reply-to") ?? ""), ...idList(headers.get("references") ?? "").reverse()])],
     headers,

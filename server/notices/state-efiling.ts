@@ -18,9 +18,15 @@
 //   File & ServeXpress: Transaction ID, Court, Case Number, Case Name, Document
 //   Type, Document Title, Authorized By, Sending Parties, Documents (links),
 //   Service List "Name, Firm (address)".
+//
+// Tyler's subjects carry the case and the envelope, in the forms real mail has:
+//   Filing Submitted for Case: 120519758; ; Envelope Number: 88112233
+//   Filing Accepted for Case: 2024-CI-18817; Avery vs. Pecan Valley; Envelope Number: 93125567
+//   Notification of Service for Case: 2024-CI-18817, Avery vs. … for filing …, Envelope Number: …
+// and its bodies label the case "Case Number:", "Case #:" or "Case No.:", in tables and lists.
 import { stateCourtId } from "../courts/federal-courts";
 import type { NoticeContext } from "./common";
-import { cleanDescription } from "./common";
+import { cleanDescription, NO_PACER_IDS } from "./common";
 import { MAX_RECIPIENTS } from "./limits";
 import { stripSubjectPrefixes } from "./subject";
 import type { TextDoc, TextLink } from "./text-doc";
@@ -33,6 +39,7 @@ type Provider = "tyler" | "fsx";
 const TYLER_DOMAINS: readonly (readonly [RegExp, string | null])[] = [
   [/(?:^|\.)efiletexas\.gov$|(?:^|\.)efile\.txcourts\.gov$/, "TX"],
   [/(?:^|\.)efileil\.com$|(?:^|\.)illinoiscourts\.gov$/, "IL"],
+  [/(?:^|\.)odysseyefileca\.com$/, "CA"],
   [/(?:^|\.)efile\.incourts\.gov$/, "IN"],
   [/(?:^|\.)efilega\.com$/, "GA"],
   [/(?:^|\.)efilemn\.com$|(?:^|\.)mncourts\.gov$/, "MN"],
@@ -41,6 +48,8 @@ const TYLER_DOMAINS: readonly (readonly [RegExp, string | null])[] = [
 ];
 const FSX_DOMAIN = /(?:^|\.)fileandservexpress\.com$/;
 
+// "<what happened> for Case: <number>…" (see above).
+const TYLER_SUBJECT = /^(.{4,60}?)\s+for\s+Case\s*:\s*/i;
 const TYLER_TEXT = /\b(?:eFileTexas|eFileAndServe|Odyssey eFile|eFile(?:IL|CA|GA|MN|MA)|Envelope Number)\b/i;
 const ENVELOPE_OR_TRANSACTION = /Envelope Number|Transaction (?:ID|Number)/i;
 const FSX_TEXT = /File (?:&|&amp;|and) ?ServeXpress/i;
@@ -49,19 +58,49 @@ function domainOf(address: string): string {
   return address.replace(/^.*@/, "").toLowerCase();
 }
 
-/** Which provider sent the message, by its sender's domain or its wording; null for anything else. */
-export function stateProvider(doc: TextDoc, senders: readonly string[]): { provider: Provider; state: string | null } | null {
+/** Which provider sent the message, by its sender's domain, its subject or its wording; null for anything else. */
+export function stateProvider(doc: TextDoc, senders: readonly string[], subject: string | null = null): { provider: Provider; state: string | null } | null {
   for (const sender of senders) {
     const domain = domainOf(sender);
     if (FSX_DOMAIN.test(domain)) return { provider: "fsx", state: null };
     for (const [re, state] of TYLER_DOMAINS) if (re.test(domain)) return { provider: "tyler", state };
   }
+  const tylerSubject = subject ? tylerSubjectParts(subject) : null;
+  if (tylerSubject?.envelope || (tylerSubject && TYLER_KIND.test(tylerSubject.kind))) return { provider: "tyler", state: null };
   const head = doc.text.slice(0, 20_000);
   // Both providers number what they send; without that there is nothing to look for.
   if (!ENVELOPE_OR_TRANSACTION.test(head)) return null;
   if (FSX_TEXT.test(head) && /Transaction (?:ID|Number)/i.test(head)) return { provider: "fsx", state: null };
   if (TYLER_TEXT.test(head) && /Envelope Number/i.test(head)) return { provider: "tyler", state: null };
   return null;
+}
+
+// What Tyler's subjects say happened to the envelope.
+const TYLER_KIND = /^(?:Filing (?:Submitted|Accepted|Rejected)|(?:Notification|Administrative Copy) of Service|Service Notification)$/i;
+
+interface TylerSubject {
+  kind: string;
+  caseNumber: string | null;
+  caseStyle: string | null;
+  envelope: string | null;
+}
+
+/** "Filing Submitted for Case: 120519758; ; Envelope Number: 88112233" in its parts; null for other subjects. */
+export function tylerSubjectParts(subject: string): TylerSubject | null {
+  const s = stripSubjectPrefixes(subject);
+  const head = TYLER_SUBJECT.exec(s);
+  if (!head) return null;
+  let rest = s.slice(head[0].length);
+  const envelopeAt = /[;,]?\s*Envelope Number\s*:\s*(\d{1,15})\b/i.exec(rest);
+  if (envelopeAt) rest = rest.slice(0, envelopeAt.index);
+  const number = /^[^\s;,]{2,40}/.exec(rest)?.[0] ?? null;
+  // The case style follows the number ("; style;" or ", style for filing …"), or is left empty ("; ;").
+  const style = collapse(
+    trimChars(rest.slice(number?.length ?? 0), " ;,")
+      .replace(/\s+for filing\b.*$/i, "")
+      .replace(/[;,]\s*$/, ""),
+  );
+  return { kind: collapse(head[1] ?? ""), caseNumber: number, caseStyle: style || null, envelope: envelopeAt?.[1] ?? null };
 }
 
 const LABELS = [
@@ -102,16 +141,32 @@ const LABELS = [
 ] as const;
 type Label = (typeof LABELS)[number];
 
-// Labels start a line; in HTML tables the value follows in the next cell
-// (a space after conversion), in plain text after a colon.
+// Other spellings of the same labels that portals print.
+const ALIASES: Readonly<Record<string, Label>> = {
+  "Case #": "Case Number",
+  "Case No.": "Case Number",
+  "Case No": "Case Number",
+  "Case Title": "Case Style",
+  "Envelope #": "Envelope Number",
+  "Envelope No.": "Envelope Number",
+  "Envelope ID": "Envelope Number",
+};
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/#]/g, "\\$&");
+
+// Labels start a line (after a list bullet in plain text); in HTML tables the value follows in the
+// next cell (a space after conversion), in plain text after a colon, in some lists on the next line.
 const LABEL_LINE = new RegExp(
-  `(^|\\n)[ \\t]{0,8}(${[...LABELS]
+  `(^|\\n)[ \\t]{0,8}(?:[-*\u2022\u00b7][ \\t]{1,4})?(${[...LABELS, ...Object.keys(ALIASES)]
     .sort((a, b) => b.length - a.length)
-    .map((l) => l.replace(/[/]/g, "\\/"))
+    .map(escapeRegExp)
     .join("|")})[ \\t]{0,4}(?::[ \\t]{0,20}|[ \\t]{1,20}|(?=\\n))`,
   "gi",
 );
-const CANONICAL = new Map<string, Label>(LABELS.map((l) => [l.toLowerCase(), l]));
+const CANONICAL = new Map<string, Label>([
+  ...LABELS.map((l): [string, Label] => [l.toLowerCase(), l]),
+  ...Object.entries(ALIASES).map(([alias, l]): [string, Label] => [alias.toLowerCase(), l]),
+]);
 
 interface Field {
   label: Label;
@@ -146,8 +201,10 @@ function fieldText(text: string, field: Field | undefined, multiline = false): s
   let value = text.slice(field.valueStart, field.valueEnd);
   const end = value.search(SECTION_END);
   if (end >= 0) value = value.slice(0, end);
-  const result = multiline ? value.trim() : collapse(value.split("\n", 1)[0] ?? "");
-  return result || null;
+  if (multiline) return value.trim() || null;
+  // A list may put the value on the line below its label.
+  const [first = "", second = ""] = value.split("\n", 2);
+  return collapse(first) || collapse(second) || null;
 }
 
 function linksOf(doc: TextDoc, field: Field | undefined): TextLink[] {
@@ -200,12 +257,44 @@ function documentsFrom(doc: TextDoc, fields: Map<Label, Field>, names: readonly 
   return documents;
 }
 
-/** Status of the envelope the message reports. */
-function statusOf(subject: string, fields: Map<Label, Field>): "served" | "accepted" | "rejected" | "submitted" {
+/** Status of the envelope the message reports: the subject says it first, then the body's fields and wording. */
+function statusOf(subject: string, fields: Map<Label, Field>, head: string): "served" | "accepted" | "rejected" | "submitted" {
   if (/^Filing Rejected\b/i.test(subject) || fields.has("Rejection Reason") || fields.has("Date/Time Rejected")) return "rejected";
   if (/^Filing Accepted\b/i.test(subject) || fields.has("Date/Time Accepted")) return "accepted";
-  if (/Notification of Service|Service Notification/i.test(subject) || fields.has("Served Document") || fields.has("Service List")) return "served";
+  if (/^Filing Submitted\b/i.test(subject)) return "submitted";
+  if (/Notification of Service|Copy of Service|Service Notification|You have been served/i.test(subject)) return "served";
+  if (fields.has("Served Document") || fields.has("Service List") || /\bYou have been served\b/i.test(head)) return "served";
   return "submitted";
+}
+
+// Tyler runs a portal per state under its own hosts ("indiana.tylerhost.net"), and sends much of
+// its mail from one address (efilingmail@tylerhost.net) whatever the state.
+const TYLER_STATE_HOST = /^([a-z]+)\.(?:tylerhost\.net|tylertech\.cloud)$/;
+// "Indiana E-Filing System", "eFile Indiana", "eFileIL".
+const PORTAL_NAME = /\b([A-Z][a-z]+(?: [A-Z][a-z]+)?) [Ee]-?[Ff]iling\b|\be-?File ?([A-Z][a-z]+(?: [A-Z][a-z]+)?|[A-Z]{2})\b/g;
+// Indiana numbers every case alike: county and court, year and month, case type, sequence.
+const INDIANA_CASE_NUMBER = /^\d{2}[A-Z]\d{2}-\d{4}-[A-Z]{2}-\d{1,6}$/;
+
+function hostOf(value: string): string {
+  try {
+    return value.includes("://") ? new URL(value).hostname.toLowerCase() : domainOf(value);
+  } catch {
+    return "";
+  }
+}
+
+/** The state of a Tyler portal, from the hosts the message comes from and links to, and the portal's name. */
+function stateOfPortal(doc: TextDoc, mail: NoticeContext["mail"], caseNumber: string): string | null {
+  for (const value of [...(mail?.senderAddresses ?? []), ...doc.links.slice(0, 200).map((l) => l.href)]) {
+    const name = TYLER_STATE_HOST.exec(hostOf(value))?.[1];
+    if (name && stateCourtId(name)) return name;
+  }
+  const named = `${mail?.headers.get("from") ?? ""}\n${doc.text.slice(0, 5000)}`;
+  for (const m of named.matchAll(PORTAL_NAME)) {
+    const name = m[1] ?? m[2] ?? "";
+    if (stateCourtId(name)) return name;
+  }
+  return INDIANA_CASE_NUMBER.test(caseNumber) ? "IN" : null;
 }
 
 /** State named by a court line ("CA Superior Court County of San Francisco", "Superior Court of California"). */
@@ -221,15 +310,20 @@ function stateFromCourt(court: string | null): string | null {
 export function parseStateEfiling(doc: TextDoc, ctx: NoticeContext, provider: { provider: Provider; state: string | null }): ParsedNotice | null {
   const text = doc.text;
   const fields = scanFields(text);
-  const caseNumber = fieldText(text, fields.get("Case Number"));
-  if (!caseNumber) return null;
   const subject = ctx.subject ? stripSubjectPrefixes(ctx.subject) : "";
-  const status = statusOf(subject, fields);
+  const fromSubject = provider.provider === "tyler" ? tylerSubjectParts(subject) : null;
+  const caseNumber = fieldText(text, fields.get("Case Number")) ?? fromSubject?.caseNumber;
+  if (!caseNumber) return null;
+  const status = statusOf(subject, fields, text.slice(0, 5000));
 
   const court = fieldText(text, fields.get("Court")) ?? fieldText(text, fields.get("Location"));
-  const state = provider.state ?? stateFromCourt(court);
+  const state = provider.state ?? stateFromCourt(court) ?? (provider.provider === "tyler" ? stateOfPortal(doc, ctx.mail, caseNumber) : null);
   const envelope =
-    fieldText(text, fields.get("Envelope Number")) ?? fieldText(text, fields.get("Transaction ID")) ?? fieldText(text, fields.get("Transaction Number"));
+    fieldText(text, fields.get("Envelope Number")) ??
+    fieldText(text, fields.get("Transaction ID")) ??
+    fieldText(text, fields.get("Transaction Number")) ??
+    fromSubject?.envelope ??
+    null;
   const filingCode = fieldText(text, fields.get("Filing Code")) ?? fieldText(text, fields.get("Document Type"));
   const filingDescription = fieldText(text, fields.get("Filing Description")) ?? fieldText(text, fields.get("Document Title"));
   const reason = fieldText(text, fields.get("Rejection Reason")) ?? fieldText(text, fields.get("Rejection Comment"));
@@ -251,7 +345,8 @@ export function parseStateEfiling(doc: TextDoc, ctx: NoticeContext, provider: { 
   const submitted = isoDate(fieldText(text, fields.get("Date/Time Submitted")) ?? fieldText(text, fields.get("Submitted")));
   const decided = isoDate(fieldText(text, fields.get("Date/Time Accepted")) ?? fieldText(text, fields.get("Date/Time Rejected")));
   const filedBy = fieldText(text, fields.get("Filed By")) ?? fieldText(text, fields.get("Sending Parties")) ?? fieldText(text, fields.get("Authorized By"));
-  const caseName = collapse(fieldText(text, fields.get("Case Style")) ?? fieldText(text, fields.get("Case Name")) ?? "") || "Unknown Case Title";
+  const caseName =
+    collapse(fieldText(text, fields.get("Case Style")) ?? fieldText(text, fields.get("Case Name")) ?? fromSubject?.caseStyle ?? "") || "Unknown Case Title";
 
   return {
     court_id: stateCourtId(state) ?? null,
@@ -278,10 +373,7 @@ export function parseStateEfiling(doc: TextDoc, ctx: NoticeContext, provider: { 
             short_description: filingDescription ?? filingCode,
             document_number: null,
             document_url: main?.url ?? null,
-            pacer_doc_id: null,
-            pacer_case_id: null,
-            pacer_seq_no: null,
-            pacer_magic_num: null,
+            ...NO_PACER_IDS,
             filed_by: filedBy,
             entered_on: decided,
             sealed: false,

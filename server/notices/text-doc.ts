@@ -73,9 +73,10 @@ const CELL_TAGS = new Set(["td", "th"]);
 const SKIP_TAGS = new Set(["script", "style", "title", "textarea", "noscript", "template"]);
 
 const WHITESPACE = /[\s\u00a0\u2000-\u200a\u202f\u205f\u3000]+/g;
-const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/g;
+// Zero-width and bidirectional formatting characters (see BIDI_CONTROLS) are dropped.
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\u061c\ufeff\u00ad]/g;
 // Anything other than single spaces between words needs the two passes above.
-const NEEDS_CLEANING = /[\t\n\v\f\r\u00a0\u00ad\u1680\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff]| {2}/;
+const NEEDS_CLEANING = /[\t\n\v\f\r\u00a0\u00ad\u061c\u1680\u2000-\u200f\u2028-\u202f\u205f\u2060\u2066-\u2069\u3000\ufeff]| {2}/;
 
 class TextBuilder {
   private parts: string[] = [];
@@ -139,12 +140,19 @@ export function htmlToTextDoc(html: string): TextDoc {
   const anchors: OpenAnchor[] = [];
 
   let skipping: string | null = null;
+  // Inside <pre> (a plain-text notice sent as HTML) line ends are line ends.
+  let preDepth = 0;
 
   // Text arrives in pieces around tags and entities; it is joined and
   // normalised once per run of text.
   let pending = "";
   const flush = () => {
-    if (pending) out.write(pending);
+    if (pending && preDepth > 0 && /[\r\n]/.test(pending)) {
+      pending.split(/\r\n|\r|\n/).forEach((line, i) => {
+        if (i > 0) out.newline();
+        out.write(line);
+      });
+    } else if (pending) out.write(pending);
     pending = "";
   };
 
@@ -157,6 +165,7 @@ export function htmlToTextDoc(html: string): TextDoc {
     }
     if (BLOCK_TAGS.has(name)) out.newline();
     else if (CELL_TAGS.has(name)) out.write(" ");
+    if (name === "pre") preDepth++;
     if (name === "a") {
       // An <a> inside an open <a> is invalid; close the outer one first as browsers do.
       const open = anchors.pop();
@@ -178,6 +187,7 @@ export function htmlToTextDoc(html: string): TextDoc {
     }
     if (BLOCK_TAGS.has(name)) out.newline();
     else if (CELL_TAGS.has(name)) out.write(" ");
+    if (name === "pre" && preDepth > 0) preDepth--;
     if (name === "a") {
       const open = anchors.pop();
       if (open) closeAnchor(open);

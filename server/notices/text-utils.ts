@@ -1,7 +1,9 @@
 // Small string helpers shared by the notice parsers. All of them run in linear
 // time: no regular expression here can backtrack over unbounded input.
 
-const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/g;
+/** Bidirectional formatting characters (marks, embeddings, overrides, isolates): never part of a name. */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\u061c\ufeff\u00ad]/g;
 const SPACES = /[\s\u00a0\u2000-\u200a\u202f\u205f\u3000]+/g;
 
 /** Collapse all whitespace (including NBSP) to single spaces and trim. */

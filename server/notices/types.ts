@@ -5,10 +5,10 @@
 // marked "product" are ECFX's own additions and are dropped by `toGoldShape`.
 
 /**
- * NEF, NDA, ACMS: federal CM/ECF; TYLER_EFILE, FILE_AND_SERVEXPRESS: state e-filing providers;
+ * NEF, NDA, ACMS: federal CM/ECF; SCOTUS: the Supreme Court's electronic filing system; TYLER_EFILE, FILE_AND_SERVEXPRESS: state e-filing providers;
  * COURT_FEED: an entry of a court's docket feed, read by ECFX Track or a case retrieve.
  */
-export type NoticeType = "NEF" | "NDA" | "ACMS" | "TYLER_EFILE" | "FILE_AND_SERVEXPRESS" | "COURT_FEED";
+export type NoticeType = "NEF" | "NDA" | "ACMS" | "SCOTUS" | "TYLER_EFILE" | "FILE_AND_SERVEXPRESS" | "COURT_FEED";
 
 export interface EmailRecipient {
   name: string;

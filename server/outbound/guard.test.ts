@@ -40,6 +40,10 @@ describe("outbound guard", () => {
     expect(check("http://ecf.almd.uscourts.gov/doc1/1")).toThrow(/not an https address/);
     expect(check("https://ecf.almd.uscourts.gov.attacker.test/doc1/1")).toThrow(/not a court host/);
     expect(check("https://evil-showdoc.azurewebsites.us/NDA/x")).toThrow(/not a court host/);
+    expect(check("https://www.supremecourt.gov/opinions/25pdf/25-83_3e04.pdf")).not.toThrow();
+    expect(check("http://www.supremecourt.gov/opinions/25pdf/25-83_3e04.pdf")).toThrow(/not an https address/);
+    expect(check("https://www.supremecourt.gov.attacker.test/opinions/x.pdf")).toThrow(/not a court host/);
+    expect(check("https://notsupremecourt.gov/opinions/x.pdf")).toThrow(/not a court host/);
     expect(check("https://[::ffff:a9fe:a9fe]/doc1/1")).toThrow(/169\.254\.169\.254|linkLocal/);
   });
 });

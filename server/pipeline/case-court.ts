@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { findCourt } from "../courts/federal-courts";
+import { findCourt, runsCmEcf } from "../courts/federal-courts";
 import type { DB } from "../db/schema";
 
 export interface CaseCourt {
@@ -30,6 +30,6 @@ export async function caseCourt(db: Kysely<DB>, firmId: number, caseId: string):
         .orderBy("ecfx_jurisdiction_id")
         .execute()
     : [];
-  const connected = courts.map((c) => findCourt(c.ecfx_jurisdiction_id)).find((court) => court?.system === "federal");
+  const connected = courts.map((c) => findCourt(c.ecfx_jurisdiction_id)).find(runsCmEcf);
   return { caseId: found.id, caseNumberNormalized: found.case_number_normalized, courtId: connected?.id ?? null };
 }

@@ -1,7 +1,9 @@
 // Notices the federal path alone does not cover, through the real pipeline: a state e-filing
 // provider's notification becomes an envelope on the firm's case in a state jurisdiction; a
-// multidistrict notice files a member case in the district it names; a person's reply quoting a
-// notice is linked to the notice received before and never processed again.
+// Supreme Court notification files its entry on the firm's Supreme Court case and its opinion is
+// fetched through the outbound guard; a multidistrict notice files a member case in the district
+// it names; a person's reply quoting a notice is linked to the notice received before and never
+// processed again.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,6 +33,7 @@ describe.each(backends)("state e-filing, member cases and replies (%s)", (backen
     for (const [key, name, ecfx, number] of [
       ["texas", "Bexar County District Courts", "state-tx", "2024-CI-18817"],
       ["california", "N.D. Cal.", "cand", "3:24-cv-5512"],
+      ["supreme", "U.S. Supreme Court", "scotus", "25-83"],
     ] as const) {
       const jurisdiction = (await client.post("/api/v1/jurisdiction", { name, ecfx_jurisdictions: [ecfx] })).body;
       const created = await client.post("/api/v1/case", {
@@ -87,6 +90,23 @@ describe.each(backends)("state e-filing, member cases and replies (%s)", (backen
     ]);
     const documents = await running.ctx.database.db.selectFrom("document").selectAll().where("envelope_id", "=", envelope.id).execute();
     expect(documents.map((d) => d.url)).toEqual(["https://efiletexas.gov/ViewDocuments.aspx?FID=5c3e2a10-8b7d-4c1e-9f00-a1b2c3d4e5f6"]);
+  });
+
+  it("files a Supreme Court notification on the firm's Supreme Court case and fetches the opinion it links from the court's host", async () => {
+    const id = await upload("scotus/25-83.eml");
+    expect(await item(id)).toMatchObject({ case_id: cases.supreme, disposition: "Processed", status: "Succeeded" });
+    const db = running.ctx.database.db;
+    const envelope = await db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", id).executeTakeFirstOrThrow();
+    expect(envelope).toMatchObject({
+      ecfx_jurisdiction_id: "scotus",
+      docket_text: "Adjudged to be AFFIRMED. Sotomayor, J., delivered the opinion for a unanimous Court.",
+      date: "2026-05-14",
+    });
+    const documents = await db.selectFrom("document").selectAll().where("envelope_id", "=", envelope.id).execute();
+    expect(documents).toHaveLength(1);
+    expect(documents[0]).toMatchObject({ url: "https://www.supremecourt.gov/opinions/25pdf/25-83_3e04.pdf", fetch_status: "fetched", name: "Opinion" });
+    expect(documents[0]?.file_id).toBeTruthy();
+    expect(simulator.requests.get("/opinions/25pdf/25-83_3e04.pdf")).toBe(1);
   });
 
   it("files the member case of a multidistrict notice in the district printed with its number", async () => {

@@ -16,7 +16,7 @@ describe("federal court list", () => {
       byLevel("NONE")
         .map((c) => c.id)
         .sort(),
-    ).toEqual(["cit", "cofc", "jpml"]);
+    ).toEqual(["cit", "cofc", "jpml", "scotus"]);
   });
 
   it("has unique ids and consistent shapes", () => {
@@ -56,6 +56,7 @@ describe("federal court list", () => {
     expect(findCourt("cadc")?.name).toBe("U.S. Court of Appeals for the District of Columbia Circuit");
     expect(findCourt("cafc")?.name).toBe("U.S. Court of Appeals for the Federal Circuit");
     expect(findCourt("jpml")?.level).toBe("NONE");
+    expect(findCourt("scotus")).toMatchObject({ name: "Supreme Court of the United States", system: "federal", state: null });
     expect(findCourt("nope")).toBeUndefined();
     expect(findCourt(undefined)).toBeUndefined();
   });
@@ -75,6 +76,10 @@ describe("federal court list", () => {
     expect(courtIdFromHost("icmecf101.gtwy.uscourts.gov")).toBeUndefined();
     expect(courtIdFromHost("ao.uscourts.gov")).toBeUndefined();
     expect(courtIdFromHost("ecf.example.test")).toBeUndefined();
+    expect(courtIdFromHost("https://www.supremecourt.gov/opinions/25pdf/25-83_3e04.pdf")).toBe("scotus");
+    expect(courtIdFromHost("no-reply@sc-us.gov")).toBe("scotus");
+    expect(courtIdFromHost("bounce@mail.sc-us.gov")).toBe("scotus");
+    expect(courtIdFromHost("www.supremecourt.gov.example.test")).toBeUndefined();
     expect(courtIdFromHost("")).toBeUndefined();
     expect(courtIdFromHost(null)).toBeUndefined();
   });

@@ -253,6 +253,28 @@ describe("parseNoticeEmail robustness", () => {
     }
   });
 
+  it("handles Supreme Court wording, Tyler subjects, bare CRs and mixed charsets at length within the time bound", async () => {
+    const bound = 10_000;
+    const scotus = (body: string) => `From: no-reply@sc-us.gov\r\nSubject: Supreme Court Electronic Filing System\r\nContent-Type: text/html\r\n\r\n${body}`;
+    await parseChecked(scotus(`${'A new docket entry, "'.repeat(50_000)} has been added`), bound);
+    await parseChecked(
+      scotus(
+        `A new docket entry, "x" has been added for ${"<a href='https://www.supremecourt.gov/search.aspx?filename=/docket/DocketFiles/html/Public/25-1.html'>R v. D</a>".repeat(20_000)}`,
+      ),
+      bound,
+    );
+    await parseChecked(
+      `From: efilingmail@tylerhost.net\r\nSubject: Filing Submitted for Case: ${"1; ".repeat(600)}Envelope Number: 1\r\n\r\n${"Case #: ".repeat(50_000)}`,
+      bound,
+    );
+    await parseChecked(Buffer.from(`Subject: x\r${"Case Number: 1:24-cv-1\r".repeat(50_000)}`, "latin1"), bound);
+    const mixed = Buffer.concat([
+      Buffer.from("Subject: x\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"),
+      Buffer.alloc(2_000_000, Buffer.from([0xc3, 0xa9, 0xa7, 0xe2, 0x80])),
+    ]);
+    await parseChecked(mixed, bound);
+  });
+
   it("classifies empty and non-mail input as malformed", async () => {
     expect((await parseNoticeEmail("")).kind).toBe("malformed");
     expect((await parseNoticeEmail(" \r\n ")).kind).toBe("malformed");

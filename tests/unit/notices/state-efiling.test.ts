@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseNoticeEmail, type ParsedNotice } from "../../../server/notices";
+import { tylerSubjectParts } from "../../../server/notices/state-efiling";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/notices");
 
@@ -80,5 +81,71 @@ describe("state e-filing notices", () => {
     });
     expect(entryOf(n)?.documents.map((d) => d.description)).toEqual(["Opposition to Motion for Summary Judgment.pdf", "Declaration of G. Montoya.pdf"]);
     expect(n.email_recipients.map((r) => r.name)).toEqual(["Amos Haverford", "Docketing Department"]);
+  });
+
+  it("reads Tyler's subjects in the forms real mail has: case, case style and envelope", () => {
+    expect(tylerSubjectParts("Filing Submitted for Case: 120519758; ; Envelope Number: 88112233")).toEqual({
+      kind: "Filing Submitted",
+      caseNumber: "120519758",
+      caseStyle: null,
+      envelope: "88112233",
+    });
+    expect(tylerSubjectParts("Fw: Filing Submitted for Case: 120523224")).toMatchObject({ caseNumber: "120523224", envelope: null });
+    expect(tylerSubjectParts("Filing Accepted for Case: 2024-CI-18817; Rosalind Avery vs. Pecan Valley Builders, LLC; Envelope Number: 93125567")).toEqual({
+      kind: "Filing Accepted",
+      caseNumber: "2024-CI-18817",
+      caseStyle: "Rosalind Avery vs. Pecan Valley Builders, LLC",
+      envelope: "93125567",
+    });
+    expect(
+      tylerSubjectParts(
+        "Notification of Service for Case: 2024-CI-18817, Rosalind Avery vs. Pecan Valley Builders, LLC for filing Motion to Compel, Envelope Number: 93125567",
+      ),
+    ).toMatchObject({
+      kind: "Notification of Service",
+      caseNumber: "2024-CI-18817",
+      caseStyle: "Rosalind Avery vs. Pecan Valley Builders, LLC",
+      envelope: "93125567",
+    });
+    expect(tylerSubjectParts("Activity in Case 1:24-cv-00001 Roe v. Doe Order")).toBeNull();
+  });
+
+  it("takes the case and envelope from the subject when the body does not print them", async () => {
+    const raw = [
+      "From: efilingmail@tylerhost.net",
+      "Subject: Filing Submitted for Case: 120519758; ; Envelope Number: 88112233",
+      "Content-Type: text/plain; charset=utf-8",
+      "",
+      "Your filing has been submitted. You will receive another e-mail when it has been reviewed.",
+      "Filing Description: Complaint for Possession",
+      "",
+    ].join("\r\n");
+    const result = await parseNoticeEmail(raw);
+    if (result.kind !== "notice") throw new Error(`expected a notice, got ${result.kind}`);
+    expect(result.notice.notice_type).toBe("TYLER_EFILE");
+    expect(result.notice.dockets[0]?.docket_number).toBe("120519758");
+    expect(entryOf(result.notice)).toMatchObject({ envelope_number: "88112233", filing_status: "submitted", short_description: "Complaint for Possession" });
+  });
+
+  it("Indiana: mail from tylerhost.net with a 'Case #:' list is a submitted envelope of the Indiana courts", async () => {
+    const n = await notice("tyler-indiana-submitted.eml");
+    expect(n).toMatchObject({ notice_type: "TYLER_EFILE", court_id: "state-in" });
+    expect(n.dockets[0]).toMatchObject({ docket_number: "49D01-2403-PL-012345", case_name: "Hoosier Grain Cooperative v. Wabash Freight LLC" });
+    expect(entryOf(n)).toMatchObject({ envelope_number: "88112233", filing_status: "submitted", date_filed: "2024-03-14", filed_by: "Priya Raman" });
+  });
+
+  it("a table with 'Envelope #' and 'Case No.:' (its value in the row below) and a portal named by its host", async () => {
+    const n = await notice("tyler-illinois-accepted-table.eml");
+    expect(n).toMatchObject({ court_id: "state-il" });
+    expect(n.dockets[0]).toMatchObject({ docket_number: "2024L001234", case_name: "Prairie Mills Co. v. Lakeshore Transit Authority" });
+    expect(entryOf(n)).toMatchObject({ envelope_number: "27781455", filing_status: "accepted", entered_on: "2024-05-21" });
+    expect(entryOf(n)?.documents.map((d) => d.description)).toEqual(["File Stamped Copy"]);
+  });
+
+  it("File & ServeXpress 'You have been served' without a service list: served, not submitted", async () => {
+    const n = await notice("fsx-you-have-been-served.eml");
+    expect(n).toMatchObject({ notice_type: "FILE_AND_SERVEXPRESS", court_id: "state-de" });
+    expect(n.dockets[0]?.docket_number).toBe("N24C-03-118 EMD");
+    expect(entryOf(n)).toMatchObject({ filing_status: "served", envelope_number: "73001122", filed_by: "Nadia Oyelaran" });
   });
 });
