@@ -55,6 +55,7 @@ export const EVENT_NAMES = [
   "missed notice",
   "missed notice resolved",
   "missed notice mail not sent",
+  "quoted notice linked",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

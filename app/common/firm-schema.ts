@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_IMPORT_BYTES } from "./import/format";
-import { domainList, emailList, requiredText } from "./validation";
+import { addressOrDomainList, domainList, emailList, requiredText } from "./validation";
 
 export const DELIVERY_METHODS = ["PDF", "WEB_LINK", "DMS_LINK", "PDF_AND_DMS_LINK", "INHERIT_METHOD", "PDF_NO_EMAIL", "PDF_AND_DMS_LINK_NO_EMAIL"] as const;
 export const NOTIFICATION_CADENCES = ["REALTIME", "DAILY", "NEVER", "DAILY_AND_REALTIME", "INHERIT_CADENCE"] as const;
@@ -82,6 +82,8 @@ export const firmUpdateSchema = z.object({
   entitled_features: z.array(z.string()),
   accepted_email_domains: domainList(),
   ignored_email_domains: domainList(),
+  // Optional so that a client which does not know the field yet keeps the stored value.
+  court_mail_senders: addressOrDomainList().optional(),
   extract_document_web_links: z.boolean(),
   host_names: z.array(z.string().transform(normaliseHostName).pipe(z.string().min(1))).transform((hosts) => [...new Set(hosts)]),
   // Optional so that a client which does not know the field yet keeps the stored value.

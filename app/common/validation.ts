@@ -35,6 +35,24 @@ export const domainList = () =>
     });
   });
 
+const EMAIL = z.string().email();
+
+/** A list of unique e-mail addresses or domains ("clerk@court.example.gov", "efile.example.com"). */
+export const addressOrDomainList = () =>
+  z
+    .array(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .refine((v) => DOMAIN.test(v) || EMAIL.safeParse(v).success, "errors:invalidAddressOrDomain"),
+    )
+    .superRefine((list, ctx) => {
+      list.forEach((v, i) => {
+        if (list.indexOf(v) !== i) ctx.addIssue({ code: "custom", path: [i], message: "errors:itemInList" });
+      });
+    });
+
 /** "errors:fieldLength|60" → the key and its value, for translation. */
 export function splitMessageKey(key: string): { key: string; values: Record<string, string> } {
   const [k, arg] = key.split("|");

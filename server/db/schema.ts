@@ -52,6 +52,8 @@ export interface FirmTable {
   entitled_features: Json;
   accepted_email_domains: Json;
   ignored_email_domains: Json;
+  /** Addresses and domains the firm counts as courts or e-filing providers (decision 092). */
+  court_mail_senders: Json;
   extract_document_web_links: Bool;
   minutes_saved_per_notice: number;
   /** Hours after a tracked case's docket entry within which its e-mail notice is expected. */
@@ -187,6 +189,8 @@ export interface InboxItemTable {
   parsed: Json | null;
   /** PARSER_VERSION of the parser that wrote `parsed`; an older one means the message is parsed again. */
   parser_version: number | null;
+  /** Court, docket and entry of the notice the item carries, to find it as the original of a quoted notice. */
+  notice_key: string | null;
   /** The message's readable body (MessageBody as JSON), kept with `parsed`. */
   message_body: Json | null;
   docket_index: number | null;

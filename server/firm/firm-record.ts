@@ -26,6 +26,7 @@ const LIST_FIELDS = [
   "entitled_features",
   "accepted_email_domains",
   "ignored_email_domains",
+  "court_mail_senders",
 ] as const;
 
 function parseList(json: string): string[] {

@@ -46,6 +46,7 @@ const FIRM_COLUMNS = [
   "entitled_features",
   "accepted_email_domains",
   "ignored_email_domains",
+  "court_mail_senders",
   "extract_document_web_links",
   "minutes_saved_per_notice",
   "missed_notice_hours",

@@ -1,8 +1,9 @@
 // Court notice e-mail parser: raw RFC 822 message in, ParsedEmail out.
 // Never throws; every input yields one of the ParsedEmail kinds.
 import { parseAcms, looksLikeAcms } from "./acms";
-import { autoReplyReason, hasNoticeMarkers, isCourtMail, isReply, nonNoticeReason, ordinaryMailReason } from "./classify";
+import { autoReplyReason, hasNoticeMarkers, type NonNotice, nonNoticeReason, ordinaryMailReason, quotation } from "./classify";
 import type { NoticeContext } from "./common";
+import { courtOrigin, mailOrigins } from "./court-origin";
 import { MAX_ATTACHED_MESSAGE_DEPTH, MAX_RAW_BYTES } from "./limits";
 import { EMPTY_MESSAGE_BODY, messageBodyOf, type MessageBody } from "./message-body";
 import { readMail, type MailContent } from "./mime";
@@ -52,7 +53,7 @@ function effectiveSubject(doc: TextDoc, mail: MailContent | null): string | null
   return mail?.subject ? stripSubjectPrefixes(mail.subject) : quoted;
 }
 
-type DocResult = { notice: ParsedNotice } | { nonNotice: string } | null;
+type DocResult = { notice: ParsedNotice } | { nonNotice: NonNotice } | null;
 
 function parseDoc(doc: TextDoc, mail: MailContent | null): DocResult {
   const ctx: NoticeContext = { mail, subject: effectiveSubject(doc, mail) };
@@ -89,7 +90,7 @@ function headerlessBody(buf: Buffer): TextDoc[] {
  * Version of what the parser writes. Raise it when a parser change should reach messages already
  * received: a stored result of an older version is parsed again when the message is processed.
  */
-export const PARSER_VERSION = 1;
+export const PARSER_VERSION = 2;
 
 /** The message read, and its HTML body as a text document once something asked for it. */
 export interface ReadMessage {
@@ -131,25 +132,28 @@ function parseMessage(buf: Buffer, depth: number, onRead?: (read: ReadMessage) =
   if (autoReply) return { kind: "not_a_notice", reason: autoReply };
 
   const docs: TextDoc[] = [];
-  let nonNotice: string | null = null;
+  let nonNotice: NonNotice | null = null;
   for (const doc of textDocs(mail.html, mail.text, read.htmlDoc)) {
     docs.push(doc);
     const result = parseDoc(doc, mail);
     if (!result) continue;
     if ("notice" in result) {
-      // A person answering a notice quotes it: the notice was (or will be) received
-      // on its own, so the reply is linked to it and never processed again.
-      if (isReply(mail)) return { kind: "not_a_notice", reason: "reply quoting a court notice", related_message_ids: mail.inReplyTo };
-      return { kind: "notice", notice: result.notice };
+      // A notice a person answered or forwarded: the pipeline links it to the original when the
+      // firm has that, and processes it as the notice it is when not.
+      const quoted = quotation(mail, doc.text);
+      return quoted ? { kind: "notice", notice: result.notice, quoted } : { kind: "notice", notice: result.notice };
     }
     nonNotice ??= result.nonNotice;
   }
-  if (nonNotice) return { kind: "not_a_notice", reason: nonNotice };
+  if (nonNotice) return nonNotice.personMustSee ? { kind: "unrecognised", reason: nonNotice.reason } : { kind: "not_a_notice", reason: nonNotice.reason };
 
+  let attachedCourtMail: ParsedEmail | null = null;
   if (depth < MAX_ATTACHED_MESSAGE_DEPTH) {
     for (const attached of mail.attachedMessages.slice(0, 5)) {
       const inner = parseMessage(attached, depth + 1);
-      if (inner.kind === "notice" || (inner.kind === "not_a_notice" && docs.length === 0)) return inner;
+      if (inner.kind === "notice") return { ...inner, quoted: inner.quoted ?? quotation(mail, "", true) ?? undefined };
+      if (inner.kind === "not_a_notice" && docs.length === 0) return inner;
+      if (inner.kind === "unrecognised") attachedCourtMail ??= inner;
     }
   }
   // A notice saved as a .txt or .html file and sent on as an attachment.
@@ -157,20 +161,24 @@ function parseMessage(buf: Buffer, depth: number, onRead?: (read: ReadMessage) =
     for (const doc of textDocs(attached.html ? attached.text : null, attached.html ? null : attached.text, () => htmlToTextDoc(attached.text))) {
       docs.push(doc);
       const result = parseDoc(doc, mail);
-      if (result && "notice" in result) return { kind: "notice", notice: result.notice };
+      if (result && "notice" in result) return { kind: "notice", notice: result.notice, quoted: quotation(mail, "", true) ?? undefined };
     }
   }
 
-  // Newsletters and invitations often talk about cases; their headers say what they are.
-  const ordinary = ordinaryMailReason(mail);
+  // Court and provider mail that no parser reads goes to a person; only mail that is positively
+  // something else is ignored (decision 092).
+  const origins = mailOrigins(mail, docs);
+  const court = courtOrigin(origins);
+  const ordinary = ordinaryMailReason(mail, docs, court !== null);
   if (ordinary) return { kind: "not_a_notice", reason: ordinary };
   const subject = mail.subject ?? null;
   if (docs.some((d) => hasNoticeMarkers(subject, d.text)) || (docs.length === 0 && hasNoticeMarkers(subject, ""))) {
     return { kind: "unrecognised", reason: "court notice markers found but no docket could be read" };
   }
-  if (isCourtMail(mail)) return { kind: "not_a_notice", reason: "court mail without a docket notice" };
-  if (docs.length === 0) return { kind: "not_a_notice", reason: "message has no text body" };
-  return { kind: "not_a_notice", reason: "no court notice found" };
+  if (attachedCourtMail) return attachedCourtMail;
+  if (court) return { kind: "unrecognised", reason: `mail from a court or e-filing provider (${court}) that no parser reads` };
+  if (docs.length === 0) return { kind: "not_a_notice", reason: "message has no text body", origins };
+  return { kind: "not_a_notice", reason: "no court notice found", origins };
 }
 
 /** Parse one raw e-mail (RFC 822 bytes). Resolves for every input; never rejects. */

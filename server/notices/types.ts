@@ -96,15 +96,26 @@ export interface ParsedNotice {
   court_name?: string | null;
 }
 
+/** A notice a person passed on (answered or forwarded), and the Message-IDs the message answers. */
+export interface Quotation {
+  by: "reply" | "forward";
+  answers: string[];
+}
+
 export type ParsedEmail =
-  | { kind: "notice"; notice: ParsedNotice }
+  /** `quoted`: the notice came quoted in a person's reply or forward (linked to the original when the firm has it). */
+  | { kind: "notice"; notice: ParsedNotice; quoted?: Quotation }
   /**
-   * Court mail or other mail that is not a docket notice (announcement, claims register, edit
-   * notice, newsletter, out-of-office reply, invitation…). A reply quoting a notice names the
-   * messages it answers, so that it can be linked to the notice received before.
+   * Mail that is not a docket notice and that no person needs to see: positively something else
+   * (out-of-office reply, newsletter, invitation, court announcement), or mail from no court.
+   * `origins`: its senders and link hosts, for the firm's own list of court senders (decision 092).
    */
-  | { kind: "not_a_notice"; reason: string; related_message_ids?: string[] }
-  /** Looks like a court notice but the layout was not understood. */
+  | { kind: "not_a_notice"; reason: string; origins?: string[] }
+  /**
+   * Court or provider mail that a person must see: a notice layout not understood, mail from a
+   * court or provider that no parser reads, or a court message that may move a date (an edit
+   * notice, a claims-register notice).
+   */
   | { kind: "unrecognised"; reason: string }
   /** Not a readable e-mail message at all. */
   | { kind: "malformed"; reason: string };

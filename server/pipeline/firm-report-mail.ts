@@ -26,6 +26,7 @@ async function sendFirmReport(ctx: ServerContext, item: { id: string; firm_id: n
     replyTo: firm.reply_to_email || undefined,
     noticeIds: [item.id],
     subject: report.subject,
+    inboxItemId: item.id,
     text: `${report.body}\n\n${item.subject}\n${link}\n`,
     html: `<p>${escapeHtml(report.body)}</p><p>${escapeHtml(item.subject)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
   });
@@ -54,5 +55,15 @@ export function reportManualProcessing(ctx: ServerContext, item: { id: string; f
     recipients: (firm) => firm.manual_process_emails,
     subject: message("mail:manualProcessSubject", { subject: item.subject }),
     body: message("mail:manualProcessBody"),
+  });
+}
+
+/** Tells the firm's error recipients that mail from a court or a provider waits for a person (decision 092). */
+export function reportCourtMail(ctx: ServerContext, item: { id: string; firm_id: number; subject: string }, reason: string): Promise<void> {
+  return sendFirmReport(ctx, item, {
+    purpose: "court-mail",
+    recipients: (firm) => firm.error_notification_emails,
+    subject: message("mail:courtMailSubject", { subject: item.subject }),
+    body: message("mail:courtMailBody", { reason }),
   });
 }

@@ -25,6 +25,7 @@ export interface ItemChange {
   parser_version?: number | null;
   message_body?: string | null;
   snippet?: string;
+  notice_key?: string | null;
 }
 
 /**

@@ -15,9 +15,12 @@ import { type AppliedPreference, applicablePreference } from "./jurisdiction-pre
 import { logEvent } from "../jobs/event-log";
 import { finishWhenAllFetched } from "./fetch-document";
 import { recordNotice } from "./record-notice";
-import { changeItemIn, setItem } from "./item-state";
+import { type ItemChange, changeItemIn, setItem } from "./item-state";
 import { matchDocket } from "./match-case";
-import { reportCaseNotFound, reportManualProcessing } from "./firm-report-mail";
+import { reportCaseNotFound, reportCourtMail, reportManualProcessing } from "./firm-report-mail";
+import { noticeKey } from "../notices/classify";
+import { courtOrigin, firmListedOrigin, withinDomain } from "../notices/court-origin";
+import type { FirmRecord } from "../../app/common/firm-schema";
 import { message } from "../lib/messages";
 
 type Item = Selectable<InboxItemTable>;
@@ -77,24 +80,7 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   const stored = kept ? {} : storedColumns(result);
   const item: Item = { ...row, ...stored };
   const parsed = result.parsed;
-  if (parsed.kind !== "notice") {
-    if (parsed.kind === "not_a_notice") {
-      const original = await answeredItem(ctx, item, parsed.related_message_ids ?? []);
-      return setItem(
-        ctx,
-        item,
-        { ...stored, status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason, duplicate_of_id: original },
-        { event: "not a notice", detail: original ? message("pipeline:events.notANoticeLinked", { reason: parsed.reason, original }) : parsed.reason },
-      );
-    }
-    if (parsed.kind === "unrecognised") {
-      return setItem(
-        ctx,
-        item,
-        { ...stored, status: "Action Required", action_required: "USER", reason: parsed.reason },
-        { event: "unrecognised", detail: parsed.reason, level: "WARNING" },
-      );
-    }
+  if (parsed.kind === "malformed") {
     return setItem(
       ctx,
       item,
@@ -102,11 +88,32 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
       { event: "malformed", detail: parsed.reason, level: "ERROR" },
     );
   }
+  if (parsed.kind !== "notice") {
+    const firm = await findFirm(ctx.database, item.firm_id);
+    // Mail that is no notice is ignored only when it is positively something else or comes from
+    // no court: the envelope sender and the firm's own court senders are checked here, as the
+    // parser knows neither (decision 092).
+    const courtSender =
+      parsed.kind === "not_a_notice" && parsed.origins
+        ? (courtOrigin([item.sender]) ?? firmListedOrigin([...parsed.origins, item.sender], firm?.court_mail_senders ?? []))
+        : null;
+    if (parsed.kind === "not_a_notice" && !courtSender) {
+      return setItem(
+        ctx,
+        item,
+        { ...stored, status: "Succeeded", disposition: "Ignored", disposition_text: parsed.reason },
+        { event: "not a notice", detail: parsed.reason },
+      );
+    }
+    const reason = courtSender ? message("pipeline:courtSenderUnread", { sender: courtSender }) : parsed.reason;
+    if (firm && ignoredByDomain(firm, item.sender)) return ignoreCourtSender(ctx, item, stored);
+    return askAboutCourtMail(ctx, item, stored, message("pipeline:courtMessageUnread", { reason }), reason);
+  }
   const notice = parsed.notice;
   await setItem(
     ctx,
     item,
-    { ...stored, snippet: snippetOf(notice) },
+    { ...stored, snippet: snippetOf(notice), notice_key: noticeKey(notice) },
     {
       event: "parsed",
       detail: message("pipeline:events.parsed", {
@@ -120,21 +127,12 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   if (item.docket_index === null) {
     const firm = await findFirm(ctx.database, item.firm_id);
     const senderDomain = domainOf(item.sender);
-    if (firm && senderDomain && firm.ignored_email_domains.includes(senderDomain)) {
-      return setItem(
-        ctx,
-        item,
-        { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderIgnored", { domain: senderDomain }) },
-        { event: "ignored sender", detail: senderDomain },
-      );
-    }
-    if (firm && senderDomain && firm.accepted_email_domains.length > 0 && !firm.accepted_email_domains.includes(senderDomain)) {
-      return setItem(
-        ctx,
-        item,
-        { status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderNotAccepted", { domain: senderDomain }) },
-        { event: "sender not accepted", detail: senderDomain },
-      );
+    // A notice is court mail: a rule naming its sender's domain among the ignored ones says so
+    // explicitly; a sender missing from the accepted domains puts it before a person.
+    if (firm && ignoredByDomain(firm, item.sender)) return ignoreCourtSender(ctx, item, {});
+    if (firm && senderDomain && firm.accepted_email_domains.length > 0 && !firm.accepted_email_domains.some((d) => withinDomain(senderDomain, d))) {
+      const reason = message("pipeline:courtSenderNotAccepted", { domain: senderDomain });
+      return askAboutCourtMail(ctx, item, {}, reason, reason, "sender not accepted");
     }
     if (item.message_id) {
       const first = await firstItemWithMessageId(ctx, item, [item.message_id], item.created_at);
@@ -144,6 +142,25 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
           item,
           { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first, disposition_text: message("pipeline:duplicateMessage") },
           { event: "duplicate message", detail: first },
+        );
+      }
+    }
+    // A notice a person answered or forwarded: linked to the original when the firm has it,
+    // processed as the notice it is when not.
+    if (parsed.quoted) {
+      const key = noticeKey(notice);
+      const original = (await answeredItem(ctx, item, parsed.quoted.answers, key)) ?? (await firstItemWithNoticeKey(ctx, item, key));
+      if (original) {
+        return setItem(
+          ctx,
+          item,
+          {
+            status: "Succeeded",
+            disposition: "Ignored",
+            duplicate_of_id: original,
+            disposition_text: message(`pipeline:quotedNoticeLinked.${parsed.quoted.by}`),
+          },
+          { event: "quoted notice linked", detail: original },
         );
       }
     }
@@ -157,34 +174,84 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   await processDocket(ctx, item, notice, item.docket_index ?? 0);
 }
 
-/** The firm's earlier item a reply answers (by the Message-IDs it names), or null. */
-async function answeredItem(ctx: ServerContext, item: Item, messageIds: readonly string[]): Promise<string | null> {
-  if (messageIds.length === 0) return null;
-  return firstItemWithMessageId(
+/** The envelope sender's domain is one the firm ignores (a rule covers its sub-domains). */
+function ignoredByDomain(firm: FirmRecord, sender: string): boolean {
+  const domain = domainOf(sender);
+  return !!domain && firm.ignored_email_domains.some((d) => withinDomain(domain, d));
+}
+
+/** Court mail whose sender the firm's ignored domains name: ignored, and the card says it was court mail. */
+function ignoreCourtSender(ctx: ServerContext, item: Item, stored: ItemChange): Promise<void> {
+  const domain = domainOf(item.sender);
+  return setItem(
     ctx,
     item,
-    messageIds.slice(0, 20).map((id) => `<${id}>`),
+    { ...stored, status: "Succeeded", disposition: "Ignored", disposition_text: message("pipeline:senderIgnored", { domain }) },
+    { event: "ignored sender", detail: domain },
   );
 }
 
+/** Court or provider mail a person must see: Action Required with the reason, and the firm's error recipients told. */
+async function askAboutCourtMail(
+  ctx: ServerContext,
+  item: Item,
+  stored: ItemChange,
+  reason: string,
+  detail: string,
+  event: "unrecognised" | "sender not accepted" = "unrecognised",
+): Promise<void> {
+  await setItem(ctx, item, { ...stored, status: "Action Required", action_required: "USER", reason }, { event, detail, level: "WARNING" });
+  await reportCourtMail(ctx, item, reason);
+}
+
 /**
- * The firm's first other received message (not a linked item) with one of these Message-IDs,
- * received no later than `notAfter` when given; its id, or null. The few rows of a Message-ID are
- * ordered here: asked to order by receipt, SQLite, which has no statistics, walks every item of
- * the firm by date instead of looking the Message-ID up.
+ * The firm's other received messages (not linked items) whose Message-ID or notice identity is
+ * one of these, in order of receipt. The few rows are ordered here: asked to order by receipt,
+ * SQLite, which has no statistics, walks every item of the firm by date instead of looking the
+ * value up.
  */
-async function firstItemWithMessageId(ctx: ServerContext, item: Item, messageIds: string[], notAfter?: number): Promise<string | null> {
+async function receivedWith(ctx: ServerContext, item: Item, column: "message_id" | "notice_key", values: string[]) {
   const rows = await ctx.database.db
     .selectFrom("inbox_item")
-    .select(["id", "created_at"])
+    .select(["id", "created_at", "notice_key", "duplicate_of_id"])
     .where("firm_id", "=", item.firm_id)
-    .where("message_id", "in", messageIds)
+    .where(column, "in", values)
     .where("parent_id", "is", null)
     .where("id", "!=", item.id)
     .execute();
-  const earlier = rows.filter((row) => notAfter === undefined || row.created_at <= notAfter);
-  earlier.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return earlier[0]?.id ?? null;
+  return rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The first other message with one of these Message-IDs, received no later than `notAfter` when given; its id, or null. */
+async function firstItemWithMessageId(ctx: ServerContext, item: Item, messageIds: string[], notAfter?: number): Promise<string | null> {
+  const rows = await receivedWith(ctx, item, "message_id", messageIds);
+  return rows.find((row) => notAfter === undefined || row.created_at <= notAfter)?.id ?? null;
+}
+
+/**
+ * The item a reply or forward answers (by the Message-IDs it names), when that item carries the
+ * quoted notice or no notice at all: a person's answer to some other message may quote a new
+ * notice, which must not be lost.
+ */
+async function answeredItem(ctx: ServerContext, item: Item, messageIds: readonly string[], key: string | null): Promise<string | null> {
+  if (messageIds.length === 0) return null;
+  const rows = await receivedWith(
+    ctx,
+    item,
+    "message_id",
+    messageIds.slice(0, 20).map((id) => `<${id}>`),
+  );
+  return rows.find((row) => row.notice_key === null || row.notice_key === key)?.id ?? null;
+}
+
+/**
+ * The first message carrying the same notice (court, docket, entry), received no later than this
+ * one: the original of a quoted notice. One that is itself linked to another comes after those that are not.
+ */
+async function firstItemWithNoticeKey(ctx: ServerContext, item: Item, key: string | null): Promise<string | null> {
+  if (!key) return null;
+  const rows = (await receivedWith(ctx, item, "notice_key", [key])).filter((row) => row.created_at <= item.created_at);
+  return (rows.find((row) => row.duplicate_of_id === null) ?? rows[0])?.id ?? null;
 }
 
 /** A notice for several dockets becomes one linked child item per docket, each processed alone. */

@@ -117,14 +117,14 @@ describe.each(backends)("state e-filing, member cases and replies (%s)", (backen
     expect(children[0]?.status).toBe("Action Required");
   });
 
-  it("links a reply quoting a notice to the notice received before, and does not process it", async () => {
+  it("links a reply quoting a notice to the notice it answers, received before, and does not process it", async () => {
     const original = await upload("nef-member-suffix-plain.eml");
     const reply = await upload("reply-quoting-notice.eml");
     expect(await item(reply)).toMatchObject({
       status: "Succeeded",
       disposition: "Ignored",
       duplicate_of_id: original,
-      disposition_text: "reply quoting a court notice",
+      disposition_text: "A reply quoting a notice received before; linked to it.",
     });
     const envelopes = await running.ctx.database.db.selectFrom("envelope").select("id").where("inbox_item_id", "=", reply).execute();
     expect(envelopes).toEqual([]);

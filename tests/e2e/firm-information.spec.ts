@@ -43,6 +43,7 @@ for (const js of [false, true]) {
   const reply = `reply-${js ? "js" : "nojs"}-${tag}@lawfirm.test`;
   const domain = `${js ? "js" : "nojs"}-${tag}.courts.test`;
   const recipient = `extra-${js ? "js" : "nojs"}-${tag}@lawfirm.test`;
+  const courtSender = `clerk-${js ? "js" : "nojs"}-${tag}@county.example.gov`;
   const cadence = js ? "DAILY_AND_REALTIME" : "DAILY";
   const zone = js ? "Europe/London" : "America/Chicago";
   const hours = js ? "6" : "12";
@@ -64,6 +65,7 @@ for (const js of [false, true]) {
       await addToList(page, "Additional e-mail recipients", recipient);
       await field(page, "Hours to wait for a tracked entry's notice").fill(hours);
       await addToList(page, "Missed-notice recipients (docketing team)", docketing);
+      await addToList(page, "Court and e-filing senders", courtSender);
       await press(page, "Save");
       await expect(page.getByText("Firm settings saved.")).toBeVisible();
 
@@ -75,6 +77,7 @@ for (const js of [false, true]) {
       await expect(field(page, "Additional e-mail recipients")).toHaveValue(new RegExp(recipient.replace(/\./g, "\\.")));
       await expect(field(page, "Hours to wait for a tracked entry's notice")).toHaveValue(hours);
       await expect(field(page, "Missed-notice recipients (docketing team)")).toHaveValue(new RegExp(docketing.replace(/\./g, "\\.")));
+      await expect(field(page, "Court and e-filing senders")).toHaveValue(new RegExp(courtSender.replace(/\./g, "\\.")));
       // What the form does not show was carried over as stored.
       const saved = await firmApi("GET");
       for (const name of HIDDEN) expect(saved[name], name).toEqual(original[name]);

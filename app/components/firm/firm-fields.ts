@@ -57,6 +57,7 @@ export const FIRM_SECTIONS: FirmSection[] = [
       { name: "missed_notice_hours", kind: "number" },
       { name: "accepted_email_domains", kind: "emails", hintKey: "wizard:domainsHint" },
       { name: "ignored_email_domains", kind: "emails", hintKey: "wizard:domainsHint" },
+      { name: "court_mail_senders", kind: "emails", hintKey: "wizard:courtSendersHint" },
     ],
   },
   {

@@ -58,9 +58,12 @@ describe("case numbers printed with a district code", () => {
 });
 
 describe("edit notices", () => {
-  it.each([["edit-notice.eml"], ["edit-notice-entry-number.eml"], ["edit-notice-transaction-edited.eml"]])("%s is not a new notice", async (name) => {
-    expect(await parseFixture(name)).toEqual({ kind: "not_a_notice", reason: "docket entry edit notice" });
-  });
+  it.each([["edit-notice.eml"], ["edit-notice-entry-number.eml"], ["edit-notice-transaction-edited.eml"]])(
+    "%s is not a new notice, and is put before a person (an edit can move a date)",
+    async (name) => {
+      expect(await parseFixture(name)).toEqual({ kind: "unrecognised", reason: "docket entry edit notice" });
+    },
+  );
 });
 
 describe("subjects", () => {
@@ -101,16 +104,22 @@ describe("ordinary mail", () => {
     expect(await parseFixture(name)).toEqual({ kind: "not_a_notice", reason });
   });
 
-  it("a person's reply quoting a notice names the notice it answers instead of being a new one", async () => {
-    expect(await parseFixture("reply-quoting-notice.eml")).toEqual({
-      kind: "not_a_notice",
-      reason: "reply quoting a court notice",
-      related_message_ids: ["7781200@ilnd.uscourts.test"],
-    });
+  it("a person's reply quoting a notice is the notice it quotes, marked as a reply with the message it answers", async () => {
+    const result = await parseFixture("reply-quoting-notice.eml");
+    expect(result.kind === "notice" && [result.notice.dockets[0]?.docket_number, result.quoted]).toEqual([
+      "1:24-cv-07001",
+      { by: "reply", answers: ["7781200@ilnd.uscourts.test"] },
+    ]);
   });
 
-  it("a notice forwarded by a person is still a notice", async () => {
-    expect((await parseFixture("nef-forwarded-outlook.eml")).kind).toBe("notice");
+  it.each([
+    ["nef-forwarded-outlook.eml", "forward"],
+    ["nef-forwarded-gmail.eml", "forward"],
+    ["nef-attached-message.eml", "forward"],
+    ["nef-district-qp-utf8.eml", undefined],
+  ])("%s is a notice passed on by a person: %s", async (name, by) => {
+    const result = await parseFixture(name);
+    expect(result.kind === "notice" && result.quoted?.by).toBe(by);
   });
 });
 

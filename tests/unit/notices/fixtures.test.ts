@@ -303,10 +303,6 @@ describe("notice fixtures", () => {
     expect(await parseFixture("court-announcement.eml")).toEqual({ kind: "not_a_notice", reason: "court announcement" });
   });
 
-  it("docket-entry edit notice is not a notice", async () => {
-    expect(await parseFixture("edit-notice.eml")).toEqual({ kind: "not_a_notice", reason: "docket entry edit notice" });
-  });
-
   it("court-looking mail in an unknown layout is unrecognised", async () => {
     const result = await parseFixture("unrecognised-layout.eml");
     expect(result.kind).toBe("unrecognised");
