@@ -53,10 +53,10 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
   app.put<{ Params: { id: string } }>("/api/v1/firm/:id", saveFirm);
   app.post<{ Params: { id: string } }>("/api/v1/firm/:id", saveFirm);
 
-  // The parts of the product this firm has on the console's host: the console hides the others.
-  app.get<{ Querystring: { host?: string } }>("/api/v1/firm/features", async (request) => {
+  // The parts of the product this firm has: the console hides the others.
+  app.get("/api/v1/firm/features", async (request) => {
     const caller = await authenticate(ctx, request);
-    const parts = await productPartsOf(ctx, caller.firmId, typeof request.query.host === "string" ? request.query.host : undefined);
+    const parts = await productPartsOf(ctx, caller.firmId);
     if (!parts) throw notFound();
     return { parts };
   });
