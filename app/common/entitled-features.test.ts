@@ -18,11 +18,7 @@ describe("which features a firm has", () => {
   });
 
   it("lists the features that are on in one order, and compares lists as sets", () => {
-    expect(enabledFeatures({ entitled_features: ["ECFX_TRACK", "FAI_TITLE_EXTRACTION"] }, true)).toEqual([
-      "FAI_TITLE_EXTRACTION",
-      "ECFX_TRACK",
-      "RETRIEVE",
-    ]);
+    expect(enabledFeatures({ entitled_features: ["ECFX_TRACK", "FAI_TITLE_EXTRACTION"] }, true)).toEqual(["FAI_TITLE_EXTRACTION", "ECFX_TRACK", "RETRIEVE"]);
     expect(sameFeatures(["ECFX_TRACK", "FAI_TITLE_EXTRACTION"], ["FAI_TITLE_EXTRACTION", "ECFX_TRACK", "ECFX_TRACK"])).toBe(true);
     expect(sameFeatures(["ECFX_TRACK"], [])).toBe(false);
   });

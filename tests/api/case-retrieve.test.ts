@@ -9,7 +9,6 @@ import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness
 // court is connected. "Update case" reads the court's docket for the case; when that fails, the
 // user may retrieve the available documents anyway.
 
-
 describe.each(backends)("case retrieve (%s)", (backend) => {
   let running: RunningApi;
   let simulator: CourtSimulator;
@@ -69,9 +68,18 @@ describe.each(backends)("case retrieve (%s)", (backend) => {
     const plain = await startApi({ backend });
     try {
       const caller = api(plain.url, (await login(plain.url, DEMO.admin)).access_token);
-      const forged = [{}, { host: "dev.ecfx.com" }, { host: "localhost:3000" }, { "x-forwarded-host": "team-dev.ecfx.com" }, { "x-forwarded-host": "127.0.0.1" }];
+      const forged = [
+        {},
+        { host: "dev.ecfx.com" },
+        { host: "localhost:3000" },
+        { "x-forwarded-host": "team-dev.ecfx.com" },
+        { "x-forwarded-host": "127.0.0.1" },
+      ];
       for (const headers of forged) {
-        for (const res of [await caller.get(`/api/v1/case/${ids.connected}/retrieve`, headers), await caller.request("POST", `/api/v1/case/${ids.connected}/retrieve`, { json: {}, headers })]) {
+        for (const res of [
+          await caller.get(`/api/v1/case/${ids.connected}/retrieve`, headers),
+          await caller.request("POST", `/api/v1/case/${ids.connected}/retrieve`, { json: {}, headers }),
+        ]) {
           expect([headers, res.status]).toEqual([headers, 403]);
           expect(res.body.message).toBe("Case retrieve is not turned on for this installation.");
         }
