@@ -68,7 +68,7 @@ describe.each(backends)("case retrieve (%s)", (backend) => {
     const plain = await startApi({ backend });
     try {
       const caller = api(plain.url, (await login(plain.url, DEMO.admin)).access_token);
-      const forged = [
+      const forged: Record<string, string>[] = [
         {},
         { host: "dev.ecfx.com" },
         { host: "localhost:3000" },
@@ -88,7 +88,7 @@ describe.each(backends)("case retrieve (%s)", (backend) => {
       await plain.close();
     }
     // With ECFX_CASE_RETRIEVE, whatever host the caller names.
-    for (const headers of [{}, { host: "console.ecfx.com" }]) {
+    for (const headers of [{}, { host: "console.ecfx.com" }] as Record<string, string>[]) {
       const res = await admin.get(`/api/v1/case/${ids.connected}/retrieve`, headers);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: "None", court_id: "nysd", court_connected: true, can_change: true });
