@@ -43,7 +43,7 @@ describe("the container's installation", () => {
   let product: Product | undefined;
   let apiUrl = "";
 
-  const commandEnv = () => ({ ...imageEnv(), ECFX_DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "silent" });
+  const commandEnv = (): Record<string, string> => ({ ...imageEnv(), ECFX_DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "silent" });
   /** The `ecfx` command as an operator runs it. */
   const ecfx = (args: string[], input?: string) =>
     spawnSync(path.resolve("node_modules/.bin/tsx"), ["server/cli/ecfx.ts", "firm", ...args], {
