@@ -16,7 +16,12 @@ COPY . .
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
+# A real, empty installation: no demo firms, no published demo password, the real courts and PACER
+# (the demo and its court simulator are for `npm start` on a developer's machine). The first start
+# prints how to create the first firm and its administrator (`ecfx firm create`).
 ENV NODE_ENV=production \
+    ECFX_DEMO=false \
+    ECFX_CASE_RETRIEVE=false \
     ECFX_DATA_DIR=/data \
     PORT=3000 \
     ECFX_API_PORT=8080 \

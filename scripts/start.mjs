@@ -4,5 +4,7 @@
 import { pathToFileURL } from "node:url";
 import { SERVER_ENTRY, ensureServerBuilt } from "./build-server.mjs";
 
+// A developer's machine: case retrieve is on unless the environment says otherwise (the container's is off).
+process.env.ECFX_CASE_RETRIEVE ??= "true";
 await ensureServerBuilt();
 await import(pathToFileURL(SERVER_ENTRY).href);

@@ -69,6 +69,8 @@ const schema = z.object({
   ECFX_DEMO_DATA: bool.default("true"),
   ECFX_DEMO_YEAR: bool.default("true"),
   ECFX_DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").default("Demo-Passw0rd!"),
+  /** Case retrieve (spec §4): for development installations only, so off unless turned on here; `npm start` turns it on. */
+  ECFX_CASE_RETRIEVE: bool.default("false"),
   ECFX_SMTP_RELAY_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")

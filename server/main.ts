@@ -12,6 +12,8 @@ import type { ServerContext } from "./context";
 import { ConfigError, type Config, loadConfig } from "./config";
 import { startCourtSimulator } from "./courts/simulator";
 import { DEMO_INBOX, DEMO_USERS } from "./seed/demo";
+import { FIRST_FIRM_HINT } from "./cli/firm";
+import { resealAll, sealedColumns } from "./cli/secret-rotation";
 import { addDemoYearInBackground } from "./seed/demo-year";
 import { sendDemoNotices } from "./seed/send-demo-notices";
 import { createSmtpListener, listen } from "./inbox/smtp-listener";
@@ -125,6 +127,12 @@ async function main(): Promise<void> {
     }
     const ctx = await openContext(config);
     stops.push(() => ctx.database.close());
+    // A secret kept in plain text (its field was declared secret after it was stored) is sealed now.
+    if (!isServerCopy()) await resealAll(ctx.database.db, ctx.secretBox, sealedColumns(), true);
+    // An installation without demo data (the container) begins with no firm: say how to create one.
+    if (config.ECFX_ROLES.includes("api") && !isServerCopy() && !(await ctx.database.db.selectFrom("firm").select("id").limit(1).executeTakeFirst())) {
+      console.log(FIRST_FIRM_HINT);
+    }
     if (config.ECFX_ROLES.includes("worker")) {
       const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY, { requeueStalled: requeueStalledWork });
       stops.unshift(() => worker.stop());

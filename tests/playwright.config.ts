@@ -52,6 +52,8 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // Demo users and roles only: the browser tests make the firm data they need.
       ECFX_DEMO_DATA: "false",
+      // A development installation's case retrieve, as under `npm start` (case-tracking.spec).
+      ECFX_CASE_RETRIEVE: "true",
       // One API and one console process per instance: copies on every core (tests/api/every-core)
       // would only add processes to start and to share two cores with, for pages that are the same.
       ECFX_WEB_CONCURRENCY: "1",

@@ -85,7 +85,7 @@ export const firmUpdateSchema = z.object({
   // Optional so that a client which does not know the field yet keeps the stored value.
   court_mail_senders: addressOrDomainList().optional(),
   extract_document_web_links: z.boolean(),
-  host_names: z.array(z.string().transform(normaliseHostName).pipe(z.string().min(1))).transform((hosts) => [...new Set(hosts)]),
+  host_names: z.array(z.string().transform(normaliseHostName).pipe(z.string().min(1, "errors:hostNameInvalid"))).transform((hosts) => [...new Set(hosts)]),
   // Optional so that a client which does not know the field yet keeps the stored value.
   minutes_saved_per_notice: count().max(1440, "errors:minutesSavedRange").optional(),
   // ECFX Track's missed-notice reconciliation (decision 095); optional as the two above.
@@ -93,9 +93,31 @@ export const firmUpdateSchema = z.object({
   missed_notice_report_emails: emailList().optional(),
 });
 
-/** "Chair.Example.TEST:8443" and "chair.example.test." are the host "chair.example.test". */
+const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
+
+/**
+ * A host as the browser sends it, "" for what is no host name. "Chair.Example.TEST:8443" and
+ * "chair.example.test." are "chair.example.test"; a Unicode name is its UTS 46 (IDNA) ASCII form,
+ * and an IPv4 address written any way a browser reads it ("2130706433", "0x7f.1", "127.1") is its
+ * dotted form. The URL parser does both, as the browser's own does.
+ */
 export function normaliseHostName(host: string): string {
-  return host.trim().toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
+  const text = host.trim();
+  if (!text || /[\s/\\?#@]/.test(text)) return "";
+  let name: string;
+  try {
+    name = new URL(`http://${text}`).hostname.replace(/\.$/, "");
+  } catch {
+    return "";
+  }
+  if (isAddressLiteral(name)) return name;
+  const labels = name.split(".");
+  return name.length <= 253 && labels.every((label) => LABEL.test(label)) ? name : "";
+}
+
+/** An IP address rather than a name, in the URL parser's form ("127.0.0.1", "[::1]"). */
+export function isAddressLiteral(host: string): boolean {
+  return host.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(host);
 }
 
 export type FirmUpdate = z.infer<typeof firmUpdateSchema>;

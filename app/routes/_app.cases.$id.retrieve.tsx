@@ -5,8 +5,8 @@ import { browserHost } from "../components/record-sections/sections.server";
 import { pageNotFound } from "../utils/not-found.server";
 import { readForm } from "../utils/request-body.server";
 
-// Case retrieve's form posts (spec §4, §6): only on a development or local host name; the API
-// decides again from the host the browser reached, which the console forwards.
+// Case retrieve's form posts (spec §4, §6): only where the installation turns it on
+// (ECFX_CASE_RETRIEVE); the API decides again from the same setting.
 
 const isMode = (value: unknown): value is RetrieveMode => typeof value === "string" && (RETRIEVE_MODES as readonly string[]).includes(value);
 

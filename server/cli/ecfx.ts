@@ -9,6 +9,7 @@ const commands: Record<string, () => Promise<Command>> = {
   seed: async () => (await import("./seed")).seedCommand,
   features: async () => (await import("./features")).featuresCommand,
   secrets: async () => (await import("./secrets")).secretsCommand,
+  firm: async () => (await import("./firm")).firmCommand,
 };
 
 const [name, ...rest] = process.argv.slice(2);

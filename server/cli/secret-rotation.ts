@@ -86,24 +86,26 @@ const sealedValues = (place: SealedColumns, row: Row) =>
   });
 
 /**
- * Seals every secret again under the box's current key. A row is only rewritten while it still
- * holds the value read, so a secret a user saves meanwhile is kept as they saved it.
+ * Seals every secret again under the box's current key, and seals any kept in plain text (a
+ * field declared secret after values were stored). With `plainOnly`, only those: what every start
+ * does. A row is only rewritten while it still holds the value read, so a secret a user saves
+ * meanwhile is kept as they saved it.
  */
-export async function resealAll(db: Kysely<DB>, box: SecretBox, places: SealedColumns[] = sealedColumns()): Promise<ResealReport> {
+export async function resealAll(db: Kysely<DB>, box: SecretBox, places: SealedColumns[] = sealedColumns(), plainOnly = false): Promise<ResealReport> {
   const report: ResealReport = { resealed: 0, current: 0, unreadable: [] };
   for (const place of places) {
     await eachBatch(db, place, async (trx, rows) => {
       for (const row of rows) {
         const id = String(row[place.key]);
         for (const { column, value } of sealedValues(place, row)) {
-          if (!box.isSealed(value)) continue;
-          if (!box.needsResealing(value)) {
+          const sealed = box.isSealed(value);
+          if (sealed && (plainOnly || !box.needsResealing(value))) {
             report.current++;
             continue;
           }
           let plain: string;
           try {
-            plain = box.open(value);
+            plain = sealed ? box.open(value) : value;
           } catch (error) {
             report.unreadable.push({ table: place.table, id, column, reason: (error as Error).message });
             continue;

@@ -12,8 +12,8 @@ export { enabledFeatures, featureEnabled };
  * address that does not exist: a firm learns nothing of parts it was not given. Every feature's
  * endpoints call it first (the AI title extraction and ECFX Track calls among them).
  */
-export function requireFeature(firm: { entitled_features: readonly string[] }, feature: ProductFeature, host?: string | null): void {
-  if (!featureEnabled(firm, feature, host)) throw notFound();
+export function requireFeature(firm: { entitled_features: readonly string[] }, feature: ProductFeature, caseRetrieve = false): void {
+  if (!featureEnabled(firm, feature, caseRetrieve)) throw notFound();
 }
 
 /** Sets what a firm bought; the operator's command, never a firm's own settings save. */

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { type FirmRecord, type FirmUpdate, normaliseHostName } from "../../app/common/firm-schema";
+import { type FirmRecord, type FirmUpdate, isAddressLiteral, normaliseHostName } from "../../app/common/firm-schema";
 import type { Database } from "../db/database";
 import type { DB } from "../db/schema";
 import { firmRecord, firmRowUpdate } from "./firm-record";
@@ -81,22 +81,28 @@ export function implicitHostNames(publicUrl: string): string[] {
   return [...new Set([normaliseHostName(new URL(publicUrl).host), "localhost"])];
 }
 
-/** The firm whose configured host names include this host, else the default firm. */
+/**
+ * The firm whose configured host names include this host, else the default firm. An IP address
+ * leads to the default firm even where a firm listed it before such names were refused.
+ */
 export async function findFirmForHost(database: Database, host: string | undefined, implicitHosts: string[] = []): Promise<FirmRecord | undefined> {
   const rows = await database.db.selectFrom("firm").select(["id", "host_names", "is_default"]).execute();
   const bare = host ? normaliseHostName(host) : undefined;
   const fallback = rows.find((r) => r.is_default) || rows.sort((a, b) => a.id - b.id)[0];
-  const claimed = bare && !implicitHosts.includes(bare) ? rows.find((r) => (JSON.parse(r.host_names) as string[]).includes(bare)) : undefined;
+  const claimable = bare && !implicitHosts.includes(bare) && !isAddressLiteral(bare);
+  const claimed = claimable ? rows.find((r) => (JSON.parse(r.host_names) as string[]).includes(bare)) : undefined;
   const match = claimed || fallback;
   return match ? findFirm(database, match.id) : undefined;
 }
 
-/** Which of these host names another firm already answers to, implicitly included: a host leads to one firm. */
-export async function hostNamesOfOtherFirms(database: Database, id: number, hosts: string[], implicitHosts: string[] = []): Promise<string[]> {
-  if (hosts.length === 0) return [];
-  const rows = await database.db.selectFrom("firm").select(["host_names", "is_default"]).where("id", "!=", id).execute();
-  const taken = new Set(rows.flatMap((r) => [...(JSON.parse(r.host_names) as string[]), ...(r.is_default ? implicitHosts : [])]));
-  return hosts.filter((h) => taken.has(h));
+/** Every host name the other firms answer to, implicitly included (`id` undefined: every firm's). */
+export async function hostNamesOfOtherFirms(database: Database, id: number | undefined, implicitHosts: string[] = []): Promise<string[]> {
+  const rows = await database.db
+    .selectFrom("firm")
+    .select(["host_names", "is_default"])
+    .where("id", "!=", id ?? 0)
+    .execute();
+  return [...new Set(rows.flatMap((r) => [...(JSON.parse(r.host_names) as string[]), ...(r.is_default ? implicitHosts : [])]))];
 }
 
 /** `db`: a transaction the update belongs to (with its audit entry), else the database itself. */

@@ -4,12 +4,10 @@ import { type Worker, startWorker } from "../../server/jobs/worker";
 import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
-// Case retrieve (spec §4, §6): only on a development or local host name, only for a case whose
+// Case retrieve (spec §4, §6): only on an installation that turns it on (ECFX_CASE_RETRIEVE, a
+// development machine's; never a header the caller sends), only for a case whose
 // court is connected. "Update case" reads the court's docket for the case; when that fails, the
 // user may retrieve the available documents anyway.
-
-const PRODUCTION = { "x-forwarded-host": "console.ecfx.com" };
-const DEVELOPMENT = { "x-forwarded-host": "team-dev.ecfx.com" };
 
 describe.each(backends)("case retrieve (%s)", (backend) => {
   let running: RunningApi;
@@ -20,7 +18,7 @@ describe.each(backends)("case retrieve (%s)", (backend) => {
 
   beforeAll(async () => {
     simulator = await startCourtSimulator();
-    running = await startApi({ backend, env: { ECFX_COURT_BASE_URL: simulator.url } });
+    running = await startApi({ backend, env: { ECFX_COURT_BASE_URL: simulator.url, ECFX_CASE_RETRIEVE: "true" } });
     worker = startWorker(running.ctx, PIPELINE_JOBS, 2);
     admin = api(running.url, (await login(running.url, DEMO.admin)).access_token);
     const keeper = (await admin.post("/api/v1/timekeeper", { full_name: "Rhea Trieve", email: "rhea@lawfirm.test" })).body.id;
@@ -48,8 +46,7 @@ describe.each(backends)("case retrieve (%s)", (backend) => {
     await simulator?.close();
   });
 
-  const retrieve = (caseId: string, mode?: string, headers: Record<string, string> = DEVELOPMENT) =>
-    admin.request("POST", `/api/v1/case/${caseId}/retrieve`, { json: mode ? { mode } : {}, headers });
+  const retrieve = (caseId: string, mode?: string) => admin.request("POST", `/api/v1/case/${caseId}/retrieve`, { json: mode ? { mode } : {} });
 
   /** The retrieve's status once its job and the items it received are done. */
   const settled = async (caseId: string) => {
@@ -60,20 +57,38 @@ describe.each(backends)("case retrieve (%s)", (backend) => {
         .select("id")
         .where("status", "in", ["New", "Started", "Retry", "Post Processing"])
         .executeTakeFirst();
-      const view = (await admin.get(`/api/v1/case/${caseId}/retrieve`, DEVELOPMENT)).body;
+      const view = (await admin.get(`/api/v1/case/${caseId}/retrieve`)).body;
       if (!busy && !["Updating", "Retrieve In Progress"].includes(view.status)) return view;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error("the retrieve did not settle");
   };
 
-  it("is refused on a production host name and offered on a development or local one", async () => {
-    for (const res of [await admin.get(`/api/v1/case/${ids.connected}/retrieve`, PRODUCTION), await retrieve(ids.connected, "update", PRODUCTION)]) {
-      expect(res.status).toBe(403);
-      expect(res.body.message).toBe("Case retrieve is available only on a development or local host name.");
+  it("is off unless the installation turns it on, whatever host the caller names", async () => {
+    const plain = await startApi({ backend });
+    try {
+      const caller = api(plain.url, (await login(plain.url, DEMO.admin)).access_token);
+      const forged: Record<string, string>[] = [
+        {},
+        { host: "dev.ecfx.com" },
+        { host: "localhost:3000" },
+        { "x-forwarded-host": "team-dev.ecfx.com" },
+        { "x-forwarded-host": "127.0.0.1" },
+      ];
+      for (const headers of forged) {
+        for (const res of [
+          await caller.get(`/api/v1/case/${ids.connected}/retrieve`, headers),
+          await caller.request("POST", `/api/v1/case/${ids.connected}/retrieve`, { json: {}, headers }),
+        ]) {
+          expect([headers, res.status]).toEqual([headers, 403]);
+          expect(res.body.message).toBe("Case retrieve is not turned on for this installation.");
+        }
+      }
+    } finally {
+      await plain.close();
     }
-    // Straight to the API on this machine (127.0.0.1), or behind the console on a dev host.
-    for (const headers of [{}, DEVELOPMENT, { "x-forwarded-host": "localhost:3000" }]) {
+    // With ECFX_CASE_RETRIEVE, whatever host the caller names.
+    for (const headers of [{}, { host: "console.ecfx.com" }] as Record<string, string>[]) {
       const res = await admin.get(`/api/v1/case/${ids.connected}/retrieve`, headers);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: "None", court_id: "nysd", court_connected: true, can_change: true });
@@ -81,12 +96,12 @@ describe.each(backends)("case retrieve (%s)", (backend) => {
   });
 
   it("refuses a case whose court is not connected, and another firm's case", async () => {
-    expect((await admin.get(`/api/v1/case/${ids.unconnected}/retrieve`, DEVELOPMENT)).body).toMatchObject({ court_connected: false, status: "None" });
+    expect((await admin.get(`/api/v1/case/${ids.unconnected}/retrieve`)).body).toMatchObject({ court_connected: false, status: "None" });
     const res = await retrieve(ids.unconnected);
     expect(res.status).toBe(409);
     expect(res.body.message).toBe("The case's court is not connected: its jurisdiction is mapped to no federal court.");
     const second = api(running.url, (await login(running.url, DEMO.secondAdmin)).access_token);
-    expect((await second.request("POST", `/api/v1/case/${ids.connected}/retrieve`, { json: {}, headers: DEVELOPMENT })).status).toBe(404);
+    expect((await second.request("POST", `/api/v1/case/${ids.connected}/retrieve`, { json: {} })).status).toBe(404);
   });
 
   it("updates the case from its court's docket: new entries become items filed on the case", async () => {
@@ -136,7 +151,7 @@ describe.each(backends)("case retrieve (%s)", (backend) => {
 
   it("lets a reader see the status but not retrieve", async () => {
     const viewer = api(running.url, (await login(running.url, DEMO.viewOnly)).access_token);
-    expect((await viewer.get(`/api/v1/case/${ids.connected}/retrieve`, DEVELOPMENT)).body).toMatchObject({ can_change: false });
-    expect((await viewer.request("POST", `/api/v1/case/${ids.connected}/retrieve`, { json: {}, headers: DEVELOPMENT })).status).toBe(403);
+    expect((await viewer.get(`/api/v1/case/${ids.connected}/retrieve`)).body).toMatchObject({ can_change: false });
+    expect((await viewer.request("POST", `/api/v1/case/${ids.connected}/retrieve`, { json: {} })).status).toBe(403);
   });
 });

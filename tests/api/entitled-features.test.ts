@@ -3,7 +3,7 @@ import { featureEnabled, requireFeature, setEntitledFeatures } from "../../serve
 import { DEMO, api, backends, sessionsOf, useApi } from "./harness";
 
 // Spec §6: the entitled features switch product parts on and off, and what a firm bought is set
-// by ECFX, never by the firm's own administrators; retrieve follows the host alone.
+// by ECFX, never by the firm's own administrators; retrieve follows the installation's setting alone.
 
 describe.each(backends)("entitled features (%s)", (backend) => {
   const server = useApi({ backend });
@@ -36,22 +36,22 @@ describe.each(backends)("entitled features (%s)", (backend) => {
     await setEntitledFeatures(server().ctx.database, firm.id, [], Date.now());
   });
 
-  it("tells each firm the features it has on the console's host, and nothing of another firm's", async () => {
+  it("tells each firm the features it has, and nothing of another firm's; no host the caller names turns retrieve on", async () => {
     const demo = await firmOf(DEMO.admin);
     const second = await firmOf(DEMO.secondAdmin);
     await setEntitledFeatures(server().ctx.database, demo.firm.id, ["FAI_TITLE_EXTRACTION", "ECFX_TRACK"], Date.now());
     const parts = async (client: typeof demo.client, host: string) => (await client.get(`/api/v1/firm/features?host=${encodeURIComponent(host)}`)).body.parts;
     expect(await parts(demo.client, "console.ecfx.com")).toEqual(["FAI_TITLE_EXTRACTION", "ECFX_TRACK", "DEMO_RESET"]);
-    expect(await parts(demo.client, "localhost:3000")).toEqual(["FAI_TITLE_EXTRACTION", "ECFX_TRACK", "RETRIEVE", "DEMO_RESET"]);
+    expect(await parts(demo.client, "localhost:3000")).toEqual(["FAI_TITLE_EXTRACTION", "ECFX_TRACK", "DEMO_RESET"]);
     expect(await parts(second.client, "console.ecfx.com")).toEqual([]);
-    expect(await parts(second.client, "dev.ecfx.com")).toEqual(["RETRIEVE"]);
+    expect(await parts(second.client, "dev.ecfx.com")).toEqual([]);
     // Every role of the firm may ask (the console hides parts for all of them); no one signed out.
     const viewer = await firmOf(DEMO.viewOnly);
     expect(await parts(viewer.client, "console.ecfx.com")).toEqual(["FAI_TITLE_EXTRACTION", "ECFX_TRACK", "DEMO_RESET"]);
     expect((await api(server().url).get("/api/v1/firm/features")).status).toBe(401);
     // The same parts come with the user when the console names its host: one call per page less.
-    expect((await demo.client.get("/auth/me?host=localhost:3000")).body.parts).toEqual(["FAI_TITLE_EXTRACTION", "ECFX_TRACK", "RETRIEVE", "DEMO_RESET"]);
-    expect((await second.client.get("/auth/me?host=dev.ecfx.com")).body.parts).toEqual(["RETRIEVE"]);
+    expect((await demo.client.get("/auth/me?host=localhost:3000")).body.parts).toEqual(["FAI_TITLE_EXTRACTION", "ECFX_TRACK", "DEMO_RESET"]);
+    expect((await second.client.get("/auth/me?host=dev.ecfx.com")).body.parts).toEqual([]);
     expect((await demo.client.get("/auth/me")).body.parts).toBeUndefined();
     await setEntitledFeatures(server().ctx.database, demo.firm.id, [], Date.now());
   });
@@ -62,9 +62,7 @@ describe.each(backends)("entitled features (%s)", (backend) => {
     const firmWith = (features: string[]) => ({ entitled_features: features });
     expect(() => requireFeature(firmWith([]), "FAI_TITLE_EXTRACTION")).toThrow(expect.objectContaining({ status: 404 }));
     expect(() => requireFeature(firmWith(["FAI_TITLE_EXTRACTION"]), "FAI_TITLE_EXTRACTION")).not.toThrow();
-    expect(() => requireFeature(firmWith(["FAI_TITLE_EXTRACTION", "ECFX_TRACK"]), "RETRIEVE", "console.ecfx.com")).toThrow(
-      expect.objectContaining({ status: 404 }),
-    );
-    expect(featureEnabled(firmWith([]), "RETRIEVE", "127.0.0.1:8080")).toBe(true);
+    expect(() => requireFeature(firmWith(["FAI_TITLE_EXTRACTION", "ECFX_TRACK"]), "RETRIEVE")).toThrow(expect.objectContaining({ status: 404 }));
+    expect(featureEnabled(firmWith([]), "RETRIEVE", true)).toBe(true);
   });
 });

@@ -48,7 +48,7 @@ const CHANGED = {
   accepted_email_domains: ["demo.ecfx.test", "uscourts.gov"],
   ignored_email_domains: ["spam.example.com"],
   extract_document_web_links: true,
-  host_names: ["demo.localhost"],
+  host_names: ["demo-law.example.test"],
 };
 
 describe.each(backends)("reading the firm, its branding and its logo (%s)", (backend) => {
@@ -333,7 +333,7 @@ describe.each(backends)("PUT /api/v1/firm/:id (%s)", (backend) => {
 
   it("refuses a host name another firm already answers to", async () => {
     const { client, firm } = await asAdmin();
-    const res = await client.put(`/api/v1/firm/${firm.id}`, { ...firm, host_names: ["demo.localhost", "Second.Localhost"] });
+    const res = await client.put(`/api/v1/firm/${firm.id}`, { ...firm, host_names: ["demo-law.example.test", "Second.Localhost"] });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe("Another firm already answers to second.localhost.");
     expect((await api(server().url).get("/api/v1/firm/public?host=second.localhost")).body.name).toBe("Second Chair & Co");

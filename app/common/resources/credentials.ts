@@ -368,7 +368,7 @@ export const fileVineCredentials = credentialResource({
     f("personalAccessToken", "secret", "connection"),
     f("clientId", "text", "connection"),
     f("clientSecret", "secret", "connection"),
-    f("api_key", "text", "connection"),
+    f("api_key", "secret", "connection"),
     f("api_secret", "secret", "connection"),
     f("hashtags", "text", "filing"),
     f("billingItem", "text", "filing"),

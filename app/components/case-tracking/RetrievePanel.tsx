@@ -20,7 +20,7 @@ function RetrieveButton({ caseId, mode, primary, busy }: { caseId: string; mode:
 }
 
 /**
- * Case retrieve (spec §4; only on a development or local host name): the last retrieve's status,
+ * Case retrieve (spec §4; only where the installation turns it on): the last retrieve's status,
  * "Update case" and "Retrieve documents"; when the update failed, the documents are offered anyway.
  */
 export function RetrievePanel({ caseId, retrieve }: { caseId: string; retrieve: RetrieveView }) {

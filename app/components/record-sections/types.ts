@@ -21,7 +21,7 @@ export interface LoadedSections {
   envelopeDocuments?: RelatedDocument[] | null;
   /** Only for a firm entitled to ECFX Track. */
   caseTracking?: TrackingView;
-  /** Only on a development or local host name. */
+  /** Only on an installation that turns case retrieve on (ECFX_CASE_RETRIEVE). */
   caseRetrieve?: RetrieveView;
   templatePreview?: PreviewOutcome;
   webhookDeliveries?: { webhookId: string; rows: WebhookDeliveryRow[] } | null;

@@ -69,13 +69,13 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
   });
 
   // With the host the browser reached, the answer also carries what every console page needs
-  // besides: the product parts the firm has there, and whether page views are reported.
+  // besides: the product parts the firm has, and whether page views are reported there.
   app.get<{ Querystring: { host?: string } }>("/auth/me", async (request) => {
     const caller = await authenticate(ctx, request);
     const host = typeof request.query.host === "string" && request.query.host !== "" ? request.query.host.slice(0, 255) : undefined;
     const [user, parts, analytics] = await Promise.all([
       db.selectFrom("app_user").selectAll().where("id", "=", caller.userId).executeTakeFirstOrThrow(),
-      host ? productPartsOf(ctx, caller.firmId, host) : undefined,
+      host ? productPartsOf(ctx, caller.firmId) : undefined,
       host ? reportsPageViews(ctx, host, caller.userId) : undefined,
     ]);
     return {

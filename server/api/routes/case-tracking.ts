@@ -14,8 +14,8 @@ import { userWalledOutOfCase } from "../../walls/walls";
 
 // ECFX Track and case retrieve on one case (spec §2, §4, §6; decision 054). Reading needs READ
 // on cases, changing FULL. Tracking needs the firm's ECFX_TRACK entitlement (403 with the reason
-// otherwise); retrieve needs a development or local host name, the one the caller reached (behind
-// the console, the browser's, which the console forwards as a trusted proxy).
+// otherwise); retrieve needs an installation that turns it on (ECFX_CASE_RETRIEVE), never a header
+// the caller sends.
 
 type CaseParams = { Params: { id: string } };
 
@@ -47,7 +47,7 @@ export function caseTrackingRoutes(app: FastifyInstance, ctx: ServerContext) {
     const caller = await authenticate(ctx, request);
     requireAccess(caller, "case", needed);
     const firm = await findFirm(ctx.database, caller.firmId);
-    if (!firm || !featureEnabled(firm, "RETRIEVE", request.host)) throw new HttpError(403, message("errors:retrieveProductionHost"));
+    if (!firm || !featureEnabled(firm, "RETRIEVE", ctx.config.ECFX_CASE_RETRIEVE)) throw new HttpError(403, message("errors:retrieveOff"));
     return caller;
   };
 

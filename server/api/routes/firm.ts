@@ -5,10 +5,11 @@ import { sameFeatures } from "../../../app/common/entitled-features";
 import { firmBranding } from "../../firm/firm-record";
 import { productPartsOf } from "../../firm/product-parts";
 import { scheduleWallsRecomputation } from "../../walls/apply-walls";
+import { hostNameRefusal } from "../../firm/host-names";
 import { findFirm, findFirmForHost, firmLogo, hostNamesOfOtherFirms, implicitHostNames, saveFirmLogo, updateFirm } from "../../firm/firm-repository";
 import { message } from "../../lib/messages";
 import { authenticate, levelOf, requireAccess } from "../../auth/caller";
-import { HttpError, conflict, errorHandler, notFound } from "../../lib/errors";
+import { HttpError, errorHandler, notFound } from "../../lib/errors";
 import { auditFirmChange } from "../../resources/audit";
 import { readBody, sendProtobuf, wantsProtobuf } from "../protobuf-body";
 
@@ -36,9 +37,10 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
     // What the firm bought is set by ECFX, not by the firm's own administrators (decision 048).
     if (!sameFeatures(update.entitled_features, before.entitled_features)) throw new HttpError(403, message("errors:entitledFeaturesFixed"));
     update.entitled_features = before.entitled_features;
-    // Otherwise one firm could put its branding on another firm's sign-in page.
-    const taken = await hostNamesOfOtherFirms(ctx.database, caller.firmId, update.host_names, implicitHostNames(ctx.config.publicUrl));
-    if (taken.length > 0) throw conflict(message("errors:hostNameTaken", { hosts: taken.join(", ") }));
+    // Otherwise one firm could put its branding on another firm's sign-in page (decision 090).
+    const others = await hostNamesOfOtherFirms(ctx.database, caller.firmId, implicitHostNames(ctx.config.publicUrl));
+    const refusal = hostNameRefusal(update.host_names, before.host_names, others);
+    if (refusal) throw new HttpError(refusal.status, refusal.message);
     const now = ctx.clock.now();
     await ctx.database.db.transaction().execute(async (trx) => {
       await updateFirm(ctx.database, caller.firmId, update, now, trx);
@@ -53,10 +55,10 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
   app.put<{ Params: { id: string } }>("/api/v1/firm/:id", saveFirm);
   app.post<{ Params: { id: string } }>("/api/v1/firm/:id", saveFirm);
 
-  // The parts of the product this firm has on the console's host: the console hides the others.
-  app.get<{ Querystring: { host?: string } }>("/api/v1/firm/features", async (request) => {
+  // The parts of the product this firm has: the console hides the others.
+  app.get("/api/v1/firm/features", async (request) => {
     const caller = await authenticate(ctx, request);
-    const parts = await productPartsOf(ctx, caller.firmId, typeof request.query.host === "string" ? request.query.host : undefined);
+    const parts = await productPartsOf(ctx, caller.firmId);
     if (!parts) throw notFound();
     return { parts };
   });
