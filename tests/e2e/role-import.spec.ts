@@ -40,4 +40,8 @@ test("no list's import or other address answers a server error", async ({ page }
       expect(answer.status(), `/${key}/${word}`).toBeLessThan(500);
     }
   }
+  // The roles' download is the roles' CSV, not the role editor.
+  const roles = await page.request.get("/security-roles/export");
+  expect(roles.headers()["content-type"]).toContain("text/csv");
+  expect(await roles.text()).toContain("Administrator");
 });
