@@ -147,6 +147,8 @@ const schema = z.object({
    */
   ECFX_WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(os.availableParallelism()),
   ECFX_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** A file the worker touches while it runs and reaches its queue: a container's health check reads its age. */
+  ECFX_WORKER_HEARTBEAT_FILE: z.string().optional(),
   /**
    * How long a worker keeps a job it took before another may take it: the time a worker that dies
    * on another machine holds up its jobs (on the same machine they are freed when a worker starts).

@@ -20,6 +20,7 @@ import { createSmtpListener, listen } from "./inbox/smtp-listener";
 import { startDigestScheduler } from "./notify/digest-scheduler";
 import { startCountCompaction } from "./dashboard/compact-counts";
 import { startWorker } from "./jobs/worker";
+import { startHeartbeat } from "./jobs/heartbeat";
 import { PIPELINE_JOBS } from "./pipeline/job-handlers";
 import { requeueStalledWork } from "./pipeline/requeue-stalled";
 import { isServerCopy, startServerCopies } from "./lib/server-copies";
@@ -136,6 +137,10 @@ async function main(): Promise<void> {
     if (config.ECFX_ROLES.includes("worker")) {
       const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY, { requeueStalled: requeueStalledWork });
       stops.unshift(() => worker.stop());
+      if (config.ECFX_WORKER_HEARTBEAT_FILE) {
+        const heartbeat = startHeartbeat(config.ECFX_WORKER_HEARTBEAT_FILE, () => ctx.database.db.selectFrom("job").select("id").limit(1).execute());
+        stops.unshift(() => heartbeat.stop());
+      }
       const digests = startDigestScheduler(ctx);
       stops.unshift(() => digests.stop());
       const compaction = startCountCompaction(ctx);

@@ -3,6 +3,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, type Migration } from "kysely";
 import pg from "pg";
+import { FOLD_FUNCTION, fold } from "../lib/text-fold";
 import { loadMigrations } from "./migrations/index";
 import { withStatementCache } from "./statement-cache";
 import { TurnTakingSqliteDialect, WRITE_TURN_TIMEOUT_MS } from "./sqlite-write-turns";
@@ -33,6 +34,8 @@ export function openDatabase(url: string): Database {
     sqlite.pragma("foreign_keys = ON");
     // From here on a write waits for its turn on the event loop, not asleep inside SQLite.
     sqlite.pragma("busy_timeout = 0");
+    // Free-text search folds accents and case with the same code on both sides (lib/text-fold.ts).
+    sqlite.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === "string" ? fold(value) : value));
     const db = new Kysely<DB>({ dialect: new TurnTakingSqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: "sqlite", close: () => db.destroy() };
   }

@@ -1,4 +1,7 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import product from "../../package.json";
 import { COURT_HOSTS } from "../courts/court-hosts";
 import { OutboundGuard, OutboundRefusedError } from "./guard";
 
@@ -45,5 +48,24 @@ describe("outbound guard", () => {
     expect(check("https://www.supremecourt.gov.attacker.test/opinions/x.pdf")).toThrow(/not a court host/);
     expect(check("https://notsupremecourt.gov/opinions/x.pdf")).toThrow(/not a court host/);
     expect(check("https://[::ffff:a9fe:a9fe]/doc1/1")).toThrow(/169\.254\.169\.254|linkLocal/);
+  });
+
+  it("names the product and its version to the receiver", async () => {
+    const seen: (string | undefined)[] = [];
+    const receiver = http.createServer((request, response) => {
+      seen.push(request.headers["user-agent"]);
+      response.end("ok");
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    const local = new OutboundGuard({ allowedOrigins: [origin] });
+    try {
+      const anyHost = { name: "test", hostAllowed: () => true };
+      await (await local.fetch(new URL(`${origin}/hook`), anyHost, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).text();
+      expect(seen).toEqual([`ECFX/${product.version}`]);
+    } finally {
+      await local.close();
+      receiver.close();
+    }
   });
 });

@@ -1,7 +1,8 @@
 import dns from "node:dns";
 import type { LookupAddress } from "node:dns";
 import ipaddr from "ipaddr.js";
-import { Agent, type Dispatcher, type RequestInit, type Response, fetch } from "undici";
+import { Agent, type Dispatcher, Headers, type RequestInit, type Response, fetch } from "undici";
+import product from "../../package.json";
 import { message } from "../lib/messages";
 
 // Every URL the product calls on its own (court documents; later DMS endpoints, webhooks and
@@ -10,6 +11,9 @@ import { message } from "../lib/messages";
 // https, and public addresses; it checks the address the connection really uses (so a name that
 // resolves to an outside address once and to an inside one the next time cannot slip through),
 // and follows redirects itself, on the same host only, checking every hop. See decision 023.
+
+/** How every outbound call names its sender (a receiver's logs then say who called, not "undici"). */
+export const USER_AGENT = `ECFX/${product.version}`;
 
 /** Which hosts one kind of outbound call may reach. */
 export interface OutboundPurpose {
@@ -101,11 +105,13 @@ export class OutboundGuard {
    */
   async fetch(url: URL, purpose: OutboundPurpose, init: Omit<RequestInit, "redirect" | "dispatcher"> = {}): Promise<Response> {
     let current = url;
+    const headers = new Headers(init.headers);
+    if (!headers.has("user-agent")) headers.set("user-agent", USER_AGENT);
     for (let hop = 0; ; hop++) {
       this.check(current, purpose);
       let response: Response;
       try {
-        response = await fetch(current, { ...init, redirect: "manual", dispatcher: this.dispatcher });
+        response = await fetch(current, { ...init, headers, redirect: "manual", dispatcher: this.dispatcher });
       } catch (error) {
         const cause = error instanceof Error ? error.cause : undefined;
         if (cause instanceof OutboundRefusedError) throw cause;

@@ -16,6 +16,7 @@ import { type KeptList, type PageQuery, keptPage, versionColumns } from "./kept-
 import { COUNTED_TABLES, countRows, rowsInVersion } from "./row-counts";
 import { QueryError, type SearchQuery } from "./search-query";
 import { documentBody, ftsQuery } from "./search-text";
+import { containsFolded } from "../lib/text-fold";
 import type { ColumnSpec, LinkSpec, ServerResource } from "./types";
 
 // Generic search and CRUD over the registry. Only declared columns are ever named in SQL; values
@@ -114,8 +115,7 @@ function filterSql(
     } else if (spec.match === "exact") {
       where.push(sql`${col} in (${sql.join(f.values)})`);
     } else {
-      const like = `%${(f.values.join(" ") || "").toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-      where.push(sql`lower(${col}) like ${like} escape '\\'`);
+      where.push(containsFolded(dialect, col, f.values.join(" ")));
     }
   }
   if (res.defaultFilter && !q.filters.some((f) => f.field === res.defaultFilter!.field)) where.push(sql.raw(res.defaultFilter.sql));
@@ -132,14 +132,14 @@ function filterSql(
     }
   } else if (q.freeText) {
     // Small tables without an index (users), or a role that may not see every indexed field:
-    // a plain case-insensitive match on the fields this caller can see.
-    const like = `%${q.freeText.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    // a plain match on the fields this caller can see, folded as the index folds its words.
+    const freeText = q.freeText;
     const candidates = res.searchable ? res.searchFields : (res.likeFields ?? []);
     const fields = candidates.filter((f) => res.columns[f] && fieldLevel(caller, res.def.resource, f) !== "DENY");
     if (fields.length === 0) return [...where, sql`1 = 0`];
     where.push(
       sql`(${sql.join(
-        fields.map((f) => sql`lower(${columnSql(res, f)}) like ${like} escape '\\'`),
+        fields.map((f) => containsFolded(dialect, columnSql(res, f), freeText)),
         sql` or `,
       )})`,
     );

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { ServerContext } from "../context";
 import { type Caller, requireAccess } from "../auth/caller";
 import type { SearchResult } from "./repository";
+import { containsFolded } from "../lib/text-fold";
 
 /**
  * The firm's security roles for pickers (a user's role): id, name and whether the system
@@ -16,8 +17,7 @@ export async function searchRoleChoices(
   requireAccess(caller, "user", "read");
   let select = ctx.database.db.selectFrom("security_role").where("firm_id", "=", caller.firmId);
   if (q.freeText) {
-    const like = `%${q.freeText.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-    select = select.where(sql<boolean>`lower(name) like ${like} escape '\\'`);
+    select = select.where(containsFolded(ctx.database.dialect, sql.ref("name"), q.freeText));
   }
   if (q.ids.length) select = select.where("id", "in", q.ids);
   const [rows, total] = await Promise.all([

@@ -1,11 +1,10 @@
+import { fold } from "../lib/text-fold";
+
 // The free-text index and its queries use one tokenisation: lower case, accents dropped,
 // anything but letters and digits a separator. The firm rides along as a token of its own.
 
 export function tokens(text: string): string[] {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
+  return fold(text)
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 }

@@ -183,6 +183,8 @@ describe.each(backends)("import (%s)", (backend) => {
     expect((await send(viewer, "ecfx-jurisdiction", "name\nx")).status).toBe(403);
     const admin = await as(DEMO.admin);
     expect((await send(admin, "ecfx-jurisdiction", "name\nx")).status).toBe(405);
+    // Roles are written by the role editor alone, with its rules.
+    expect((await send(admin, "security-role", "name\nImported role")).status).toBe(405);
     expect((await send(admin, "no-such-thing", "name\nx")).status).toBe(404);
 
     // The Manager role, made unable to change client numbers.

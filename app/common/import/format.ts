@@ -25,7 +25,8 @@ export function importFields(def: ResourceDef): FieldDef[] {
 }
 
 export function isImportable(def: ResourceDef): boolean {
-  return importFields(def).length > 0;
+  // An entity with its own editor (a role's permission matrix) is written only there.
+  return !def.ownEditor && importFields(def).length > 0;
 }
 
 /** The exact header row for an entity. */
