@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { API_URL, SLOW_WAIT, USERS, apiCreate, apiFetch, apiToken, signedIn } from "./helpers";
+
+const fixture = path.join(import.meta.dirname, "../fixtures/notices/nef-folded-subject.eml");
+
+/** The N.D. Cal. notice for 3:24-cv-00456 as a new message, and a case of another number and court. */
+async function noticeAndOtherCase(label: string) {
+  const token = await apiToken();
+  const raw = fs.readFileSync(fixture, "latin1").replace(/^Message-I[Dd]:.*$/m, `Message-ID: <${label}@e2e.test>`);
+  const upload = await apiFetch(`${API_URL}/api/v1/inbox/upload`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "message/rfc822" },
+    body: Buffer.from(raw, "latin1"),
+  });
+  expect(upload.status).toBe(201);
+  const itemId = ((await upload.json()) as { id: string }).id;
+  const jurisdiction = await apiCreate(token, "/api/v1/jurisdiction", { name: `W.D. Tex. ${label}`, ecfx_jurisdictions: ["txwd"] });
+  const timekeeper = await apiCreate(token, "/api/v1/timekeeper", { full_name: `Keeper ${label}`, email: `${label}@lawfirm.test` });
+  const client = await apiCreate(token, "/api/v1/client", { name: `Client ${label}`, unique_key: `C-${label}` });
+  const matter = await apiCreate(token, "/api/v1/matter", { name: `Matter ${label}`, unique_key: `M-${label}`, client_id: client });
+  await apiCreate(token, "/api/v1/case", {
+    name: `Mismatch ${label} v. Card`,
+    case_number: "5:24-cv-09911",
+    matter_id: matter,
+    jurisdiction_id: jurisdiction,
+    assigned_timekeepers: [timekeeper],
+  });
+  return itemId;
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`processing onto a case with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test("a case of another number and court is warned about and used only once confirmed", async ({ page }) => {
+      const label = `mismatch${randomBytes(4).toString("hex")}`;
+      const itemId = await noticeAndOtherCase(label);
+      await signedIn(page, USERS.docketing);
+      await expect(async () => {
+        await page.goto(`/inbox-items/id/${itemId}`);
+        await expect(page.getByTestId("card-status")).toHaveText("Action Required", { timeout: 1000 });
+      }).toPass(SLOW_WAIT);
+
+      const picker = page.getByTestId("case-picker");
+      await picker.getByLabel("Find a case by number or name").fill(`Mismatch ${label}`);
+      await picker.getByRole("button", { name: "Search" }).click();
+      await expect(picker.getByLabel("Case", { exact: true })).toContainText(`Mismatch ${label} v. Card`);
+      await picker.getByRole("button", { name: "Process onto this case" }).click();
+
+      const warning = page.getByTestId("case-mismatch");
+      await expect(warning).toContainText("3:24-cv-00456-AB (cand)");
+      await expect(warning).toContainText(`5:24-cv-09911 (W.D. Tex. ${label})`);
+      await expect(page.getByTestId("card-status")).toHaveText("Action Required");
+
+      await warning.getByRole("button", { name: "Process onto this case anyway" }).click();
+      await expect(page.getByText("The notice is being processed again.")).toBeVisible();
+      await expect(async () => {
+        await page.reload();
+        await expect(page.getByTestId("card-case")).toContainText(`Mismatch ${label} v. Card`, { timeout: 1000 });
+      }).toPass(SLOW_WAIT);
+    });
+  });
+}
