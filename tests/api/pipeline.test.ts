@@ -124,6 +124,8 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
     expect(card.item.source).toBe("UPLOAD");
     expect(card.item.status).toBe("Action Required");
     expect(card.events.map((e: { event: string }) => e.event)).toContain("case not found");
+    // What "create the case from this notice" starts the wizard with: no jurisdiction of the firm is gand's.
+    expect(card.caseDraft).toEqual({ name: "United States v. Marsh", case_number: "1:24-cr-00077", jurisdiction_id: null });
 
     // The notice is 1:24-cr-00077 of gand; the case is 2:24-cv-123 of E.D. Tex.: asked, not done.
     const refused = await client.post(`/api/v1/inbox/${upload.body.id}/reprocess`, { case_id: caseId });
@@ -160,16 +162,18 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
         ...caseOwners,
       });
       expect(created.status).toBe(201);
-      return created.body.id as string;
+      return { caseId: created.body.id as string, jurisdictionId: jurisdiction.id as string };
     };
     // Same number in another court: asked.
-    const otherCourt = await newCase("W.D. Tex.", "2:23-cv-4567", "txwd");
+    const { caseId: otherCourt } = await newCase("W.D. Tex.", "2:23-cv-4567", "txwd");
     const refused = await client.post(`/api/v1/inbox/${upload.body.id}/reprocess`, { case_id: otherCourt });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain("2:23-cv-04567-GJP (paed)");
     expect(refused.body.message).toContain("2:23-cv-4567 (W.D. Tex.)");
     // Written another way (no office code, no padding) in the notice's court: done at once.
-    const own = await newCase("E.D. Pa.", "23-CV-4567", "paed");
+    const { caseId: own, jurisdictionId } = await newCase("E.D. Pa.", "23-CV-4567", "paed");
+    const draft = (await client.get(`/api/v1/inbox/${upload.body.id}/card`)).body.caseDraft;
+    expect(draft).toEqual({ name: "O’Connor v. Keystone Freight Lines, Inc.", case_number: "2:23-cv-04567", jurisdiction_id: jurisdictionId });
     expect((await client.post(`/api/v1/inbox/${upload.body.id}/reprocess`, { case_id: own })).status).toBe(200);
     await settled();
     expect((await client.get(`/api/v1/inbox/${upload.body.id}/card`)).body.item).toMatchObject({ status: "Succeeded", case_id: own, disposition: "Processed" });

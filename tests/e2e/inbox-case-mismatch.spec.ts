@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { type Page, expect, test } from "@playwright/test";
 import { API_URL, SLOW_WAIT, USERS, apiCreate, apiFetch, apiToken, signedIn } from "./helpers";
 
 const fixture = path.join(import.meta.dirname, "../fixtures/notices/nef-folded-subject.eml");
 
-/** The N.D. Cal. notice for 3:24-cv-00456 as a new message, and a case of another number and court. */
-async function noticeAndOtherCase(label: string) {
+/** The N.D. Cal. notice for 3:24-cv-00456 as a new message, once it waits for its case. */
+async function uploadNotice(page: Page, label: string) {
   const token = await apiToken();
   const raw = fs.readFileSync(fixture, "latin1").replace(/^Message-I[Dd]:.*$/m, `Message-ID: <${label}@e2e.test>`);
   const upload = await apiFetch(`${API_URL}/api/v1/inbox/upload`, {
@@ -17,6 +17,16 @@ async function noticeAndOtherCase(label: string) {
   });
   expect(upload.status).toBe(201);
   const itemId = ((await upload.json()) as { id: string }).id;
+  await signedIn(page, USERS.docketing);
+  await expect(async () => {
+    await page.goto(`/inbox-items/id/${itemId}`);
+    await expect(page.getByTestId("card-status")).toHaveText("Action Required", { timeout: 1000 });
+  }).toPass(SLOW_WAIT);
+}
+
+/** A case of another number and court than the notice's. */
+async function otherCase(label: string) {
+  const token = await apiToken();
   const jurisdiction = await apiCreate(token, "/api/v1/jurisdiction", { name: `W.D. Tex. ${label}`, ecfx_jurisdictions: ["txwd"] });
   const timekeeper = await apiCreate(token, "/api/v1/timekeeper", { full_name: `Keeper ${label}`, email: `${label}@lawfirm.test` });
   const client = await apiCreate(token, "/api/v1/client", { name: `Client ${label}`, unique_key: `C-${label}` });
@@ -28,21 +38,16 @@ async function noticeAndOtherCase(label: string) {
     jurisdiction_id: jurisdiction,
     assigned_timekeepers: [timekeeper],
   });
-  return itemId;
 }
 
 for (const javaScriptEnabled of [true, false]) {
-  test.describe(`processing onto a case with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
+  test.describe(`a notice without its case, with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
     test.use({ javaScriptEnabled });
 
     test("a case of another number and court is warned about and used only once confirmed", async ({ page }) => {
       const label = `mismatch${randomBytes(4).toString("hex")}`;
-      const itemId = await noticeAndOtherCase(label);
-      await signedIn(page, USERS.docketing);
-      await expect(async () => {
-        await page.goto(`/inbox-items/id/${itemId}`);
-        await expect(page.getByTestId("card-status")).toHaveText("Action Required", { timeout: 1000 });
-      }).toPass(SLOW_WAIT);
+      await otherCase(label);
+      await uploadNotice(page, label);
 
       const picker = page.getByTestId("case-picker");
       await picker.getByLabel("Find a case by number or name").fill(`Mismatch ${label}`);
@@ -61,6 +66,14 @@ for (const javaScriptEnabled of [true, false]) {
         await page.reload();
         await expect(page.getByTestId("card-case")).toContainText(`Mismatch ${label} v. Card`, { timeout: 1000 });
       }).toPass(SLOW_WAIT);
+    });
+
+    test("a notice whose case was not found opens the case wizard filled from it", async ({ page }) => {
+      await uploadNotice(page, `create${randomBytes(4).toString("hex")}`);
+      await page.getByTestId("card-create-case").click();
+      await expect(page).toHaveURL(/\/cases\/new\?/);
+      await expect(page.locator('input[name="case_number"]')).toHaveValue("3:24-cv-00456");
+      await expect(page.locator('input[name="name"]')).toHaveValue("Martínez v. Pacific Coast Shipping Corp.");
     });
   });
 }

@@ -17,6 +17,13 @@ interface Props {
   mismatch?: CaseMismatch;
 }
 
+/** The case wizard's address, filled from the notice (the wizard reads fields of the same names). */
+function newCaseFrom(draft: NonNullable<InboxCard["caseDraft"]>): string {
+  const params = new URLSearchParams({ name: draft.name, case_number: draft.case_number });
+  if (draft.jurisdiction_id) params.set("jurisdiction_id", draft.jurisdiction_id);
+  return `/${REGISTRY.cases.key}/new?${params}`;
+}
+
 /** The case the item is filed on, or the picker for a notice that found none, and the jurisdiction preference that applied. */
 export function CardCase({ card, canChange, caseQuery, caseOptions, mismatch }: Props) {
   const { t } = useTranslation("inbox");
@@ -47,6 +54,11 @@ export function CardCase({ card, canChange, caseQuery, caseOptions, mismatch }: 
             {t("card.pickCase")}
           </Text>
           <CasePicker query={caseQuery} options={caseOptions} mismatch={mismatch} />
+          {card.caseDraft ? (
+            <Anchor component={Link} to={newCaseFrom(card.caseDraft)} size="sm" data-testid="card-create-case">
+              {t("card.createCase")}
+            </Anchor>
+          ) : null}
         </Stack>
       ) : null}
     </CardSection>
