@@ -1,6 +1,7 @@
 import type { ServerContext } from "../context";
 import type { ParsedEmail } from "../notices/types";
 import { listDmsRecords } from "../storage/dms-records";
+import { itemDocket } from "./match-case";
 
 /** The case a notice is about, as the case wizard starts from it: title, number and the firm's jurisdiction of its court. */
 export interface CaseDraft {
@@ -10,10 +11,9 @@ export interface CaseDraft {
 }
 
 async function caseDraftOf(ctx: ServerContext, firmId: number, parsed: ParsedEmail | null, docketIndex: number | null): Promise<CaseDraft | null> {
-  if (parsed?.kind !== "notice") return null;
-  const docket = parsed.notice.dockets[docketIndex ?? 0];
-  if (!docket) return null;
-  const court = docket.docket_court_id ?? parsed.notice.court_id;
+  const found = itemDocket(parsed, docketIndex);
+  if (!found) return null;
+  const { docket, courtId: court } = found;
   const mapped = court
     ? await ctx.database.db
         .selectFrom("jurisdiction_ecfx")

@@ -4,6 +4,7 @@ import type { ServerContext } from "../context";
 import { message } from "../lib/messages";
 import type { ParsedEmail } from "../notices/types";
 import { normaliseCaseNumber } from "../resources/case-number";
+import { itemDocket } from "./match-case";
 import { serverResourceByPath } from "../resources/registry";
 import { search } from "../resources/repository";
 import type { SearchQuery } from "../resources/search-query";
@@ -129,11 +130,9 @@ async function caseMismatch(
   item: { parsed: string | null; docket_index: number | null },
   kase: { case_number: string; case_number_normalized: string; jurisdiction_id: string | null },
 ): Promise<string | null> {
-  const parsed = item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : null;
-  if (parsed?.kind !== "notice") return null;
-  const docket = parsed.notice.dockets[item.docket_index ?? 0];
-  if (!docket) return null;
-  const noticeCourt = docket.docket_court_id ?? parsed.notice.court_id;
+  const found = itemDocket(item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : null, item.docket_index);
+  if (!found) return null;
+  const { docket, courtId: noticeCourt } = found;
   const db = ctx.database.db;
   const [jurisdiction, courts] = kase.jurisdiction_id
     ? await Promise.all([
