@@ -19,7 +19,7 @@ async function adding(request: Request, key: string | undefined): Promise<{ def:
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { def, api, headers } = await adding(request, params.resource);
-  const view = await wizardStart(api, def);
+  const view = await wizardStart(api, def, new URL(request.url).searchParams);
   return data({ resourceKey: def.key, view, pageTitle: { key: "wizard:newTitle", values: { resource: def.key } } }, { headers });
 }
 

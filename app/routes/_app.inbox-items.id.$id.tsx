@@ -1,6 +1,6 @@
 import { Grid, Stack } from "../utils/mantine";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CardCase } from "../components/inbox/CardCase";
 import { CardHeader } from "../components/inbox/CardHeader";
@@ -11,7 +11,7 @@ import { OriginalEmail } from "../components/inbox/OriginalEmail";
 import { ParsedNotice } from "../components/inbox/ParsedNotice";
 import { allows } from "../common/access";
 import { requireUser } from "../utils/auth.server";
-import { runInboxIntent } from "../utils/inbox-actions.server";
+import { reprocessOntoCase, runInboxIntent } from "../utils/inbox-actions.server";
 import { loadInboxCard, loadOriginalEmail } from "../utils/inbox.server";
 import { redirectWithToast } from "../utils/toast.server";
 import { readForm } from "../utils/request-body.server";
@@ -40,12 +40,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readForm(request);
   form.set("item", params.id ?? "");
   if (!form.getAll("id").length) form.append("id", params.id ?? "");
+  if (form.get("intent") === "reprocess") {
+    const outcome = await reprocessOntoCase(api, form);
+    // The card again, with the API's warning and a button to confirm (a plain form without JavaScript).
+    if ("warning" in outcome) return data({ mismatch: outcome }, { status: 409 });
+    return redirectWithToast(request, `/inbox-items/id/${params.id}`, outcome);
+  }
   const toast = await runInboxIntent(api, form);
   return redirectWithToast(request, `/inbox-items/id/${params.id}`, toast);
 }
 
 export default function InboxCardPage() {
   const { card, email, caseQuery, caseOptions, canChange } = useLoaderData<typeof loader>();
+  const mismatch = useActionData<typeof action>()?.mismatch;
   const { t } = useTranslation("inbox");
   return (
     <Stack>
@@ -56,7 +63,7 @@ export default function InboxCardPage() {
             <CardSection title={t("card.parsed")} testId="card-parsed">
               <ParsedNotice parsed={card.item.parsed} />
             </CardSection>
-            <CardCase card={card} canChange={canChange} caseQuery={caseQuery} caseOptions={caseOptions} />
+            <CardCase card={card} canChange={canChange} caseQuery={caseQuery} caseOptions={caseOptions} mismatch={mismatch} />
             <CardOutcomes card={card} />
             <OriginalEmail itemId={card.item.id} email={email} />
           </Stack>

@@ -81,19 +81,32 @@ export async function runBulkForm(api: ApiClient, form: FormData, url: URL, t: T
   return summaryToast(t, action, tally);
 }
 
-/** Runs the inbox operation the card posted (bulk action or re-processing) and says how it went. */
+/** The API's warning that the picked case is not the notice's, and the case to confirm it for. */
+export interface CaseMismatch {
+  caseId: string;
+  warning: string;
+}
+
+/**
+ * Processes the card's notice onto the picked case. The API decides whether the case is the
+ * notice's; when it is not and the person has not confirmed, its warning comes back to be shown.
+ */
+export async function reprocessOntoCase(api: ApiClient, form: FormData): Promise<Toast | CaseMismatch> {
+  const id = String(form.get("item") ?? "");
+  const caseId = String(form.get("case_id") ?? "");
+  try {
+    await api.json(`/api/v1/inbox/${encodeURIComponent(id)}/reprocess`, { method: "POST", json: { case_id: caseId, confirm: form.get("confirm") === "yes" } });
+    return { type: "success", key: "inbox:card.reprocessed" };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const warning = error.status === 409 ? error.body.fieldErrors?.confirm?.[0] : undefined;
+    return warning ? { caseId, warning } : toastForApiError(error.status, error.body.message);
+  }
+}
+
+/** Runs the bulk action the card posted and says how it went. */
 export async function runInboxIntent(api: ApiClient, form: FormData): Promise<Toast> {
   const intent = String(form.get("intent") ?? "");
-  if (intent === "reprocess") {
-    const id = String(form.get("item") ?? "");
-    try {
-      await api.json(`/api/v1/inbox/${encodeURIComponent(id)}/reprocess`, { method: "POST", json: { case_id: String(form.get("case_id") ?? "") } });
-      return { type: "success", key: "inbox:card.reprocessed" };
-    } catch (error) {
-      if (error instanceof ApiError) return toastForApiError(error.status, error.body.message);
-      throw error;
-    }
-  }
   if (!isInboxBulkAction(intent)) return { type: "error", key: "errors:somethingWrong" };
   const ids = form.getAll("id").map(String).filter(Boolean);
   if (ids.length === 0) return { type: "warning", key: "errors:required" };

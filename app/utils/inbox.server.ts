@@ -23,6 +23,8 @@ export interface InboxCard {
     parsed: { kind: string; reason?: string; notice?: ParsedNoticeView } | null;
   };
   case: { id: string; name: string; case_number: string } | null;
+  /** The notice's case title, number and the firm's jurisdiction of its court, while it has no case. */
+  caseDraft: { name: string; case_number: string; jurisdiction_id: string | null } | null;
   preference: { id: string; name: string } | null;
   events: { created_at: number; level: string; event: string; detail: string }[];
   envelopes: { id: string; name: string; date: string | null; filed_by: string; docket_text: string; ecfx_jurisdiction_id: string | null }[];

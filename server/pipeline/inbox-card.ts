@@ -1,5 +1,30 @@
 import type { ServerContext } from "../context";
+import type { ParsedEmail } from "../notices/types";
 import { listDmsRecords } from "../storage/dms-records";
+import { itemDocket } from "./match-case";
+
+/** The case a notice is about, as the case wizard starts from it: title, number and the firm's jurisdiction of its court. */
+export interface CaseDraft {
+  name: string;
+  case_number: string;
+  jurisdiction_id: string | null;
+}
+
+async function caseDraftOf(ctx: ServerContext, firmId: number, parsed: ParsedEmail | null, docketIndex: number | null): Promise<CaseDraft | null> {
+  const found = itemDocket(parsed, docketIndex);
+  if (!found) return null;
+  const { docket, courtId: court } = found;
+  const mapped = court
+    ? await ctx.database.db
+        .selectFrom("jurisdiction_ecfx")
+        .select("jurisdiction_id")
+        .where("firm_id", "=", firmId)
+        .where("ecfx_jurisdiction_id", "=", court)
+        .orderBy("jurisdiction_id")
+        .executeTakeFirst()
+    : undefined;
+  return { name: docket.case_name, case_number: docket.docket_number, jurisdiction_id: mapped?.jurisdiction_id ?? null };
+}
 
 /** Everything the inbox card shows about one item, all within the firm. */
 export async function inboxCard(ctx: ServerContext, firmId: number, id: string) {
@@ -99,14 +124,17 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
         .orderBy("number")
         .execute()
     : [];
+  const parsed = item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : null;
   return {
     item: {
       ...item,
       hidden: Boolean(item.hidden),
       recipients: JSON.parse(item.recipients) as string[],
-      parsed: item.parsed ? (JSON.parse(item.parsed) as unknown) : null,
+      parsed: parsed as unknown,
     },
     case: kase ?? null,
+    /** What "create the case from this notice" fills the case wizard with, while the notice has no case. */
+    caseDraft: kase ? null : await caseDraftOf(ctx, firmId, parsed, item.docket_index),
     /** The jurisdiction preference that applied to the notice. */
     preference: preference ?? null,
     events,

@@ -2,6 +2,9 @@ import { type BulkOutcome, INBOX_BULK_ACTIONS, type InboxBulkAction, MATCHING_MA
 import type { Caller } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { message } from "../lib/messages";
+import type { ParsedEmail } from "../notices/types";
+import { normaliseCaseNumber } from "../resources/case-number";
+import { itemDocket } from "./match-case";
 import { serverResourceByPath } from "../resources/registry";
 import { search } from "../resources/repository";
 import type { SearchQuery } from "../resources/search-query";
@@ -84,12 +87,32 @@ export async function matchingItemIds(ctx: ServerContext, caller: Caller, query:
   return { ids: found.rows.map((r) => String(r.id)), total: found.total, max: MATCHING_MAX };
 }
 
-/** A person picked the case the machine could not find: process the notice again onto it. */
-export async function reprocessWithCase(ctx: ServerContext, firmId: number, itemId: string, caseId: string): Promise<boolean> {
+export type ReprocessOutcome = { kind: "done" } | { kind: "not-found" } | { kind: "mismatch"; warning: string };
+
+/**
+ * A person picked the case the machine could not find: process the notice again onto it. A case
+ * whose normalised number (as matching reads it) or court differs from the notice's is only used
+ * once the person has confirmed it.
+ */
+export async function reprocessWithCase(ctx: ServerContext, firmId: number, itemId: string, caseId: string, confirmed: boolean): Promise<ReprocessOutcome> {
   const db = ctx.database.db;
-  const item = await db.selectFrom("inbox_item").select(["id", "firm_id"]).where("id", "=", itemId).where("firm_id", "=", firmId).executeTakeFirst();
-  const found = await db.selectFrom("court_case").select("id").where("id", "=", caseId).where("firm_id", "=", firmId).executeTakeFirst();
-  if (!item || !found) return false;
+  const item = await db
+    .selectFrom("inbox_item")
+    .select(["id", "firm_id", "parsed", "docket_index"])
+    .where("id", "=", itemId)
+    .where("firm_id", "=", firmId)
+    .executeTakeFirst();
+  const found = await db
+    .selectFrom("court_case")
+    .select(["id", "case_number", "case_number_normalized", "jurisdiction_id"])
+    .where("id", "=", caseId)
+    .where("firm_id", "=", firmId)
+    .executeTakeFirst();
+  if (!item || !found) return { kind: "not-found" };
+  if (!confirmed) {
+    const warning = await caseMismatch(ctx, firmId, item, found);
+    if (warning) return { kind: "mismatch", warning };
+  }
   await setItem(
     ctx,
     item,
@@ -97,5 +120,40 @@ export async function reprocessWithCase(ctx: ServerContext, firmId: number, item
     { event: "case picked", detail: caseId },
     { next: [{ kind: "process-inbox-item", refId: item.id }] },
   );
-  return true;
+  return { kind: "done" };
+}
+
+/** Why the case is not the notice's (both numbers and courts named), or null when it is. */
+async function caseMismatch(
+  ctx: ServerContext,
+  firmId: number,
+  item: { parsed: string | null; docket_index: number | null },
+  kase: { case_number: string; case_number_normalized: string; jurisdiction_id: string | null },
+): Promise<string | null> {
+  const found = itemDocket(item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : null, item.docket_index);
+  if (!found) return null;
+  const { docket, courtId: noticeCourt } = found;
+  const db = ctx.database.db;
+  const [jurisdiction, courts] = kase.jurisdiction_id
+    ? await Promise.all([
+        db.selectFrom("jurisdiction").select("name").where("id", "=", kase.jurisdiction_id).where("firm_id", "=", firmId).executeTakeFirst(),
+        db
+          .selectFrom("jurisdiction_ecfx")
+          .select("ecfx_jurisdiction_id")
+          .where("jurisdiction_id", "=", kase.jurisdiction_id)
+          .where("firm_id", "=", firmId)
+          .execute(),
+      ])
+    : [undefined, []];
+  const sameNumber = normaliseCaseNumber(docket.docket_number) === kase.case_number_normalized;
+  // A notice without a court can only be compared by its number.
+  const sameCourt = noticeCourt === null || courts.some((c) => c.ecfx_jurisdiction_id === noticeCourt);
+  if (sameNumber && sameCourt) return null;
+  const unknown = message("pipeline:events.unknownCourt");
+  return message("inbox:card.caseMismatch", {
+    notice: docket.docket_number_full || docket.docket_number,
+    noticeCourt: noticeCourt ?? unknown,
+    case: kase.case_number,
+    caseCourt: jurisdiction?.name ?? unknown,
+  });
 }

@@ -1,6 +1,7 @@
 import type { ServerContext } from "../context";
 import { normaliseCaseNumber } from "../resources/case-number";
 import { message } from "../lib/messages";
+import type { ParsedDocket, ParsedEmail } from "../notices/types";
 
 export type DocketMatch = { kind: "case"; caseId: string } | { kind: "ignored"; ignoredCaseId: string } | { kind: "not-found"; reason: string };
 
@@ -44,4 +45,11 @@ export async function matchDocket(ctx: ServerContext, firmId: number, courtId: s
     .execute();
   if (found.length === 0) return { kind: "not-found", reason: message("pipeline:caseNotFound", { docket: docketNumber, court: courtId }) };
   return { kind: "case", caseId: found[0]!.id };
+}
+
+/** The docket an item stands for and its court (a member case's own court first); null for what is not a notice. */
+export function itemDocket(parsed: ParsedEmail | null, docketIndex: number | null): { docket: ParsedDocket; courtId: string | null } | null {
+  if (parsed?.kind !== "notice") return null;
+  const docket = parsed.notice.dockets[docketIndex ?? 0];
+  return docket ? { docket, courtId: docket.docket_court_id ?? parsed.notice.court_id } : null;
 }

@@ -18,6 +18,8 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
   let smtpPort = 0;
   let closeSmtp: () => Promise<void>;
   let caseId = "";
+  /** What every case of these tests belongs to. */
+  let caseOwners: { matter_id: string; assigned_timekeepers: string[] };
 
   beforeAll(async () => {
     simulator = await startCourtSimulator();
@@ -33,12 +35,12 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
     const timekeeper = (await client.post("/api/v1/timekeeper", { full_name: "Adaeze Okafor", email: "aokafor@lawfirm.test" })).body;
     const firmClient = (await client.post("/api/v1/client", { name: "Bluebonnet Widgets Inc.", unique_key: "C-77" })).body;
     const matter = (await client.post("/api/v1/matter", { name: "Peña v. Bluebonnet", unique_key: "M-77", client_id: firmClient.id })).body;
+    caseOwners = { matter_id: matter.id, assigned_timekeepers: [timekeeper.id] };
     const created = await client.post("/api/v1/case", {
       name: "Peña Industries, LLC v. Bluebonnet Widgets Inc.",
       case_number: "2:24-cv-123",
-      matter_id: matter.id,
       jurisdiction_id: jurisdiction.id,
-      assigned_timekeepers: [timekeeper.id],
+      ...caseOwners,
     });
     expect(created.status).toBe(201);
     caseId = created.body.id;
@@ -122,8 +124,18 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
     expect(card.item.source).toBe("UPLOAD");
     expect(card.item.status).toBe("Action Required");
     expect(card.events.map((e: { event: string }) => e.event)).toContain("case not found");
+    // What "create the case from this notice" starts the wizard with: no jurisdiction of the firm is gand's.
+    expect(card.caseDraft).toEqual({ name: "United States v. Marsh", case_number: "1:24-cr-00077", jurisdiction_id: null });
 
-    expect((await client.post(`/api/v1/inbox/${upload.body.id}/reprocess`, { case_id: caseId })).status).toBe(200);
+    // The notice is 1:24-cr-00077 of gand; the case is 2:24-cv-123 of E.D. Tex.: asked, not done.
+    const refused = await client.post(`/api/v1/inbox/${upload.body.id}/reprocess`, { case_id: caseId });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain("1:24-cr-00077-LMM-2 (gand)");
+    expect(refused.body.message).toContain("2:24-cv-123 (E.D. Tex.)");
+    expect(refused.body.fieldErrors.confirm).toEqual([refused.body.message]);
+    expect((await client.get(`/api/v1/inbox/${upload.body.id}/card`)).body.item).toMatchObject({ status: "Action Required", case_id: null });
+
+    expect((await client.post(`/api/v1/inbox/${upload.body.id}/reprocess`, { case_id: caseId, confirm: true })).status).toBe(200);
     await settled();
     card = (await client.get(`/api/v1/inbox/${upload.body.id}/card`)).body;
     expect(card.item).toMatchObject({ status: "Succeeded", case_id: caseId, disposition: "Processed" });
@@ -132,6 +144,39 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
     const raw2 = await client.get(`/api/v1/inbox/${upload.body.id}/raw`);
     expect(raw2.headers.get("content-type")).toContain("message/rfc822");
     expect(Buffer.from(raw2.bytes).equals(raw)).toBe(true);
+  });
+
+  it("files a notice straight onto a picked case of its number and court, and asks first when only the court differs", async () => {
+    const client = api(running.url, (await login(running.url, DEMO.admin)).access_token);
+    const upload = await client.request("POST", "/api/v1/inbox/upload", {
+      body: new Uint8Array(fixture("nef-html-windows-1252.eml")),
+      headers: { "content-type": "message/rfc822" },
+    });
+    await settled();
+    const newCase = async (name: string, caseNumber: string, court: string) => {
+      const jurisdiction = (await client.post("/api/v1/jurisdiction", { name, ecfx_jurisdictions: [court] })).body;
+      const created = await client.post("/api/v1/case", {
+        name: `O'Connor v. Keystone (${name})`,
+        case_number: caseNumber,
+        jurisdiction_id: jurisdiction.id,
+        ...caseOwners,
+      });
+      expect(created.status).toBe(201);
+      return { caseId: created.body.id as string, jurisdictionId: jurisdiction.id as string };
+    };
+    // Same number in another court: asked.
+    const { caseId: otherCourt } = await newCase("W.D. Tex.", "2:23-cv-4567", "txwd");
+    const refused = await client.post(`/api/v1/inbox/${upload.body.id}/reprocess`, { case_id: otherCourt });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain("2:23-cv-04567-GJP (paed)");
+    expect(refused.body.message).toContain("2:23-cv-4567 (W.D. Tex.)");
+    // Written another way (no office code, no padding) in the notice's court: done at once.
+    const { caseId: own, jurisdictionId } = await newCase("E.D. Pa.", "23-CV-4567", "paed");
+    const draft = (await client.get(`/api/v1/inbox/${upload.body.id}/card`)).body.caseDraft;
+    expect(draft).toEqual({ name: "O’Connor v. Keystone Freight Lines, Inc.", case_number: "2:23-cv-04567", jurisdiction_id: jurisdictionId });
+    expect((await client.post(`/api/v1/inbox/${upload.body.id}/reprocess`, { case_id: own })).status).toBe(200);
+    await settled();
+    expect((await client.get(`/api/v1/inbox/${upload.body.id}/card`)).body.item).toMatchObject({ status: "Succeeded", case_id: own, disposition: "Processed" });
   });
 
   it("serves stored documents to the firm only, and refuses uploads to read-only roles", async () => {

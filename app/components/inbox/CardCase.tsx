@@ -3,6 +3,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { REGISTRY } from "../../common/resources";
 import { recordPath } from "../../common/resources/types";
+import type { CaseMismatch } from "../../utils/inbox-actions.server";
 import type { InboxCard } from "../../utils/inbox.server";
 import { CardSection } from "./CardSection";
 import { CasePicker } from "./CasePicker";
@@ -12,10 +13,19 @@ interface Props {
   canChange: boolean;
   caseQuery: string;
   caseOptions: { id: string; label: string }[];
+  /** The API's warning about the case just picked, to be confirmed. */
+  mismatch?: CaseMismatch;
+}
+
+/** The case wizard's address, filled from the notice (the wizard reads fields of the same names). */
+function newCaseFrom(draft: NonNullable<InboxCard["caseDraft"]>): string {
+  const params = new URLSearchParams({ name: draft.name, case_number: draft.case_number });
+  if (draft.jurisdiction_id) params.set("jurisdiction_id", draft.jurisdiction_id);
+  return `/${REGISTRY.cases.key}/new?${params}`;
 }
 
 /** The case the item is filed on, or the picker for a notice that found none, and the jurisdiction preference that applied. */
-export function CardCase({ card, canChange, caseQuery, caseOptions }: Props) {
+export function CardCase({ card, canChange, caseQuery, caseOptions, mismatch }: Props) {
   const { t } = useTranslation("inbox");
   const { item } = card;
   const needsCase = !card.case && item.disposition !== "Split" && item.parsed?.kind === "notice";
@@ -43,7 +53,12 @@ export function CardCase({ card, canChange, caseQuery, caseOptions }: Props) {
           <Text size="sm" fw={600}>
             {t("card.pickCase")}
           </Text>
-          <CasePicker query={caseQuery} options={caseOptions} />
+          <CasePicker query={caseQuery} options={caseOptions} mismatch={mismatch} />
+          {card.caseDraft ? (
+            <Anchor component={Link} to={newCaseFrom(card.caseDraft)} size="sm" data-testid="card-create-case">
+              {t("card.createCase")}
+            </Anchor>
+          ) : null}
         </Stack>
       ) : null}
     </CardSection>

@@ -1,15 +1,30 @@
-import { Button, Group, NativeSelect, Stack, Text, TextInput } from "../../utils/mantine";
+import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput } from "../../utils/mantine";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import type { CaseMismatch } from "../../utils/inbox-actions.server";
 
 /**
  * Finds a case (a GET form, so it works without JavaScript) and re-processes the notice onto the
- * chosen one (a POST).
+ * chosen one (a POST). A case the API says is not the notice's comes back as its warning, with a
+ * button that posts the same case again, confirmed.
  */
-export function CasePicker({ query, options }: { query: string; options: { id: string; label: string }[] }) {
+export function CasePicker({ query, options, mismatch }: { query: string; options: { id: string; label: string }[]; mismatch?: CaseMismatch }) {
   const { t } = useTranslation("inbox");
   return (
     <Stack gap="xs" data-testid="case-picker">
+      {mismatch ? (
+        <Alert color="yellow" role="alert" data-testid="case-mismatch">
+          <Text size="sm">{mismatch.warning}</Text>
+          <Form method="post">
+            <input type="hidden" name="intent" value="reprocess" />
+            <input type="hidden" name="case_id" value={mismatch.caseId} />
+            <input type="hidden" name="confirm" value="yes" />
+            <Button type="submit" color="yellow" mt="xs">
+              {t("card.confirmReprocess")}
+            </Button>
+          </Form>
+        </Alert>
+      ) : null}
       <Form method="get">
         <Group align="flex-end" gap="xs">
           <TextInput name="caseQuery" label={t("card.caseSearch")} defaultValue={query} />

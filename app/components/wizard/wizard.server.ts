@@ -33,6 +33,9 @@ export interface WizardView {
   pickers: Record<string, PickerData>;
 }
 
+/** Longer than any field of a wizard: an address cannot fill one with more. */
+const PREFILL_MAX = 1000;
+
 const asList = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 async function viewOf(
@@ -50,8 +53,15 @@ async function viewOf(
   return { state, result, pickers };
 }
 
-export function wizardStart(api: ApiClient, def: ResourceDef): Promise<WizardView> {
-  return viewOf(api, wizardPlan(def), initialState());
+/**
+ * A new wizard, its fields filled from the address's parameters of the same names (a link such as
+ * the inbox card's "create the case from this notice"): the person still checks every step.
+ */
+export function wizardStart(api: ApiClient, def: ResourceDef, prefill = new URLSearchParams()): Promise<WizardView> {
+  const plan = wizardPlan(def);
+  const names = plan.flatMap((s) => s.names);
+  const values = Object.fromEntries(names.flatMap((name) => (prefill.get(name) ? [[name, prefill.get(name)!.slice(0, PREFILL_MAX)]] : [])));
+  return viewOf(api, plan, withValues(initialState(), names, values));
 }
 
 const parseStep = (step: PlanStep, values: DraftValues) => parseWithZod(toFormData(values), { schema: step.schema });

@@ -15,7 +15,8 @@ import { type Caller, authenticate, fieldLevel, levelOf, requireAccess } from ".
 import { HttpError, forbidden, invalid, notFound } from "../../lib/errors";
 
 const bulkBody = z.object({ action: z.enum(BULK_ACTIONS), ids: z.array(z.string().min(1)).min(1).max(1000) });
-const reprocessBody = z.object({ case_id: z.string().min(1) });
+// `confirm`: the person has seen that the case's number or court differs from the notice's.
+const reprocessBody = z.object({ case_id: z.string().min(1), confirm: z.boolean().optional() });
 const MAX_UPLOAD = 50 * 1024 * 1024;
 /** The raw source shown on the card is cut to a readable size. */
 const MAX_SOURCE_CHARS = 200_000;
@@ -104,8 +105,10 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
     requireAccess(caller, "inbox_item", "write");
     requireAccess(caller, "case", "read");
     const body = reprocessBody.parse(request.body ?? {});
-    const done = await reprocessWithCase(ctx, caller.firmId, request.params.id, body.case_id);
-    if (!done) throw notFound();
+    const outcome = await reprocessWithCase(ctx, caller.firmId, request.params.id, body.case_id, body.confirm === true);
+    if (outcome.kind === "not-found") throw notFound();
+    // The field to send is named, so that a client can ask the person and send it.
+    if (outcome.kind === "mismatch") throw new HttpError(409, outcome.warning, { confirm: [outcome.warning] });
     return { ok: true };
   });
 
