@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
-import path from "node:path";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ACCESS_KEYS, allows } from "../../app/common/access";
@@ -12,11 +10,11 @@ import { createUser } from "../../server/firm/create-firm";
 import { setEntitledFeatures } from "../../server/firm/entitled-features";
 import { SERVER_RESOURCES } from "../../server/resources/registry";
 import type { ServerResource } from "../../server/resources/types";
-import { firmStorageRoot } from "../../server/storage/dms-targets";
 import { EXCLUDED, GENERIC, type Need, ROUTES, type Request, type RouteRule, type Rows } from "./access-matrix-routes";
 import { CREATE_ORDER, SHARED_ROW, minimalBody, readOnlyRow } from "./contract-fixtures";
 import { type ApiResponse, DEMO, DEMO_PASSWORD, type RequestOptions, api, backends, creator, login, useApi } from "./harness";
 import { solidPng } from "./png";
+import { insertDocument, insertEnvelope, insertTraces, processedNotice } from "./walled-notice";
 
 // Every route of the API's own route table, aimed at real rows, as every default role and two
 // custom ones (one with fields denied, one kept from the inbox), each once linked to a walled-out
@@ -297,11 +295,14 @@ describe.each(backends)("access matrix: every route, role, wall and firm (%s)", 
       for (const res of SERVER_RESOURCES.filter((r) => r.firmOwned && !r.writable)) {
         ids[res.def.key] = await readOnlyRow(server(), res.def.key, firmId, admins[firm].access_token, TAG[firm], ids);
       }
-      // The ordinary notice, processed: its text and docket text are what "Fields hidden" may not read.
-      const parsed = JSON.stringify({ kind: "notice", notice: { dockets: [], court_id: "nysd", sent_at: null } });
+      const store = { db: db(), blobs: server().ctx.blobs, fileStoreRoot: server().ctx.config.fileStoreRoot };
+      // One court e-mail with dockets on two cases: an ordinary notice and the walled one are its parts.
+      const parent = await upload(admin, `Two cases ${TAG[firm]}`);
+      // The ordinary notice: its text and docket text are what "Fields hidden" may not read.
+      await processedNotice(store, ids["inbox-items"]!, { parentId: parent, docketIndex: 0, word: TAG[firm] });
       await db()
         .updateTable("inbox_item")
-        .set({ snippet: `Snippet ${FIELD_CANARY[firm]}`, disposition: "Processed", status: "Succeeded", parsed })
+        .set({ snippet: `Snippet ${FIELD_CANARY[firm]}` })
         .where("id", "=", ids["inbox-items"]!)
         .execute();
       await db()
@@ -309,6 +310,16 @@ describe.each(backends)("access matrix: every route, role, wall and firm (%s)", 
         .set({ docket_text: `Docket ${FIELD_CANARY[firm]}` })
         .where("id", "=", ids["ecfx-notification"]!)
         .execute();
+      Object.assign(
+        ids,
+        await insertDocument(store, {
+          firmId,
+          itemId: ids["inbox-items"]!,
+          envelopeId: ids["ecfx-notification"]!,
+          storagePolicyId: ids["storage-policies"]!,
+          word: TAG[firm],
+        }),
+      );
 
       // The walled notice: a timekeeper kept out of its matter by an exclusionary wall, walls on.
       ids.walledKeeper = await post("/api/v1/timekeeper", { full_name: `Walled Keeper ${TAG[firm]}`, email: `walled-${firm}@matrix.test` });
@@ -323,161 +334,19 @@ describe.each(backends)("access matrix: every route, role, wall and firm (%s)", 
       await post("/api/v1/ethical-wall", { name: `Walled ${TAG[firm]}`, type: "exclusionary", matter_id: matter, timekeepers: [ids.walledKeeper] });
       const walls = await admin.put("/api/v1/firm/internal-walls", { enabled: true });
       if (walls.status !== 200) throw new Error(`walls on in firm ${firm} answered ${walls.status}: ${walls.text}`);
-
-      const raw = `From: clerk@court.test\r\nTo: notices@example.test\r\nSubject: Notice ${CANARY[firm]}\r\nMessage-ID: <${randomUUID()}@court.test>\r\n\r\nOrder in ${CANARY[firm]}.\r\n`;
-      const upload = await admin.request("POST", "/api/v1/inbox/upload", { body: raw, headers: { "content-type": "message/rfc822" } });
-      if (upload.status !== 201) throw new Error(`upload answered ${upload.status}: ${upload.text}`);
-      canary["inbox-items"] = upload.body.id;
-      // One court e-mail with dockets on two cases: the ordinary notice and the walled one are its parts.
-      const parent = await admin.request("POST", "/api/v1/inbox/upload", {
-        body: `From: clerk@court.test\r\nSubject: Two cases ${TAG[firm]}\r\nMessage-ID: <${randomUUID()}@court.test>\r\n\r\nTwo dockets.\r\n`,
-        headers: { "content-type": "message/rfc822" },
+      const item = await upload(admin, `Notice ${CANARY[firm]}`);
+      await processedNotice(store, item, { caseId: canary.cases, parentId: parent, docketIndex: 1, word: CANARY[firm] });
+      const envelope = await insertEnvelope(store, { firmId, itemId: item, caseId: canary.cases, word: CANARY[firm] });
+      const filed = await insertDocument(store, { firmId, itemId: item, envelopeId: envelope, storagePolicyId: ids["storage-policies"]!, word: CANARY[firm] });
+      const traces = await insertTraces(store, { firmId, itemId: item, webhookId: ids.webhooks!, word: CANARY[firm] });
+      Object.assign(canary, {
+        "inbox-items": item,
+        "ecfx-notification": envelope,
+        ...filed,
+        mail: traces.mail,
+        "event-logs": traces.event,
+        webhookDelivery: traces.delivery,
       });
-      if (parent.status !== 201) throw new Error(`upload answered ${parent.status}: ${parent.text}`);
-      await db().updateTable("inbox_item").set({ parent_id: parent.body.id, docket_index: 0 }).where("id", "=", ids["inbox-items"]!).execute();
-      await db()
-        .updateTable("inbox_item")
-        .set({
-          parent_id: parent.body.id,
-          docket_index: 1,
-          case_id: canary.cases,
-          subject: `Notice ${CANARY[firm]}`,
-          snippet: `Order in ${CANARY[firm]}`,
-          disposition: "Processed",
-          status: "Succeeded",
-          parsed,
-        })
-        .where("id", "=", canary["inbox-items"]!)
-        .execute();
-      canary["ecfx-notification"] = randomUUID();
-      await db()
-        .insertInto("envelope")
-        .values({
-          id: canary["ecfx-notification"],
-          firm_id: firmId,
-          inbox_item_id: canary["inbox-items"]!,
-          case_id: canary.cases,
-          ecfx_jurisdiction_id: "nysd",
-          name: `Order ${CANARY[firm]}`,
-          date: null,
-          court_envelope_id: null,
-          filed_by: "",
-          service_contacts: "[]",
-          docket_text: `ORDER granting ${CANARY[firm]}`,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-
-      // A document of each notice, its file in the store and in the firm's own storage root.
-      const root = firmStorageRoot(server().ctx.config.fileStoreRoot, firmId);
-      fs.mkdirSync(root, { recursive: true, mode: 0o700 });
-      for (const [which, word, envelope, item] of [
-        ["ids", TAG[firm], ids["ecfx-notification"]!, ids["inbox-items"]!],
-        ["canary", CANARY[firm], canary["ecfx-notification"]!, canary["inbox-items"]!],
-      ] as const) {
-        const into = which === "ids" ? ids : canary;
-        const fileId = await server().ctx.blobs.put(Buffer.from(`%PDF-1.4 ${word}`), "application/pdf", now);
-        into.document = randomUUID();
-        await db()
-          .insertInto("document")
-          .values({
-            id: into.document,
-            firm_id: firmId,
-            envelope_id: envelope,
-            processed_from_id: item,
-            number: 1,
-            name: `Order ${word}`,
-            date: null,
-            sealed: 0,
-            court_document_id: null,
-            url: null,
-            file_id: fileId,
-            fetch_status: "fetched",
-            fetch_error: null,
-            uploaded: 0,
-            stamped_by_court: 0,
-            dms_status: "succeeded",
-            created_at: now,
-          })
-          .execute();
-        fs.writeFileSync(path.join(root, `Order ${word}.pdf`), `%PDF-1.4 ${word}`, { mode: 0o600 });
-        into.dmsRecord = randomUUID();
-        await db()
-          .insertInto("dms_record")
-          .values({
-            id: into.dmsRecord,
-            firm_id: firmId,
-            inbox_item_id: item,
-            document_id: into.document,
-            storage_policy_id: ids["storage-policies"]!,
-            what: "document",
-            status: "succeeded",
-            location: `Order ${word}.pdf`,
-            root: "",
-            error: null,
-            attempts: 1,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
-      }
-      // The walled notice's mail, event and webhook delivery, as the pipeline writes them.
-      canary.mail = randomUUID();
-      await db()
-        .insertInto("outbound_mail")
-        .values({
-          id: canary.mail,
-          firm_id: firmId,
-          purpose: "notice",
-          to_addresses: JSON.stringify([`walled-${firm}@matrix.test`]),
-          subject: `Notice ${CANARY[firm]}`,
-          text_body: `ORDER granting ${CANARY[firm]}`,
-          html_body: `<p>ORDER granting ${CANARY[firm]}</p>`,
-          raw: `Subject: Notice ${CANARY[firm]}\r\n\r\nORDER granting ${CANARY[firm]}\r\n`,
-          transport: "captured",
-          status: "sent",
-          error: null,
-          created_at: now,
-          inbox_item_id: canary["inbox-items"]!,
-          message_id: `<${randomUUID()}@matrix.test>`,
-        })
-        .execute();
-      canary["event-logs"] = randomUUID();
-      await db()
-        .insertInto("event_log")
-        .values({
-          id: canary["event-logs"],
-          firm_id: firmId,
-          inbox_item_id: canary["inbox-items"]!,
-          level: "INFO",
-          event: "received",
-          detail: `Received ${CANARY[firm]}`,
-          created_at: now,
-        })
-        .execute();
-      canary.webhookDelivery = randomUUID();
-      await db()
-        .insertInto("webhook_delivery")
-        .values({
-          id: canary.webhookDelivery,
-          firm_id: firmId,
-          webhook_id: ids.webhooks!,
-          event: "notice.received",
-          event_id: randomUUID(),
-          payload_version: "v1",
-          inbox_item_id: canary["inbox-items"]!,
-          attempts: 1,
-          status: "succeeded",
-          last_status_code: 200,
-          last_error: null,
-          last_response: null,
-          next_attempt_at: null,
-          body: JSON.stringify({ event: "notice.received", data: { subject: `Notice ${CANARY[firm]}` } }),
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
 
       ids.mail = (
         await db().selectFrom("outbound_mail").select("id").where("firm_id", "=", firmId).where("id", "!=", canary.mail).executeTakeFirstOrThrow()
@@ -552,6 +421,14 @@ describe.each(backends)("access matrix: every route, role, wall and firm (%s)", 
       marks.push(body[field.name] as string);
     }
     return body;
+  }
+
+  /** A message uploaded to the inbox by hand, its subject carrying the given words. */
+  async function upload(admin: Client, subject: string): Promise<string> {
+    const raw = `From: clerk@court.test\r\nTo: notices@example.test\r\nSubject: ${subject}\r\nMessage-ID: <${randomUUID()}@court.test>\r\n\r\n${subject}.\r\n`;
+    const res = await admin.request("POST", "/api/v1/inbox/upload", { body: raw, headers: { "content-type": "message/rfc822" } });
+    if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${res.text}`);
+    return res.body.id as string;
   }
 
   async function waitForImports(): Promise<void> {
