@@ -349,7 +349,7 @@ describe.each(backends)("access matrix: every route, role, wall and firm (%s)", 
       });
 
       ids.mail = (
-        await db().selectFrom("outbound_mail").select("id").where("firm_id", "=", firmId).where("id", "!=", canary.mail).executeTakeFirstOrThrow()
+        await db().selectFrom("outbound_mail").select("id").where("firm_id", "=", firmId).where("id", "!=", canary.mail!).executeTakeFirstOrThrow()
       ).id;
       const job = await admin.request("POST", "/api/v1/abbreviation/import", {
         body: `name,value\n${TAG[firm]}imp,${TAG[firm]}\n`,

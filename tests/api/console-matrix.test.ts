@@ -1,6 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
 // @ts-expect-error: a plain ES module of the build scripts, without types.
-import { SERVER_ENTRY, buildServer } from "../../scripts/build-server.mjs";
+import { buildServer } from "../../scripts/build-server.mjs";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -10,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../server/db/database";
 import { createUser } from "../../server/firm/create-firm";
 import { BlobStore } from "../../server/storage/blob-store";
-import { freePort } from "../free-port";
 import { DEMO, DEMO_PASSWORD, api, creator, login } from "./harness";
+import { type Product, freePort, killGroup, spawnProduct } from "./product-processes";
 import { insertDocument, insertEnvelope, insertTraces, processedNotice } from "./walled-notice";
 
 // The console's pages that show notice data, on the real product (console and API processes as
@@ -20,7 +19,6 @@ import { insertDocument, insertEnvelope, insertTraces, processedNotice } from ".
 // data, download or export, while the administrators the wall lets in see it on the same pages.
 
 const CANARY = "Sandpipercanary";
-const root = path.resolve(import.meta.dirname, "../..");
 
 interface Answer {
   status: number;
@@ -50,8 +48,7 @@ function request(port: number, route: string, options: { method?: string; header
 
 describe("console matrix: the pages that show notices, behind the walls", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-console-matrix-"));
-  let product: ChildProcess | undefined;
-  let output = "";
+  let product: Product | undefined;
   let port = 0;
   let database: Database;
   const ids: Record<string, string> = {};
@@ -62,10 +59,8 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
     const apiPort = await freePort();
     const host = `localhost:${port}`;
     await buildServer();
-    product = spawn(process.execPath, [SERVER_ENTRY], {
-      cwd: root,
-      env: {
-        ...process.env,
+    product = spawnProduct(
+      {
         ECFX_ROLES: "console,api",
         ECFX_DATA_DIR: dataDir,
         PORT: String(port),
@@ -73,13 +68,12 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
         ECFX_DEMO_DATA: "false",
         ECFX_DEMO_PASSWORD: DEMO_PASSWORD,
         LOG_LEVEL: "warn",
-        NODE_ENV: "production",
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    product.stdout!.on("data", (c: Buffer) => (output += c.toString()));
-    product.stderr!.on("data", (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<never>((_, reject) => product!.once("exit", (code) => reject(new Error(`product exited (${code}): ${output}`))));
+      true,
+    );
+    const exited = new Promise<never>((_, reject) =>
+      product!.child.once("exit", (code) => reject(new Error(`product exited (${code}): ${product!.output()}`))),
+    );
     const ready = (async () => {
       for (;;) {
         if ((await request(port, "/login").catch(() => null))?.status === 200) return;
@@ -146,7 +140,7 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
   }, 300_000);
 
   afterAll(async () => {
-    product?.kill("SIGTERM");
+    await killGroup(product);
     await database?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
