@@ -143,6 +143,13 @@ export interface OutboundMailTable {
   message_id: string | null;
 }
 
+/** A notice one mail tells about (several for a digest or a report): walls over any of them hide the mail. */
+export interface OutboundMailNoticeTable {
+  outbound_mail_id: string;
+  inbox_item_id: string;
+  firm_id: number;
+}
+
 /** One signed-in API call: its route pattern (never the address with its ids) and how long it took. */
 export interface ApiCallTimingTable {
   firm_id: number;
@@ -740,6 +747,7 @@ export interface DB {
   login_throttle: LoginThrottleTable;
   password_reset: PasswordResetTable;
   outbound_mail: OutboundMailTable;
+  outbound_mail_notice: OutboundMailNoticeTable;
   inbox_address: InboxAddressTable;
   inbox_item: InboxItemTable;
   job: JobTable;

@@ -17,12 +17,16 @@ export interface OutgoingMail {
   replyTo?: string;
   /** The inbox item the mail tells about, so each item keeps a record of what was sent. */
   inboxItemId?: string;
+  /** Other notices the mail tells about (a digest's, a report's): an ethical wall over any of them hides the mail. */
+  noticeIds?: readonly string[];
   attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /** A mail composed with its own Message-ID, not recorded yet. */
 export interface ComposedMail {
   readonly composed: OutboundMailRow;
+  /** Every notice the mail tells about, recorded with it (outbound_mail_notice). */
+  readonly noticeIds: readonly string[];
 }
 
 export interface Mailer {
@@ -91,11 +95,18 @@ export function createMailer(options: { database: Database; clock: Clock; from: 
         inbox_item_id: mail.inboxItemId ?? null,
         message_id: messageId,
       };
-      return { composed: row };
+      return { composed: row, noticeIds: [...new Set([...(mail.inboxItemId ? [mail.inboxItemId] : []), ...(mail.noticeIds ?? [])])] };
     },
     async record(db, mail) {
-      const { composed } = "composed" in mail ? mail : await mailer.compose(mail);
+      const { composed, noticeIds } = "composed" in mail ? mail : await mailer.compose(mail);
       await db.insertInto("outbound_mail").values(composed).execute();
+      if (noticeIds.length && composed.firm_id !== null) {
+        const firmId = composed.firm_id;
+        await db
+          .insertInto("outbound_mail_notice")
+          .values(noticeIds.map((id) => ({ outbound_mail_id: composed.id, inbox_item_id: id, firm_id: firmId })))
+          .execute();
+      }
       return composed;
     },
     async deliver(row) {
@@ -117,7 +128,8 @@ export function createMailer(options: { database: Database; clock: Clock; from: 
       return { ...row, status, error };
     },
     async send(mail) {
-      return mailer.deliver(await mailer.record(options.database.db, mail));
+      // The mail and the notices it names commit together: a mail is never readable without its walls.
+      return mailer.deliver(await options.database.db.transaction().execute((trx) => mailer.record(trx, mail)));
     },
   };
   return mailer;

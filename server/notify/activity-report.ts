@@ -40,6 +40,7 @@ export async function sendActivityReport(ctx: ServerContext, schedule: DigestSch
       purpose: "activity-report",
       to: [email],
       replyTo: firm.reply_to_email || undefined,
+      noticeIds: visible.map((item) => item.id),
       ...composeReport(ctx, firm.name, day.date, visible),
     });
   }

@@ -57,7 +57,8 @@ type ReportedEvent = { level: string; event: string; detail: string | null; inbo
 
 /** One firm's report mail, in the firm's words. */
 async function mailReport(ctx: ServerContext, firm: ReportedFirm, to: string[], events: ReportedEvent[]): Promise<void> {
-  const lines = events.slice(0, ERROR_REPORT_LIST).map((e) => {
+  const listed = events.slice(0, ERROR_REPORT_LIST);
+  const lines = listed.map((e) => {
     const link = e.inbox_item_id ? ` ${ctx.config.publicUrl}/inbox-items/id/${e.inbox_item_id}` : "";
     return `${new Date(Number(e.created_at)).toISOString()} ${e.level} ${message(`inbox:events.${e.event}`, { defaultValue: e.event })}: ${e.detail}${link}`;
   });
@@ -68,6 +69,7 @@ async function mailReport(ctx: ServerContext, firm: ReportedFirm, to: string[], 
     purpose: "error-report",
     to,
     replyTo: firm.reply_to_email || undefined,
+    noticeIds: listed.flatMap((e) => (e.inbox_item_id ? [e.inbox_item_id] : [])),
     subject: message("mail:errorReportSubject", { count: events.length, level: firm.error_notification_level }),
     text: `${intro}\n\n${lines.join("\n")}\n`,
     html: `<p>${escapeHtml(intro)}</p><ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`,

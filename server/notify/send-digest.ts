@@ -70,6 +70,7 @@ export async function sendDigest(ctx: ServerContext, schedule: DigestSchedule, r
       purpose: "digest",
       to: [email],
       replyTo: firm.reply_to_email || undefined,
+      noticeIds: told.map((r) => r.inbox_item_id),
       ...(await composeDigest(ctx, firm, told, summaries)),
     });
     // The digest is recorded, and its lines claimed for it, before anything leaves: at most one mail per line.

@@ -24,6 +24,7 @@ async function sendFirmReport(ctx: ServerContext, item: { id: string; firm_id: n
     purpose: report.purpose,
     to: [...to],
     replyTo: firm.reply_to_email || undefined,
+    noticeIds: [item.id],
     subject: report.subject,
     text: `${report.body}\n\n${item.subject}\n${link}\n`,
     html: `<p>${escapeHtml(report.body)}</p><p>${escapeHtml(item.subject)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,

@@ -1,10 +1,16 @@
-import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { Caller } from "../auth/caller";
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
+import { allows } from "../../app/common/access";
+import { type Caller, levelOf } from "../auth/caller";
 import type { DB } from "../db/schema";
+import { HttpError, forbidden, notFound } from "../lib/errors";
+import { message } from "../lib/messages";
 
 // Which rows a caller may read at all, whatever the entity: their firm's, less the rows of cases
-// an ethical wall keeps them out of. The generic search, read, export and counts apply it in one
-// place (repository.ts); the bespoke read paths (previews, DMS lists) ask the same questions here.
+// an ethical wall keeps them out of, and of notice data only what the page that shows it lets
+// their role open. The generic search, read, export and counts apply it in one place
+// (repository.ts); every bespoke read of notice data asks here (noticeRows). Route modules and
+// the console never query a notice table themselves: tests/unit/notice-reads.test.ts fails on one
+// that does (docs/decisions/088).
 
 /** What the scope of one caller depends on, read once per request. */
 export interface ReadScope {
@@ -13,17 +19,81 @@ export interface ReadScope {
   wallTimekeeperId: string | null;
 }
 
+/** Tables whose rows tell about notices: every read of them by a person goes through this module. */
+export const NOTICE_TABLES = [
+  "inbox_item",
+  "envelope",
+  "document",
+  "dms_record",
+  "notification",
+  "event_log",
+  "case_docket_entry",
+  "webhook_delivery",
+  "outbound_mail",
+  "outbound_mail_notice",
+] as const;
+export type NoticeTable = (typeof NOTICE_TABLES)[number];
+
+/** SQL over alias `t`, true when no wall keeps the timekeeper from the row. */
+type WallRule = (firmId: number, timekeeperId: string) => RawBuilder<unknown>;
+
+/** A row about one case (or none): hidden when a wall keeps the timekeeper out of that case. */
+const ofCase =
+  (caseId: () => RawBuilder<unknown>): WallRule =>
+  (firmId, timekeeperId) =>
+    sql`(${caseId()} is null or not ${walledOutSql(caseId(), firmId, timekeeperId)})`;
+/** A row about one notice: walled with the notice's case. */
+const ofNotice = (column: string): WallRule => ofCase(() => sql`(select wi.case_id from inbox_item wi where wi.id = ${sql.ref(`t.${column}`)})`);
+
 /**
- * Entities that belong to a case, and the SQL (over alias `t`) naming it: a wall over the case's matter hides
- * them. Cases, matters and clients themselves stay visible, as in the console (spec §6: notices,
- * inbox cards and documents are refused).
+ * How each notice table names the cases it tells about: a wall over the case's matter hides the
+ * row. Cases, matters and clients themselves stay visible, as in the console (spec §6: notices,
+ * inbox cards and documents are refused). A mail may tell about several notices (a digest, a
+ * report): a wall over any one of them hides the whole mail, its attachments with it.
  */
-const WALLED_BY_CASE: Record<string, () => RawBuilder<unknown>> = {
-  inbox_item: () => sql.ref("t.case_id"),
-  envelope: () => sql.ref("t.case_id"),
-  // An event about a notice belongs to the notice: walled with the notice's case.
-  event_log: () => sql`(select wi.case_id from inbox_item wi where wi.id = t.inbox_item_id)`,
+const WALLED_BY_CASE: Record<NoticeTable, WallRule> = {
+  inbox_item: ofCase(() => sql.ref("t.case_id")),
+  envelope: ofCase(() => sql.ref("t.case_id")),
+  document: ofCase(() => sql`(select we.case_id from envelope we where we.id = t.envelope_id)`),
+  dms_record: ofNotice("inbox_item_id"),
+  notification: ofNotice("inbox_item_id"),
+  // An event about a notice belongs to the notice.
+  event_log: ofNotice("inbox_item_id"),
+  case_docket_entry: ofCase(() => sql.ref("t.case_id")),
+  webhook_delivery: ofNotice("inbox_item_id"),
+  outbound_mail_notice: ofNotice("inbox_item_id"),
+  outbound_mail: (firmId, timekeeperId) => sql`not exists (
+    select 1 from outbound_mail_notice wl inner join inbox_item wi on wi.id = wl.inbox_item_id
+    where wl.outbound_mail_id = t.id and ${walledOutSql(sql.ref("wi.case_id"), firmId, timekeeperId)}
+  )`,
 };
+
+type Need = readonly [resource: string, level: "read" | "write"];
+/**
+ * What a role must hold to read a table's rows on a bespoke route: what the page that shows them
+ * needs. Webhook deliveries are the webhooks page's (a firm setting); captured mail can hold
+ * password-reset links, so it needs full firm access; a DMS record is a document's copy.
+ */
+const PAGE_OF: Record<NoticeTable, readonly Need[]> = {
+  inbox_item: [["inbox_item", "read"]],
+  envelope: [["envelope", "read"]],
+  document: [["document", "read"]],
+  dms_record: [
+    ["inbox_item", "read"],
+    ["document", "read"],
+  ],
+  notification: [["inbox_item", "read"]],
+  event_log: [["firm", "read"]],
+  case_docket_entry: [["case", "read"]],
+  webhook_delivery: [
+    ["webhook", "read"],
+    ["firm", "read"],
+  ],
+  outbound_mail: [["firm", "write"]],
+  outbound_mail_notice: [["firm", "write"]],
+};
+
+const isNoticeTable = (table: string): table is NoticeTable => table in WALLED_BY_CASE;
 
 export async function readScopeOf(db: Kysely<DB>, caller: Pick<Caller, "firmId" | "userId" | "wallTimekeeperId">): Promise<ReadScope> {
   // An authenticated caller brings it from the statement that read the user.
@@ -58,7 +128,7 @@ export function walledOutSql(caseId: RawBuilder<unknown>, firmId: number, timeke
 
 /** Whether a wall can hide some rows of this table from this caller (then counts read rows). */
 export function wallApplies(table: string, scope: ReadScope): boolean {
-  return Boolean(scope.wallTimekeeperId && WALLED_BY_CASE[table]);
+  return Boolean(scope.wallTimekeeperId && isNoticeTable(table));
 }
 
 /**
@@ -68,16 +138,59 @@ export function wallApplies(table: string, scope: ReadScope): boolean {
 export function rowScopeSql(table: string, firmOwned: boolean, scope: ReadScope, drives = true): RawBuilder<unknown> {
   const conditions: RawBuilder<unknown>[] = [];
   if (firmOwned) conditions.push(drives ? sql`t.firm_id = ${scope.firmId}` : sql`+t.firm_id = ${scope.firmId}`);
-  const caseOf = WALLED_BY_CASE[table];
-  if (caseOf && scope.wallTimekeeperId) {
-    const caseId = caseOf();
-    conditions.push(sql`(${caseId} is null or not ${walledOutSql(caseId, scope.firmId, scope.wallTimekeeperId)})`);
-  }
+  if (isNoticeTable(table) && scope.wallTimekeeperId) conditions.push(WALLED_BY_CASE[table](scope.firmId, scope.wallTimekeeperId));
   return conditions.length ? sql.join(conditions, sql` and `) : sql`1 = 1`;
 }
 
-/** Whether the caller may read one row of a table by id: the generic read's scope, for bespoke routes. */
-export async function mayReadRow(db: Kysely<DB>, scope: ReadScope, table: "inbox_item" | "envelope", id: string): Promise<boolean> {
-  const found = await sql<{ id: string }>`select t.id from ${sql.table(table)} as t where t.id = ${id} and ${rowScopeSql(table, true, scope)}`.execute(db);
-  return found.rows.length > 0;
+/** Whether the caller's role opens the page that shows this table's rows. */
+export function mayOpen(caller: Caller, table: NoticeTable): boolean {
+  return PAGE_OF[table].every(([resource, level]) => allows(levelOf(caller, resource), level));
+}
+
+/** The rows of a notice table as `t`, within the scope: the firm's, less what walls keep from its reader. */
+export function scopedRows<T extends NoticeTable>(db: Kysely<DB>, scope: ReadScope, table: T): SelectQueryBuilder<DB & { t: DB[T] }, "t", object> {
+  // Kysely cannot type an alias over a table named by a type parameter; the cast states what it builds.
+  const from = (db as unknown as Kysely<DB & { t: DB[T] }>).selectFrom(`${table} as t` as "t");
+  return from.where(sql<boolean>`${rowScopeSql(table, true, scope)}`);
+}
+
+/**
+ * The one way a person reads notice data: the rows of `table` (alias `t`) the caller may read,
+ * after the page check (403 when their role does not open the page that shows them).
+ */
+export async function noticeRows<T extends NoticeTable>(db: Kysely<DB>, caller: Caller, table: T): Promise<SelectQueryBuilder<DB & { t: DB[T] }, "t", object>> {
+  if (!mayOpen(caller, table)) throw forbidden();
+  return scopedRows(db, await readScopeOf(db, caller), table);
+}
+
+/** Row `id` of the scope's firm: absent, walled (a wall keeps the scope's reader from it) or open. */
+async function rowVerdict(db: Kysely<DB>, scope: ReadScope, table: NoticeTable, id: string): Promise<"absent" | "walled" | "open"> {
+  const found = await sql<{ open: unknown }>`select ${rowScopeSql(table, false, scope)} as open from ${sql.table(table)} as t
+    where t.id = ${id} and t.firm_id = ${scope.firmId}`.execute(db);
+  if (found.rows.length === 0) return "absent";
+  return found.rows[0]!.open ? "open" : "walled";
+}
+
+/** Whether row `id` of the scope's firm exists but a wall keeps the scope's reader from it. */
+export async function isWalledOut(db: Kysely<DB>, scope: ReadScope, table: NoticeTable, id: string): Promise<boolean> {
+  return (await rowVerdict(db, scope, table, id)) === "walled";
+}
+
+/**
+ * Admits one row a route opens on its own (the notice card and what opens from it): 403 without
+ * the page, 404 when the caller's firm has no such row, and 403 with the wall's message when a
+ * wall keeps the caller out (spec §6: the wall refuses). What the route then reads of that
+ * notice it reads about an admitted notice.
+ */
+export async function admitRow(db: Kysely<DB>, caller: Caller, table: NoticeTable, id: string): Promise<void> {
+  if (!mayOpen(caller, table)) throw forbidden();
+  const verdict = await rowVerdict(db, await readScopeOf(db, caller), table, id);
+  if (verdict === "absent") throw notFound();
+  if (verdict === "walled") throw new HttpError(403, message("errors:walledOut"));
+}
+
+/** The scope of a signed link's recipient: their firm, and the walls while the firm has them on. */
+export async function timekeeperScope(db: Kysely<DB>, firmId: number, timekeeperId: string | null): Promise<ReadScope> {
+  const firm = await db.selectFrom("firm").select("internal_walls_enabled").where("id", "=", firmId).executeTakeFirst();
+  return { firmId, wallTimekeeperId: firm?.internal_walls_enabled && timekeeperId ? timekeeperId : null };
 }

@@ -40,6 +40,7 @@ export const RESET_TABLES = [
   "inbox_item",
   "job",
   "import_job",
+  "outbound_mail_notice",
   "outbound_mail",
   "case_timekeeper",
   "court_case",

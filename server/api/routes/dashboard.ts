@@ -4,6 +4,7 @@ import type { ServerContext } from "../../context";
 import { dashboardFor } from "../../dashboard/dashboard";
 import { authenticate, requireAccess } from "../../auth/caller";
 import { HttpError, fieldErrorsOf } from "../../lib/errors";
+import { mayOpen, noticeRows } from "../../resources/read-scope";
 
 export function dashboardRoutes(app: FastifyInstance, ctx: ServerContext) {
   const db = ctx.database.db;
@@ -20,11 +21,14 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ServerContext) {
     return dashboardFor(ctx, caller, parsed.data);
   });
 
-  /** Counts of what the firm has, each scoped to the caller's firm. */
+  /**
+   * Counts of what the firm has, each scoped to the caller's firm; the mail as the outbox lists it
+   * to the caller, and null for a role the outbox is closed to.
+   */
   app.get("/api/v1/dashboard/summary", async (request) => {
     const caller = await authenticate(ctx, request);
     requireAccess(caller, "dashboard", "read");
-    const count = async (table: "app_user" | "security_role" | "outbound_mail") => {
+    const count = async (table: "app_user" | "security_role") => {
       const row = await db
         .selectFrom(table)
         .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -32,7 +36,12 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ServerContext) {
         .executeTakeFirstOrThrow();
       return Number(row.n);
     };
-    const [users, roles, mails] = await Promise.all([count("app_user"), count("security_role"), count("outbound_mail")]);
+    const countMail = async () => {
+      if (!mayOpen(caller, "outbound_mail")) return null;
+      const row = await (await noticeRows(db, caller, "outbound_mail")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      return Number(row.n);
+    };
+    const [users, roles, mails] = await Promise.all([count("app_user"), count("security_role"), countMail()]);
     return { users, security_roles: roles, outbound_mail: mails };
   });
 }

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import { sql } from "kysely";
 import { z } from "zod";
-import { allows } from "../../../app/common/access";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { type NoticeTemplateData, TemplateRenderError, buildTemplateData, renderNoticeMail } from "../../mail/notice-template";
 import { sampleTemplateData } from "../../mail/sample-notice";
-import { mayReadRow, readScopeOf, rowScopeSql } from "../../resources/read-scope";
-import { type Caller, authenticate, levelOf, requireAccess } from "../../auth/caller";
+import { mayOpen, noticeRows } from "../../resources/read-scope";
+import { type Caller, authenticate, requireAccess } from "../../auth/caller";
 import { HttpError, invalid } from "../../lib/errors";
 
 const previewBody = z.object({
@@ -29,24 +27,26 @@ interface PreviewData {
  */
 async function previewData(ctx: ServerContext, caller: Caller, inboxItemId: string | undefined): Promise<PreviewData> {
   const recipient = { name: caller.fullName, email: caller.email };
-  const mayReadNotices = allows(levelOf(caller, "inbox_item"), "read");
+  const db = ctx.database.db;
+  // A notice behind a wall is as unknown here as on the inbox card.
+  const readable = async (id: string) => Boolean(await (await noticeRows(db, caller, "inbox_item")).select("t.id").where("t.id", "=", id).executeTakeFirst());
   if (inboxItemId) {
-    requireAccess(caller, "inbox_item", "read");
-    // A notice behind a wall is as unknown here as on the inbox card.
-    const scope = await readScopeOf(ctx.database.db, caller);
-    const data = (await mayReadRow(ctx.database.db, scope, "inbox_item", inboxItemId))
-      ? await buildTemplateData(ctx, caller.firmId, inboxItemId, { recipient })
-      : null;
+    const data = (await readable(inboxItemId)) ? await buildTemplateData(ctx, caller.firmId, inboxItemId, { recipient }) : null;
     if (!data) throw new HttpError(404, message("errors:noticeNotFound"));
     return { data, inboxItemId };
   }
-  if (mayReadNotices) {
-    const scope = await readScopeOf(ctx.database.db, caller);
-    const recent = await sql<{ id: string }>`select t.id from inbox_item as t
-      where ${rowScopeSql("inbox_item", true, scope)} and exists (select 1 from envelope e where e.inbox_item_id = t.id)
-      order by t.created_at desc, t.id desc limit ${RECENT_NOTICES}`.execute(ctx.database.db);
-    for (const { id } of recent.rows) {
-      const data = await buildTemplateData(ctx, caller.firmId, id, { recipient });
+  if (mayOpen(caller, "inbox_item") && mayOpen(caller, "envelope")) {
+    // The latest notices that were parsed (they have an envelope) and that the caller may read.
+    const recent = await (
+      await noticeRows(db, caller, "envelope")
+    )
+      .select("t.inbox_item_id")
+      .orderBy("t.created_at", "desc")
+      .orderBy("t.id", "desc")
+      .limit(RECENT_NOTICES)
+      .execute();
+    for (const { inbox_item_id: id } of recent) {
+      const data = (await readable(id)) ? await buildTemplateData(ctx, caller.firmId, id, { recipient }) : null;
       if (data) return { data, inboxItemId: id };
     }
   }

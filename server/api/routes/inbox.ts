@@ -9,7 +9,7 @@ import { message } from "../../lib/messages";
 import { applyBulkAction, BULK_ACTIONS, matchingItemIds, reprocessWithCase } from "../../pipeline/inbox-operations";
 import { inboxCard } from "../../pipeline/inbox-card";
 import { serverResourceByPath } from "../../resources/registry";
-import { userWalledOutOfCase } from "../../walls/walls";
+import { admitRow, noticeRows } from "../../resources/read-scope";
 import { QueryError, type SearchQuery, parseSearchQuery } from "../../resources/search-query";
 import { type Caller, authenticate, fieldLevel, levelOf, requireAccess } from "../../auth/caller";
 import { HttpError, forbidden, invalid, notFound } from "../../lib/errors";
@@ -35,10 +35,7 @@ function tableQuery(caller: Caller, params: Record<string, string>): SearchQuery
 
 /** The inbox's own operations: upload, the card, the original message, bulk actions, re-processing. */
 export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
-  // A person walled out of a matter may not open its notices or documents (spec §6).
-  const refuseWalledOut = async (caller: Caller, caseId: string | null | undefined) => {
-    if (await userWalledOutOfCase(ctx.database.db, caller.firmId, caller.userId, caseId)) throw new HttpError(403, message("errors:walledOut"));
-  };
+  const db = ctx.database.db;
 
   app.addContentTypeParser("message/rfc822", { parseAs: "buffer", bodyLimit: MAX_UPLOAD }, (_req, body, done) => done(null, body));
 
@@ -55,10 +52,10 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
 
   app.get<{ Params: { id: string } }>("/api/v1/inbox/:id/card", async (request) => {
     const caller = await authenticate(ctx, request);
-    requireAccess(caller, "inbox_item", "read");
+    // A person walled out of a matter may not open its notices or documents (spec §6).
+    await admitRow(db, caller, "inbox_item", request.params.id);
     const card = await inboxCard(ctx, caller.firmId, request.params.id);
     if (!card) throw notFound();
-    await refuseWalledOut(caller, card.item.case_id as string | null);
     // A role kept from the jurisdiction preferences does not learn their names here either.
     return levelOf(caller, "jurisdiction_preference") === "DENY" ? { ...card, preference: null } : card;
   });
@@ -66,16 +63,10 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
   /** An item's raw message for a caller who may read it: firm, field level and walls checked. */
   const readRawMessage = async (request: FastifyRequest<{ Params: { id: string } }>) => {
     const caller = await authenticate(ctx, request);
-    requireAccess(caller, "inbox_item", "read");
     if (fieldLevel(caller, "inbox_item", "raw_content") === "DENY") throw forbidden();
-    const row = await ctx.database.db
-      .selectFrom("inbox_item")
-      .select(["raw_content", "case_id"])
-      .where("id", "=", request.params.id)
-      .where("firm_id", "=", caller.firmId)
-      .executeTakeFirst();
+    await admitRow(db, caller, "inbox_item", request.params.id);
+    const row = await (await noticeRows(db, caller, "inbox_item")).select("t.raw_content").where("t.id", "=", request.params.id).executeTakeFirst();
     if (!row) throw notFound();
-    await refuseWalledOut(caller, row.case_id);
     return { caller, row };
   };
 
@@ -90,7 +81,7 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
   // The original message for the card's preview: the body kept when it was processed, and the source.
   app.get<{ Params: { id: string } }>("/api/v1/inbox/:id/original", async (request) => {
     const { caller, row } = await readRawMessage(request);
-    const body = await loadMessageBody(ctx.database.db, caller.firmId, request.params.id);
+    const body = await loadMessageBody(db, caller.firmId, request.params.id);
     const source = row.raw_content.toString("utf8");
     return { html: body?.html ?? null, text: body?.text ?? "", source: source.slice(0, MAX_SOURCE_CHARS), truncated: source.length > MAX_SOURCE_CHARS };
   });
@@ -120,16 +111,9 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
 
   app.get<{ Params: { id: string } }>("/api/v1/document/:id/content", async (request, reply) => {
     const caller = await authenticate(ctx, request);
-    requireAccess(caller, "document", "read");
-    const doc = await ctx.database.db
-      .selectFrom("document")
-      .innerJoin("envelope", "envelope.id", "document.envelope_id")
-      .select(["document.file_id", "document.name", "envelope.case_id"])
-      .where("document.id", "=", request.params.id)
-      .where("document.firm_id", "=", caller.firmId)
-      .executeTakeFirst();
+    await admitRow(db, caller, "document", request.params.id);
+    const doc = await (await noticeRows(db, caller, "document")).select(["t.file_id", "t.name"]).where("t.id", "=", request.params.id).executeTakeFirst();
     if (!doc?.file_id) throw notFound();
-    await refuseWalledOut(caller, doc.case_id);
     const bytes = await ctx.blobs.read(doc.file_id);
     return reply.type("application/pdf").header("content-disposition", documentPdfDisposition(doc.name)).send(bytes);
   });

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context";
-import { authenticate, requireAccess } from "../../auth/caller";
+import { authenticate } from "../../auth/caller";
 import { notFound } from "../../lib/errors";
+import { noticeRows } from "../../resources/read-scope";
 
 const listQuery = z.object({
   max: z.coerce.number().int().min(1).max(100).default(25),
@@ -10,20 +11,21 @@ const listQuery = z.object({
   offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
 });
 
-// Captured mail can hold password-reset links, so reading it needs FULL firm access.
+// Captured and sent mail, as /dev shows it. Its page needs full firm access (mail can hold
+// password-reset links); a mail about a notice an ethical wall keeps the caller from is neither
+// listed, counted nor opened, nor the attachments that travel inside it (read-scope.ts).
 export function outboxRoutes(app: FastifyInstance, ctx: ServerContext) {
   const db = ctx.database.db;
 
   app.get("/api/v1/outbox/search", async (request, reply) => {
     const caller = await authenticate(ctx, request);
-    requireAccess(caller, "firm", "write");
+    const base = await noticeRows(db, caller, "outbound_mail");
     const q = listQuery.parse(request.query);
-    const base = db.selectFrom("outbound_mail").where("firm_id", "=", caller.firmId);
     const [rows, total] = await Promise.all([
       base
-        .select(["id", "purpose", "to_addresses", "subject", "transport", "status", "error", "created_at"])
-        .orderBy("created_at", "desc")
-        .orderBy("id")
+        .select(["t.id", "t.purpose", "t.to_addresses", "t.subject", "t.transport", "t.status", "t.error", "t.created_at"])
+        .orderBy("t.created_at", "desc")
+        .orderBy("t.id")
         .limit(q.max)
         .offset(q.offset)
         .execute(),
@@ -35,8 +37,7 @@ export function outboxRoutes(app: FastifyInstance, ctx: ServerContext) {
 
   app.get<{ Params: { id: string } }>("/api/v1/outbox/:id", async (request) => {
     const caller = await authenticate(ctx, request);
-    requireAccess(caller, "firm", "write");
-    const row = await db.selectFrom("outbound_mail").selectAll().where("id", "=", request.params.id).where("firm_id", "=", caller.firmId).executeTakeFirst();
+    const row = await (await noticeRows(db, caller, "outbound_mail")).selectAll("t").where("t.id", "=", request.params.id).executeTakeFirst();
     if (!row) throw notFound();
     return { ...row, to_addresses: JSON.parse(row.to_addresses) as string[] };
   });

@@ -3,7 +3,7 @@ import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { documentPdfDisposition } from "../../lib/content-disposition";
 import { verifyPublicLink } from "../../notify/public-link";
-import { wallsForCase } from "../../walls/walls";
+import { isWalledOut, scopedRows, timekeeperScope } from "../../resources/read-scope";
 import { HttpError } from "../../lib/errors";
 
 /**
@@ -19,19 +19,15 @@ export function publicDocumentRoutes(app: FastifyInstance, ctx: ServerContext) {
       throw check.problem === "expired" ? new HttpError(410, message("errors:publicLinkExpired")) : new HttpError(404, message("errors:publicLinkInvalid"));
     const { documentId, firmId, timekeeperId } = check.claims;
     const db = ctx.database.db;
-    const [firm, doc] = await Promise.all([
+    // The link's recipient reads as themselves: their firm, and the walls that keep them out.
+    const scope = await timekeeperScope(db, firmId, timekeeperId);
+    const [firm, doc, walled] = await Promise.all([
       db.selectFrom("firm").select("public_document_access").where("id", "=", firmId).executeTakeFirst(),
-      db
-        .selectFrom("document")
-        .innerJoin("envelope", "envelope.id", "document.envelope_id")
-        .select(["document.file_id", "document.name", "envelope.case_id"])
-        .where("document.id", "=", documentId)
-        .where("document.firm_id", "=", firmId)
-        .executeTakeFirst(),
+      scopedRows(db, scope, "document").select(["t.file_id", "t.name"]).where("t.id", "=", documentId).executeTakeFirst(),
+      isWalledOut(db, scope, "document", documentId),
     ]);
-    if (!firm || !doc?.file_id) throw new HttpError(404, message("errors:publicLinkInvalid"));
-    if (!firm.public_document_access) throw new HttpError(403, message("errors:publicLinkRefused"));
-    if (timekeeperId && (await wallsForCase(db, firmId, doc.case_id)).isWalledOut(timekeeperId)) throw new HttpError(403, message("errors:publicLinkRefused"));
+    if (!firm || (!walled && !doc?.file_id)) throw new HttpError(404, message("errors:publicLinkInvalid"));
+    if (!firm.public_document_access || walled || !doc?.file_id) throw new HttpError(403, message("errors:publicLinkRefused"));
     const bytes = await ctx.blobs.read(doc.file_id).catch(() => null);
     if (!bytes) throw new HttpError(404, message("errors:publicLinkInvalid"));
     return reply

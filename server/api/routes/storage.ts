@@ -7,12 +7,11 @@ import { message } from "../../lib/messages";
 import { dispositionOf } from "../../lib/content-disposition";
 import { openStoredFile } from "../../storage/dms-targets";
 import { isHierarchyPermutation, normaliseHierarchy } from "../../storage/policy-resolution";
-import { mayReadRow, readScopeOf } from "../../resources/read-scope";
+import { admitRow, noticeRows } from "../../resources/read-scope";
 import { requeueStorage } from "../../storage/requeue";
-import { userWalledOutOfCase } from "../../walls/walls";
 import { authenticate, requireAccess } from "../../auth/caller";
 import { auditFirmChange } from "../../resources/audit";
-import { HttpError, invalid, notFound } from "../../lib/errors";
+import { invalid, notFound } from "../../lib/errors";
 
 // Where documents go: the firm's storage policy hierarchy, requeueing notices to the DMS,
 // an item's storage records and the files stored.
@@ -87,34 +86,25 @@ export function storageRoutes(app: FastifyInstance, ctx: ServerContext) {
 
   app.get<{ Params: { id: string } }>("/api/v1/inbox/:id/dms", async (request) => {
     const caller = await authenticate(ctx, request);
-    requireAccess(caller, "inbox_item", "read");
-    const item = await db
-      .selectFrom("inbox_item")
-      .select(["id", "dms_status"])
-      .where("id", "=", request.params.id)
-      .where("firm_id", "=", caller.firmId)
-      .executeTakeFirst();
-    if (!item) throw notFound();
     // Behind a wall the list is refused like the card it belongs to.
-    if (!(await mayReadRow(db, await readScopeOf(db, caller), "inbox_item", item.id))) throw new HttpError(403, message("errors:walledOut"));
+    await admitRow(db, caller, "inbox_item", request.params.id);
+    const item = await (await noticeRows(db, caller, "inbox_item")).select(["t.id", "t.dms_status"]).where("t.id", "=", request.params.id).executeTakeFirst();
+    if (!item) throw notFound();
     const records = await listDmsRecords(db, caller.firmId, item.id);
     return { dms_status: item.dms_status, records };
   });
 
   app.get<{ Params: { id: string } }>("/api/v1/dms-record/:id/content", async (request, reply) => {
     const caller = await authenticate(ctx, request);
-    requireAccess(caller, "document", "read");
-    const record = await db
-      .selectFrom("dms_record")
-      .innerJoin("inbox_item", "inbox_item.id", "dms_record.inbox_item_id")
-      .innerJoin("storage_policy", "storage_policy.id", "dms_record.storage_policy_id")
-      .select(["dms_record.location", "dms_record.root", "dms_record.link", "dms_record.status", "inbox_item.case_id", "storage_policy.dms_credential_id"])
-      .where("dms_record.id", "=", request.params.id)
-      .where("dms_record.firm_id", "=", caller.firmId)
+    // A walled-out user learns nothing, not even that the file exists: the scope leaves it out.
+    const record = await (
+      await noticeRows(db, caller, "dms_record")
+    )
+      .innerJoin("storage_policy", "storage_policy.id", "t.storage_policy_id")
+      .select(["t.location", "t.root", "t.link", "t.status", "storage_policy.dms_credential_id"])
+      .where("t.id", "=", request.params.id)
       .executeTakeFirst();
     if (!record?.location || record.status !== "succeeded") throw notFound();
-    // A walled-out user learns nothing, not even that the file exists.
-    if (await userWalledOutOfCase(db, caller.firmId, caller.userId, record.case_id)) throw notFound();
     // A vendor DMS keeps the copy: the person opens it there, signed in to the DMS as themselves.
     if (record.link && /^https?:\/\//i.test(record.link)) return reply.redirect(record.link, 303);
     const opened = await openStoredFile(ctx, caller.firmId, { root: record.root, location: record.location, dms_credential_id: record.dms_credential_id });

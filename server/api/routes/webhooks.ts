@@ -10,6 +10,7 @@ import { newId } from "../../lib/ids";
 import { HttpError, notFound } from "../../lib/errors";
 import { message } from "../../lib/messages";
 import { auditChange } from "../../resources/audit";
+import { noticeRows } from "../../resources/read-scope";
 
 // A webhook's own operations beside its generic record: the delivery log, a re-send, a test
 // event, and its signing secret (shown once to its creator, or anew when rotated). Every lookup
@@ -32,34 +33,35 @@ export function webhookRoutes(app: FastifyInstance, ctx: ServerContext) {
     return hook;
   };
 
+  // The webhooks page's log: a delivery about a notice a wall keeps the caller from is not listed.
   app.get("/api/v1/webhook/:id/deliveries", async (request) => {
     const caller = await authenticate(ctx, request);
-    requireAccess(caller, "webhook", "read");
+    const deliveries = await noticeRows(db, caller, "webhook_delivery");
     const { id } = idParams.parse(request.params);
     const hook = await ownWebhook(caller, id);
     const query = deliveryQuery.parse(request.query ?? {});
-    let base = db.selectFrom("webhook_delivery").where("webhook_id", "=", hook.id).where("firm_id", "=", caller.firmId);
-    if (query.status) base = base.where("status", "=", query.status);
+    let base = deliveries.where("t.webhook_id", "=", hook.id);
+    if (query.status) base = base.where("t.status", "=", query.status);
     const [rows, total] = await Promise.all([
       base
         .select([
-          "id",
-          "event",
-          "event_id",
-          "payload_version",
-          "inbox_item_id",
-          "attempts",
-          "status",
-          "last_status_code",
-          "last_error",
-          "last_response",
-          "next_attempt_at",
-          "body",
-          "created_at",
-          "updated_at",
+          "t.id",
+          "t.event",
+          "t.event_id",
+          "t.payload_version",
+          "t.inbox_item_id",
+          "t.attempts",
+          "t.status",
+          "t.last_status_code",
+          "t.last_error",
+          "t.last_response",
+          "t.next_attempt_at",
+          "t.body",
+          "t.created_at",
+          "t.updated_at",
         ])
-        .orderBy("created_at", "desc")
-        .orderBy("id", "desc")
+        .orderBy("t.created_at", "desc")
+        .orderBy("t.id", "desc")
         .limit(query.size)
         .offset((query.page - 1) * query.size)
         .execute(),
@@ -84,7 +86,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: ServerContext) {
     const caller = await authenticate(ctx, request);
     requireAccess(caller, "webhook", "write");
     const { id } = idParams.parse(request.params);
-    const earlier = await db.selectFrom("webhook_delivery").selectAll().where("id", "=", id).where("firm_id", "=", caller.firmId).executeTakeFirst();
+    const earlier = await (await noticeRows(db, caller, "webhook_delivery")).selectAll("t").where("t.id", "=", id).executeTakeFirst();
     if (!earlier) throw notFound();
     const now = ctx.clock.now();
     const deliveryId = await db.transaction().execute((trx) =>
