@@ -65,9 +65,11 @@ const WALLED_BY_CASE: Record<NoticeTable, WallRule> = {
   case_docket_entry: ofCase(() => sql.ref("t.case_id")),
   webhook_delivery: ofNotice("inbox_item_id"),
   outbound_mail_notice: ofNotice("inbox_item_id"),
+  // Its own notice as well as those it lists: a mail recorded without its list still has its notice.
   outbound_mail: (firmId, timekeeperId) => sql`not exists (
-    select 1 from outbound_mail_notice wl inner join inbox_item wi on wi.id = wl.inbox_item_id
-    where wl.outbound_mail_id = t.id and ${walledOutSql(sql.ref("wi.case_id"), firmId, timekeeperId)}
+    select 1 from inbox_item wi
+    where (wi.id = t.inbox_item_id or wi.id in (select wl.inbox_item_id from outbound_mail_notice wl where wl.outbound_mail_id = t.id))
+      and ${walledOutSql(sql.ref("wi.case_id"), firmId, timekeeperId)}
   )`,
 };
 

@@ -295,6 +295,21 @@ describe.each(backends)("access matrix: every route, role, wall and firm (%s)", 
       for (const res of SERVER_RESOURCES.filter((r) => r.firmOwned && !r.writable)) {
         ids[res.def.key] = await readOnlyRow(server(), res.def.key, firmId, admins[firm].access_token, TAG[firm], ids);
       }
+      // The event every role with the event log reads is about no notice: one about a notice needs
+      // the inbox as well, which the walled notice's event shows.
+      ids["event-logs"] = randomUUID();
+      await db()
+        .insertInto("event_log")
+        .values({
+          id: ids["event-logs"],
+          firm_id: firmId,
+          inbox_item_id: null,
+          level: "INFO",
+          event: "firm settings changed",
+          detail: `Event ${TAG[firm]}`,
+          created_at: Date.now(),
+        })
+        .execute();
       const store = { db: db(), blobs: server().ctx.blobs, fileStoreRoot: server().ctx.config.fileStoreRoot };
       // One court e-mail with dockets on two cases: an ordinary notice and the walled one are its parts.
       const parent = await upload(admin, `Two cases ${TAG[firm]}`);
