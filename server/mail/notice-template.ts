@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { type Caller, fieldLevel } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { findCourt } from "../courts/federal-courts";
 import { loadMessageBody } from "../notices/stored-message";
@@ -181,6 +182,24 @@ export async function buildTemplateData(
     originalNotice: original?.text ?? "",
     weblinks: original?.weblinks ?? [],
     stampedByCourt: documents.length > 0 && documents.every((d) => Boolean(d.stamped_by_court)),
+  };
+}
+
+/**
+ * The data as a person may read it (a preview): what comes from a field their role may not read
+ * is left empty, as the generic read leaves the field out. The message body stands for the raw
+ * message it was read from.
+ */
+export function readableTemplateData(caller: Caller, data: NoticeTemplateData): NoticeTemplateData {
+  const denied = (resource: string, field: string) => fieldLevel(caller, resource, field) === "DENY";
+  return {
+    ...data,
+    description: denied("envelope", "name") ? "" : data.description,
+    filedBy: denied("envelope", "filed_by") ? "" : data.filedBy,
+    serviceContacts: denied("envelope", "service_contacts") ? [] : data.serviceContacts,
+    docketText: denied("envelope", "docket_text") ? "" : data.docketText,
+    originalNotice: denied("inbox_item", "raw_content") ? "" : data.originalNotice,
+    weblinks: denied("inbox_item", "raw_content") ? [] : data.weblinks,
   };
 }
 

@@ -1,5 +1,7 @@
+import { type Caller, fieldLevel, readableFields } from "../auth/caller";
 import type { ServerContext } from "../context";
 import type { ParsedEmail } from "../notices/types";
+import { readScopeOf, scopedRows } from "../resources/read-scope";
 import { listDmsRecords } from "../storage/dms-records";
 import { itemDocket } from "./match-case";
 
@@ -26,9 +28,15 @@ async function caseDraftOf(ctx: ServerContext, firmId: number, parsed: ParsedEma
   return { name: docket.case_name, case_number: docket.docket_number, jurisdiction_id: mapped?.jurisdiction_id ?? null };
 }
 
-/** Everything the inbox card shows about one item, all within the firm. */
-export async function inboxCard(ctx: ServerContext, firmId: number, id: string) {
+/**
+ * Everything the inbox card shows about one item the caller was admitted to: linked notices only
+ * those their scope lets them read, and every row less the fields their role may not read, as
+ * the generic read gives them.
+ */
+export async function inboxCard(ctx: ServerContext, caller: Caller, id: string) {
   const db = ctx.database.db;
+  const firmId = caller.firmId;
+  const scope = await readScopeOf(db, caller);
   const item = await db
     .selectFrom("inbox_item")
     .select([
@@ -64,20 +72,19 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
   const [events, envelopes, linked, kase, dms, mail, preference] = await Promise.all([
     db.selectFrom("event_log").select(["created_at", "level", "event", "detail"]).where("inbox_item_id", "=", id).orderBy("created_at").orderBy("id").execute(),
     db.selectFrom("envelope").selectAll().where("inbox_item_id", "=", id).where("firm_id", "=", firmId).execute(),
-    db
-      .selectFrom("inbox_item")
-      .select(["id", "status", "disposition", "subject", "snippet", "created_at", "parent_id", "duplicate_of_id"])
-      .where("firm_id", "=", firmId)
+    // A linked notice (a sibling docket, a duplicate) may lie behind a wall of its own.
+    scopedRows(db, scope, "inbox_item")
+      .select(["t.id", "t.status", "t.disposition", "t.subject", "t.snippet", "t.created_at", "t.parent_id", "t.duplicate_of_id"])
       .where((eb) =>
         eb.or([
-          eb("parent_id", "=", id),
-          eb("duplicate_of_id", "=", id),
-          ...(item.parent_id ? [eb("id", "=", item.parent_id), eb("parent_id", "=", item.parent_id)] : []),
-          ...(item.duplicate_of_id ? [eb("id", "=", item.duplicate_of_id)] : []),
+          eb("t.parent_id", "=", id),
+          eb("t.duplicate_of_id", "=", id),
+          ...(item.parent_id ? [eb("t.id", "=", item.parent_id), eb("t.parent_id", "=", item.parent_id)] : []),
+          ...(item.duplicate_of_id ? [eb("t.id", "=", item.duplicate_of_id)] : []),
         ]),
       )
-      .where("id", "!=", id)
-      .orderBy("created_at")
+      .where("t.id", "!=", id)
+      .orderBy("t.created_at")
       .execute(),
     item.case_id ? db.selectFrom("court_case").select(["id", "name", "case_number"]).where("id", "=", item.case_id).executeTakeFirst() : undefined,
     listDmsRecords(db, firmId, id),
@@ -125,22 +132,24 @@ export async function inboxCard(ctx: ServerContext, firmId: number, id: string) 
         .execute()
     : [];
   const parsed = item.parsed ? (JSON.parse(item.parsed) as ParsedEmail) : null;
+  // The parsed notice is read from the message and repeats its docket text: it needs both.
+  const parsedReadable = fieldLevel(caller, "inbox_item", "raw_content") !== "DENY" && fieldLevel(caller, "envelope", "docket_text") !== "DENY";
   return {
-    item: {
+    item: readableFields(caller, "inbox_item", {
       ...item,
       hidden: Boolean(item.hidden),
       recipients: JSON.parse(item.recipients) as string[],
-      parsed: parsed as unknown,
-    },
+      parsed: parsedReadable ? (parsed as unknown) : null,
+    }),
     case: kase ?? null,
     /** What "create the case from this notice" fills the case wizard with, while the notice has no case. */
-    caseDraft: kase ? null : await caseDraftOf(ctx, firmId, parsed, item.docket_index),
+    caseDraft: kase || !parsedReadable ? null : await caseDraftOf(ctx, firmId, parsed, item.docket_index),
     /** The jurisdiction preference that applied to the notice. */
     preference: preference ?? null,
     events,
-    envelopes: envelopes.map((e) => ({ ...e, service_contacts: JSON.parse(e.service_contacts) as unknown })),
-    documents: documents.map((d) => ({ ...d, sealed: Boolean(d.sealed), stored: Boolean(d.file_id) })),
-    linked,
+    envelopes: envelopes.map((e) => readableFields(caller, "envelope", { ...e, service_contacts: JSON.parse(e.service_contacts) as unknown })),
+    documents: documents.map((d) => readableFields(caller, "document", { ...d, sealed: Boolean(d.sealed), stored: Boolean(d.file_id) })),
+    linked: linked.map((l) => readableFields(caller, "inbox_item", l)),
     dms,
     mail: mail.map((m) => ({ ...m, to_addresses: JSON.parse(m.to_addresses) as string[] })),
   };

@@ -8,7 +8,8 @@ import { itemDocket } from "./match-case";
 import { serverResourceByPath } from "../resources/registry";
 import { search } from "../resources/repository";
 import type { SearchQuery } from "../resources/search-query";
-import { requeueStorage } from "../storage/requeue";
+import { type ReadScope, admitInScope, admitRows, scopedRows } from "../resources/read-scope";
+import { type RequeueOutcome, requeueStorage } from "../storage/requeue";
 import { setItem } from "./item-state";
 
 // One list with the console's buttons (app/utils/inbox-bulk.ts).
@@ -20,17 +21,17 @@ export type { BulkOutcome };
 export const RETRY_WINDOW_MS = 30 * 24 * 3600 * 1000;
 const RETRYABLE = ["Failed", "Action Required", "Retry", "Manual"];
 
-/** Applies one action to many items of the firm; what cannot be done is reported per item. */
-export async function applyBulkAction(ctx: ServerContext, firmId: number, action: BulkAction, ids: string[]): Promise<BulkOutcome> {
+/**
+ * Applies one action to many items, those the caller's scope lets them read: a change reaches
+ * what a read would (read-scope.ts). What cannot be done, a walled item included, is reported per item.
+ */
+export async function applyBulkAction(ctx: ServerContext, scope: ReadScope, action: BulkAction, ids: string[]): Promise<BulkOutcome> {
   const db = ctx.database.db;
-  const items = await db
-    .selectFrom("inbox_item")
-    .select(["id", "firm_id", "status", "created_at"])
-    .where("firm_id", "=", firmId)
-    .where("id", "in", ids)
-    .execute();
-  const notFound = message("inbox:bulk.reasons.notFound");
-  const outcome: BulkOutcome = { done: [], skipped: ids.filter((id) => !items.some((i) => i.id === id)).map((id) => ({ id, reason: notFound })) };
+  const admitted = await admitRows(db, scope, "inbox_item", ids, message("inbox:bulk.reasons.notFound"));
+  const items = admitted.open.length
+    ? await scopedRows(db, scope, "inbox_item").select(["t.id", "t.firm_id", "t.status", "t.created_at"]).where("t.id", "in", admitted.open).execute()
+    : [];
+  const outcome: BulkOutcome = { done: [], skipped: admitted.skipped };
   const now = ctx.clock.now();
   for (const item of items) {
     switch (action) {
@@ -40,7 +41,7 @@ export async function applyBulkAction(ctx: ServerContext, firmId: number, action
         break;
       case "requeue": {
         // Filing in the DMS again: the storage module decides per item and says why not.
-        const requeued = await requeueStorage(ctx, firmId, [item.id]);
+        const requeued = await requeueStorage(ctx, scope.firmId, [item.id]);
         outcome.skipped.push(...requeued.skipped);
         if (requeued.done.length === 0) continue;
         break;
@@ -90,27 +91,34 @@ export async function matchingItemIds(ctx: ServerContext, caller: Caller, query:
 export type ReprocessOutcome = { kind: "done" } | { kind: "not-found" } | { kind: "mismatch"; warning: string };
 
 /**
- * A person picked the case the machine could not find: process the notice again onto it. A case
- * whose normalised number (as matching reads it) or court differs from the notice's is only used
- * once the person has confirmed it.
+ * Sends notices the caller's scope lets them read to the DMS again; the others are skipped with
+ * why (not found, or the wall's message).
  */
-export async function reprocessWithCase(ctx: ServerContext, firmId: number, itemId: string, caseId: string, confirmed: boolean): Promise<ReprocessOutcome> {
+export async function requeueNotices(ctx: ServerContext, scope: ReadScope, ids: string[]): Promise<RequeueOutcome> {
+  const admitted = await admitRows(ctx.database.db, scope, "inbox_item", ids, message("inbox:bulk.reasons.notFound"));
+  const requeued = await requeueStorage(ctx, scope.firmId, admitted.open);
+  return { done: requeued.done, skipped: [...admitted.skipped, ...requeued.skipped] };
+}
+
+/**
+ * A person picked the case the machine could not find: process the notice again onto it. The
+ * notice is admitted as a read of it would be (404 absent, 403 behind a wall). A case whose
+ * normalised number (as matching reads it) or court differs from the notice's is only used once
+ * the person has confirmed it.
+ */
+export async function reprocessWithCase(ctx: ServerContext, scope: ReadScope, itemId: string, caseId: string, confirmed: boolean): Promise<ReprocessOutcome> {
   const db = ctx.database.db;
-  const item = await db
-    .selectFrom("inbox_item")
-    .select(["id", "firm_id", "parsed", "docket_index"])
-    .where("id", "=", itemId)
-    .where("firm_id", "=", firmId)
-    .executeTakeFirst();
+  await admitInScope(db, scope, "inbox_item", itemId);
+  const item = await scopedRows(db, scope, "inbox_item").select(["t.id", "t.firm_id", "t.parsed", "t.docket_index"]).where("t.id", "=", itemId).executeTakeFirst();
   const found = await db
     .selectFrom("court_case")
     .select(["id", "case_number", "case_number_normalized", "jurisdiction_id"])
     .where("id", "=", caseId)
-    .where("firm_id", "=", firmId)
+    .where("firm_id", "=", scope.firmId)
     .executeTakeFirst();
   if (!item || !found) return { kind: "not-found" };
   if (!confirmed) {
-    const warning = await caseMismatch(ctx, firmId, item, found);
+    const warning = await caseMismatch(ctx, scope.firmId, item, found);
     if (warning) return { kind: "mismatch", warning };
   }
   await setItem(

@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
 import { allows } from "../../app/common/access";
 import { type Caller, levelOf } from "../auth/caller";
+import { resourceAccess } from "../auth/permissions";
 import type { DB } from "../db/schema";
 import { HttpError, forbidden, notFound } from "../lib/errors";
 import { message } from "../lib/messages";
@@ -17,6 +18,8 @@ export interface ReadScope {
   firmId: number;
   /** The caller's timekeeper while the firm's walls hold; null when no wall can keep them out. */
   wallTimekeeperId: string | null;
+  /** Whether the caller's role opens the inbox: without it, no firm-wide row about a notice is theirs. */
+  opensNotices: boolean;
 }
 
 /** Tables whose rows tell about notices: every read of them by a person goes through this module. */
@@ -62,9 +65,11 @@ const WALLED_BY_CASE: Record<NoticeTable, WallRule> = {
   case_docket_entry: ofCase(() => sql.ref("t.case_id")),
   webhook_delivery: ofNotice("inbox_item_id"),
   outbound_mail_notice: ofNotice("inbox_item_id"),
+  // Its own notice as well as those it lists: a mail recorded without its list still has its notice.
   outbound_mail: (firmId, timekeeperId) => sql`not exists (
-    select 1 from outbound_mail_notice wl inner join inbox_item wi on wi.id = wl.inbox_item_id
-    where wl.outbound_mail_id = t.id and ${walledOutSql(sql.ref("wi.case_id"), firmId, timekeeperId)}
+    select 1 from inbox_item wi
+    where (wi.id = t.inbox_item_id or wi.id in (select wl.inbox_item_id from outbound_mail_notice wl where wl.outbound_mail_id = t.id))
+      and ${walledOutSql(sql.ref("wi.case_id"), firmId, timekeeperId)}
   )`,
 };
 
@@ -95,9 +100,25 @@ const PAGE_OF: Record<NoticeTable, readonly Need[]> = {
 
 const isNoticeTable = (table: string): table is NoticeTable => table in WALLED_BY_CASE;
 
-export async function readScopeOf(db: Kysely<DB>, caller: Pick<Caller, "firmId" | "userId" | "wallTimekeeperId">): Promise<ReadScope> {
+/**
+ * Tables a page other than the inbox shows, some of whose rows are about a notice: those rows need
+ * the inbox page as well (an event, a delivery or a mail about a notice tells of it; the others,
+ * a test delivery, a password-reset mail, stay the firm's).
+ */
+const ABOUT_A_NOTICE: Partial<Record<NoticeTable, RawBuilder<unknown>>> = {
+  event_log: sql`t.inbox_item_id is not null`,
+  webhook_delivery: sql`t.inbox_item_id is not null`,
+  outbound_mail_notice: sql`1 = 1`,
+  outbound_mail: sql`(t.inbox_item_id is not null or exists (select 1 from outbound_mail_notice wl where wl.outbound_mail_id = t.id))`,
+};
+
+/** Whether the role opens the inbox page: notice data needs it wherever it is shown. */
+const opensInbox = (caller: Pick<Caller, "permissions">) => allows(resourceAccess(caller.permissions, "inbox_item"), "read");
+
+export async function readScopeOf(db: Kysely<DB>, caller: Pick<Caller, "firmId" | "userId" | "wallTimekeeperId" | "permissions">): Promise<ReadScope> {
+  const opensNotices = opensInbox(caller);
   // An authenticated caller brings it from the statement that read the user.
-  if (caller.wallTimekeeperId !== undefined) return { firmId: caller.firmId, wallTimekeeperId: caller.wallTimekeeperId };
+  if (caller.wallTimekeeperId !== undefined) return { firmId: caller.firmId, wallTimekeeperId: caller.wallTimekeeperId, opensNotices };
   const row = await db
     .selectFrom("app_user")
     .innerJoin("firm", "firm.id", "app_user.firm_id")
@@ -106,7 +127,7 @@ export async function readScopeOf(db: Kysely<DB>, caller: Pick<Caller, "firmId" 
     .where("app_user.firm_id", "=", caller.firmId)
     .executeTakeFirst();
   const walled = Boolean(row?.internal_walls_enabled) && Boolean(row?.timekeeper_id);
-  return { firmId: caller.firmId, wallTimekeeperId: walled ? row!.timekeeper_id : null };
+  return { firmId: caller.firmId, wallTimekeeperId: walled ? row!.timekeeper_id : null, opensNotices };
 }
 
 /**
@@ -126,9 +147,9 @@ export function walledOutSql(caseId: RawBuilder<unknown>, firmId: number, timeke
   )`;
 }
 
-/** Whether a wall can hide some rows of this table from this caller (then counts read rows). */
-export function wallApplies(table: string, scope: ReadScope): boolean {
-  return Boolean(scope.wallTimekeeperId && isNoticeTable(table));
+/** Whether the scope can hide some of the firm's rows of this table (then counts read rows). */
+export function scopeNarrows(table: string, scope: ReadScope): boolean {
+  return isNoticeTable(table) && Boolean(scope.wallTimekeeperId || (!scope.opensNotices && ABOUT_A_NOTICE[table]));
 }
 
 /**
@@ -139,6 +160,8 @@ export function rowScopeSql(table: string, firmOwned: boolean, scope: ReadScope,
   const conditions: RawBuilder<unknown>[] = [];
   if (firmOwned) conditions.push(drives ? sql`t.firm_id = ${scope.firmId}` : sql`+t.firm_id = ${scope.firmId}`);
   if (isNoticeTable(table) && scope.wallTimekeeperId) conditions.push(WALLED_BY_CASE[table](scope.firmId, scope.wallTimekeeperId));
+  const aboutANotice = isNoticeTable(table) && !scope.opensNotices ? ABOUT_A_NOTICE[table] : undefined;
+  if (aboutANotice) conditions.push(sql`not (${aboutANotice})`);
   return conditions.length ? sql.join(conditions, sql` and `) : sql`1 = 1`;
 }
 
@@ -163,17 +186,48 @@ export async function noticeRows<T extends NoticeTable>(db: Kysely<DB>, caller: 
   return scopedRows(db, await readScopeOf(db, caller), table);
 }
 
-/** Row `id` of the scope's firm: absent, walled (a wall keeps the scope's reader from it) or open. */
-async function rowVerdict(db: Kysely<DB>, scope: ReadScope, table: NoticeTable, id: string): Promise<"absent" | "walled" | "open"> {
-  const found = await sql<{ open: unknown }>`select ${rowScopeSql(table, false, scope)} as open from ${sql.table(table)} as t
-    where t.id = ${id} and t.firm_id = ${scope.firmId}`.execute(db);
-  if (found.rows.length === 0) return "absent";
-  return found.rows[0]!.open ? "open" : "walled";
+export type Verdict = "absent" | "walled" | "open";
+
+/** Each of `ids` in the scope's firm: absent, walled (the scope keeps its reader from the row) or open. */
+export async function rowVerdicts(db: Kysely<DB>, scope: ReadScope, table: NoticeTable, ids: readonly string[]): Promise<Map<string, Verdict>> {
+  const verdicts = new Map<string, Verdict>(ids.map((id) => [id, "absent"]));
+  if (ids.length === 0) return verdicts;
+  const found = await sql<{ id: string; open: unknown }>`select t.id, ${rowScopeSql(table, false, scope)} as open from ${sql.table(table)} as t
+    where t.id in (${sql.join([...verdicts.keys()])}) and t.firm_id = ${scope.firmId}`.execute(db);
+  for (const row of found.rows) verdicts.set(row.id, row.open ? "open" : "walled");
+  return verdicts;
 }
 
 /** Whether row `id` of the scope's firm exists but a wall keeps the scope's reader from it. */
 export async function isWalledOut(db: Kysely<DB>, scope: ReadScope, table: NoticeTable, id: string): Promise<boolean> {
-  return (await rowVerdict(db, scope, table, id)) === "walled";
+  return (await rowVerdicts(db, scope, table, [id])).get(id) === "walled";
+}
+
+/**
+ * Admits the one row a change acts on, as a read of it would be: 404 when the scope's firm has no
+ * such row, 403 with the wall's message when a wall keeps the scope's reader out.
+ */
+export async function admitInScope(db: Kysely<DB>, scope: ReadScope, table: NoticeTable, id: string): Promise<void> {
+  const verdict = (await rowVerdicts(db, scope, table, [id])).get(id);
+  if (verdict === "absent") throw notFound();
+  if (verdict === "walled") throw new HttpError(403, message("errors:walledOut"));
+}
+
+/**
+ * Sorts the rows a change on many of them names (the inbox's bulk actions): those it may act on,
+ * and the others with why not. A walled row is skipped with the wall's message, never acted on.
+ */
+export async function admitRows(
+  db: Kysely<DB>,
+  scope: ReadScope,
+  table: NoticeTable,
+  ids: readonly string[],
+  absentReason: string,
+): Promise<{ open: string[]; skipped: { id: string; reason: string }[] }> {
+  const verdicts = await rowVerdicts(db, scope, table, [...new Set(ids)]);
+  const open = [...verdicts].filter(([, v]) => v === "open").map(([id]) => id);
+  const skipped = [...verdicts].filter(([, v]) => v !== "open").map(([id, v]) => ({ id, reason: v === "walled" ? message("errors:walledOut") : absentReason }));
+  return { open, skipped };
 }
 
 /**
@@ -184,13 +238,12 @@ export async function isWalledOut(db: Kysely<DB>, scope: ReadScope, table: Notic
  */
 export async function admitRow(db: Kysely<DB>, caller: Caller, table: NoticeTable, id: string): Promise<void> {
   if (!mayOpen(caller, table)) throw forbidden();
-  const verdict = await rowVerdict(db, await readScopeOf(db, caller), table, id);
-  if (verdict === "absent") throw notFound();
-  if (verdict === "walled") throw new HttpError(403, message("errors:walledOut"));
+  await admitInScope(db, await readScopeOf(db, caller), table, id);
 }
 
 /** The scope of a signed link's recipient: their firm, and the walls while the firm has them on. */
 export async function timekeeperScope(db: Kysely<DB>, firmId: number, timekeeperId: string | null): Promise<ReadScope> {
   const firm = await db.selectFrom("firm").select("internal_walls_enabled").where("id", "=", firmId).executeTakeFirst();
-  return { firmId, wallTimekeeperId: firm?.internal_walls_enabled && timekeeperId ? timekeeperId : null };
+  // The link was sent about a notice: its recipient reads notice data.
+  return { firmId, wallTimekeeperId: firm?.internal_walls_enabled && timekeeperId ? timekeeperId : null, opensNotices: true };
 }

@@ -11,7 +11,7 @@ import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { type AuditAction, type AuditedChange, auditChange } from "./audit";
-import { type ReadScope, readScopeOf, rowScopeSql, wallApplies } from "./read-scope";
+import { type ReadScope, readScopeOf, rowScopeSql, scopeNarrows } from "./read-scope";
 import { type KeptList, type PageQuery, keptPage, versionColumns } from "./kept-pages";
 import { COUNTED_TABLES, countRows, rowsInVersion } from "./row-counts";
 import { QueryError, type SearchQuery } from "./search-query";
@@ -277,14 +277,14 @@ export async function search(ctx: ServerContext, caller: Caller, res: ServerReso
   const match = dialect === "sqlite" && usesTextIndex(res, caller) && q.freeText ? ftsQuery(caller.firmId, q.freeText, dialect) : null;
   const fts = sql.table(`${res.table}_fts`);
   const counted = () =>
-    match && q.filters.length === 0 && !q.quick && !res.defaultFilter && !wallApplies(res.table, rs)
+    match && q.filters.length === 0 && !q.quick && !res.defaultFilter && !scopeNarrows(res.table, rs)
       ? sql<{
           n: number;
         }>`select count(*) as n from ${fts} inner join ${table} on t.rowid = ${fts}.rowid where ${fts} match ${match} and ${scope(res, rs, false)}`.execute(
           anyDb(ctx),
         )
       : sql<{ n: number }>`select count(*) as n from ${table} where ${countWhere}`.execute(anyDb(ctx));
-  const everyRow = res.firmOwned && !wallApplies(res.table, rs) && !q.freeText && q.filters.length === 0 && !q.quick && !res.defaultFilter;
+  const everyRow = res.firmOwned && !scopeNarrows(res.table, rs) && !q.freeText && q.filters.length === 0 && !q.quick && !res.defaultFilter;
   const count = () =>
     countRows(anyDb(ctx), {
       table: res.table,
@@ -346,7 +346,7 @@ export async function referenceRows(
  * quick filter (they read other tables or the clock).
  */
 function countReadsRowOnly(res: ServerResource, caller: Caller, rs: ReadScope, q: SearchQuery): boolean {
-  if (wallApplies(res.table, rs) || q.quick) return false;
+  if (scopeNarrows(res.table, rs) || q.quick) return false;
   const named = [
     ...q.filters.map((f) => f.field),
     ...(q.freeText && !usesTextIndex(res, caller) ? (res.searchable ? res.searchFields : (res.likeFields ?? [])) : []),

@@ -133,6 +133,7 @@ describe.each(backends)("ethical walls (%s)", (backend) => {
     const item = (await admin.request("POST", "/api/v1/inbox/upload", { body: raw, headers: { "content-type": "message/rfc822" } })).body.id;
     await worker.drain();
     await db.updateTable("inbox_item").set({ case_id: courtCase }).where("id", "=", item).execute();
+    Object.assign(ids, { item, courtCase });
     const now = Date.now();
     const fileId = await running.ctx.blobs.put(Buffer.from("%PDF-1.4 walled"), "application/pdf", now);
     await db
@@ -186,5 +187,21 @@ describe.each(backends)("ethical walls (%s)", (backend) => {
     }
     for (const response of await Promise.all(await as(ids["Ian Inside"]!))) expect(response.status).toBe(200);
     for (const response of await Promise.all(await as(null))) expect(response.status).toBe(200);
+  });
+
+  it("lets a walled-out person change nothing of the notice, and names the wall for each item a bulk action skips", async () => {
+    const db = running.ctx.database.db;
+    const wall = "An ethical wall keeps you out of this matter.";
+    const before = await db.selectFrom("inbox_item").selectAll().where("id", "=", ids.item!).executeTakeFirstOrThrow();
+    await db.updateTable("app_user").set({ timekeeper_id: ids["Otto Other"] }).where("email", "=", DEMO.admin).execute();
+    const archive = await admin.post("/api/v1/inbox/bulk", { action: "archive", ids: [ids.item] });
+    expect([archive.status, archive.body]).toEqual([200, { done: [], skipped: [{ id: ids.item, reason: wall }] }]);
+    const requeue = await admin.post("/api/v1/inbox/requeue", { ids: [ids.item] });
+    expect([requeue.status, requeue.body.done, requeue.body.skipped]).toEqual([409, [], [{ id: ids.item, reason: wall }]]);
+    const reprocess = await admin.post(`/api/v1/inbox/${ids.item}/reprocess`, { case_id: ids.courtCase });
+    expect([reprocess.status, reprocess.body.message]).toEqual([403, wall]);
+    expect(await db.selectFrom("inbox_item").selectAll().where("id", "=", ids.item!).executeTakeFirstOrThrow()).toEqual(before);
+    await db.updateTable("app_user").set({ timekeeper_id: null }).where("email", "=", DEMO.admin).execute();
+    expect((await admin.post("/api/v1/inbox/bulk", { action: "archive", ids: [ids.item] })).body.done).toEqual([ids.item]);
   });
 });

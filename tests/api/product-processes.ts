@@ -8,6 +8,8 @@ import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
+// @ts-expect-error: a plain ES module of the build scripts, without types.
+import { SERVER_ENTRY } from "../../scripts/build-server.mjs";
 import { expect } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { type Database, openDatabase } from "../../server/db/database";
@@ -61,12 +63,15 @@ export function killAllGroups(): void {
 }
 process.once("exit", killAllGroups);
 
-/** `server/main.ts` with these settings, in a process group of its own. */
-export function spawnProduct(env: Record<string, string>): Product {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+/**
+ * `server/main.ts` with these settings, in a process group of its own; `built`: the compiled
+ * product as `npm start` and the container run it (build it first with `buildServer`).
+ */
+export function spawnProduct(env: Record<string, string>, built = false): Product {
+  const child = spawn(process.execPath, built ? [SERVER_ENTRY] : ["--import", "tsx", "server/main.ts"], {
     cwd: root,
     detached: true,
-    env: { ...process.env, ...env, NODE_ENV: "test" },
+    env: { ...process.env, ...env, NODE_ENV: built ? "production" : "test" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   if (child.pid) groups.add(child.pid);

@@ -1,14 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { REGISTRY } from "../../../app/common/resources";
+import { REGISTRY, type RegistryKey } from "../../../app/common/resources";
 import { DMS_CREDENTIAL_TABLES, type DmsCredentialKind } from "../../../app/common/resources/credentials";
 import type { ResourceDef } from "../../../app/common/resources/types";
-import { authenticate, requireAccess } from "../../auth/caller";
+import { authenticate } from "../../auth/caller";
 import type { ServerContext } from "../../context";
 import { authorizationOf } from "../../dms/authorization-code";
 import { DmsTargetError } from "../../dms/dms-target";
 import { HttpError, invalid, notFound } from "../../lib/errors";
 import { message } from "../../lib/messages";
+import { serverResource } from "../../resources/registry";
+import { requireResource } from "../../resources/repository";
 import { signAuthorizationState, verifyAuthorizationState } from "../../storage/authorization-state";
 import { vendorTargetFor } from "../../storage/vendor-targets";
 
@@ -46,14 +48,15 @@ export function dmsAuthorizationRoutes(app: FastifyInstance, ctx: ServerContext)
     const system = def.authorization!.system;
     app.get<{ Params: { id: string } }>(`${def.apiPath}/:id/authorization`, async (request) => {
       const caller = await authenticate(ctx, request);
-      requireAccess(caller, def.resource, "read");
+      // The credential's own level and its page (firm access), as the generic API asks.
+      requireResource(serverResource(def.key as RegistryKey), caller, "read");
       const { authorization } = await targetOf(caller.firmId, def, request.params.id);
       return authorization.status();
     });
 
     app.post<{ Params: { id: string } }>(`${def.apiPath}/:id/authorization`, async (request) => {
       const caller = await authenticate(ctx, request);
-      requireAccess(caller, def.resource, "write");
+      requireResource(serverResource(def.key as RegistryKey), caller, "write");
       const { kind, authorization } = await targetOf(caller.firmId, def, request.params.id);
       const state = await signAuthorizationState(ctx, { firmId: caller.firmId, userId: caller.userId, kind, credentialId: request.params.id });
       return { url: authorization.authorizeUrl(state, authorizationRedirectUri(ctx, system)) };
@@ -71,7 +74,7 @@ export function dmsAuthorizationRoutes(app: FastifyInstance, ctx: ServerContext)
     const def = defs.find((d) => kindOf(d) === claims.kind && d.authorization!.system === system);
     // Only the person who asked, in their own firm, completes the connection.
     if (!def || claims.firmId !== caller.firmId || claims.userId !== caller.userId) throw new HttpError(403, message("storage:authorization.notYours"));
-    requireAccess(caller, def.resource, "write");
+    requireResource(serverResource(def.key as RegistryKey), caller, "write");
     const { authorization } = await targetOf(caller.firmId, def, claims.credentialId);
     try {
       await authorization.complete(code, authorizationRedirectUri(ctx, system));

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
-import { type NoticeTemplateData, TemplateRenderError, buildTemplateData, renderNoticeMail } from "../../mail/notice-template";
+import { type NoticeTemplateData, TemplateRenderError, buildTemplateData, readableTemplateData, renderNoticeMail } from "../../mail/notice-template";
 import { sampleTemplateData } from "../../mail/sample-notice";
 import { mayOpen, noticeRows } from "../../resources/read-scope";
 import { type Caller, authenticate, requireAccess } from "../../auth/caller";
@@ -62,7 +62,8 @@ export function emailTemplateRoutes(app: FastifyInstance, ctx: ServerContext) {
     const body = previewBody.parse(request.body ?? {});
     const { data, inboxItemId } = await previewData(ctx, caller, body.inboxItemId);
     try {
-      const mail = renderNoticeMail(body.template, data);
+      // A real notice shows only the fields the caller's role may read.
+      const mail = renderNoticeMail(body.template, inboxItemId === null ? data : readableTemplateData(caller, data));
       return { ...mail, inboxItemId, sample: inboxItemId === null };
     } catch (error) {
       if (!(error instanceof TemplateRenderError)) throw error;

@@ -9,7 +9,7 @@ import { message } from "../../lib/messages";
 import { applyBulkAction, BULK_ACTIONS, matchingItemIds, reprocessWithCase } from "../../pipeline/inbox-operations";
 import { inboxCard } from "../../pipeline/inbox-card";
 import { serverResourceByPath } from "../../resources/registry";
-import { admitRow, noticeRows } from "../../resources/read-scope";
+import { admitRow, noticeRows, readScopeOf } from "../../resources/read-scope";
 import { QueryError, type SearchQuery, parseSearchQuery } from "../../resources/search-query";
 import { type Caller, authenticate, fieldLevel, levelOf, requireAccess } from "../../auth/caller";
 import { HttpError, forbidden, invalid, notFound } from "../../lib/errors";
@@ -55,7 +55,7 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
     const caller = await authenticate(ctx, request);
     // A person walled out of a matter may not open its notices or documents (spec §6).
     await admitRow(db, caller, "inbox_item", request.params.id);
-    const card = await inboxCard(ctx, caller.firmId, request.params.id);
+    const card = await inboxCard(ctx, caller, request.params.id);
     if (!card) throw notFound();
     // A role kept from the jurisdiction preferences does not learn their names here either.
     return levelOf(caller, "jurisdiction_preference") === "DENY" ? { ...card, preference: null } : card;
@@ -97,7 +97,7 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
     const caller = await authenticate(ctx, request);
     requireAccess(caller, "inbox_item", "write");
     const body = bulkBody.parse(request.body ?? {});
-    return applyBulkAction(ctx, caller.firmId, body.action, body.ids);
+    return applyBulkAction(ctx, await readScopeOf(db, caller), body.action, body.ids);
   });
 
   app.post<{ Params: { id: string } }>("/api/v1/inbox/:id/reprocess", async (request) => {
@@ -105,7 +105,7 @@ export function inboxRoutes(app: FastifyInstance, ctx: ServerContext) {
     requireAccess(caller, "inbox_item", "write");
     requireAccess(caller, "case", "read");
     const body = reprocessBody.parse(request.body ?? {});
-    const outcome = await reprocessWithCase(ctx, caller.firmId, request.params.id, body.case_id, body.confirm === true);
+    const outcome = await reprocessWithCase(ctx, await readScopeOf(db, caller), request.params.id, body.case_id, body.confirm === true);
     if (outcome.kind === "not-found") throw notFound();
     // The field to send is named, so that a client can ask the person and send it.
     if (outcome.kind === "mismatch") throw new HttpError(409, outcome.warning, { confirm: [outcome.warning] });

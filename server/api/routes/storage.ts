@@ -7,8 +7,8 @@ import { message } from "../../lib/messages";
 import { dispositionOf } from "../../lib/content-disposition";
 import { openStoredFile } from "../../storage/dms-targets";
 import { isHierarchyPermutation, normaliseHierarchy } from "../../storage/policy-resolution";
-import { admitRow, noticeRows } from "../../resources/read-scope";
-import { requeueStorage } from "../../storage/requeue";
+import { requeueNotices } from "../../pipeline/inbox-operations";
+import { admitRow, noticeRows, readScopeOf } from "../../resources/read-scope";
 import { authenticate, requireAccess } from "../../auth/caller";
 import { auditFirmChange } from "../../resources/audit";
 import { invalid, notFound } from "../../lib/errors";
@@ -78,7 +78,7 @@ export function storageRoutes(app: FastifyInstance, ctx: ServerContext) {
     const caller = await authenticate(ctx, request);
     requireAccess(caller, "inbox_item", "write");
     const body = requeueBody.parse(request.body ?? {});
-    const outcome = await requeueStorage(ctx, caller.firmId, body.ids);
+    const outcome = await requeueNotices(ctx, await readScopeOf(db, caller), body.ids);
     // Nothing could be requeued: the spec's message, with the reasons per item.
     if (outcome.done.length === 0) return reply.status(409).send({ message: message("errors:requeueing"), ...outcome });
     return outcome;

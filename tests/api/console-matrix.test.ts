@@ -1,0 +1,198 @@
+// @ts-expect-error: a plain ES module of the build scripts, without types.
+import { buildServer } from "../../scripts/build-server.mjs";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../../server/db/database";
+import { createUser } from "../../server/firm/create-firm";
+import { BlobStore } from "../../server/storage/blob-store";
+import { DEMO, DEMO_PASSWORD, api, creator, login } from "./harness";
+import { type Product, freePort, killGroup, spawnProduct } from "./product-processes";
+import { insertDocument, insertEnvelope, insertTraces, processedNotice } from "./walled-notice";
+
+// The console's pages that show notice data, on the real product (console and API processes as
+// `npm start` runs them), with the firm's walls on and a walled notice carrying a canary string:
+// the canary reaches no one the wall keeps out and no one of another firm, in any page, loader
+// data, download or export, while the administrators the wall lets in see it on the same pages.
+
+const CANARY = "Sandpipercanary";
+
+interface Answer {
+  status: number;
+  location?: string;
+  cookie?: string;
+  body: string;
+}
+
+function request(port: number, route: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, path: route, method: options.method ?? "GET", headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          location: res.headers.location,
+          cookie: res.headers["set-cookie"]?.find((c) => c.startsWith("ecfx_session="))?.split(";")[0],
+          body: Buffer.concat(chunks).toString("latin1"),
+        }),
+      );
+    });
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+describe("console matrix: the pages that show notices, behind the walls", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-console-matrix-"));
+  let product: Product | undefined;
+  let port = 0;
+  let database: Database;
+  const ids: Record<string, string> = {};
+  const cookies: Record<string, string> = {};
+
+  beforeAll(async () => {
+    port = await freePort();
+    const apiPort = await freePort();
+    const host = `localhost:${port}`;
+    await buildServer();
+    product = spawnProduct(
+      {
+        ECFX_ROLES: "console,api",
+        ECFX_DATA_DIR: dataDir,
+        PORT: String(port),
+        ECFX_API_PORT: String(apiPort),
+        ECFX_DEMO_DATA: "false",
+        ECFX_DEMO_PASSWORD: DEMO_PASSWORD,
+        LOG_LEVEL: "warn",
+      },
+      true,
+    );
+    const exited = new Promise<never>((_, reject) =>
+      product!.child.once("exit", (code) => reject(new Error(`product exited (${code}): ${product!.output()}`))),
+    );
+    const ready = (async () => {
+      for (;;) {
+        if ((await request(port, "/login").catch(() => null))?.status === 200) return;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+    await Promise.race([ready, exited]);
+
+    // The walled notice, set up through the API and written where the pipeline writes it.
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const admin = api(apiUrl, (await login(apiUrl, DEMO.admin)).access_token);
+    const post = creator(admin);
+    database = openDatabase(`sqlite:${path.join(dataDir, "ecfx.sqlite")}`);
+    const db = database.db;
+    const firmId = (await db.selectFrom("app_user").select("firm_id").where("email", "=", DEMO.admin).executeTakeFirstOrThrow()).firm_id;
+    const keeper = await post("/api/v1/timekeeper", { full_name: "Walled Keeper", email: "walled@console.test" });
+    const client = await post("/api/v1/client", { name: "Console client", unique_key: "C-CONSOLE" });
+    const matter = await post("/api/v1/matter", { name: "Walled matter", unique_key: "M-CONSOLE", client_id: client });
+    const jurisdiction = await post("/api/v1/jurisdiction", { name: "S.D.N.Y. console", ecfx_jurisdictions: ["nysd"] });
+    ids.case = await post("/api/v1/case", {
+      name: "Walled v. Other",
+      case_number: "1:24-cv-08888",
+      matter_id: matter,
+      jurisdiction_id: jurisdiction,
+      assigned_timekeepers: [keeper],
+    });
+    await post("/api/v1/ethical-wall", { name: "Keep out", type: "exclusionary", matter_id: matter, timekeepers: [keeper] });
+    expect((await admin.put("/api/v1/firm/internal-walls", { enabled: true })).status).toBe(200);
+    const dms = await post("/api/v1/generic-credential", { name: "Files", field: "files" });
+    const policy = await post("/api/v1/storage-policy", { name: "Policy", dms_credential_id: dms });
+    ids.webhook = await post("/api/v1/webhook", { name: "Hook", url: "https://hooks.example.test/console", events: ["notice.received"] });
+    const raw = `From: clerk@court.test\r\nSubject: Notice ${CANARY}\r\nMessage-ID: <${randomUUID()}@court.test>\r\n\r\nOrder in ${CANARY}.\r\n`;
+    const upload = await admin.request("POST", "/api/v1/inbox/upload", { body: raw, headers: { "content-type": "message/rfc822" } });
+    ids.item = upload.body.id;
+    const store = { db, blobs: new BlobStore(path.join(dataDir, "blobs"), database), fileStoreRoot: path.join(dataDir, "dms") };
+    await processedNotice(store, ids.item!, { caseId: ids.case, word: CANARY });
+    ids.envelope = await insertEnvelope(store, { firmId, itemId: ids.item!, caseId: ids.case!, word: CANARY });
+    Object.assign(ids, await insertDocument(store, { firmId, itemId: ids.item!, envelopeId: ids.envelope, storagePolicyId: policy, word: CANARY }));
+    Object.assign(ids, await insertTraces(store, { firmId, itemId: ids.item!, webhookId: ids.webhook, word: CANARY }));
+
+    // Walled users of three roles, signed in through the console like everyone else.
+    const roles = await db.selectFrom("security_role").select(["id", "name"]).where("firm_id", "=", firmId).execute();
+    const signIn = async (email: string) => {
+      const answer = await request(port, "/login", {
+        method: "POST",
+        headers: { host, origin: `http://${host}`, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email, password: DEMO_PASSWORD }).toString(),
+      });
+      if (answer.status !== 302 || !answer.cookie) throw new Error(`console sign-in of ${email} answered ${answer.status}`);
+      return answer.cookie;
+    };
+    for (const role of ["Administrator", "View Only", "Docketing"]) {
+      const email = `${role.replace(/\W/g, "").toLowerCase()}-walled@demo.ecfx.test`;
+      const id = await createUser(
+        database,
+        { firmId, email, fullName: `${role} walled`, displayName: role, roleId: roles.find((r) => r.name === role)!.id, password: DEMO_PASSWORD },
+        Date.now(),
+      );
+      await db.updateTable("app_user").set({ timekeeper_id: keeper }).where("id", "=", id).execute();
+      cookies[`${role} (walled)`] = await signIn(email);
+    }
+    cookies.Administrator = await signIn(DEMO.admin);
+    cookies["Administrator of the other firm"] = await signIn(DEMO.secondAdmin);
+  }, 300_000);
+
+  afterAll(async () => {
+    await killGroup(product);
+    await database?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Every console page, download and export that shows notice data, aimed at the walled notice. */
+  const pages = () => [
+    "/dashboard",
+    "/inbox-items",
+    `/inbox-items/id/${ids.item}`,
+    "/inbox-items/export",
+    `/load-notice/${ids.item}`,
+    `/load-document/${ids.document}`,
+    `/load-dms/${ids.dmsRecord}`,
+    "/dev",
+    `/dev/mail/${ids.mail}`,
+    "/ecfx-notification",
+    `/ecfx-notification/${ids.envelope}`,
+    "/ecfx-notification/export",
+    "/event-logs",
+    `/event-logs/${ids.event}`,
+    "/event-logs/export",
+    `/webhooks/${ids.webhook}/deliveries`,
+    `/cases/${ids.case}`,
+    `/cases/${ids.case}/tracking`,
+  ];
+
+  const get = (who: string, route: string) => request(port, route, { headers: { cookie: cookies[who]!, host: `localhost:${port}` } });
+
+  it("shows the walled notice to the administrator the wall lets in, so its absence elsewhere means something", async () => {
+    for (const route of [
+      `/inbox-items/id/${ids.item}`,
+      `/load-notice/${ids.item}`,
+      `/load-document/${ids.document}`,
+      `/load-dms/${ids.dmsRecord}`,
+      `/dev/mail/${ids.mail}`,
+    ]) {
+      const answer = await get("Administrator", route);
+      expect(answer.status, route).toBe(200);
+      expect(answer.body, route).toContain(CANARY);
+    }
+  });
+
+  it("shows the walled notice on no page to a walled user or another firm's user", async () => {
+    const leaks: string[] = [];
+    for (const who of Object.keys(cookies).filter((w) => w !== "Administrator")) {
+      for (const route of pages()) {
+        const answer = await get(who, route);
+        if (answer.status >= 500) leaks.push(`${who}: ${route} answered ${answer.status}`);
+        if (answer.body.includes(CANARY)) leaks.push(`${who}: ${route} (${answer.status}) shows the walled notice`);
+        if (answer.body.includes(ids.item!) && !route.includes(ids.item!)) leaks.push(`${who}: ${route} (${answer.status}) names the walled notice`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+});
