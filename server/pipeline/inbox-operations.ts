@@ -109,7 +109,10 @@ export async function requeueNotices(ctx: ServerContext, scope: ReadScope, ids: 
 export async function reprocessWithCase(ctx: ServerContext, scope: ReadScope, itemId: string, caseId: string, confirmed: boolean): Promise<ReprocessOutcome> {
   const db = ctx.database.db;
   await admitInScope(db, scope, "inbox_item", itemId);
-  const item = await scopedRows(db, scope, "inbox_item").select(["t.id", "t.firm_id", "t.parsed", "t.docket_index"]).where("t.id", "=", itemId).executeTakeFirst();
+  const item = await scopedRows(db, scope, "inbox_item")
+    .select(["t.id", "t.firm_id", "t.parsed", "t.docket_index"])
+    .where("t.id", "=", itemId)
+    .executeTakeFirst();
   const found = await db
     .selectFrom("court_case")
     .select(["id", "case_number", "case_number_normalized", "jurisdiction_id"])
