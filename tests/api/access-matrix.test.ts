@@ -464,8 +464,12 @@ describe.each(backends)("access matrix: every route, role, wall and firm (%s)", 
     for (const table of firmTables.sort((a, b) => a.name.localeCompare(b.name))) {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const found = await (db() as any).selectFrom(table.name).selectAll().where("firm_id", "=", rows[firm].firmId).execute();
+      // A message's readable body is kept by the first read that needs it (loadMessageBody): derived
+      // from the message itself, so filling it changes nothing of the firm's.
       const text = found.map((r: Record<string, unknown>) =>
-        JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? String(v) : Buffer.isBuffer(v) ? v.toString("hex") : v)),
+        JSON.stringify(table.name === "inbox_item" ? { ...r, message_body: undefined } : r, (_k, v) =>
+          typeof v === "bigint" ? String(v) : Buffer.isBuffer(v) ? v.toString("hex") : v,
+        ),
       );
       parts.push(`${table.name}: ${text.sort().join("\n")}`);
     }
