@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import product from "../../package.json";
+import product from "../../package.json" with { type: "json" };
 import { COURT_HOSTS } from "../courts/court-hosts";
 import { OutboundGuard, OutboundRefusedError } from "./guard";
 

@@ -2,7 +2,7 @@ import dns from "node:dns";
 import type { LookupAddress } from "node:dns";
 import ipaddr from "ipaddr.js";
 import { Agent, type Dispatcher, Headers, type RequestInit, type Response, fetch } from "undici";
-import product from "../../package.json";
+import product from "../../package.json" with { type: "json" };
 import { message } from "../lib/messages";
 
 // Every URL the product calls on its own (court documents; later DMS endpoints, webhooks and
