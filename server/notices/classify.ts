@@ -117,7 +117,10 @@ export function noticeKey(notice: ParsedNotice): string | null {
   const docket = notice.dockets[0];
   const entry = docket?.docket_entries[0];
   if (!docket || !entry) return null;
-  const numbered = entry.document_number ?? entry.envelope_number ?? null;
-  const other = numbered ? "" : (entry.pacer_doc_id ?? entry.pacer_magic_num ?? (entry.description ?? "").replace(/\s+/g, " ").slice(0, 200));
-  return [notice.court_id ?? "", docket.docket_number, numbered ?? "", other].join("|").toLowerCase().slice(0, 400);
+  const numbered = entry.document_number ?? entry.envelope_number ?? "";
+  // The court's document id as well as the entry's number: two documents under one number (an
+  // attachment re-filed, a corrected copy) are two notices, and linking one to the other loses it.
+  const docId = entry.pacer_doc_id ?? "";
+  const other = numbered || docId ? "" : (entry.pacer_magic_num ?? (entry.description ?? "").replace(/\s+/g, " ").slice(0, 200));
+  return [notice.court_id ?? "", docket.docket_number, numbered, docId, other].join("|").toLowerCase().slice(0, 400);
 }

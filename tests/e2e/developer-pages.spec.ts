@@ -17,7 +17,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(releases.filter({ hasText: "Version 0.1.0" }).getByRole("heading", { level: 2 })).toContainText("2026-11-22");
       await expect(releases.first().getByRole("heading", { name: "Security", level: 3 })).toBeVisible();
       // Inline code of the file is drawn as code, not as backticks.
-      await expect(releases.first().locator("code", { hasText: "npm start" })).toBeVisible();
+      await expect(releases.first().locator("code", { hasText: "npm start" }).first()).toBeVisible();
       await expect(page.getByTestId("release-notes")).not.toContainText("`");
     });
 
