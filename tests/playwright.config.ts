@@ -17,7 +17,8 @@ export default defineConfig({
   testDir: "./e2e",
   fullyParallel: false,
   workers: E2E_WORKERS,
-  retries: process.env.CI ? 2 : 0,
+  // No retries: a test that passes only on a second try is a bug to mend, not to hide.
+  retries: 0,
   reporter: [["list"]],
   // Two workers share two cores with two products and two browsers (load 12 and more on a slow
   // machine): a page may take several times longer to answer than alone. Ceilings only; a passing
