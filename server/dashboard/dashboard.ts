@@ -2,7 +2,7 @@ import { allows } from "../../app/common/access";
 import { type PeriodQuery, periodSearch } from "../../app/common/dashboard-period";
 import { type Caller, fieldLevel } from "../auth/caller";
 import type { ServerContext } from "../context";
-import { mattersWalledOutFor } from "../walls/walls";
+import { readScopeOf, walledMatterIds } from "../resources/read-scope";
 import type { DashboardData } from "../../app/common/dashboard-answer";
 import { type CountScope, type TopKind, documentCounts, notificationCounts, topCounts } from "./aggregates";
 import { periodRange } from "./period-range";
@@ -30,12 +30,10 @@ function cacheOf(ctx: ServerContext): ShortCache<Dashboard> {
   return cache;
 }
 
-/** The caller's wall scope: the matters their timekeeper is kept out of (none for a user without one). */
+/** What the caller's counts cover: the read scope's, as the matters its walls keep them out of. */
 async function countScope(ctx: ServerContext, caller: Caller): Promise<CountScope> {
   const db = ctx.database.db;
-  const user = await db.selectFrom("app_user").select("timekeeper_id").where("id", "=", caller.userId).executeTakeFirst();
-  const walledMatterIds = user?.timekeeper_id ? await mattersWalledOutFor(db, caller.firmId, user.timekeeper_id) : [];
-  return { firmId: caller.firmId, walledMatterIds };
+  return { firmId: caller.firmId, walledMatterIds: await walledMatterIds(db, await readScopeOf(db, caller)) };
 }
 
 export async function dashboardFor(ctx: ServerContext, caller: Caller, q: PeriodQuery): Promise<Dashboard> {

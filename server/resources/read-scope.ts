@@ -147,6 +147,37 @@ export function walledOutSql(caseId: RawBuilder<unknown>, firmId: number, timeke
   )`;
 }
 
+/**
+ * The matters the scope's reader is kept out of, by the same walls as walledOutSql, listed once:
+ * for counts kept per matter over a year of notices (the dashboard's), which cannot ask case by
+ * case. Empty when no wall can keep the reader out.
+ */
+export async function walledMatterIds(db: Kysely<DB>, scope: ReadScope): Promise<string[]> {
+  const timekeeperId = scope.wallTimekeeperId;
+  if (!timekeeperId) return [];
+  const walls = await db.selectFrom("ethical_wall").select(["id", "type", "matter_id", "client_id"]).where("firm_id", "=", scope.firmId).execute();
+  if (walls.length === 0) return [];
+  const listed = await db
+    .selectFrom("ethical_wall_timekeeper")
+    .select("wall_id")
+    .where(
+      "wall_id",
+      "in",
+      walls.map((w) => w.id),
+    )
+    .where("timekeeper_id", "=", timekeeperId)
+    .execute();
+  const listing = new Set(listed.map((r) => r.wall_id));
+  const keepOut = walls.filter((w) => (w.type === "exclusionary" ? listing.has(w.id) : !listing.has(w.id)));
+  const matters = new Set(keepOut.flatMap((w) => (w.matter_id ? [w.matter_id] : [])));
+  const clients = keepOut.flatMap((w) => (w.client_id ? [w.client_id] : []));
+  if (clients.length > 0) {
+    const ofClients = await db.selectFrom("matter").select("id").where("firm_id", "=", scope.firmId).where("client_id", "in", clients).execute();
+    for (const m of ofClients) matters.add(m.id);
+  }
+  return [...matters].sort();
+}
+
 /** Whether the scope can hide some of the firm's rows of this table (then counts read rows). */
 export function scopeNarrows(table: string, scope: ReadScope): boolean {
   return isNoticeTable(table) && Boolean(scope.wallTimekeeperId || (!scope.opensNotices && ABOUT_A_NOTICE[table]));

@@ -77,36 +77,3 @@ export function wallCheck(db: Kysely<DB>, firmId: number): (caseId: string | nul
     return (await verdict).isWalledOut(timekeeperId);
   };
 }
-
-/**
- * The matters a timekeeper is kept out of, for filtering many rows in SQL at once (counts over
- * a year of notices cannot ask case by case). Empty while the firm has walls off.
- */
-export async function mattersWalledOutFor(db: Kysely<DB>, firmId: number, timekeeperId: string): Promise<string[]> {
-  const firm = await db.selectFrom("firm").select("internal_walls_enabled").where("id", "=", firmId).executeTakeFirst();
-  if (!firm?.internal_walls_enabled) return [];
-  const walls = await db.selectFrom("ethical_wall").select(["id", "type", "matter_id", "client_id"]).where("firm_id", "=", firmId).execute();
-  if (walls.length === 0) return [];
-  const listing = new Set(
-    (
-      await db
-        .selectFrom("ethical_wall_timekeeper")
-        .select("wall_id")
-        .where(
-          "wall_id",
-          "in",
-          walls.map((w) => w.id),
-        )
-        .where("timekeeper_id", "=", timekeeperId)
-        .execute()
-    ).map((r) => r.wall_id),
-  );
-  const keepOut = walls.filter((w) => (w.type === "exclusionary" ? listing.has(w.id) : !listing.has(w.id)));
-  const matters = new Set(keepOut.flatMap((w) => (w.matter_id ? [w.matter_id] : [])));
-  const clients = keepOut.flatMap((w) => (w.client_id ? [w.client_id] : []));
-  if (clients.length > 0) {
-    const ofClients = await db.selectFrom("matter").select("id").where("firm_id", "=", firmId).where("client_id", "in", clients).execute();
-    for (const m of ofClients) matters.add(m.id);
-  }
-  return [...matters].sort();
-}

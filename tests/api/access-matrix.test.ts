@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ACCESS_KEYS, allows } from "../../app/common/access";
 import { ENTITLED_FEATURES } from "../../app/common/entitled-features";
 import { buildApi } from "../../server/api/app";
-import { type RolePermissions, defaultRolePermissions, fieldAccess, parsePermissions, resourceAccess } from "../../server/auth/permissions";
+import { type RolePermissions, fieldAccess, parsePermissions, resourceAccess } from "../../server/auth/permissions";
 import { createUser } from "../../server/firm/create-firm";
 import { setEntitledFeatures } from "../../server/firm/entitled-features";
 import { SERVER_RESOURCES } from "../../server/resources/registry";
@@ -14,6 +14,7 @@ import { EXCLUDED, GENERIC, type Need, ROUTES, type Request, type RouteRule, typ
 import { CREATE_ORDER, SHARED_ROW, minimalBody, readOnlyRow } from "./contract-fixtures";
 import { type ApiResponse, DEMO, DEMO_PASSWORD, type RequestOptions, api, backends, creator, login, useApi } from "./harness";
 import { solidPng } from "./png";
+import { CUSTOM_ROLES, FIELDS_HIDDEN, NO_INBOX } from "./matrix-roles";
 import { insertDocument, insertEnvelope, insertTraces, processedNotice } from "./walled-notice";
 
 // Every route of the API's own route table, aimed at real rows, as every default role and two
@@ -26,8 +27,6 @@ import { insertDocument, insertEnvelope, insertTraces, processedNotice } from ".
 // changed, and the canary in no answer to a caller the wall, the inbox page or the firm keeps out.
 
 const DEFAULT_ROLES = ["Administrator", "Manager", "View Only", "Docketing"] as const;
-const FIELDS_HIDDEN = "Fields hidden";
-const NO_INBOX = "No inbox";
 type Firm = "A" | "B";
 const FIRMS: Firm[] = ["A", "B"];
 const OTHER: Record<Firm, Firm> = { A: "B", B: "A" };
@@ -37,22 +36,6 @@ const CANARY: Record<Firm, string> = { A: "Kestrelcanary", B: "Osprecanary" };
 /** In fields the "Fields hidden" role may not read, of a notice nobody is walled from. */
 const FIELD_CANARY: Record<Firm, string> = { A: "Plovfieldmark", B: "Wrenfieldmark" };
 
-/** View Only, less the message's text and source and the docket text. */
-function fieldsHidden(): RolePermissions {
-  const perms = defaultRolePermissions("View Only");
-  perms.inbox_item = { access: "READ", fields: { snippet: "DENY", raw_content: "DENY", html_content: "DENY" } };
-  perms.envelope = { access: "READ", fields: { docket_text: "DENY" } };
-  return perms;
-}
-
-/** An administrator's levels without the notice pages: firm settings, people, webhooks, yes; notices, no. */
-function noInbox(): RolePermissions {
-  const perms = defaultRolePermissions("Administrator");
-  for (const resource of ["inbox_item", "envelope", "document"]) perms[resource] = { access: "DENY" };
-  return perms;
-}
-
-const CUSTOM_ROLES: Record<string, () => RolePermissions> = { [FIELDS_HIDDEN]: fieldsHidden, [NO_INBOX]: noInbox };
 const ROLES = [...DEFAULT_ROLES, ...Object.keys(CUSTOM_ROLES)];
 
 interface Route {

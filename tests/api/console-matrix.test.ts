@@ -10,13 +10,15 @@ import { type Database, openDatabase } from "../../server/db/database";
 import { createUser } from "../../server/firm/create-firm";
 import { BlobStore } from "../../server/storage/blob-store";
 import { DEMO, DEMO_PASSWORD, api, creator, login } from "./harness";
+import { CUSTOM_ROLES, NO_INBOX } from "./matrix-roles";
 import { type Product, freePort, killGroup, spawnProduct } from "./product-processes";
 import { insertDocument, insertEnvelope, insertTraces, processedNotice } from "./walled-notice";
 
 // The console's pages that show notice data, on the real product (console and API processes as
 // `npm start` runs them), with the firm's walls on and a walled notice carrying a canary string:
-// the canary reaches no one the wall keeps out and no one of another firm, in any page, loader
-// data, download or export, while the administrators the wall lets in see it on the same pages.
+// the canary reaches no one the wall keeps out (default and custom roles), no one whose role is kept
+// from the notice pages and no one of another firm, in any page, loader data, download or export,
+// while the administrators the wall lets in see it on the same pages.
 
 const CANARY = "Sandpipercanary";
 
@@ -114,7 +116,17 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
     Object.assign(ids, await insertDocument(store, { firmId, itemId: ids.item!, envelopeId: ids.envelope, storagePolicyId: policy, word: CANARY }));
     Object.assign(ids, await insertTraces(store, { firmId, itemId: ids.item!, webhookId: ids.webhook, word: CANARY }));
 
-    // Walled users of three roles, signed in through the console like everyone else.
+    // The firm's custom roles: one with fields denied, one kept from the notice pages.
+    const now = Date.now();
+    for (const [name, perms] of Object.entries(CUSTOM_ROLES)) {
+      await db
+        .insertInto("security_role")
+        .values({ id: randomUUID(), firm_id: firmId, name, is_system_defined: 0, permissions: JSON.stringify(perms()), created_at: now, updated_at: now })
+        .execute();
+    }
+
+    // Walled users of three default roles and of the custom ones, and one of the role kept from
+    // the notice pages whom no wall keeps out, signed in through the console like everyone else.
     const roles = await db.selectFrom("security_role").select(["id", "name"]).where("firm_id", "=", firmId).execute();
     const signIn = async (email: string) => {
       const answer = await request(port, "/login", {
@@ -125,15 +137,19 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
       if (answer.status !== 302 || !answer.cookie) throw new Error(`console sign-in of ${email} answered ${answer.status}`);
       return answer.cookie;
     };
-    for (const role of ["Administrator", "View Only", "Docketing"]) {
-      const email = `${role.replace(/\W/g, "").toLowerCase()}-walled@demo.ecfx.test`;
+    const users: [role: string, walled: boolean][] = [
+      ...["Administrator", "View Only", "Docketing", ...Object.keys(CUSTOM_ROLES)].map((role): [string, boolean] => [role, true]),
+      [NO_INBOX, false],
+    ];
+    for (const [role, walled] of users) {
+      const email = `${role.replace(/\W/g, "").toLowerCase()}-${walled ? "walled" : "open"}@demo.ecfx.test`;
       const id = await createUser(
         database,
-        { firmId, email, fullName: `${role} walled`, displayName: role, roleId: roles.find((r) => r.name === role)!.id, password: DEMO_PASSWORD },
+        { firmId, email, fullName: `${role} user`, displayName: role, roleId: roles.find((r) => r.name === role)!.id, password: DEMO_PASSWORD },
         Date.now(),
       );
-      await db.updateTable("app_user").set({ timekeeper_id: keeper }).where("id", "=", id).execute();
-      cookies[`${role} (walled)`] = await signIn(email);
+      if (walled) await db.updateTable("app_user").set({ timekeeper_id: keeper }).where("id", "=", id).execute();
+      cookies[walled ? `${role} (walled)` : role] = await signIn(email);
     }
     cookies.Administrator = await signIn(DEMO.admin);
     cookies["Administrator of the other firm"] = await signIn(DEMO.secondAdmin);
@@ -183,7 +199,7 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
     }
   });
 
-  it("shows the walled notice on no page to a walled user or another firm's user", async () => {
+  it("shows the walled notice on no page to a walled user, a role kept from the notice pages or another firm's user", async () => {
     const leaks: string[] = [];
     for (const who of Object.keys(cookies).filter((w) => w !== "Administrator")) {
       for (const route of pages()) {
