@@ -22,6 +22,70 @@ import { insertDocument, insertEnvelope, insertTraces, processedNotice } from ".
 
 const CANARY = "Sandpipercanary";
 
+/** The console's route modules that show notice data: each has its pages in pages() below. */
+const NOTICE_ROUTE_FILES = [
+  "_app.dashboard",
+  "_app.$resource._index",
+  "_app.$resource.$id",
+  "_app.$resource.export",
+  "_app.inbox-items._index",
+  "_app.inbox-items.id.$id",
+  "load-notice.$id",
+  "load-document.$id",
+  "load-dms.$id",
+  "_app.dev",
+  "_app.dev.mail.$id",
+  "_app.webhooks.$id.deliveries",
+  "_app.cases.$id.tracking",
+  "_app.cases.$id.retrieve",
+  "_app.templates.edit.$id",
+  "resources.options.$resource",
+];
+/**
+ * The others, and why they show no notice data: forms and settings, sign-in, assets, and the
+ * signed document link, whose scope is its recipient's (tests/api/ethical-walls.test.ts).
+ */
+const NO_NOTICE_ROUTE_FILES = [
+  "$", // unknown paths redirect
+  "_app.$resource.import",
+  "_app.$resource.new",
+  "_app.demo",
+  "_app.dictionary._index",
+  "_app.dictionary.edit",
+  "_app.dictionary.export",
+  "_app.dictionary.import",
+  "_app.ethical-walls._index",
+  "_app.firm-information",
+  "_app.hierarchy",
+  "_app.inbox-items.upload",
+  "_app.jurisdiction-preferences._index",
+  "_app.profile",
+  "_app.security-roles.$id",
+  "_app.security-roles.export",
+  "_app.security-roles.import",
+  "_app.security-roles.new",
+  "_app.slow",
+  "_app.special-handling",
+  "_app.success",
+  "_app.totest",
+  "_app", // the layout: the signed-in user and the firm's branding
+  "_index",
+  "bench.bare-table",
+  "firm-logo[.png]",
+  "healthcheck",
+  "icons[.svg]",
+  "login",
+  "logout",
+  "oauth.$system.callback",
+  "oauth.$system.start",
+  "password-forgot",
+  "password-reset",
+  "preferences.theme",
+  "public.document.$token",
+  "resources.inbox-bulk", // a change: each notice is admitted through the read scope (inbox-bulk tests)
+  "theme[.css]",
+];
+
 interface Answer {
   status: number;
   location?: string;
@@ -106,6 +170,7 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
     expect((await admin.put("/api/v1/firm/internal-walls", { enabled: true })).status).toBe(200);
     const dms = await post("/api/v1/generic-credential", { name: "Files", field: "files" });
     const policy = await post("/api/v1/storage-policy", { name: "Policy", dms_credential_id: dms });
+    ids.template = await post("/api/v1/email-template", { name: "Matrix template", template: "<p>{{subject}}</p>" });
     ids.webhook = await post("/api/v1/webhook", { name: "Hook", url: "https://hooks.example.test/console", events: ["notice.received"] });
     const raw = `From: clerk@court.test\r\nSubject: Notice ${CANARY}\r\nMessage-ID: <${randomUUID()}@court.test>\r\n\r\nOrder in ${CANARY}.\r\n`;
     const upload = await admin.request("POST", "/api/v1/inbox/upload", { body: raw, headers: { "content-type": "message/rfc822" } });
@@ -181,9 +246,19 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
     `/webhooks/${ids.webhook}/deliveries`,
     `/cases/${ids.case}`,
     `/cases/${ids.case}/tracking`,
+    `/cases/${ids.case}/retrieve`,
+    `/templates/edit/${ids.template}`,
+    `/resources/options/inbox-items?q=Sandpiper`,
   ];
 
   const get = (who: string, route: string) => request(port, route, { headers: { cookie: cookies[who]!, host: `localhost:${port}` } });
+
+  it("has an entry for every console route: aimed at the walled notice above, or showing no notice data", () => {
+    const files = fs.readdirSync(path.join(import.meta.dirname, "../../app/routes")).map((f) => f.replace(/\.tsx?$/, ""));
+    const unclassified = files.filter((f) => !NOTICE_ROUTE_FILES.includes(f) && !NO_NOTICE_ROUTE_FILES.includes(f));
+    expect(unclassified).toEqual([]);
+    expect([...NOTICE_ROUTE_FILES, ...NO_NOTICE_ROUTE_FILES].filter((f) => !files.includes(f))).toEqual([]);
+  });
 
   it("shows the walled notice to the administrator the wall lets in, so its absence elsewhere means something", async () => {
     for (const route of [
@@ -192,6 +267,7 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
       `/load-document/${ids.document}`,
       `/load-dms/${ids.dmsRecord}`,
       `/dev/mail/${ids.mail}`,
+      `/resources/options/inbox-items?q=Sandpiper`,
     ]) {
       const answer = await get("Administrator", route);
       expect(answer.status, route).toBe(200);
