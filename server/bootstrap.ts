@@ -15,6 +15,8 @@ import { OutboundGuard } from "./outbound/guard";
 import { TitleClient } from "./extraction/title-client";
 import { createMailer } from "./mail/mailer";
 import { BlobStore } from "./storage/blob-store";
+import { FolderBlobs } from "./storage/folder-blobs";
+import { S3Blobs } from "./storage/s3-blobs";
 
 /** How long one call to a title extraction provider may take before it is tried again later. */
 const EXTRACTION_TIMEOUT_MS = 30_000;
@@ -34,6 +36,22 @@ function dmsOperatorOrigins(config: Config): string[] {
   return [...switched, ...config.ECFX_DMS_ALLOWED_ORIGINS];
 }
 
+/** The data folder's blobs, or the operator's bucket. */
+function blobBackend(config: Config) {
+  if (config.ECFX_BLOB_STORE === "folder") return new FolderBlobs(path.join(config.dataDir, "blobs"));
+  return new S3Blobs({
+    bucket: config.ECFX_S3_BUCKET!,
+    prefix: config.ECFX_S3_PREFIX,
+    region: config.ECFX_S3_REGION,
+    endpoint: config.ECFX_S3_ENDPOINT,
+    forcePathStyle: config.ECFX_S3_FORCE_PATH_STYLE,
+    accessKeyId: config.ECFX_S3_ACCESS_KEY_ID!,
+    secretAccessKey: config.ECFX_S3_SECRET_ACCESS_KEY!,
+    // The endpoint the operator names is reached as it is, like the court simulator's.
+    guard: new OutboundGuard({ allowedOrigins: config.ECFX_S3_ENDPOINT ? [config.ECFX_S3_ENDPOINT] : [], allowedRanges: config.ECFX_OUTBOUND_ALLOW }),
+  });
+}
+
 /** Opens the database (migrated), the secrets and the mailer: what every server role needs. */
 /** The context, and whether this start created the demo firms (the demo notices follow then). */
 export async function openContext(config: Config, clock: Clock = systemClock): Promise<ServerContext & { seededDemo: boolean }> {
@@ -45,7 +63,7 @@ export async function openContext(config: Config, clock: Clock = systemClock): P
   const mailer = createMailer({ database, clock, from: config.ECFX_MAIL_FROM, relayUrl: config.ECFX_SMTP_RELAY_URL });
   // Processes started together on one database create the demo firms once, not once each.
   const seededDemo = config.ECFX_DEMO ? await underStartupLock(config.databaseUrl, () => seedDemo(database, config.ECFX_DEMO_PASSWORD, clock.now())) : false;
-  const blobs = new BlobStore(path.join(config.dataDir, "blobs"), database);
+  const blobs = new BlobStore(blobBackend(config), database);
   const courts = new CourtConnector({
     baseUrl: config.ECFX_COURT_BASE_URL,
     timeoutMs: config.ECFX_COURT_TIMEOUT_MS,

@@ -18,6 +18,14 @@ describe("configuration", () => {
     expect(() => loadConfig({ ECFX_OUTBOUND_ALLOW: "10.0.0.0/8,intranet" })).toThrow(/ECFX_OUTBOUND_ALLOW/);
   });
 
+  it("keeps stored files in the data folder unless an object store is named whole", () => {
+    expect(loadConfig({}).ECFX_BLOB_STORE).toBe("folder");
+    expect(() => loadConfig({ ECFX_BLOB_STORE: "s3", ECFX_S3_BUCKET: "ecfx" })).toThrow(/ECFX_S3_ACCESS_KEY_ID: required with ECFX_BLOB_STORE=s3/);
+    expect(() => loadConfig({ ECFX_BLOB_STORE: "tape" })).toThrow(/ECFX_BLOB_STORE/);
+    const s3 = loadConfig({ ECFX_BLOB_STORE: "s3", ECFX_S3_BUCKET: "ecfx", ECFX_S3_ACCESS_KEY_ID: "k", ECFX_S3_SECRET_ACCESS_KEY: "s" });
+    expect([s3.ECFX_S3_PREFIX, s3.ECFX_S3_REGION, s3.ECFX_S3_FORCE_PATH_STYLE]).toEqual(["blobs/", "us-east-1", false]);
+  });
+
   it("reads the private ranges outbound calls may reach", () => {
     expect(loadConfig({}).ECFX_OUTBOUND_ALLOW).toEqual([]);
     expect(loadConfig({ ECFX_OUTBOUND_ALLOW: " 10.20.0.0/16, 192.0.2.7,fd12::/64" }).ECFX_OUTBOUND_ALLOW).toEqual(["10.20.0.0/16", "192.0.2.7", "fd12::/64"]);

@@ -48,6 +48,19 @@ const schema = z.object({
   ECFX_API_URL: z.string().url().optional(),
   ECFX_PUBLIC_URL: z.string().url().optional(),
   ECFX_DATA_DIR: z.string().min(1).default("./data"),
+  /**
+   * Where raw e-mails and fetched documents are kept: the data folder, or an S3-compatible bucket
+   * for installations whose hosts share no folder (docs/decisions/117).
+   */
+  ECFX_BLOB_STORE: z.enum(["folder", "s3"]).default("folder"),
+  ECFX_S3_BUCKET: z.string().min(3).optional(),
+  ECFX_S3_PREFIX: z.string().default("blobs/"),
+  ECFX_S3_REGION: z.string().min(1).default("us-east-1"),
+  /** An S3-compatible service's URL; AWS's own hosts when absent. */
+  ECFX_S3_ENDPOINT: z.string().url().optional(),
+  ECFX_S3_FORCE_PATH_STYLE: bool.default("false"),
+  ECFX_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  ECFX_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Root of the file-system DMS target; each credential's folder lies inside it. */
   ECFX_FILE_STORE_ROOT: z.string().min(1).optional(),
   DATABASE_URL: z
@@ -176,6 +189,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const c = parsed.data;
+  if (c.ECFX_BLOB_STORE === "s3") {
+    const missing = (["ECFX_S3_BUCKET", "ECFX_S3_ACCESS_KEY_ID", "ECFX_S3_SECRET_ACCESS_KEY"] as const).filter((name) => !c[name]);
+    if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map((name) => `  ${name}: required with ECFX_BLOB_STORE=s3`).join("\n")}`);
+  }
   const dataDir = path.resolve(c.ECFX_DATA_DIR);
   return {
     ...c,

@@ -23,6 +23,7 @@ import { startWorker } from "./jobs/worker";
 import { startHeartbeat } from "./jobs/heartbeat";
 import { PIPELINE_JOBS } from "./pipeline/job-handlers";
 import { requeueStalledWork } from "./pipeline/requeue-stalled";
+import { startOrphanSweep } from "./storage/orphan-sweep";
 import { isServerCopy, startServerCopies } from "./lib/server-copies";
 
 const root = process.env.ECFX_ROOT ?? process.cwd();
@@ -145,6 +146,8 @@ async function main(): Promise<void> {
       stops.unshift(() => digests.stop());
       const compaction = startCountCompaction(ctx);
       stops.unshift(async () => compaction.stop());
+      const orphans = startOrphanSweep(ctx);
+      stops.unshift(async () => orphans.stop());
       console.log(`ECFX worker running ${config.ECFX_WORKER_CONCURRENCY} jobs at a time`);
     }
     if (config.ECFX_ROLES.includes("smtp")) {

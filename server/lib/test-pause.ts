@@ -8,7 +8,8 @@
  * hooks do nothing.
  */
 export const PAUSE_POINTS = ["item-recorded", "document-fetched", "file-intended", "file-written", "mail-recorded", "mail-sent"] as const;
-export type PausePoint = (typeof PAUSE_POINTS)[number];
+/** Points inside a stage, each stopped at by a test of its own (tests/api/object-store.test.ts). */
+export type PausePoint = (typeof PAUSE_POINTS)[number] | "blob-uploaded";
 
 const testing = process.env.NODE_ENV === "test";
 const requested = testing ? process.env.ECFX_TEST_PAUSE_AT : undefined;

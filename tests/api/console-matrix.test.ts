@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../server/db/database";
 import { createUser } from "../../server/firm/create-firm";
 import { BlobStore } from "../../server/storage/blob-store";
+import { FolderBlobs } from "../../server/storage/folder-blobs";
 import { DEMO, DEMO_PASSWORD, api, creator, login } from "./harness";
 import { CUSTOM_ROLES, NO_INBOX } from "./matrix-roles";
 import { type Product, freePort, killGroup, spawnProduct } from "./product-processes";
@@ -175,7 +176,7 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
     const raw = `From: clerk@court.test\r\nSubject: Notice ${CANARY}\r\nMessage-ID: <${randomUUID()}@court.test>\r\n\r\nOrder in ${CANARY}.\r\n`;
     const upload = await admin.request("POST", "/api/v1/inbox/upload", { body: raw, headers: { "content-type": "message/rfc822" } });
     ids.item = upload.body.id;
-    const store = { db, blobs: new BlobStore(path.join(dataDir, "blobs"), database), fileStoreRoot: path.join(dataDir, "dms") };
+    const store = { db, blobs: new BlobStore(new FolderBlobs(path.join(dataDir, "blobs")), database), fileStoreRoot: path.join(dataDir, "dms") };
     await processedNotice(store, ids.item!, { caseId: ids.case, word: CANARY });
     ids.envelope = await insertEnvelope(store, { firmId, itemId: ids.item!, caseId: ids.case!, word: CANARY });
     Object.assign(ids, await insertDocument(store, { firmId, itemId: ids.item!, envelopeId: ids.envelope, storagePolicyId: policy, word: CANARY }));

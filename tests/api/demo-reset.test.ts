@@ -202,7 +202,7 @@ describe.each(backends)("resetting the demo firm (%s)", (backend) => {
     worker = undefined;
     const fetched = await db.selectFrom("document").select("file_id").where("firm_id", "=", demoId).where("file_id", "is not", null).execute();
     expect(fetched.length).toBeGreaterThan(5);
-    for (const doc of fetched) expect(running.ctx.blobs.exists(doc.file_id!)).toBe(true);
+    for (const doc of fetched) expect(await running.ctx.blobs.exists(doc.file_id!)).toBe(true);
     const demoRoot = firmStorageRoot(running.ctx.config.fileStoreRoot, demoId);
     const filed = filesUnder(demoRoot);
     expect(filed.length).toBeGreaterThan(5);
@@ -216,12 +216,12 @@ describe.each(backends)("resetting the demo firm (%s)", (backend) => {
     const secondDocs = await db.selectFrom("document").select("file_id").where("firm_id", "=", secondId).where("file_id", "is not", null).execute();
     const shared = new Set(secondDocs.map((d) => d.file_id));
     expect(fetched.filter((d) => shared.has(d.file_id)).length).toBeGreaterThan(0);
-    for (const doc of fetched) expect([doc.file_id, running.ctx.blobs.exists(doc.file_id!)]).toEqual([doc.file_id, shared.has(doc.file_id)]);
+    for (const doc of fetched) expect([doc.file_id, await running.ctx.blobs.exists(doc.file_id!)]).toEqual([doc.file_id, shared.has(doc.file_id)]);
     expect(filesUnder(demoRoot)).toEqual([]);
     expect(await countsOf(db, demoId, ["document", "envelope", "dms_record"])).toEqual({ document: 0, envelope: 0, dms_record: 0 });
     expect(fs.existsSync(secondFile)).toBe(true);
     expect(await countsOf(db, secondId, [...RESET_TABLES])).toEqual(secondProcessed);
-    for (const doc of secondDocs) expect(running.ctx.blobs.exists(doc.file_id!)).toBe(true);
+    for (const doc of secondDocs) expect(await running.ctx.blobs.exists(doc.file_id!)).toBe(true);
   }, 180_000);
 
   it("resets while the worker processes the demo notices, leaving no job without its row", async () => {

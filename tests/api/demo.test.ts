@@ -112,7 +112,7 @@ describe.each(backends)("the demo firm's year (%s)", (backend) => {
     for (const status of ["fetched", "restricted", "failed"]) expect(docs.some((d) => d.fetch_status === status)).toBe(true);
     expect(docs.some((d) => d.sealed === 1)).toBe(true);
     for (const status of ["succeeded", "failed", "canceled"]) expect(docs.some((d) => d.dms_status === status)).toBe(true);
-    for (const doc of docs.filter((d) => d.file_id).slice(0, 50)) expect(running.ctx.blobs.exists(doc.file_id!)).toBe(true);
+    for (const doc of docs.filter((d) => d.file_id).slice(0, 50)) expect(await running.ctx.blobs.exists(doc.file_id!)).toBe(true);
     const runs = await db.selectFrom("digest_run").select("id").where("firm_id", "=", firmId).where("status", "=", "sent").execute();
     expect(runs.length).toBeGreaterThan(50);
     const sent = await db.selectFrom("notification").select(["cadence"]).where("firm_id", "=", firmId).where("status", "=", "sent").execute();
