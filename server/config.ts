@@ -147,6 +147,11 @@ const schema = z.object({
    * reached although private or plain http. A URL a firm types never is.
    */
   ECFX_WEBHOOK_ALLOWED_ORIGINS: commaList.refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
+  /**
+   * Origins of identity providers the operator names (a local one of tests and the demo): their
+   * metadata and OpenID discovery are fetched although private or plain http. A URL a firm types never is.
+   */
+  ECFX_SSO_ALLOWED_ORIGINS: commaList.refine((entries) => entries.every(isOrigin), "must be http(s) origins separated by commas"),
   ECFX_COURT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ECFX_COURT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** ECFX Track prices (spec §9 names none; decision 054), in US cents, fixed on a case when it is subscribed or resumed. */

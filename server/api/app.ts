@@ -14,6 +14,7 @@ import { dmsAuthorizationRoutes } from "./routes/dms-authorization";
 import { OneLinePerRequest, loggerOptions } from "./request-logging";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
+import { ssoRoutes } from "./routes/sso";
 import { caseTrackingRoutes } from "./routes/case-tracking";
 import { dashboardRoutes } from "./routes/dashboard";
 import { dictionaryRoutes } from "./routes/dictionary";
@@ -80,6 +81,7 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   healthRoutes(app, ctx);
   slowCallRoutes(app, ctx);
   authRoutes(app, ctx);
+  ssoRoutes(app, ctx);
   roleRoutes(app, ctx);
   securityRoleRoutes(app, ctx);
   firmRoutes(app, ctx);

@@ -25,6 +25,8 @@ export interface Caller {
    * null (read-scope.ts). Absent for a caller made otherwise: the scope is then read on its own.
    */
   wallTimekeeperId?: string | null;
+  /** The single sign-on session the caller's sign-in started, if it was one (decision 099). */
+  ssoSessionId?: string;
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -95,6 +97,7 @@ export async function authenticate(ctx: ServerContext, request: FastifyRequest):
     permissions: parsePermissions(row.permissions),
     dictionaryVersion: Number(row.dictionary_version),
     wallTimekeeperId: row.internal_walls_enabled ? row.timekeeper_id : null,
+    ...(claims.ssoSessionId ? { ssoSessionId: claims.ssoSessionId } : {}),
   };
 }
 

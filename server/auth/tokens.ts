@@ -8,6 +8,8 @@ export interface AccessClaims {
   userId: string;
   firmId: number;
   tokenVersion: number;
+  /** The single sign-on session the sign-in started (decision 099), if it was one. */
+  ssoSessionId?: string;
 }
 
 export interface TokenPair {
@@ -24,7 +26,7 @@ function key(ctx: ServerContext): Uint8Array {
 
 export async function signAccessToken(ctx: ServerContext, claims: AccessClaims): Promise<string> {
   const now = Math.floor(ctx.clock.now() / 1000);
-  return new SignJWT({ firm: claims.firmId, ver: claims.tokenVersion })
+  return new SignJWT({ firm: claims.firmId, ver: claims.tokenVersion, ...(claims.ssoSessionId ? { sid: claims.ssoSessionId } : {}) })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(claims.userId)
     .setIssuer(ISSUER)
@@ -41,18 +43,23 @@ export async function verifyAccessToken(ctx: ServerContext, token: string): Prom
       currentDate: new Date(ctx.clock.now()),
     });
     if (typeof payload.sub !== "string" || typeof payload.firm !== "number" || typeof payload.ver !== "number") return null;
-    return { userId: payload.sub, firmId: payload.firm, tokenVersion: payload.ver };
+    const sid = typeof payload.sid === "string" ? { ssoSessionId: payload.sid } : {};
+    return { userId: payload.sub, firmId: payload.firm, tokenVersion: payload.ver, ...sid };
   } catch (error) {
     if (error instanceof errors.JOSEError) return null;
     throw error;
   }
 }
 
-/** Issues an access token and a refresh token; a new sign-in starts a new refresh family. */
+/**
+ * Issues an access token and a refresh token; a new sign-in starts a new refresh family. Both
+ * name the single sign-on session the sign-in started, when it was one.
+ */
 export async function issueTokens(
   ctx: ServerContext,
   user: { id: string; firm_id: number; token_version: number },
   familyId: string = newId(),
+  ssoSessionId: string | null = null,
 ): Promise<TokenPair> {
   const { token, hash } = newSecretToken();
   const now = ctx.clock.now();
@@ -67,10 +74,12 @@ export async function issueTokens(
       expires_at: now + ctx.config.ECFX_REFRESH_TOKEN_TTL * 1000,
       rotated_at: null,
       revoked_at: null,
+      sso_session_id: ssoSessionId,
     })
     .execute();
+  const sso = ssoSessionId ? { ssoSessionId } : {};
   return {
-    access_token: await signAccessToken(ctx, { userId: user.id, firmId: user.firm_id, tokenVersion: user.token_version }),
+    access_token: await signAccessToken(ctx, { userId: user.id, firmId: user.firm_id, tokenVersion: user.token_version, ...sso }),
     refresh_token: token,
     expires_in: ctx.config.ECFX_ACCESS_TOKEN_TTL,
   };
@@ -89,13 +98,18 @@ export async function rotateRefreshToken(ctx: ServerContext, presented: string):
   const row = await db.selectFrom("refresh_token").selectAll().where("token_hash", "=", sha256(presented)).executeTakeFirst();
   if (!row || row.revoked_at !== null) return { ok: false, reason: "invalid" };
   if (row.expires_at <= now) return { ok: false, reason: "expired" };
+  // The identity provider's logout ended the single sign-on session: its tokens end with it.
+  if (row.sso_session_id) {
+    const sso = await db.selectFrom("sso_session").select("ended_at").where("id", "=", row.sso_session_id).executeTakeFirst();
+    if (!sso || sso.ended_at !== null) return { ok: false, reason: "invalid" };
+  }
 
   const user = await db.selectFrom("app_user").select(["id", "firm_id", "token_version"]).where("id", "=", row.user_id).executeTakeFirst();
   if (!user) return { ok: false, reason: "invalid" };
 
   if (row.rotated_at !== null) {
     if (now - row.rotated_at <= ctx.config.ECFX_REFRESH_REUSE_LEEWAY * 1000) {
-      return { ok: true, tokens: await issueTokens(ctx, user, row.family_id) };
+      return { ok: true, tokens: await issueTokens(ctx, user, row.family_id, row.sso_session_id) };
     }
     await revokeFamily(ctx, row.family_id);
     return { ok: false, reason: "reused" };
@@ -107,7 +121,7 @@ export async function rotateRefreshToken(ctx: ServerContext, presented: string):
     .where("rotated_at", "is", null)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return rotateRefreshToken(ctx, presented);
-  return { ok: true, tokens: await issueTokens(ctx, user, row.family_id) };
+  return { ok: true, tokens: await issueTokens(ctx, user, row.family_id, row.sso_session_id) };
 }
 
 export async function revokeFamily(ctx: ServerContext, familyId: string): Promise<void> {
@@ -119,10 +133,14 @@ export async function revokeFamily(ctx: ServerContext, familyId: string): Promis
     .execute();
 }
 
-/** The user a refresh token was issued to, whether or not it is still valid. */
-export async function userOfRefreshToken(ctx: ServerContext, presented: string): Promise<string | undefined> {
-  const row = await ctx.database.db.selectFrom("refresh_token").select("user_id").where("token_hash", "=", sha256(presented)).executeTakeFirst();
-  return row?.user_id;
+/** The user a refresh token was issued to, and its single sign-on session, whether or not it is still valid. */
+export async function sessionOfRefreshToken(ctx: ServerContext, presented: string): Promise<{ userId: string; ssoSessionId?: string } | undefined> {
+  const row = await ctx.database.db
+    .selectFrom("refresh_token")
+    .select(["user_id", "sso_session_id"])
+    .where("token_hash", "=", sha256(presented))
+    .executeTakeFirst();
+  return row ? { userId: row.user_id, ...(row.sso_session_id ? { ssoSessionId: row.sso_session_id } : {}) } : undefined;
 }
 
 /**

@@ -109,6 +109,48 @@ export interface RefreshTokenTable {
   expires_at: Millis;
   rotated_at: Millis | null;
   revoked_at: Millis | null;
+  /** The single sign-on session the sign-in started (decision 099), carried through refreshes. */
+  sso_session_id: Generated<string | null>;
+}
+
+export interface FirmSsoTable {
+  firm_id: number;
+  idp_entity_id: Generated<string>;
+  idp_sso_url: Generated<string>;
+  idp_slo_url: Generated<string>;
+  /** JSON list of PEM certificates: several while the identity provider rolls its key over. */
+  idp_certificates: Generated<string>;
+  idp_metadata_url: Generated<string>;
+  /** Sealed by the secret box. */
+  sp_private_key: string;
+  sp_certificate: string;
+  /** Empty: the NameID is the user's e-mail address. */
+  email_attribute: Generated<string>;
+  break_glass_user_id: Generated<string | null>;
+  group_attribute: Generated<string>;
+  /** JSON object: identity provider group → security role id. */
+  group_roles: Generated<string>;
+  updated_at: Millis;
+}
+
+export interface SsoRequestTable {
+  id: string;
+  firm_id: number;
+  data: string;
+  expires_at: Millis;
+}
+
+export interface SsoSessionTable {
+  id: string;
+  firm_id: number;
+  user_id: string;
+  method: string;
+  issuer: string;
+  subject: string;
+  subject_format: string;
+  session_index: string;
+  created_at: Millis;
+  ended_at: Millis | null;
 }
 
 export interface LoginThrottleTable {
@@ -748,6 +790,10 @@ export interface DB {
   security_role: SecurityRoleTable;
   app_user: UserTable;
   refresh_token: RefreshTokenTable;
+  firm_sso: FirmSsoTable;
+  sso_request: SsoRequestTable;
+  sso_replay: { firm_id: number; assertion_id: string; expires_at: Millis };
+  sso_session: SsoSessionTable;
   login_throttle: LoginThrottleTable;
   password_reset: PasswordResetTable;
   outbound_mail: OutboundMailTable;

@@ -4,7 +4,8 @@ import { emailField, passwordField, requiredText } from "../../../app/common/val
 import { dummyHash, hashPassword, verifyPassword } from "../../auth/password";
 import { sendPasswordResetMail } from "../../notify/password-reset-mail";
 import { clearFailures, countAttempt, refuseWhileLocked, type ThrottleKey } from "../../auth/throttle";
-import { issueTokens, revokeAllSessions, rotateRefreshToken, userOfRefreshToken, verifyAccessToken } from "../../auth/tokens";
+import { issueTokens, revokeAllSessions, rotateRefreshToken, sessionOfRefreshToken, verifyAccessToken } from "../../auth/tokens";
+import { passwordRefused, ssoLogoutUrl, ssoSessionOf } from "../../sso/sso-sessions";
 import { userRoleMap } from "../../auth/permissions";
 import { reportsPageViews } from "../../analytics/analytics";
 import { productPartsOf } from "../../firm/product-parts";
@@ -41,6 +42,9 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
       throw new HttpError(401, message("errors:loginFailed"));
     }
     await clearFailures(ctx, keys[0]!);
+    // A firm that signs in through its identity provider takes no password, but from the one
+    // administrator it named to get in when the provider is down (decision 099).
+    if (await passwordRefused(ctx, user)) throw new HttpError(403, message("errors:sso.passwordRefused"));
     const tokens = await issueTokens(ctx, user);
     return reply.send({
       user: { id: user.id, email: user.email, fullName: user.full_name, securityRoleId: user.security_role_id, firmId: user.firm_id },
@@ -58,14 +62,17 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
 
   // Signing out ends every session of the user at once: a copied cookie or a token taken from
   // another machine stops working too, access tokens included (their version is bumped).
+  // A single sign-on session's logout then goes on at the identity provider (`redirect`).
   app.post("/auth/logout", async (request, reply) => {
     const token = (request.body as { refresh_token?: unknown } | undefined)?.refresh_token;
     const bearer = bearerToken(request);
-    const userId =
-      (typeof token === "string" && token ? await userOfRefreshToken(ctx, token) : undefined) ??
-      (bearer ? (await verifyAccessToken(ctx, bearer))?.userId : undefined);
+    const claims = bearer ? await verifyAccessToken(ctx, bearer) : null;
+    const fromRefresh = typeof token === "string" && token ? await sessionOfRefreshToken(ctx, token) : undefined;
+    const userId = fromRefresh?.userId ?? claims?.userId;
+    const ssoSessionId = fromRefresh?.ssoSessionId ?? claims?.ssoSessionId;
+    const redirect = ssoSessionId ? await ssoLogoutUrl(ctx, ssoSessionId) : null;
     if (userId) await revokeAllSessions(ctx, userId);
-    return reply.status(204).send();
+    return redirect ? reply.send({ redirect }) : reply.status(204).send();
   });
 
   // With the host the browser reached, the answer also carries what every console page needs
@@ -78,8 +85,11 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
       host ? productPartsOf(ctx, caller.firmId) : undefined,
       host ? reportsPageViews(ctx, host, caller.userId) : undefined,
     ]);
+    // Signed in through the firm's identity provider: the session it vouched for (spec §7).
+    const sso = caller.ssoSessionId ? await ssoSessionOf(ctx, caller.ssoSessionId) : undefined;
     return {
       ...(host ? { parts: parts ?? [], analytics } : {}),
+      ...(sso ? { sso } : {}),
       id: user.id,
       email: user.email,
       fullName: user.full_name,

@@ -9,7 +9,8 @@ import { hostNameRefusal } from "../../firm/host-names";
 import { findFirm, findFirmForHost, firmLogo, hostNamesOfOtherFirms, implicitHostNames, saveFirmLogo, updateFirm } from "../../firm/firm-repository";
 import { message } from "../../lib/messages";
 import { authenticate, levelOf, requireAccess } from "../../auth/caller";
-import { HttpError, errorHandler, notFound } from "../../lib/errors";
+import { HttpError, errorHandler, invalid, notFound } from "../../lib/errors";
+import { ssoReady } from "../../sso/firm-sso";
 import { auditFirmChange } from "../../resources/audit";
 import { readBody, sendProtobuf, wantsProtobuf } from "../protobuf-body";
 
@@ -37,6 +38,9 @@ export function firmRoutes(app: FastifyInstance, ctx: ServerContext) {
     // What the firm bought is set by ECFX, not by the firm's own administrators (decision 048).
     if (!sameFeatures(update.entitled_features, before.entitled_features)) throw new HttpError(403, message("errors:entitledFeaturesFixed"));
     update.entitled_features = before.entitled_features;
+    // Staff cannot be sent to an identity provider the firm has not described (decision 099).
+    if (update.signon_type !== "local" && update.signon_type !== before.signon_type && !(await ssoReady(ctx, caller.firmId, update.signon_type)))
+      throw invalid({ signon_type: ["errors:sso.notConfigured"] }, message("errors:sso.notConfigured"));
     // Otherwise one firm could put its branding on another firm's sign-in page (decision 090).
     const others = await hostNamesOfOtherFirms(ctx.database, caller.firmId, implicitHostNames(ctx.config.publicUrl));
     const refusal = hostNameRefusal(update.host_names, before.host_names, others);
