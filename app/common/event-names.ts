@@ -56,6 +56,7 @@ export const EVENT_NAMES = [
   "missed notice resolved",
   "missed notice mail not sent",
   "quoted notice linked",
+  "user provisioned",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -37,6 +37,8 @@ import { slowCallRoutes } from "./routes/slow-calls";
 import { wallRoutes } from "./routes/walls";
 import { resourceRoutes } from "./routes/resources";
 import { webhookRoutes } from "./routes/webhooks";
+import { scimRoutes } from "../scim/routes";
+import { scimAdminRoutes } from "./routes/scim-admin";
 
 /** The ECFX API: JSON everywhere, protobuf where the spec says binary. */
 export function buildApi(ctx: ServerContext, options: { logStream?: Writable } = {}): FastifyInstance {
@@ -106,5 +108,7 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   providerCredentialRoutes(app, ctx);
   dmsAuthorizationRoutes(app, ctx);
   resourceRoutes(app, ctx);
+  scimAdminRoutes(app, ctx);
+  scimRoutes(app, ctx);
   return app;
 }

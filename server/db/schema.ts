@@ -856,6 +856,44 @@ export interface DB {
   case_docket_entry: CaseDocketEntryTable;
   missed_notice: MissedNoticeTable;
   case_retrieve: CaseRetrieveTable;
+  scim_token: ScimTokenTable;
+  scim_user: ScimUserTable;
+  scim_group: ScimGroupTable;
+  scim_group_member: LinkRow<"group_id", "user_id">;
+}
+
+/** A firm's SCIM provisioning token: only its hash is kept (decision 101). */
+export interface ScimTokenTable {
+  id: string;
+  firm_id: number;
+  token_hash: string;
+  label: string;
+  created_by: string;
+  created_at: Millis;
+  last_used_at: Millis | null;
+  revoked_at: Millis | null;
+}
+
+/** What an identity provider says of a user beyond the user record. */
+export interface ScimUserTable {
+  user_id: string;
+  firm_id: number;
+  external_id: string | null;
+  given_name: string;
+  family_name: string;
+  /** 0: deactivated by the identity provider; the user cannot sign in. */
+  active: number;
+}
+
+/** An identity provider's group; its security role is the firm's explicit mapping, none by default. */
+export interface ScimGroupTable {
+  id: string;
+  firm_id: number;
+  display_name: string;
+  external_id: string | null;
+  security_role_id: string | null;
+  created_at: Millis;
+  updated_at: Millis;
 }
 
 export type FirmRow = Selectable<FirmTable>;

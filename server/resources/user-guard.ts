@@ -98,7 +98,18 @@ export async function keepAnAdministrator(
   const adminRoles = roles.filter((role) => isAdminRole(role)).map((role) => role.id);
   if (!adminRoles.length || (change.roleId !== null && adminRoles.includes(change.roleId))) return;
   const admins = async () =>
-    (await trx.selectFrom("app_user").select("id").where("firm_id", "=", firmId).where("security_role_id", "in", adminRoles).execute()).map((u) => u.id);
+    (
+      await trx
+        .selectFrom("app_user")
+        .select("id")
+        .where("firm_id", "=", firmId)
+        .where("security_role_id", "in", adminRoles)
+        // An administrator the identity provider deactivated (SCIM) cannot sign in: not one to keep.
+        .where((eb) =>
+          eb.not(eb.exists(eb.selectFrom("scim_user").select("user_id").whereRef("scim_user.user_id", "=", "app_user.id").where("scim_user.active", "=", 0))),
+        )
+        .execute()
+    ).map((u) => u.id);
   if (!(await admins()).some((id) => change.userIds.includes(id))) return;
   await holdFirm(trx, ctx.database.dialect, firmId);
   if ((await admins()).every((id) => change.userIds.includes(id))) {

@@ -37,7 +37,10 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     await refuseWhileLocked(ctx, keys, "errors:tooManyAttempts");
     const user = await db.selectFrom("app_user").selectAll().where("email", "=", body.username).executeTakeFirst();
     const ok = await verifyPassword(body.password, user?.password_hash ?? (await dummyHash()));
-    if (!user || !ok) {
+    // A user the firm's identity provider deactivated (SCIM) signs in no more, told no more than anyone.
+    const deactivated =
+      user && ok && (await db.selectFrom("scim_user").select("user_id").where("user_id", "=", user.id).where("active", "=", 0).executeTakeFirst());
+    if (!user || !ok || deactivated) {
       await countAttempt(ctx, keys);
       throw new HttpError(401, message("errors:loginFailed"));
     }
