@@ -41,3 +41,24 @@ export function periodSearch(q: PeriodQuery): string {
   }
   return params.toString();
 }
+
+/** The dashboard form's fields as the page reads them back. */
+export interface PeriodForm {
+  period: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * What the dashboard's form asked for. Dates typed in choose the custom period, whatever the
+ * list says (a person fills in dates and leaves the list as it was); only leaving a custom period
+ * the page showed (`shown`) by the list drops the dates it still carries.
+ */
+export function formPeriod(params: URLSearchParams): PeriodForm {
+  const period = params.get("period") || DEFAULT_PERIOD;
+  const from = params.get("from")?.trim() ?? "";
+  const to = params.get("to")?.trim() ?? "";
+  if (period === "custom" || (!from && !to)) return { period, from, to };
+  if (params.get("shown") === "custom") return { period, from: "", to: "" };
+  return { period: "custom", from, to };
+}

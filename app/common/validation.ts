@@ -49,7 +49,9 @@ export const addressOrDomainList = () =>
     )
     .superRefine((list, ctx) => {
       list.forEach((v, i) => {
-        if (list.indexOf(v) !== i) ctx.addIssue({ code: "custom", path: [i], message: "errors:itemInList" });
+        // A repeated address reads as in every e-mail list (spec §5), a repeated domain as any list item.
+        const repeat = EMAIL.safeParse(v).success ? "errors:emailAddedAlready" : "errors:itemInList";
+        if (list.indexOf(v) !== i) ctx.addIssue({ code: "custom", path: [i], message: repeat });
       });
     });
 

@@ -6,10 +6,11 @@ import { useTranslation } from "react-i18next";
 export const API_PING_INTERVAL_MS = 30_000;
 
 /**
- * With JavaScript, the page asks the console's health check (which asks the API and its database)
- * every half minute while it is visible, and at once when the tab comes back or the network does;
- * while the service does not answer, a banner says so. Without JavaScript a page that cannot load
- * says it itself (503).
+ * With JavaScript, the page pings the API (its ping route with the user's token, through
+ * /resources/ping) every half minute while it is visible, and at once when the tab comes back or
+ * the network does; while the service does not answer, a banner says so. An ended session is an
+ * answer: the next page says that itself. Without JavaScript a page that cannot load says it
+ * itself (503).
  */
 export function ApiStatusBanner() {
   const { t } = useTranslation();
@@ -20,8 +21,8 @@ export function ApiStatusBanner() {
     const ping = async () => {
       if (document.visibilityState === "hidden") return;
       try {
-        const response = await fetch("/healthcheck", { cache: "no-store", headers: { accept: "application/json" } });
-        if (!stopped) setDown(!response.ok);
+        const response = await fetch("/resources/ping", { cache: "no-store", headers: { accept: "application/json" } });
+        if (!stopped) setDown(response.status >= 500);
       } catch {
         if (!stopped) setDown(true);
       }

@@ -9,7 +9,7 @@ import type { DashboardData } from "../common/dashboard-answer";
 import { apiJson } from "../utils/api.server";
 import { failureKey } from "../utils/api-failure.server";
 import { requireUser } from "../utils/auth.server";
-import { DEFAULT_PERIOD, type PeriodQuery, periodQuerySchema, periodSearch } from "../common/dashboard-period";
+import { type PeriodQuery, formPeriod, periodQuerySchema, periodSearch } from "../common/dashboard-period";
 import { keptResults } from "../common/kept-results";
 import { useRootData } from "../utils/root-data";
 
@@ -37,7 +37,7 @@ async function counted(token: string, query: PeriodQuery): Promise<Counted> {
 export async function loader({ request }: LoaderFunctionArgs) {
   const { me, auth, headers } = await requireUser(request, "dashboardAccess");
   const params = new URL(request.url).searchParams;
-  const form = { period: params.get("period") || DEFAULT_PERIOD, from: params.get("from") ?? "", to: params.get("to") ?? "" };
+  const form = formPeriod(params);
   const parsed = periodQuerySchema.safeParse({ period: form.period, from: form.from || undefined, to: form.to || undefined });
   if (!parsed.success) return data({ me, form, error: parsed.error.issues[0]?.message ?? "errors:selectTwoDates", counts: null }, { headers });
   // Asked for now and drawn when they come (decision 069): the console draws the signed-in page

@@ -3,6 +3,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CardCase } from "../components/inbox/CardCase";
+import { CardFollow } from "../components/inbox/CardFollow";
 import { CardHeader } from "../components/inbox/CardHeader";
 import { CardHistory } from "../components/inbox/CardHistory";
 import { CardOutcomes } from "../components/inbox/CardOutcomes";
@@ -57,6 +58,7 @@ export default function InboxCardPage() {
   return (
     <Stack>
       <CardHeader item={card.item} canChange={canChange} />
+      <CardFollow status={card.item.status} />
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack>

@@ -1,4 +1,4 @@
-import { Alert, Button, Input, Stack } from "../utils/mantine";
+import { Alert, Button, Input, Stack, Text } from "../utils/mantine";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, MaxPartSizeExceededError, data, unstable_createMemoryUploadHandler } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -53,7 +53,13 @@ export default function UploadEmail() {
   return (
     <CardSection title={t("upload.title")}>
       <Form method="post" encType="multipart/form-data">
-        <Stack maw={480} gap="sm">
+        <Stack maw={560} gap="sm">
+          <Text size="sm" data-testid="upload-accepts">
+            {t("upload.accepts")}
+          </Text>
+          <Text size="sm" data-testid="upload-then">
+            {t("upload.then")}
+          </Text>
           {result?.error ? (
             <Alert color="red" role="alert" data-testid="upload-error">
               {t(result.error)}

@@ -49,7 +49,8 @@ export function authenticatorFor(request: Request): Authenticator<AuthSession> {
       const password = String(form.get("password") ?? "");
       const response = await apiRequest("/auth/login", {
         method: "POST",
-        json: { username, password },
+        // The firm of the host the browser reached is the only one whose users sign in here.
+        json: { username, password, host: new URL(request.url).host },
         forwardedFor: forwardedFor(request),
       });
       if (!response.ok) {

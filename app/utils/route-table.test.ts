@@ -23,6 +23,18 @@ describe("pages of parts of the product", () => {
   });
 });
 
+describe("the drawer's firm settings", () => {
+  it("list the dictionary for roles that may open the firm's pages, and not for the others", () => {
+    const firmLinks = (firmAccess: "FULL" | "READ" | "DENY") =>
+      drawerRoutes({ firmAccess }, [])
+        .filter((r) => r.drawer === "firm")
+        .map((r) => r.path);
+    expect(firmLinks("FULL")).toContain("/dictionary");
+    expect(firmLinks("READ")).toContain("/dictionary");
+    expect(drawerRoutes({ firmAccess: "DENY" }, []).map((r) => r.path)).not.toContain("/dictionary");
+  });
+});
+
 describe("the route a path belongs to", () => {
   it("is the longest declared path that is the whole path or a prefix of it up to a slash", () => {
     expect(routeFor("/cases")?.path).toBe("/cases");

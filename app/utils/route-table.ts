@@ -36,7 +36,7 @@ const ENTITY_ROUTES: RouteEntry[] = Object.values(REGISTRY as Record<string, Res
 const PAGE_ROUTES: RouteEntry[] = [
   { path: "/dashboard", accessKey: "dashboardAccess", titleKey: "pages.dashboard", drawer: "main", icon: "dashboard" },
   { path: "/firm-information", accessKey: "firmAccess", titleKey: "pages.firmInformation", drawer: "firm", icon: "buildingCommunity" },
-  { path: "/dictionary", accessKey: "firmAccess", titleKey: "pages.dictionary" },
+  { path: "/dictionary", accessKey: "firmAccess", titleKey: "pages.dictionary", drawer: "firm", icon: "book" },
   { path: "/special-handling", accessKey: "firmAccess", titleKey: "pages.specialHandling", drawer: "firm", icon: "handStop" },
   { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy", drawer: "firm", icon: "hierarchy" },
   { path: "/scim-provisioning", accessKey: "firmAccess", titleKey: "pages.scim", drawer: "firm", icon: "usersGroup" },

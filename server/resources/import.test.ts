@@ -95,4 +95,14 @@ describe("parsing a line", () => {
       additional_receipt_emails: ["Email added already"],
     });
   });
+
+  it("rejects an impossible date on its line, in the catalogue's words, and keeps a real one", async () => {
+    const res = resource("clients");
+    const file = await readImportFile(res, "name,unique_key,open_date\nA,C-1,2025-13-45\nB,C-2,2024-02-30\nC,C-3,2024-02-29\n");
+    const [month, day, good] = (await linesOf(file)).map((l) => parseLine(res, file, l));
+    expect(month!.errors).toEqual({ open_date: ["There is no such date: enter a day of the calendar as YYYY-MM-DD."] });
+    expect(day!.errors).toEqual({ open_date: ["There is no such date: enter a day of the calendar as YYYY-MM-DD."] });
+    expect(good!.errors).toEqual({});
+    expect(good!.values).toMatchObject({ open_date: "2024-02-29" });
+  });
 });

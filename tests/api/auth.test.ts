@@ -38,6 +38,23 @@ describe.each(backends)("sign-in and /auth/me (%s)", (backend) => {
     expect(res.body.message).toBe(LOGIN_FAILED);
   });
 
+  it("signs in on a firm's host only that firm's users: another firm's user reads the wrong-password message", async () => {
+    const client = api(server().url);
+    // localhost leads to the default (demo) firm; second.localhost to the second firm.
+    const elsewhere = await client.post("/auth/login", { username: DEMO.secondAdmin, password: DEMO_PASSWORD, host: "localhost:3000" });
+    expect(elsewhere.status).toBe(401);
+    expect(elsewhere.body).toEqual(expect.objectContaining({ message: LOGIN_FAILED }));
+    expect(elsewhere.body).not.toHaveProperty("access_token");
+    const away = await client.post("/auth/login", { username: DEMO.admin, password: DEMO_PASSWORD, host: "second.localhost:3000" });
+    expect(away.status).toBe(401);
+    expect(away.body.message).toBe(LOGIN_FAILED);
+
+    const home = await client.post("/auth/login", { username: DEMO.secondAdmin, password: DEMO_PASSWORD, host: "second.localhost:3000" });
+    expect(home.status).toBe(200);
+    expect(home.body.user.email).toBe(DEMO.secondAdmin);
+    expect((await client.post("/auth/login", { username: DEMO.admin, password: DEMO_PASSWORD, host: "localhost:3000" })).status).toBe(200);
+  });
+
   it("answers an invalid body with 400 and the errors per field", async () => {
     const client = api(server().url);
     const bad = await client.post("/auth/login", { username: "not-an-email", password: "" });

@@ -194,10 +194,11 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
     // Walled users of three default roles and of the custom ones, and one of the role kept from
     // the notice pages whom no wall keeps out, signed in through the console like everyone else.
     const roles = await db.selectFrom("security_role").select(["id", "name"]).where("firm_id", "=", firmId).execute();
-    const signIn = async (email: string) => {
+    // A firm's users sign in on its host: the second firm's on second.localhost.
+    const signIn = async (email: string, on = host) => {
       const answer = await request(port, "/login", {
         method: "POST",
-        headers: { host, origin: `http://${host}`, "content-type": "application/x-www-form-urlencoded" },
+        headers: { host: on, origin: `http://${on}`, "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ email, password: DEMO_PASSWORD }).toString(),
       });
       if (answer.status !== 302 || !answer.cookie) throw new Error(`console sign-in of ${email} answered ${answer.status}`);
@@ -218,7 +219,7 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
       cookies[walled ? `${role} (walled)` : role] = await signIn(email);
     }
     cookies.Administrator = await signIn(DEMO.admin);
-    cookies["Administrator of the other firm"] = await signIn(DEMO.secondAdmin);
+    cookies["Administrator of the other firm"] = await signIn(DEMO.secondAdmin, `second.localhost:${port}`);
   }, 300_000);
 
   afterAll(async () => {

@@ -78,6 +78,19 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByTestId("period-shown")).toContainText("2020-01-01 to 2020-01-31 · 0 notices in the period");
     });
 
+    test("dates chosen without choosing Custom show the custom period, and another period leaves it", async ({ page }) => {
+      await signedIn(page, USERS.admin);
+      await page.goto("/dashboard?period=today");
+      await choosePeriod(page, javaScriptEnabled, "today", { from: "2020-01-01", to: "2020-01-31" });
+      await expect(page.getByTestId("period-shown")).toContainText("2020-01-01 to 2020-01-31 · 0 notices in the period");
+      await expect(page.getByLabel("Time period")).toHaveValue("custom");
+
+      // Back to a listed period: the dates the custom one left in the form do not hold it.
+      await choosePeriod(page, javaScriptEnabled, "last_year");
+      await expect(page.getByLabel("Time period")).toHaveValue("last_year");
+      await expect(page.getByTestId("period-shown")).not.toContainText("2020-01-01");
+    });
+
     test("asks for two dates when a custom period lacks one", async ({ page }) => {
       await signedIn(page, USERS.admin);
       await page.goto("/dashboard");

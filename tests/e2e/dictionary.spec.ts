@@ -19,7 +19,10 @@ test.afterEach(resetAll);
 
 /** Opens the entry from the dictionary's search, as a person finds it. */
 async function findEntry(page: Page, js: boolean, q: string, area: string, entry: string) {
-  await open(page, js, "/dictionary");
+  // Reached from the drawer, among the firm's settings.
+  await open(page, js, "/firm-information");
+  await page.locator("nav.mantine-AppShell-navbar").getByRole("link", { name: "Dictionary", exact: true }).click();
+  await expect(page).toHaveURL(/\/dictionary$/);
   await field(page, "Key or text").fill(q);
   await field(page, "Area").selectOption(area);
   await press(page, "Search");

@@ -32,3 +32,23 @@ test("a toast shows the time it has left, waits while the pointer is on it, then
   await page.clock.runFor(1_500);
   await expect(toast).toHaveCount(0);
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a toast goes after its time, and what was beneath it takes clicks again", async ({ page }) => {
+    await signedIn(page, USERS.admin);
+    await page.goto("/cases/export?filename=%20");
+    await expect(page).toHaveURL(/\/cases$/);
+    const toast = page.locator(".static-toasts");
+    await expect(toast).toBeVisible();
+    const box = (await toast.boundingBox())!;
+    const hit = (x: number, y: number) => page.evaluate(([px, py]) => Boolean(document.elementFromPoint(px!, py!)?.closest(".static-toasts")), [x, y]);
+    const centre = [box.x + box.width / 2, box.y + box.height / 2] as const;
+    expect(await hit(...centre)).toBe(true);
+    // The toast's 5000 ms, run to their end at once: the browser's own animation clock, not a wait.
+    await page.evaluate(() => document.getAnimations().forEach((animation) => animation.finish()));
+    await expect(toast).toBeHidden();
+    expect(await hit(...centre)).toBe(false);
+  });
+});

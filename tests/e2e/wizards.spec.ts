@@ -117,6 +117,16 @@ for (const js of [true, false]) {
       await expect(await fieldValue(page, "matter_id")).toHaveText(`Smith ${tag} (M-${tag})`);
       await expect(await fieldValue(page, "jurisdiction_id")).toHaveText(seed.jurisdiction);
       await expect(await fieldValue(page, "assigned_timekeepers")).toHaveText(seed.timekeeper);
+      // The fields left empty are folded under one line, so the case's notices follow its values.
+      const empty = page.getByTestId("record-empty-fields");
+      await expect(empty.locator("summary")).toContainText(/\d+ empty fields: .*Description/);
+      await expect(await fieldValue(page, "description")).toBeHidden();
+      await expect(await fieldValue(page, "name")).toBeVisible();
+      const details = (await page.getByTestId("record-details").boundingBox())!;
+      const notices = (await page.getByTestId("related-notices").boundingBox())!;
+      expect(notices.y - (details.y + details.height)).toBeLessThan(100);
+      await empty.locator("summary").click();
+      await expect(await fieldValue(page, "description")).toBeVisible();
     });
 
     test("a case whose matter and client are made in place; a failed client is reported and kept", async ({ page }) => {

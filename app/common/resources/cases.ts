@@ -58,7 +58,8 @@ export const cases = defineResource({
     { field: "created_at", sortable: true, filter: "dateRange" },
   ],
   defaultSort: "-created_at",
-  sections: ["caseTracking", "caseRetrieve", "caseNotices", "caseDocuments"],
+  // The notices first: they are what a case page is opened for.
+  sections: ["caseNotices", "caseTracking", "caseRetrieve", "caseDocuments"],
   importSync: true,
   quickFilters: { notMapped: { field: "matter_id", labelKey: "resources:cases.notMapped" } },
   // The case creation wizard: matters and clients, jurisdiction, timekeepers, judge, storage policy.

@@ -101,7 +101,8 @@ export type DrawerIcon =
   | "gauge"
   | "refresh"
   | "shieldLock"
-  | "webhook";
+  | "webhook"
+  | "book";
 
 export type PageEntry = {
   /** Catalogue key of the page title; by default the entity's title (`resources:<key>.title`). */

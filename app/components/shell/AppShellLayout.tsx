@@ -78,7 +78,8 @@ export function AppShellLayout({ title, theme, branding, user, role, parts, chil
           </Row>
         </Row>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label={t("shell.toggleDrawer")}>
+      {/* The drawer scrolls on its own: on a short screen its last groups are below the fold. */}
+      <AppShell.Navbar p="xs" aria-label={t("shell.toggleDrawer")} style={{ overflowY: "auto" }}>
         <DrawerNav role={role} parts={parts} />
       </AppShell.Navbar>
       <AppShell.Main id="main">{children}</AppShell.Main>

@@ -175,7 +175,10 @@ export function InteractiveTable({ table, striped, selection }: { table: TableDa
     enableColumnActions: false,
     enableDensityToggle: false,
     enableFullScreenToggle: false,
+    // Columns are ordered from the show/hide menu: a drag handle in every header widened each
+    // column past what a laptop's table box holds.
     enableColumnOrdering: true,
+    enableColumnDragging: false,
     enableColumnResizing: true,
     columnResizeMode: "onEnd",
     enableGlobalFilter: true,
@@ -232,6 +235,8 @@ export function InteractiveTable({ table, striped, selection }: { table: TableDa
     ...selectionOptions(selection),
     mantinePaginationProps: { rowsPerPageOptions: PAGE_SIZES.map(String) },
     mantineTableProps: { striped, highlightOnHover: true },
+    // A long subject wraps inside its column, as in the plain table, instead of one line as wide as itself.
+    mantineTableBodyCellProps: { style: { whiteSpace: "normal", overflowWrap: "anywhere" } },
     mantinePaperProps: { withBorder: true, shadow: "none" },
     // Marked as the plain table is, so both renderers read the same.
     mantineTableContainerProps: { "data-testid": "resource-table", "data-renderer": "interactive", ...(striped ? { "data-striped": "odd" } : {}) } as Record<

@@ -9,6 +9,7 @@ import { passwordRefused, ssoLogoutUrl, ssoSessionOf } from "../../sso/sso-sessi
 import { userRoleMap } from "../../auth/permissions";
 import { reportsPageViews } from "../../analytics/analytics";
 import { productPartsOf } from "../../firm/product-parts";
+import { findFirmForHost, implicitHostNames } from "../../firm/firm-repository";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { newSecretToken, sha256 } from "../../lib/ids";
@@ -16,7 +17,8 @@ import { authenticate, bearerToken } from "../../auth/caller";
 import { HttpError, forbidden, invalid } from "../../lib/errors";
 import { readBody, sendProtobuf, wantsProtobuf } from "../protobuf-body";
 
-const loginBody = z.object({ username: emailField(), password: requiredText() });
+// `host`: the console's host name the user signs in on, which leads to one firm (decision 090).
+const loginBody = z.object({ username: emailField(), password: requiredText(), host: z.string().max(255).optional() });
 const refreshBody = z.object({ grant_type: z.literal("refresh_token"), refresh_token: requiredText() });
 const changePasswordBody = z.object({ currentPassword: requiredText(), newPassword: passwordField() });
 const forgotBody = z.object({ email: emailField() });
@@ -40,7 +42,10 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     // A user the firm's identity provider deactivated (SCIM) signs in no more, told no more than anyone.
     const deactivated =
       user && ok && (await db.selectFrom("scim_user").select("user_id").where("user_id", "=", user.id).where("active", "=", 0).executeTakeFirst());
-    if (!user || !ok || deactivated) {
+    // On a firm's host only that firm's users sign in; another firm's user reads what a wrong
+    // password reads, so the sign-in page says nothing of who has an account elsewhere.
+    const hostFirm = body.host ? await findFirmForHost(ctx.database, body.host, implicitHostNames(ctx.config.publicUrl)) : undefined;
+    if (!user || !ok || deactivated || (hostFirm && hostFirm.id !== user.firm_id)) {
       await countAttempt(ctx, keys);
       throw new HttpError(401, message("errors:loginFailed"));
     }
