@@ -42,7 +42,7 @@ export function CardHeader({ item, canChange }: { item: InboxCard["item"]; canCh
  * Who wrote the message (its From header) and, when another mailbox passed it on, the envelope
  * sender it was received from (decision 104). Messages kept before the From header was show the envelope.
  */
-function CardSender({ item }: { item: InboxCard["item"] }) {
+export function CardSender({ item }: { item: InboxCard["item"] }) {
   const { t } = useTranslation("inbox");
   const from = item.from_address || item.sender;
   const envelope = item.sender && item.sender.toLowerCase() !== from.toLowerCase() ? item.sender : "";
