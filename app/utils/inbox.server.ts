@@ -10,7 +10,10 @@ export interface InboxCard {
     disposition_text: string;
     reason: string;
     source: string;
+    /** The envelope sender (SMTP MAIL FROM). */
     sender: string;
+    /** The message's From header address; empty for messages received before it was kept. */
+    from_address: string;
     recipients: string[];
     subject: string;
     snippet: string;

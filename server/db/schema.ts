@@ -224,7 +224,10 @@ export interface InboxItemTable {
   raw_content: Buffer;
   raw_size: number;
   message_id: string | null;
+  /** The envelope sender (SMTP MAIL FROM); empty for an upload. */
   sender: string;
+  /** The address of the message's From header (migration 065); empty for messages received before. */
+  from_address: Generated<string>;
   recipients: Json;
   subject: string;
   snippet: string;

@@ -1,4 +1,5 @@
 import libmime from "libmime";
+import addressparser from "nodemailer/lib/addressparser";
 import type { ServerContext } from "../context";
 import { stripControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
@@ -32,7 +33,7 @@ export interface IncomingMessage {
 const HEADER_END = /\r?\n\r?\n/;
 
 /** The few headers shown before parsing: enough for the inbox list, read without a MIME parser. */
-function quickHeaders(raw: Buffer): { messageId: string | null; subject: string } {
+function quickHeaders(raw: Buffer): { messageId: string | null; subject: string; from: string } {
   const start = raw.subarray(0, 64 * 1024);
   const end = start.toString("latin1").search(HEADER_END);
   // Raw 8-bit headers are UTF-8 when they decode as such, else windows-1252, as mail clients read them.
@@ -43,7 +44,14 @@ function quickHeaders(raw: Buffer): { messageId: string | null; subject: string 
   return {
     messageId: messageId ? stripControlCharacters(messageId).slice(0, 500) : null,
     subject: stripControlCharacters(decodeWords(header("Subject") ?? "")).slice(0, 500),
+    from: firstAddress(header("From") ?? ""),
   };
+}
+
+/** "Clerk <ECF@txed.uscourts.gov>" → "ecf@txed.uscourts.gov"; "" when the header names no address. */
+function firstAddress(value: string): string {
+  const address = addressparser(decodeWords(value.slice(0, 2000)), { flatten: true }).find((a) => a.address)?.address ?? "";
+  return stripControlCharacters(address).toLowerCase().slice(0, 320);
 }
 
 /** "=?UTF-8?Q?Pe=C3=B1a?=" → "Peña"; a header that does not decode stays as it came. */
@@ -63,7 +71,7 @@ function decodeWords(value: string): string {
 export async function receiveMessage(ctx: ServerContext, message: IncomingMessage): Promise<string> {
   const id = newId();
   const now = ctx.clock.now();
-  const { messageId, subject } = quickHeaders(message.raw);
+  const { messageId, subject, from } = quickHeaders(message.raw);
   await ctx.database.db.transaction().execute(async (trx) => {
     await trx
       .insertInto("inbox_item")
@@ -83,6 +91,7 @@ export async function receiveMessage(ctx: ServerContext, message: IncomingMessag
         raw_size: message.raw.length,
         message_id: messageId,
         sender: (message.sender ?? "").slice(0, 320),
+        from_address: from,
         recipients: JSON.stringify(message.recipients ?? []),
         subject,
         snippet: "",

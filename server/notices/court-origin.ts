@@ -81,16 +81,70 @@ const MAX_ORIGINS = 200;
  */
 export function mailOrigins(mail: MailContent, docs: readonly TextDoc[]): string[] {
   const origins = new Set<string>(mail.senderAddresses);
-  for (const name of FORWARDING_HEADERS) for (const a of (mail.headers.get(name) ?? "").slice(0, 2000).match(ADDRESS) ?? []) origins.add(a.toLowerCase());
+  for (const a of forwardingAddresses(mail)) origins.add(a);
   if (mail.messageId?.includes("@")) origins.add(hostOf(mail.messageId));
   for (const doc of docs) {
-    for (const line of doc.text.slice(0, 200_000).match(QUOTED_FROM) ?? []) for (const a of line.match(ADDRESS) ?? []) origins.add(a.toLowerCase());
+    for (const a of quotedFromAddresses(doc.text)) origins.add(a);
     for (const link of doc.links) {
       if (origins.size >= MAX_ORIGINS) break;
       if (/^https?:/i.test(link.href)) origins.add(hostOf(link.href));
     }
   }
   return [...origins].filter(Boolean).slice(0, MAX_ORIGINS);
+}
+
+function headerAddresses(mail: MailContent, names: readonly string[]): string[] {
+  return names.flatMap((name) => (mail.headers.get(name) ?? "").slice(0, 2000).match(ADDRESS) ?? []).map((a) => a.toLowerCase());
+}
+
+/** The addresses of the forwarding headers (Resent-From, X-Forwarded-For, …). */
+function forwardingAddresses(mail: MailContent): string[] {
+  return headerAddresses(mail, FORWARDING_HEADERS);
+}
+
+/** The addresses of the "From:" lines of the messages a text quotes or forwards, in their order. */
+function quotedFromAddresses(text: string): string[] {
+  return (text.slice(0, 200_000).match(QUOTED_FROM) ?? []).flatMap((line) => line.match(ADDRESS) ?? []).map((a) => a.toLowerCase());
+}
+
+const MAX_SENDERS = 30;
+
+/** Who sent a message and who it was passed on from (decision 104); the envelope sender is not part of it. */
+export interface SenderChain {
+  /** The header senders and the mailboxes that passed it on: From, Sender, Resent-From, Resent-Sender, X-Forwarded-For. */
+  header: string[];
+  /**
+   * Who wrote what it forwards or quotes, outermost first: X-Original-From, -Sender and
+   * -Return-Path, the "From:" lines of the messages its body quotes or forwards, the senders of
+   * the messages it carries as attachments.
+   */
+  original: string[];
+}
+
+const unique = (addresses: readonly string[]) => [...new Set(addresses)].slice(0, MAX_SENDERS);
+
+export function senderChain(mail: MailContent, bodyText: string, attached: readonly SenderChain[] = []): SenderChain {
+  return {
+    header: unique(headerAddresses(mail, ["from", "sender", "resent-from", "resent-sender", "x-forwarded-for"])),
+    original: unique([
+      ...headerAddresses(mail, ["x-original-from", "x-original-sender", "x-original-return-path"]),
+      ...quotedFromAddresses(bodyText),
+      ...attached.flatMap((chain) => [...chain.header, ...chain.original]),
+    ]),
+  };
+}
+
+/**
+ * The address a firm's sender domain rules judge (decision 104): court mail is judged by the court
+ * or provider it comes from, wherever the chain or the envelope names it (a firm that forwards
+ * court mail from its own mailbox is judged on the court's address); else by the original sender
+ * of what it forwards (the innermost); else by its From header; the envelope sender only when the
+ * message names no sender at all.
+ */
+export function ruleSender(chain: SenderChain, firmListed: readonly string[], envelope: string): string {
+  const named = [...chain.header, ...chain.original, ...(envelope ? [envelope.toLowerCase()] : [])];
+  const court = named.find((address) => courtHost(address) !== null) ?? firmListedOrigin(named, firmListed);
+  return court ?? chain.original[chain.original.length - 1] ?? chain.header[0] ?? envelope.toLowerCase();
 }
 
 /** The first origin that is a court's or a provider's (its registry domain), or null. */

@@ -137,12 +137,18 @@ export function docketEntryNotice(entry: DocketFeedEntry): ParsedMessage {
     notice_type: "COURT_FEED",
   };
   const text = [notice.subject, entry.documentUrl].filter(Boolean).join("\n");
-  return { parsed: { kind: "notice", notice }, body: { text, html: null, weblinks: entry.documentUrl ? [entry.documentUrl] : [] } };
+  return {
+    parsed: { kind: "notice", notice },
+    body: { text, html: null, weblinks: entry.documentUrl ? [entry.documentUrl] : [], senders: { header: [], original: [] } },
+  };
 }
 
 /** The kept raw content of a tracked or retrieved entry, read again (a parser change). */
 export function parseKeptDocketEntry(raw: Buffer): ParsedMessage {
   const entry = parseDocketFeed(raw.toString("utf8"))[0];
   if (entry) return docketEntryNotice(entry);
-  return { parsed: { kind: "malformed", reason: "court docket entry could not be read" }, body: { text: "", html: null, weblinks: [] } };
+  return {
+    parsed: { kind: "malformed", reason: "court docket entry could not be read" },
+    body: { text: "", html: null, weblinks: [], senders: { header: [], original: [] } },
+  };
 }

@@ -90,7 +90,7 @@ function headerlessBody(buf: Buffer): TextDoc[] {
  * Version of what the parser writes. Raise it when a parser change should reach messages already
  * received: a stored result of an older version is parsed again when the message is processed.
  */
-export const PARSER_VERSION = 2;
+export const PARSER_VERSION = 3;
 
 /** The message read, and its HTML body as a text document once something asked for it. */
 export interface ReadMessage {

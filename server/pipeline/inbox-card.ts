@@ -52,6 +52,7 @@ export async function inboxCard(ctx: ServerContext, caller: Caller, id: string) 
       "source_type",
       "message_id",
       "sender",
+      "from_address",
       "recipients",
       "subject",
       "snippet",

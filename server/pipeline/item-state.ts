@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Updateable } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB, InboxItemTable } from "../db/schema";
 import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
@@ -55,7 +55,7 @@ export async function changeItemIn(
 ): Promise<void> {
   let update = trx
     .updateTable("inbox_item")
-    .set({ ...(change as Partial<InboxItemTable>), updated_at: now })
+    .set({ ...(change as Updateable<InboxItemTable>), updated_at: now })
     .where("id", "=", item.id);
   if (options.onlyFrom) update = update.where("status", "=", options.onlyFrom);
   const changed = await update.executeTakeFirst();

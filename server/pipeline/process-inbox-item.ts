@@ -5,6 +5,7 @@ import { findFirm } from "../firm/firm-repository";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
 import { currentParse, storedColumns } from "../notices/stored-message";
+import { EMPTY_MESSAGE_BODY } from "../notices/message-body";
 import { type ParsedMessage, type ParsedNotice, parseNoticeMessage } from "../notices";
 import { pauseAt } from "../lib/test-pause";
 import { parseKeptDocketEntry } from "../notices/docket-feed";
@@ -19,7 +20,7 @@ import { type ItemChange, changeItemIn, setItem } from "./item-state";
 import { matchDocket } from "./match-case";
 import { reportCaseNotFound, reportCourtMail, reportManualProcessing } from "./firm-report-mail";
 import { noticeKey } from "../notices/classify";
-import { courtOrigin, firmListedOrigin, withinDomain } from "../notices/court-origin";
+import { courtOrigin, firmListedOrigin, ruleSender, withinDomain } from "../notices/court-origin";
 import type { FirmRecord } from "../../app/common/firm-schema";
 import { message } from "../lib/messages";
 
@@ -35,7 +36,7 @@ async function parseBounded(raw: Buffer): Promise<ParsedMessage> {
       () =>
         resolve({
           parsed: { kind: "malformed", reason: message("pipeline:parseTimeLimit", { seconds: PARSE_TIME_LIMIT_MS / 1000 }) },
-          body: { text: "", html: null, weblinks: [] },
+          body: EMPTY_MESSAGE_BODY,
         }),
       PARSE_TIME_LIMIT_MS,
     );
@@ -106,7 +107,8 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
       );
     }
     const reason = courtSender ? message("pipeline:courtSenderUnread", { sender: courtSender }) : parsed.reason;
-    if (firm && ignoredByDomain(firm, item.sender)) return ignoreCourtSender(ctx, item, stored);
+    const judged = firm ? judgedSender(firm, item, result) : null;
+    if (firm && judged && ignoredByDomain(firm, judged)) return ignoreCourtSender(ctx, item, stored, judged);
     return askAboutCourtMail(ctx, item, stored, message("pipeline:courtMessageUnread", { reason }), reason);
   }
   const notice = parsed.notice;
@@ -126,10 +128,11 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
 
   if (item.docket_index === null) {
     const firm = await findFirm(ctx.database, item.firm_id);
-    const senderDomain = domainOf(item.sender);
-    // A notice is court mail: a rule naming its sender's domain among the ignored ones says so
-    // explicitly; a sender missing from the accepted domains puts it before a person.
-    if (firm && ignoredByDomain(firm, item.sender)) return ignoreCourtSender(ctx, item, {});
+    const judged = firm ? judgedSender(firm, item, result) : item.sender;
+    const senderDomain = domainOf(judged);
+    // A notice is court mail: a rule naming its court's domain among the ignored ones says so
+    // explicitly; a court missing from the accepted domains puts it before a person.
+    if (firm && ignoredByDomain(firm, judged)) return ignoreCourtSender(ctx, item, {}, judged);
     if (firm && senderDomain && firm.accepted_email_domains.length > 0 && !firm.accepted_email_domains.some((d) => withinDomain(senderDomain, d))) {
       const reason = message("pipeline:courtSenderNotAccepted", { domain: senderDomain });
       return askAboutCourtMail(ctx, item, {}, reason, reason, "sender not accepted");
@@ -174,15 +177,23 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
   await processDocket(ctx, item, notice, item.docket_index ?? 0);
 }
 
-/** The envelope sender's domain is one the firm ignores (a rule covers its sub-domains). */
+/**
+ * The sender the firm's domain rules judge: the court's address wherever the forwarding chain
+ * names it, not the mailbox that passed the message on (decision 104).
+ */
+function judgedSender(firm: FirmRecord, item: Item, result: ParsedMessage): string {
+  return ruleSender(result.body.senders ?? { header: [], original: [] }, firm.court_mail_senders ?? [], item.sender);
+}
+
+/** The sender's domain is one the firm ignores (a rule covers its sub-domains). */
 function ignoredByDomain(firm: FirmRecord, sender: string): boolean {
   const domain = domainOf(sender);
   return !!domain && firm.ignored_email_domains.some((d) => withinDomain(domain, d));
 }
 
 /** Court mail whose sender the firm's ignored domains name: ignored, and the card says it was court mail. */
-function ignoreCourtSender(ctx: ServerContext, item: Item, stored: ItemChange): Promise<void> {
-  const domain = domainOf(item.sender);
+function ignoreCourtSender(ctx: ServerContext, item: Item, stored: ItemChange, sender: string): Promise<void> {
+  const domain = domainOf(sender);
   return setItem(
     ctx,
     item,

@@ -18,7 +18,7 @@ export function CardHeader({ item, canChange }: { item: InboxCard["item"]; canCh
           </Title>
           <Text size="sm" c="dimmed">
             {t("card.received", { date: formatDate(item.created_at, "second"), source: tr(`inbox-items.options.source.${item.source}`) })}
-            {item.sender ? ` · ${t("card.from")} ${item.sender}` : ""}
+            <CardSender item={item} />
           </Text>
           <Group gap="xs">
             <Badge data-testid="card-status">{tr(`inbox-items.options.status.${item.status}`)}</Badge>
@@ -34,6 +34,32 @@ export function CardHeader({ item, canChange }: { item: InboxCard["item"]; canCh
         </Alert>
       ) : null}
       {item.disposition_text ? <Text size="sm">{item.disposition_text}</Text> : null}
+    </>
+  );
+}
+
+/**
+ * Who wrote the message (its From header) and, when another mailbox passed it on, the envelope
+ * sender it was received from (decision 104). Messages kept before the From header was show the envelope.
+ */
+export function CardSender({ item }: { item: InboxCard["item"] }) {
+  const { t } = useTranslation("inbox");
+  const from = item.from_address || item.sender;
+  const envelope = item.sender && item.sender.toLowerCase() !== from.toLowerCase() ? item.sender : "";
+  return (
+    <>
+      {from ? (
+        <>
+          {" · "}
+          <span data-testid="card-from">{`${t("card.from")} ${from}`}</span>
+        </>
+      ) : null}
+      {envelope ? (
+        <>
+          {" · "}
+          <span data-testid="card-received-from">{t("card.receivedFrom", { sender: envelope })}</span>
+        </>
+      ) : null}
     </>
   );
 }
