@@ -10,6 +10,7 @@ import { RecordDetails } from "../components/fields/RecordDetails";
 import { RecordSections } from "../components/record-sections/RecordSections";
 import { recordPageAction, recordPageData } from "../components/fields/record-page.server";
 import { findResource } from "../common/resources";
+import { verifiedAgainst } from "../common/resources/vendor-contracts";
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return recordPageData(request, params.resource, params.id);
@@ -54,7 +55,7 @@ export default function RecordPage() {
         <VendorConnection system={def.authorization.system} credentialId={String(record.id)} status={authorization} />
       ) : null}
       {canWrite && !editing && def.testConnection ? (
-        <ConnectionTest action={path} report={posted && "connection" in posted ? posted.connection : undefined} />
+        <ConnectionTest action={path} report={posted && "connection" in posted ? posted.connection : undefined} verifiedAgainst={verifiedAgainst(def.key)} />
       ) : null}
       {!editing && def.sections ? <RecordSections recordId={String(record.id)} order={def.sections} loaded={sections} /> : null}
       {!canWrite ? (

@@ -49,6 +49,8 @@ for (const js of [true, false]) {
       const report = page.getByTestId("connection-test");
       await expect(report.getByText("The connection does not work yet.")).toBeVisible();
       await expect(report).toContainText("Not connected to Clio yet");
+      // How far a passing test goes: what the connector's calls were checked against.
+      await expect(report.getByTestId("verified-against")).toContainText("Verified against Clio's API v4 reference");
 
       // Clio's consent page approves at once and sends the browser back to the console's callback.
       await page.getByRole("link", { name: "Connect to Clio", exact: true }).click();

@@ -6,7 +6,7 @@ import { INTENT_FIELD } from "../../utils/wizard-state";
 import type { ConnectionReport } from "./connection-report";
 
 /** "Test connection" on a credential's page: a plain form post, so it works without JavaScript. */
-export function ConnectionTest({ action, report }: { action: string; report?: ConnectionReport }) {
+export function ConnectionTest({ action, report, verifiedAgainst }: { action: string; report?: ConnectionReport; verifiedAgainst?: string }) {
   const { t } = useTranslation();
   const busy = useNavigation().formData?.get(INTENT_FIELD) === "test-connection";
   const words = (text: string) => (/^[a-z]+:[\w.]+$/.test(text) ? t(text) : text);
@@ -18,6 +18,11 @@ export function ConnectionTest({ action, report }: { action: string; report?: Co
             {t("storage:connection.run")}
           </Button>
         </Form>
+        {verifiedAgainst ? (
+          <Text size="sm" c="dimmed" data-testid="verified-against">
+            {t("storage:connection.verifiedAgainst", { sources: verifiedAgainst })}
+          </Text>
+        ) : null}
         {report ? (
           <Alert color={report.ok ? "green" : "red"} title={t(report.ok ? "storage:connection.ok" : "storage:connection.failed")} role="status">
             <List spacing="xs" size="sm" center>

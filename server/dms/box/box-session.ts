@@ -118,6 +118,14 @@ function parsed(bytes: Buffer): unknown {
 /** The SDK's network client, every call through the guard. */
 export class GuardedBoxNetworkClient implements NetworkClient {
   private readonly purpose: OutboundPurpose;
+  /** The Retry-After of the last 202 each URL answered: the SDK passes a 202 on without its headers. */
+  private readonly accepted = new Map<string, number | undefined>();
+
+  /** How long the last 202 from `url` asked to wait (milliseconds), if it answered 202. */
+  retryAfterAccepted(url: string): number | undefined {
+    return this.accepted.get(url);
+  }
+
   constructor(private readonly ctx: VendorContext) {
     this.purpose = boxPurpose(ctx.baseUrl);
   }
@@ -148,6 +156,7 @@ export class GuardedBoxNetworkClient implements NetworkClient {
       const tokenGrant = url.pathname.endsWith("/oauth2/token");
       throw new BoxCallError(response.status, code, reason, retryAfterMs(response.headers.get("retry-after"), this.ctx.now()), tokenGrant);
     }
+    if (response.status === 202) this.accepted.set(options.url, retryAfterMs(response.headers.get("retry-after"), this.ctx.now()));
     return {
       url: response.url,
       status: response.status,

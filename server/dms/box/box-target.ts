@@ -87,7 +87,7 @@ export function createBoxTarget(settings: BoxSettings, ctx: VendorContext): Vend
     }
     let uploaded: Awaited<ReturnType<typeof uploadUnderName>>;
     try {
-      uploaded = await uploadUnderName(client, {
+      uploaded = await uploadUnderName(client, ctx, {
         folderId: target.id,
         name,
         bytes: request.bytes,

@@ -6,6 +6,8 @@ import { BOX_KIND, BoxCallError, nameInUse } from "./box-errors";
 import { type BoxItem, listItems } from "./box-folders";
 import { METADATA_SCOPE, METADATA_TEMPLATE } from "./box-metadata";
 import { DmsTargetError } from "../dms-target";
+import type { VendorContext } from "../vendor-target";
+import { GuardedBoxNetworkClient } from "./box-session";
 
 // Getting bytes into Box without ever showing a half document under its final name: the file is
 // uploaded under a temporary name marked with the filing (one multipart upload, or above
@@ -36,10 +38,19 @@ export async function removeLeftovers(client: BoxClient, folderId: string, idemp
   for (const item of leftovers) await client.files.deleteFileById(item.id);
 }
 
+/**
+ * How many times one attempt commits a session Box is still assembling (202), and the longest
+ * wait between two commits: past that the attempt gives up and the session is aborted.
+ */
+const MAX_COMMITS = 10;
+const MAX_COMMIT_WAIT_MS = 60_000;
+/** Box's documented default when a 202 names no Retry-After. */
+const DEFAULT_COMMIT_WAIT_MS = 5_000;
+
 /** Box's digest header: "sha=" and the base64 SHA-1. */
 const digest = (bytes: Buffer) => `sha=${createHash("sha1").update(bytes).digest("base64")}`;
 
-async function uploadInParts(client: BoxClient, folderId: string, name: string, bytes: Buffer): Promise<string> {
+async function uploadInParts(client: BoxClient, ctx: VendorContext, folderId: string, name: string, bytes: Buffer): Promise<string> {
   const session = await client.chunkedUploads.createFileUploadSession({ fileName: name, fileSize: bytes.length, folderId });
   const endpoints = session.sessionEndpoints;
   const partSize = session.partSize ?? 0;
@@ -54,19 +65,27 @@ async function uploadInParts(client: BoxClient, folderId: string, name: string, 
       const uploaded = await client.chunkedUploads.uploadFilePartByUrl(endpoints.uploadPart, stream(chunk), { digest: digest(chunk), contentRange: range });
       if (uploaded.part) parts.push(uploaded.part);
     }
-    const committed = await client.chunkedUploads.createFileUploadSessionCommitByUrl(endpoints.commit, { parts }, { digest: digest(bytes) });
-    const file = committed?.entries?.[0];
-    // 202: Box is still assembling the parts; this attempt gives up and the next one starts over.
-    if (!file) throw new BoxCallError(503, "upload_not_committed", "Box has not finished assembling the upload", undefined, false);
-    return file.id;
+    // 202 (the SDK answers undefined): Box is still processing the parts. The same session is
+    // committed again after the wait Box asks for; starting over would only add to its work.
+    const network = client.networkSession?.networkClient;
+    for (let commit = 1; ; commit++) {
+      const committed = await client.chunkedUploads.createFileUploadSessionCommitByUrl(endpoints.commit, { parts }, { digest: digest(bytes) });
+      const file = committed?.entries?.[0];
+      if (file) return file.id;
+      if (committed) throw new DmsTargetError(BOX_KIND, "Box refused the upload: the commit answered without the file", false);
+      const asked = network instanceof GuardedBoxNetworkClient ? network.retryAfterAccepted(endpoints.commit) : undefined;
+      if (commit >= MAX_COMMITS)
+        throw new BoxCallError(503, "upload_not_committed", `Box had not finished assembling the upload after ${commit} commits`, asked, false);
+      await ctx.sleep(Math.min(asked ?? DEFAULT_COMMIT_WAIT_MS, MAX_COMMIT_WAIT_MS));
+    }
   } catch (error) {
     await client.chunkedUploads.deleteFileUploadSessionByUrl(endpoints.abort).catch(() => undefined);
     throw error;
   }
 }
 
-async function uploadTemporary(client: BoxClient, folderId: string, name: string, bytes: Buffer, contentType: string): Promise<string> {
-  if (bytes.length >= CHUNKED_UPLOAD_BYTES) return uploadInParts(client, folderId, name, bytes);
+async function uploadTemporary(client: BoxClient, ctx: VendorContext, folderId: string, name: string, bytes: Buffer, contentType: string): Promise<string> {
+  if (bytes.length >= CHUNKED_UPLOAD_BYTES) return uploadInParts(client, ctx, folderId, name, bytes);
   const files = await client.uploads.uploadFile({
     attributes: { name, parent: { id: folderId } },
     file: stream(bytes),
@@ -88,9 +107,9 @@ export interface UploadRequest {
 }
 
 /** The outcome: the file's id, or "taken" when another document has the name (nothing is left behind then). */
-export async function uploadUnderName(client: BoxClient, request: UploadRequest): Promise<{ id: string } | "taken"> {
+export async function uploadUnderName(client: BoxClient, ctx: VendorContext, request: UploadRequest): Promise<{ id: string } | "taken"> {
   const temporary = `${TEMPORARY_PREFIX}${temporaryTag(request.idempotencyKey)}-${randomBytes(6).toString("hex")}.upload`;
-  const id = await uploadTemporary(client, request.folderId, temporary, request.bytes, request.contentType);
+  const id = await uploadTemporary(client, ctx, request.folderId, temporary, request.bytes, request.contentType);
   let step = "metadata";
   try {
     await client.fileMetadata.createFileMetadataById(id, METADATA_SCOPE, METADATA_TEMPLATE, request.metadata);

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { DmsTargetError, type FilingSubject } from "../dms-target";
 import { CLIO_KIND } from "./clio-hosts";
-import { listAll } from "./clio-lists";
+import { z } from "zod";
+import { listAll, parseAnswer } from "./clio-lists";
 import type { ClioSession } from "./clio-session";
 import { readHearing } from "./hearing-dates";
 
@@ -34,15 +35,16 @@ export async function ensureHearingEntry(
     throw new DmsTargetError(CLIO_KIND, "Calendar entries are switched on but the credential names no calendar (calendar_id)", false);
   }
   const key = hearingKey(matterId, subject);
-  const existing = await listAll<{ id: number }>(
+  const existing = await listAll(
     session,
     "/api/v4/calendar_entries.json",
     { external_property_name: HEARING_PROPERTY, external_property_value: key, fields: "id" },
     "the search for the hearing's calendar entry",
+    z.object({ id: z.number() }),
   );
   if (existing[0]) return existing[0].id;
   const caseName = [subject.case.number, subject.case.name].filter(Boolean).join(" ");
-  const answer = (await session.call(
+  const answer = await session.call(
     "/api/v4/calendar_entries.json",
     {
       method: "POST",
@@ -62,6 +64,6 @@ export async function ensureHearingEntry(
       }),
     },
     "the hearing's calendar entry",
-  )) as { data?: { id?: number } } | null;
-  return Number(answer?.data?.id);
+  );
+  return parseAnswer(z.object({ data: z.object({ id: z.number() }) }), answer, "the hearing's calendar entry").data.id;
 }

@@ -1,7 +1,6 @@
-import { DmsTargetError } from "../dms-target";
-import { CLIO_KIND } from "./clio-hosts";
 import { type ClioConnection, refusal, send } from "./clio-http";
-import { type Container, listAll, sameContainer } from "./clio-lists";
+import { z } from "zod";
+import { inFolder, listAll, parentSchema, parseAnswer } from "./clio-lists";
 import type { ClioSession } from "./clio-session";
 
 // Clio's three-step upload (developers.clio.com, "Documents: multipart upload"): create the
@@ -13,34 +12,39 @@ import type { ClioSession } from "./clio-session";
 
 export const FILING_PROPERTY = "ecfx_filing";
 
-export interface ClioDocument {
-  id: number;
-  name: string;
-  parent?: { id?: unknown; type?: unknown } | null;
-  latest_document_version?: { uuid?: string; fully_uploaded?: boolean } | null;
-}
+const propertySchema = z.object({ name: z.string(), value: z.string().nullish() }).passthrough();
+const documentSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  parent: parentSchema,
+  external_properties: z.array(propertySchema).nullish(),
+  latest_document_version: z.object({ uuid: z.string().optional(), fully_uploaded: z.boolean().optional() }).passthrough().nullish(),
+});
+
+export type ClioDocument = z.infer<typeof documentSchema>;
 
 const DOCUMENTS = "/api/v4/documents.json";
 
 /**
- * Names of the documents in `container` that look like `stem` (Clio's wildcard search), half-uploaded
- * ones included, except what an earlier attempt of this filing left (it is replaced, not avoided).
+ * Names of the documents in folder `container` that look like `stem` (Clio's wildcard search),
+ * half-uploaded ones included, except what an earlier attempt of this filing left (it is
+ * replaced, not avoided).
  */
-export async function namesIn(session: ClioSession, matterId: number, container: Container, stem: string, key: string): Promise<string[]> {
-  const found = await listAll<ClioDocument & { external_properties?: { name?: string; value?: string }[] }>(
+export async function namesIn(session: ClioSession, matterId: number, container: number, stem: string, key: string): Promise<string[]> {
+  const found = await listAll(
     session,
     DOCUMENTS,
     { matter_id: matterId, query: stem, show_uncompleted: true, fields: "id,name,parent{id,type},external_properties{name,value}" },
     "the list of the matter's documents",
+    documentSchema,
   );
-  const ours = (document: { external_properties?: { name?: string; value?: string }[] }) =>
-    (document.external_properties ?? []).some((property) => property.name === FILING_PROPERTY && property.value === key);
-  return found.filter((document) => sameContainer(document.parent, container) && !ours(document)).map((document) => document.name);
+  const ours = (document: ClioDocument) => (document.external_properties ?? []).some((property) => property.name === FILING_PROPERTY && property.value === key);
+  return found.filter((document) => inFolder(document.parent, container) && !ours(document)).map((document) => document.name);
 }
 
 /** The documents an attempt of this filing made. */
 export async function documentsOfFiling(session: ClioSession, key: string): Promise<ClioDocument[]> {
-  return listAll<ClioDocument>(
+  return listAll(
     session,
     DOCUMENTS,
     {
@@ -50,6 +54,7 @@ export async function documentsOfFiling(session: ClioSession, key: string): Prom
       fields: "id,name,parent{id,type},latest_document_version{uuid,fully_uploaded}",
     },
     "the search for an earlier attempt's document",
+    documentSchema,
   );
 }
 
@@ -57,17 +62,20 @@ export async function deleteDocument(session: ClioSession, id: number): Promise<
   await session.call(`/api/v4/documents/${id}.json`, { method: "DELETE" }, "to delete a half-uploaded document");
 }
 
-interface PutHeader {
-  name?: string;
-  value?: string;
-}
-
-interface Created {
-  data?: { id?: number; latest_document_version?: { uuid?: string; put_url?: string; put_headers?: PutHeader[] } };
-}
+const createdSchema = z.object({
+  data: z.object({
+    id: z.number(),
+    latest_document_version: z.object({
+      uuid: z.string().min(1),
+      put_url: z.string().url(),
+      put_headers: z.array(z.object({ name: z.string(), value: z.string().nullish() })).nullish(),
+    }),
+  }),
+});
 
 export interface Upload {
-  container: Container;
+  /** The folder the document goes into. */
+  container: number;
   name: string;
   contentType: string;
   bytes: Buffer;
@@ -76,7 +84,7 @@ export interface Upload {
 
 /** Creates, sends and completes one document; its id. */
 export async function uploadDocument(session: ClioSession, connection: ClioConnection, upload: Upload): Promise<number> {
-  const created = (await session.call(
+  const answer = await session.call(
     DOCUMENTS,
     {
       method: "POST",
@@ -85,20 +93,18 @@ export async function uploadDocument(session: ClioSession, connection: ClioConne
       body: JSON.stringify({
         data: {
           name: upload.name,
-          parent: { id: upload.container.id, type: upload.container.type },
+          parent: { id: upload.container, type: "Folder" },
           content_type: upload.contentType,
           external_properties: [{ name: FILING_PROPERTY, value: upload.key }],
         },
       }),
     },
     "the new document",
-  )) as Created | null;
-  const id = created?.data?.id;
-  const version = created?.data?.latest_document_version;
-  if (!id || !version?.uuid || !version.put_url) throw new DmsTargetError(CLIO_KIND, "Clio answered the new document without a place to upload it", false);
+  );
+  const { id, latest_document_version: version } = parseAnswer(createdSchema, answer, "the new document (a place to upload it)").data;
 
   const headers: Record<string, string> = {};
-  for (const header of version.put_headers ?? []) if (header.name) headers[header.name] = header.value ?? "";
+  for (const header of version.put_headers ?? []) headers[header.name] = header.value ?? "";
   // The put_url carries its own signature: no Clio token goes with the bytes.
   const put = await send(connection, version.put_url, { method: "PUT", headers, body: upload.bytes });
   if (!put.ok) throw await refusal(connection, put, "the document's bytes");

@@ -1,34 +1,61 @@
+import { z } from "zod";
+import { DmsTargetError } from "../dms-target";
+import { CLIO_KIND } from "./clio-hosts";
 import type { ClioSession } from "./clio-session";
 
 // Clio's list answers: `{ data: [...], meta: { paging: { next: <url> } } }`, at most 200 records
 // a page. A list is followed page by page up to a bound, so a huge account cannot keep a filing
-// busy for ever.
+// busy for ever. Each record is read through the caller's zod schema, so an answer of another
+// shape is a clear failure rather than a silent miss.
 
 const MAX_PAGES = 10;
 
-interface Page<T> {
-  data?: T[];
-  meta?: { paging?: { next?: string } };
+const page = z.object({
+  data: z.array(z.unknown()).optional(),
+  meta: z
+    .object({ paging: z.object({ next: z.string().optional() }).passthrough().optional() })
+    .passthrough()
+    .optional(),
+});
+
+/** A Clio answer read through `schema`; a permanent error naming `action` when it does not fit. */
+export function parseAnswer<T>(schema: z.ZodType<T>, answer: unknown, action: string): T {
+  const parsed = schema.safeParse(answer);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new DmsTargetError(CLIO_KIND, `Clio answered ${action} in an unexpected shape (${issue?.path.join(".") || "body"}: ${issue?.message})`, false);
+  }
+  return parsed.data;
 }
 
 /** Every record of the list at `path` with `query` (limit 200), up to MAX_PAGES pages. */
-export async function listAll<T>(session: ClioSession, path: string, query: Record<string, string | number | boolean>, action: string): Promise<T[]> {
+export async function listAll<T>(
+  session: ClioSession,
+  path: string,
+  query: Record<string, string | number | boolean>,
+  action: string,
+  record: z.ZodType<T>,
+): Promise<T[]> {
   const records: T[] = [];
   let next: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = (await (next ? session.call(next, {}, action) : session.call(path, { query: { ...query, limit: 200 } }, action))) as Page<T> | null;
-    records.push(...(answer?.data ?? []));
-    next = answer?.meta?.paging?.next;
+  for (let index = 0; index < MAX_PAGES; index++) {
+    const raw = await (next ? session.call(next, {}, action) : session.call(path, { query: { ...query, limit: 200 } }, action));
+    const answer = parseAnswer(page, raw ?? {}, action);
+    for (const item of answer.data ?? []) records.push(parseAnswer(record, item, action));
+    next = answer.meta?.paging?.next;
     if (!next) break;
   }
   return records;
 }
 
-/** A Clio record that lives in a matter or a folder. */
-export interface Container {
-  id: number;
-  type: "Matter" | "Folder";
-}
+/**
+ * Where an item sits, as Clio reports it: `parent` is a LinkedFolderBase, always a Folder. Items
+ * at a matter's top level report the matter's own folder (`matter.folder`), never the matter.
+ */
+export const parentSchema = z
+  .object({ id: z.number(), type: z.literal("Folder") })
+  .passthrough()
+  .nullish();
 
-export const sameContainer = (parent: { id?: unknown; type?: unknown } | null | undefined, container: Container) =>
-  Number(parent?.id) === container.id && parent?.type === container.type;
+/** True when `parent` is the folder `folderId`. */
+export const inFolder = (parent: z.infer<typeof parentSchema>, folderId: number) => parent?.id === folderId;

@@ -1,5 +1,6 @@
 import { DmsTargetError, type FilingSubject } from "../dms-target";
 import { CLIO_KIND } from "./clio-hosts";
+import { z } from "zod";
 import { listAll } from "./clio-lists";
 import type { ClioSession } from "./clio-session";
 
@@ -8,21 +9,25 @@ import type { ClioSession } from "./clio-session";
 // description, so its answers are matched exactly here. When the number finds nothing, the
 // firm's matter reference is tried: Clio's matter id, or a display number.
 
-export interface ClioMatter {
-  id: number;
-  display_number: string;
-  description?: string | null;
-}
+// The matter's own folder (Matter.folder): what Clio names as the parent of the matter's top-level items.
+const matterSchema = z.object({
+  id: z.number(),
+  display_number: z.string(),
+  description: z.string().nullish(),
+  folder: z.object({ id: z.number() }).passthrough(),
+});
 
-const FIELDS = "id,display_number,description";
+export type ClioMatter = z.infer<typeof matterSchema>;
+
+const FIELDS = "id,display_number,description,folder{id}";
 
 async function byDisplayNumber(session: ClioSession, number: string): Promise<ClioMatter | null> {
-  const found = await listAll<ClioMatter>(session, "/api/v4/matters.json", { query: number, fields: FIELDS }, `the search for matter ${number}`);
+  const found = await listAll(session, "/api/v4/matters.json", { query: number, fields: FIELDS }, `the search for matter ${number}`, matterSchema);
   return found.find((matter) => matter.display_number === number) ?? null;
 }
 
-async function byId(session: ClioSession, id: string): Promise<ClioMatter | null> {
-  const found = await listAll<ClioMatter>(session, "/api/v4/matters.json", { ids: id, fields: FIELDS }, `the search for matter ${id}`);
+export async function byId(session: ClioSession, id: string): Promise<ClioMatter | null> {
+  const found = await listAll(session, "/api/v4/matters.json", { ids: id, fields: FIELDS }, `the search for matter ${id}`, matterSchema);
   return found.find((matter) => String(matter.id) === id) ?? null;
 }
 

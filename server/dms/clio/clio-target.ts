@@ -8,7 +8,7 @@ import { deleteDocument, documentsOfFiling, namesIn, uploadDocument } from "./cl
 import { resolveFolders } from "./clio-folders";
 import { CLIO_KIND, clioBase, clioDocumentLink, clioPurpose } from "./clio-hosts";
 import type { ClioConnection } from "./clio-http";
-import { findMatter } from "./clio-matters";
+import { byId, findMatter } from "./clio-matters";
 import { ClioSession, clioAuthorizeUrl } from "./clio-session";
 
 // The Clio Manage target: a filing goes into its matter (found by the firm's matter number),
@@ -46,7 +46,7 @@ export function createClioTarget(settings: ClioSettings, ctx: VendorContext): Au
   async function intend(request: DmsStoreRequest, idempotencyKey: string): Promise<DmsIntended> {
     const matter = await findMatter(session, request.subject);
     const folder = request.folder.map((segment) => boxSafeName(segment));
-    const found = await resolveFolders(session, matter.id, folder, false);
+    const found = await resolveFolders(session, { id: matter.id, folderId: matter.folder.id }, folder, false);
     const stem = boxSafeName(request.name);
     const taken = found ? await namesIn(session, matter.id, found.container, stem, idempotencyKey) : [];
     let name: string;
@@ -68,7 +68,9 @@ export function createClioTarget(settings: ClioSettings, ctx: VendorContext): Au
     const { matterId, folder, name } = parseLocation(intended.location);
     // The hearing first: a document in Clio means its filing's entry is there too.
     await ensureHearingEntry(session, settings, matterId, request.subject);
-    const resolved = await resolveFolders(session, matterId, folder, true);
+    const matter = await byId(session, String(matterId));
+    if (!matter) throw new DmsTargetError(CLIO_KIND, `Clio has no matter ${matterId} any more`, false);
+    const resolved = await resolveFolders(session, { id: matter.id, folderId: matter.folder.id }, folder, true);
     if (!resolved) throw new DmsTargetError(CLIO_KIND, "Clio did not create the filing's folders", true);
     // Clio serves a new folder to uploads only after a while on some accounts.
     if (resolved.created) await ctx.sleep(settings.folder_creation_sync_delay);

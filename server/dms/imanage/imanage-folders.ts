@@ -44,9 +44,19 @@ export class IManageFolders {
   async matterWorkspace(field: string, matter: string): Promise<FolderRef> {
     const path = await this.session.libraryPath(this.library, "/workspaces");
     const found = entries(await this.session.call(path, { query: { [field]: matter, limit: 25 } }, "the workspace search"));
-    const match = found.find((entry) => entry[field] === undefined || String(entry[field]) === matter);
-    if (typeof match?.id !== "string") throw new DmsTargetError(this.kind, `iManage has no workspace in ${this.library} whose ${field} is ${matter}`, false);
-    return { kind: "workspaces", id: match.id };
+    // The field must be there and be the matter: a workspace without it (or a search that did
+    // not filter on it) would put the document in another matter's workspace.
+    const matches = found.filter(
+      (entry) => typeof entry.id === "string" && entry[field] !== undefined && entry[field] !== null && String(entry[field]) === matter,
+    );
+    if (matches.length === 0) throw new DmsTargetError(this.kind, `iManage has no workspace in ${this.library} whose ${field} is ${matter}`, false);
+    if (matches.length > 1)
+      throw new DmsTargetError(
+        this.kind,
+        `iManage has ${matches.length} workspaces in ${this.library} whose ${field} is ${matter}: the matter's documents have no single place`,
+        false,
+      );
+    return { kind: "workspaces", id: matches[0]!.id as string };
   }
 
   /** How many workspaces the library shows the user (a first page of them, for a connection test). */

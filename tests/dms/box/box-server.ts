@@ -73,6 +73,11 @@ export interface BoxTestServer extends VendorTestServer {
   seed(folder: string[], name: string, bytes: Buffer, properties?: Record<string, string>): string;
   /** Upload sessions neither committed nor aborted. */
   openUploadSessions(): number;
+  /**
+   * The next `commits` commits answer 202 with Retry-After `seconds` and an empty body, as Box
+   * does while it is still processing the parts; the session stays open to be committed again.
+   */
+  assembleSlowly(commits: number, seconds: number): void;
 }
 
 class Answer {
@@ -229,7 +234,12 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
     return { upload_part: base, commit: `${base}/commit`, abort: base, list_parts: `${base}/parts`, status: base, log_event: `${base}/log` };
   }
 
+  let slowCommits = { remaining: 0, seconds: 0 };
   function commitSession(session: UploadSession, body: { parts?: { part_id: string }[] }, digest: string | undefined): Answer {
+    if (slowCommits.remaining > 0) {
+      slowCommits.remaining--;
+      return new Answer(202, undefined, { "retry-after": String(slowCommits.seconds) });
+    }
     const parts = [...session.parts.values()].sort((a, b) => a.offset - b.offset);
     const bytes = Buffer.concat(parts.map((part) => part.bytes));
     const listed = new Set((body.parts ?? []).map((part) => part.part_id));
@@ -495,6 +505,9 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
           link: `https://app.box.com/file/${file.id}`,
         })),
     folders: () => [...items.values()].filter((item) => item.type === "folder" && item.id !== "0").map((folder) => [...pathOf(folder.parentId), folder.name]),
+    assembleSlowly: (commits, seconds) => {
+      slowCommits = { remaining: commits, seconds };
+    },
     failNext: (status, failure = {}) => {
       failures.push({ status, remaining: failure.count ?? 1, retryAfterSeconds: failure.retryAfterSeconds, path: failure.path });
     },

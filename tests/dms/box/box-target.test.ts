@@ -287,6 +287,28 @@ describe("Box target, large files and edges", () => {
     expect(server.contractViolations()).toEqual([]);
   });
 
+  it("waits as long as Box's Retry-After asks while it assembles the parts, and commits the same session again", async () => {
+    const { box, ctx } = target();
+    server.assembleSlowly(2, 7);
+    const filing = large(11);
+    const before = server.requests().length;
+    const stored = await intendAndWrite(box, filing, "large-3");
+    expect(
+      server
+        .documents()
+        .find((doc) => doc.link === stored.link)
+        ?.bytes.equals(filing.bytes),
+    ).toBe(true);
+    const lines = server.requests().slice(before);
+    expect(lines.filter((line) => /^POST \/api\/2\.0\/files\/upload_sessions$/.test(line))).toHaveLength(1);
+    expect(lines.filter((line) => /^POST \/api\/2\.0\/files\/upload_sessions\/\w+\/commit$/.test(line))).toHaveLength(3);
+    expect(lines.some((line) => /^DELETE \/api\/2\.0\/files\/upload_sessions\/\w+$/.test(line))).toBe(false);
+    // The folder sync delay (0 here), then Box's two waits.
+    expect(ctx.slept).toEqual([0, 7000, 7000]);
+    expect(server.openUploadSessions()).toBe(0);
+    expect(server.contractViolations()).toEqual([]);
+  });
+
   it("aborts the upload session when a part fails, leaving no document and no open session", async () => {
     const { box } = target();
     const before = server.documents().length;

@@ -9,7 +9,11 @@ import type { HeldDocument, VendorTestServer } from "../vendor-test-server";
 // three-step upload (create → PUT to put_url with put_headers → PATCH fully_uploaded), external
 // properties and their filters, calendar entries, `fields` (only the fields asked for come back,
 // nested ones with {…}), paging (limit ≤ 200, page_token, meta.paging.next) and throttling (429
-// with Retry-After). A request outside that contract (an unknown parameter, a body of the wrong
+// with Retry-After). Its data model is Clio's (the v4 reference as its generated clients publish
+// it: Folder.parent and Document.parent are a LinkedFolderBase, whose type is only "Folder"; a
+// Matter has its own folder, Matter.folder; "Matter" is a parent type only in requests, meaning
+// that matter's folder): the account has one root folder, each matter a folder below it, and
+// every item reports a Folder as its parent. A request outside that contract (an unknown parameter, a body of the wrong
 // shape, a missing put header) is answered 400 and recorded as a violation.
 
 const CLIENT_ID = "ecfx-clio-client-id";
@@ -24,24 +28,22 @@ interface Matter {
   id: number;
   display_number: string;
   description: string;
-}
-
-interface Parent {
-  id: number;
-  type: "Matter" | "Folder";
+  /** The matter's own folder. */
+  folder: { id: number };
 }
 
 interface Folder {
   id: number;
   name: string;
-  parent: Parent;
-  matterId: number;
+  /** The folder it sits in; null for the account's root folder. */
+  parent: number | null;
+  matterId: number | null;
 }
 
 interface Doc {
   id: number;
   name: string;
-  parent: Parent;
+  parent: number;
   matterId: number;
   content_type: string;
   external_properties: { name: string; value: string }[];
@@ -164,9 +166,13 @@ export async function startClioServer(options: ClioServerOptions = {}): Promise<
   const log: string[] = [];
   let origin = "";
 
+  const rootFolder: Folder = { id: 100, name: "Documents", parent: null, matterId: null };
+  folders.set(rootFolder.id, rootFolder);
   const addMatter = (display: string, description: string) => {
     const id = ++nextId;
-    matters.set(id, { id, display_number: display, description });
+    const own: Folder = { id: ++nextId, name: `${display} - ${description}`, parent: rootFolder.id, matterId: id };
+    folders.set(own.id, own);
+    matters.set(id, { id, display_number: display, description, folder: { id: own.id } });
     return id;
   };
   addMatter("M-501", "Peña v. Bluebonnet");
@@ -177,26 +183,26 @@ export async function startClioServer(options: ClioServerOptions = {}): Promise<
     return apiError(400, "BadRequest", what);
   };
 
-  const folderPath = (parent: Parent): string[] => {
+  const isMatterFolder = (folder: Folder) => folder.matterId !== null && matters.get(folder.matterId)?.folder.id === folder.id;
+  /** The names below the matter's own folder down to `folderId`. */
+  const folderPath = (folderId: number): string[] => {
     const path: string[] = [];
-    let at: Parent | undefined = parent;
-    while (at?.type === "Folder") {
-      const folder = folders.get(at.id);
-      if (!folder) break;
-      path.unshift(folder.name);
-      at = folder.parent;
+    let at = folders.get(folderId);
+    while (at && at.parent !== null && !isMatterFolder(at)) {
+      path.unshift(at.name);
+      at = folders.get(at.parent);
     }
     return path;
   };
-  const matterOf = (parent: Parent): number | null =>
-    parent.type === "Matter" ? (matters.has(parent.id) ? parent.id : null) : (folders.get(parent.id)?.matterId ?? null);
+  /** Clio's answer for a parent: a LinkedFolderBase. */
+  const linkedFolder = (folderId: number) => ({ id: folderId, type: "Folder", name: folders.get(folderId)?.name, root: folderId === rootFolder.id });
   const link = (id: number) => `${origin}/nc/#/documents/${id}/details`;
 
   const docRecord = (d: Doc) => ({
     id: d.id,
     name: d.name,
     content_type: d.content_type,
-    parent: d.parent,
+    parent: linkedFolder(d.parent),
     matter: { id: d.matterId },
     external_properties: d.external_properties,
     latest_document_version: {
@@ -227,6 +233,29 @@ export async function startClioServer(options: ClioServerOptions = {}): Promise<
     return null;
   };
 
+  // The fields each resource has in Clio's reference: asking for another is a client mistake.
+  const MATTER_FIELDS = ["id", "etag", "display_number", "number", "description", "status", "folder"];
+  const ITEM_FIELDS = [
+    "id",
+    "etag",
+    "name",
+    "type",
+    "root",
+    "parent",
+    "matter",
+    "content_type",
+    "external_properties",
+    "latest_document_version",
+    "created_at",
+    "updated_at",
+  ];
+  const checkFields = (url: URL, allowed: string[]): Answer | null => {
+    const spec = url.searchParams.get("fields");
+    if (spec === null) return null;
+    for (const name of parseFields(spec).keys()) if (!allowed.includes(name)) return violation(`unknown field ${name} on ${url.pathname}`);
+    return null;
+  };
+
   const wildcard = (value: string, query: string | null) => !query || value.toLowerCase().includes(query.toLowerCase());
   const hasProperty = (props: { name: string; value: string }[], url: URL) => {
     const name = url.searchParams.get("external_property_name");
@@ -235,11 +264,15 @@ export async function startClioServer(options: ClioServerOptions = {}): Promise<
     return props.some((p) => p.name === name && (value === null || p.value === value));
   };
 
-  const parseParent = (value: unknown): Parent | null => {
+  /** A request's parent {id, type}: "Folder" by folder id, "Matter" for that matter's folder. */
+  const parseParent = (value: unknown): { id: number; type: "Matter" | "Folder" } | null => {
     const parent = value as { id?: unknown; type?: unknown } | null;
     if (!parent || typeof parent.id !== "number" || (parent.type !== "Matter" && parent.type !== "Folder")) return null;
     return { id: parent.id, type: parent.type };
   };
+  /** The folder a request's parent names, or null when there is none. */
+  const folderOf = (parent: { id: number; type: "Matter" | "Folder" }): Folder | null =>
+    (parent.type === "Matter" ? folders.get(matters.get(parent.id)?.folder.id ?? -1) : folders.get(parent.id)) ?? null;
   const parseProperties = (value: unknown): { name: string; value: string }[] | null => {
     if (value === undefined) return [];
     if (!Array.isArray(value)) return null;
@@ -355,7 +388,7 @@ export async function startClioServer(options: ClioServerOptions = {}): Promise<
       return new Answer(200, { data: project(USER, fields) });
     }
     if (method === "GET" && path === "/api/v4/matters.json") {
-      const bad = checkQuery(url, ["fields", "query", "ids", "limit", "page_token", "status"]);
+      const bad = checkQuery(url, ["fields", "query", "ids", "limit", "page_token", "status"]) ?? checkFields(url, MATTER_FIELDS);
       if (bad) return bad;
       const ids = url.searchParams.get("ids");
       const query = url.searchParams.get("query");
@@ -365,13 +398,25 @@ export async function startClioServer(options: ClioServerOptions = {}): Promise<
       return page(url, found as unknown as Record<string, unknown>[]);
     }
     if (method === "GET" && path === "/api/v4/folders.json") {
-      const bad = checkQuery(url, ["fields", "query", "matter_id", "parent_id", "limit", "page_token", "external_property_name", "external_property_value"]);
+      const bad =
+        checkQuery(url, ["fields", "query", "matter_id", "parent_id", "limit", "page_token", "external_property_name", "external_property_value"]) ??
+        checkFields(url, ITEM_FIELDS);
       if (bad) return bad;
       const matterId = url.searchParams.get("matter_id");
-      const found = [...folders.values()].filter((f) => (!matterId || String(f.matterId) === matterId) && wildcard(f.name, url.searchParams.get("query")));
+      const parentId = url.searchParams.get("parent_id");
+      const found = [...folders.values()].filter(
+        (f) =>
+          (!matterId || String(f.matterId) === matterId) && (!parentId || String(f.parent) === parentId) && wildcard(f.name, url.searchParams.get("query")),
+      );
       return page(
         url,
-        found.map((f) => ({ id: f.id, name: f.name, parent: f.parent, matter: { id: f.matterId } })),
+        found.map((f) => ({
+          id: f.id,
+          name: f.name,
+          root: f.id === rootFolder.id,
+          parent: f.parent === null ? null : linkedFolder(f.parent),
+          matter: f.matterId === null ? null : { id: f.matterId },
+        })),
       );
     }
     if (method === "POST" && path === "/api/v4/folders.json") {
@@ -380,37 +425,36 @@ export async function startClioServer(options: ClioServerOptions = {}): Promise<
       const data = json();
       const parent = parseParent(data?.parent);
       if (!data || typeof data.name !== "string" || !data.name.trim() || !parent) return violation("a folder needs data.name and data.parent {id, type}");
-      const matterId = matterOf(parent);
-      if (matterId === null) return apiError(404, "NotFound", "The parent could not be found");
-      if (
-        [...folders.values()].some(
-          (f) => f.parent.id === parent.id && f.parent.type === parent.type && f.name.toLowerCase() === (data.name as string).toLowerCase(),
-        )
-      )
+      const into = folderOf(parent);
+      if (!into) return apiError(404, "NotFound", "The parent could not be found");
+      if ([...folders.values()].some((f) => f.parent === into.id && f.name.toLowerCase() === (data.name as string).toLowerCase()))
         return apiError(422, "UnprocessableEntity", "Name has already been taken");
-      const folder: Folder = { id: ++nextId, name: data.name, parent, matterId };
+      const folder: Folder = { id: ++nextId, name: data.name, parent: into.id, matterId: into.matterId };
       folders.set(folder.id, folder);
       const fields = url.searchParams.has("fields") ? parseFields(url.searchParams.get("fields")!) : null;
-      return new Answer(201, { data: project({ id: folder.id, name: folder.name, parent }, fields) });
+      return new Answer(201, { data: project({ id: folder.id, name: folder.name, parent: linkedFolder(into.id) }, fields) });
     }
     if (method === "GET" && path === "/api/v4/documents.json") {
-      const bad = checkQuery(url, [
-        "fields",
-        "query",
-        "matter_id",
-        "parent_id",
-        "limit",
-        "page_token",
-        "show_uncompleted",
-        "external_property_name",
-        "external_property_value",
-      ]);
+      const bad =
+        checkQuery(url, [
+          "fields",
+          "query",
+          "matter_id",
+          "parent_id",
+          "limit",
+          "page_token",
+          "show_uncompleted",
+          "external_property_name",
+          "external_property_value",
+        ]) ?? checkFields(url, ITEM_FIELDS);
       if (bad) return bad;
       const matterId = url.searchParams.get("matter_id");
+      const parentId = url.searchParams.get("parent_id");
       const uncompleted = url.searchParams.get("show_uncompleted") === "true";
       const found = [...documents.values()].filter(
         (d) =>
           (!matterId || String(d.matterId) === matterId) &&
+          (!parentId || String(d.parent) === parentId) &&
           (uncompleted || d.version.fully_uploaded) &&
           wildcard(d.name, url.searchParams.get("query")) &&
           hasProperty(d.external_properties, url),
@@ -428,13 +472,14 @@ export async function startClioServer(options: ClioServerOptions = {}): Promise<
       for (const key of Object.keys(data))
         if (!["name", "parent", "content_type", "external_properties", "filename", "received_at", "document_category"].includes(key))
           return violation(`unknown document field ${key}`);
-      const matterId = matterOf(parent);
-      if (matterId === null) return apiError(404, "NotFound", "The parent could not be found");
+      const into = folderOf(parent);
+      if (!into) return apiError(404, "NotFound", "The parent could not be found");
+      if (into.matterId === null) return violation("a filed document must go into a matter's folder");
       const doc: Doc = {
         id: ++nextId,
         name: data.name,
-        parent,
-        matterId,
+        parent: into.id,
+        matterId: into.matterId,
         content_type: typeof data.content_type === "string" ? data.content_type : "application/octet-stream",
         external_properties: props,
         version: { uuid: randomUUID(), fully_uploaded: false, bytes: null, putToken: randomBytes(8).toString("hex") },
@@ -545,7 +590,7 @@ export async function startClioServer(options: ClioServerOptions = {}): Promise<
     credentialSettings: () => ({ region: "us", client_id: CLIENT_ID, client_secret: CLIENT_SECRET, create_calendar_entries: true, calendar_id: USER.id }),
     documents: () => held().filter((d) => d.fullyUploaded),
     held,
-    folders: () => [...folders.values()].map((f) => [...folderPath(f.parent), f.name]),
+    folders: () => [...folders.values()].filter((f) => f.parent !== null && !isMatterFolder(f)).map((f) => folderPath(f.id)),
     failNext(status, opts = {}) {
       failures.push({ status, remaining: opts.count ?? 1, retryAfterSeconds: opts.retryAfterSeconds, path: opts.path });
     },
@@ -561,14 +606,14 @@ export async function startClioServer(options: ClioServerOptions = {}): Promise<
     },
     addMatter,
     seed(matterId, folderNames, name) {
-      let parent: Parent = { id: matterId, type: "Matter" };
+      let parent = matters.get(matterId)!.folder.id;
       for (const folderName of folderNames) {
-        let folder = [...folders.values()].find((f) => f.parent.id === parent.id && f.parent.type === parent.type && f.name === folderName);
+        let folder = [...folders.values()].find((f) => f.parent === parent && f.name === folderName);
         if (!folder) {
           folder = { id: ++nextId, name: folderName, parent, matterId };
           folders.set(folder.id, folder);
         }
-        parent = { id: folder.id, type: "Folder" };
+        parent = folder.id;
       }
       const doc: Doc = {
         id: ++nextId,
@@ -586,7 +631,7 @@ export async function startClioServer(options: ClioServerOptions = {}): Promise<
       const doc: Doc = {
         id: ++nextId,
         name,
-        parent: { id: matterId, type: "Matter" },
+        parent: matters.get(matterId)!.folder.id,
         matterId,
         content_type: "application/pdf",
         external_properties: [{ name: "ecfx_filing", value: key }],

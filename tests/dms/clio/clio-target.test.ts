@@ -138,6 +138,27 @@ describe("the Clio target", () => {
     ).toEqual(["0 ORDER.pdf", "0 Order (2).pdf"]);
   });
 
+  it("finds the folder someone made at the matter's top level, as Clio reports it (parent: the matter's folder)", async () => {
+    await connect();
+    // Clio answers the parent of a matter's top-level items as the matter's own Folder: a client
+    // looking for a parent of type Matter would miss this folder, make a second one and miss the name.
+    server.seed(5001, ["2_24-cv-501"], "0 Order.pdf");
+    await intendAndWrite(target(), request(), "rec-30");
+    expect(server.folders()).toEqual([["2_24-cv-501"]]);
+    expect(server.documents().map((d) => [d.folder, d.name])).toEqual([
+      [["2_24-cv-501"], "0 Order.pdf"],
+      [["2_24-cv-501"], "0 Order (2).pdf"],
+    ]);
+    await intendAndWrite(target(), request({ folder: [], name: "0 Order" }), "rec-31");
+    await intendAndWrite(target(), request({ folder: [], name: "0 Order" }), "rec-32");
+    expect(
+      server
+        .documents()
+        .filter((d) => d.folder.length === 0)
+        .map((d) => d.name),
+    ).toEqual(["0 Order.pdf", "0 Order (2).pdf"]);
+  });
+
   it("finds the matter by reference (Clio's id or display number) when the number is not Clio's", async () => {
     await connect();
     const id = server.addMatter("2026-0042", "Okafor estate");

@@ -54,6 +54,16 @@ export interface IManageTestServer extends VendorTestServer {
   searchLags(lagging: boolean): void;
   /** Every request received, as "METHOD /path". */
   requests(): string[];
+  /**
+   * Adds a workspace with the given profile fields. A workspace without a field answers without
+   * it: iManage leaves empty profile fields out of its answers.
+   */
+  addWorkspace(name: string, custom: Record<string, string>): string;
+  /**
+   * While true, workspace search ignores custom-field filters (a library whose search does not
+   * cover the field answers every workspace): only the client's own check keeps the matter right.
+   */
+  searchIgnoresCustomFields(ignoring: boolean): void;
   failNext(status: number, options?: IManageFailureOptions): void;
 }
 
@@ -144,6 +154,7 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
   const requestLog: string[] = [];
   let nextNumber = 1000;
   let searchLagging = false;
+  let ignoreCustomFilters = false;
   let origin = "";
 
   folders.set(IMANAGE_TEST_ROOT_FOLDER, { id: IMANAGE_TEST_ROOT_FOLDER, name: "ECFX Filings", parent: null, workspace: false, custom: {} });
@@ -220,7 +231,8 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
       checkQuery(url, /^(name|limit|offset|custom([1-9]|[12][0-9]|30))$/);
       const filters = [...url.searchParams].filter(([key]) => key !== "limit" && key !== "offset");
       const found = [...folders.values()].filter(
-        (folder) => folder.workspace && filters.every(([key, value]) => (key === "name" ? folder.name : folder.custom[key]) === value),
+        (folder) =>
+          folder.workspace && filters.every(([key, value]) => (key === "name" ? folder.name === value : ignoreCustomFilters || folder.custom[key] === value)),
       );
       return json(res, 200, { data: found.slice(0, Number(url.searchParams.get("limit") ?? 25)).map(folderView) });
     }
@@ -397,6 +409,14 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
     },
     searchLags: (lagging) => {
       searchLagging = lagging;
+    },
+    addWorkspace: (name, custom) => {
+      const id = newId();
+      folders.set(id, { id, name, parent: null, workspace: true, custom: { ...custom } });
+      return id;
+    },
+    searchIgnoresCustomFields: (ignoring) => {
+      ignoreCustomFilters = ignoring;
     },
     requests: () => [...requestLog],
     close: () =>

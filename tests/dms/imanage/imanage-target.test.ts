@@ -222,6 +222,26 @@ describe("iManage filing", () => {
     expect(unknown.retryable).toBe(false);
   });
 
+  it("files only into a workspace whose matter field is the matter, never one that lacks the field", async () => {
+    const { ctx } = context();
+    const target = createIManageCloudTarget(settings({ matter_workspace_search: true }), ctx);
+    server.addWorkspace("Firm templates", { custom1: "ADMIN" });
+    server.searchIgnoresCustomFields(true);
+    try {
+      const lacking = await failure(() => target.intend(request({ folder: ["1999-0001", "Court Notices"] }), "matter-3"));
+      expect(lacking.message).toBe("iManage has no workspace in ACTIVE whose custom2 is 1999-0001");
+      expect(lacking.retryable).toBe(false);
+      // The right workspace is still found among the others the search answered.
+      const intended = await target.intend(request({ folder: [IMANAGE_TEST_MATTER, "Court Notices"] }), "matter-4");
+      expect(intended.location).toMatch(new RegExp(`^${IMANAGE_TEST_MATTER}/Court Notices/Order`));
+      server.addWorkspace("Acme v. Widget (copy)", { custom2: IMANAGE_TEST_MATTER });
+      const twice = await failure(() => target.intend(request({ folder: [IMANAGE_TEST_MATTER, "Court Notices"] }), "matter-5"));
+      expect(twice.message).toBe(`iManage has 2 workspaces in ACTIVE whose custom2 is ${IMANAGE_TEST_MATTER}: the matter's documents have no single place`);
+    } finally {
+      server.searchIgnoresCustomFields(false);
+    }
+  });
+
   it("works the same against an on-premises server named by base_url", async () => {
     const { ctx } = context({ baseUrl: "https://cloudimanage.com" });
     const target = createIManageOnPremTarget(server.onPremCredentialSettings() as unknown as IManageOnPremSettings, ctx);
