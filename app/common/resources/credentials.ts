@@ -283,7 +283,8 @@ export const sharePointOnPremCredentials = credentialResource({
   resource: "share_point_on_prem_credential",
   apiPath: "/api/v1/share-point-on-prem-credential",
   ...failed("sharePointOnPrem"),
-  fields: [...SHAREPOINT, f("fed_auth_endpoint", "url", "connection", req), f("use_agent", "flag", "connection")],
+  // Windows sign-in: client_id is the account, client_secret its password, tenant_id its domain (decision 108).
+  fields: [...SHAREPOINT, f("fed_auth_endpoint", "url", "connection"), f("use_agent", "flag", "connection")],
 });
 
 export const boxCredentials = credentialResource({
