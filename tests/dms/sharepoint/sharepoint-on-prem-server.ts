@@ -187,7 +187,7 @@ export async function startSharePointOnPremServer(): Promise<SharePointOnPremSer
       client_secret: ON_PREM_PASSWORD,
       tenant_id: ON_PREM_DOMAIN,
       base_url: `${front.origin}${SITE}/Shared%20Documents/ECFX`,
-      fed_auth_endpoint: null,
+      fed_auth_endpoint: "",
       use_agent: false,
       author_field: "FiledBy",
       signature: "Filed by ECFX for Smith & Jones LLP",
