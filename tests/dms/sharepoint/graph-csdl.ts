@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { DOMParser, type Element } from "@xmldom/xmldom";
+import { DOMParser } from "@xmldom/xmldom";
 
 // Checks a Graph JSON body (a request's or an answer's) against the entity and complex types of
 // Microsoft's published CSDL metadata (a subset, tests/fixtures/msgraph-csdl): every property
@@ -15,6 +15,12 @@ interface TypeDef {
   properties: Map<string, { type: string; nullable: boolean }>;
 }
 
+/** What is read of an element of the metadata. */
+interface Element {
+  getAttribute(name: string): string | null;
+  getElementsByTagName(name: string): ArrayLike<unknown>;
+}
+
 const local = (type: string) => type.replace(/^(graph|microsoft\.graph)\./, "");
 
 export class GraphCsdl {
@@ -22,7 +28,7 @@ export class GraphCsdl {
   private readonly enums = new Set<string>();
 
   constructor() {
-    const doc = new DOMParser().parseFromString(fs.readFileSync(METADATA, "utf8"), "text/xml");
+    const doc = new DOMParser().parseFromString(fs.readFileSync(METADATA, "utf8"), "text/xml") as unknown as Element;
     for (const kind of ["EntityType", "ComplexType"]) {
       const nodes = doc.getElementsByTagName(kind);
       for (let i = 0; i < nodes.length; i++) {
