@@ -68,4 +68,30 @@ describe("outbound guard", () => {
       receiver.close();
     }
   });
+
+  it("keeps one connection for sign-ins that need it, and vets its address and origin as fetch does", async () => {
+    const sockets = new Set<unknown>();
+    const receiver = http.createServer((request, response) => {
+      sockets.add(request.socket);
+      response.end("ok");
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    const local = new OutboundGuard({ allowedOrigins: [origin], resolve: async () => [{ address: "10.1.2.3", family: 4 }] });
+    const anyHost = { name: "test", hostAllowed: () => true };
+    const connection = local.connection(new URL(origin), anyHost);
+    try {
+      for (const path of ["/one", "/two"]) await (await connection.fetch(new URL(`${origin}${path}`))).text();
+      expect(sockets.size).toBe(1);
+      await expect(connection.fetch(new URL("https://elsewhere.example.com/"))).rejects.toBeInstanceOf(OutboundRefusedError);
+      const inside = local.connection(new URL("https://sp.contoso.example/"), anyHost);
+      await expect(inside.fetch(new URL("https://sp.contoso.example/_api/web"))).rejects.toThrow(/10\.1\.2\.3/);
+      await inside.close();
+      expect(() => local.connection(new URL("http://sp.contoso.example/"), anyHost)).toThrow(OutboundRefusedError);
+    } finally {
+      await connection.close();
+      await local.close();
+      receiver.close();
+    }
+  });
 });

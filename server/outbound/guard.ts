@@ -1,7 +1,7 @@
 import dns from "node:dns";
 import type { LookupAddress } from "node:dns";
 import ipaddr from "ipaddr.js";
-import { Agent, type Dispatcher, Headers, type RequestInit, type Response, fetch } from "undici";
+import { Agent, Client, type Dispatcher, Headers, type RequestInit, type Response, fetch } from "undici";
 import product from "../../package.json" with { type: "json" };
 import { message } from "../lib/messages";
 
@@ -145,7 +145,41 @@ export class OutboundGuard {
     );
   }
 
+  /**
+   * One kept-alive connection to the origin of `url`, for sign-ins that authenticate the
+   * connection rather than each request (Windows sign-in, NTLM): every request is checked as
+   * fetch checks it, the address is vetted when the connection opens, and redirects are not
+   * followed (the caller sees them). Close it when done.
+   */
+  connection(url: URL, purpose: OutboundPurpose): GuardedConnection {
+    this.check(url, purpose);
+    const origin = url.origin;
+    const client = new Client(origin, { pipelining: 1, connect: { lookup: (host, opts, callback) => this.lookup(host, opts, callback) } });
+    return {
+      fetch: async (target, init = {}) => {
+        if (target.origin !== origin) throw refused("redirectHost", { from: url.host, to: target.host });
+        this.check(target, purpose);
+        const headers = new Headers(init.headers);
+        if (!headers.has("user-agent")) headers.set("user-agent", USER_AGENT);
+        try {
+          return await fetch(target, { ...init, headers, redirect: "manual", dispatcher: client });
+        } catch (error) {
+          const cause = error instanceof Error ? error.cause : undefined;
+          if (cause instanceof OutboundRefusedError) throw cause;
+          throw error;
+        }
+      },
+      close: () => client.close(),
+    };
+  }
+
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
+}
+
+/** A single connection the guard opened (see OutboundGuard.connection). */
+export interface GuardedConnection {
+  fetch(url: URL, init?: Omit<RequestInit, "redirect" | "dispatcher">): Promise<Response>;
+  close(): Promise<void>;
 }

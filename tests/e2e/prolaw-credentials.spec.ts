@@ -37,6 +37,8 @@ for (const js of [true, false]) {
       // Name, base URL and API key are required.
       await expect(page.getByText("This field is required.")).toHaveCount(3);
       const settings = proLaw.credentialSettings() as Record<string, string>;
+      // The screen says plainly that ProLaw has no API of its own and the firm provides the endpoint.
+      await expect(page.getByText("ProLaw has no public API. Enter the address of the endpoint your firm provides")).toBeVisible();
       await field(page, "Name").fill(`ProLaw ${tag}`);
       await field(page, "ProLaw API base URL").fill("prolaw.firm.local/api");
       await field(page, "API key").fill(settings.api_key!);

@@ -20,6 +20,8 @@ interface CredentialField {
   /** Which wizard step asks for it: signing in, or where and how documents are filed. */
   step: "connection" | "filing";
   column?: boolean;
+  /** Catalogue key of a sentence shown under the input. */
+  hintKey?: string;
   /** A text that must match this pattern, or is refused with the message key. */
   pattern?: { regex: RegExp; message: string };
 }
@@ -95,6 +97,7 @@ const FIELD_KIND: Record<CredentialFieldKind, FieldDef["kind"]> = {
 function fieldDef(field: CredentialField): FieldDef {
   const def: FieldDef = { name: field.name, kind: FIELD_KIND[field.kind] };
   if (field.required || field.kind === "choice") def.required = true;
+  if (field.hintKey) def.hintKey = field.hintKey;
   if (field.options) def.options = field.options;
   if (field.kind === "secret") {
     def.secret = true;
@@ -283,7 +286,8 @@ export const sharePointOnPremCredentials = credentialResource({
   resource: "share_point_on_prem_credential",
   apiPath: "/api/v1/share-point-on-prem-credential",
   ...failed("sharePointOnPrem"),
-  fields: [...SHAREPOINT, f("fed_auth_endpoint", "url", "connection", req), f("use_agent", "flag", "connection")],
+  // Windows sign-in: client_id is the account, client_secret its password, tenant_id its domain (decision 108).
+  fields: [...SHAREPOINT, f("fed_auth_endpoint", "url", "connection"), f("use_agent", "flag", "connection")],
 });
 
 export const boxCredentials = credentialResource({
@@ -381,7 +385,8 @@ export const proLawCredentials = credentialResource({
   apiPath: "/api/v1/pro-law-credential",
   ...failed("proLaw"),
   fields: [
-    f("base_url", "url", "connection", { required: true, column: true }),
+    // ProLaw publishes no API: the address is the firm's own endpoint implementing ECFX's ProLaw contract.
+    f("base_url", "url", "connection", { required: true, column: true, hintKey: "resources:dms-prolaw.hints.base_url" }),
     f("api_key", "secret", "connection", req),
     f("use_agent", "flag", "connection"),
     f("add_parent_id", "flag", "filing"),

@@ -128,6 +128,7 @@ export function FieldInput({ resourceKey, field, input, picker, label: labelOver
           {...common}
           type={field.kind === "email" ? "email" : field.kind === "number" ? "number" : field.kind === "date" ? "date" : "text"}
           defaultValue={asText(input.initialValue)}
+          description={field.hintKey ? t(field.hintKey) : undefined}
         />
       );
   }

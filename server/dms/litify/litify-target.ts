@@ -13,6 +13,10 @@ import { type LitifySettings, LitifySession } from "./litify-session";
 export { LITIFY_KIND } from "./litify-errors";
 export type { LitifySettings } from "./litify-session";
 
+/** What the console says beside the connection test: which published sources the calls are checked against. */
+export const VERIFIED_AGAINST =
+  "Salesforce REST API Developer Guide and OAuth flow documentation (Salesforce Files on the Litify matter); Litify and Docrio publish no API reference";
+
 /** Salesforce's own sign-in; ECFX_SALESFORCE_LOGIN_URL switches it (a sandbox's test.salesforce.com, a local server). */
 export const SALESFORCE_LOGIN_URL = "https://login.salesforce.com";
 

@@ -19,6 +19,14 @@ export { PROLAW_KIND } from "./prolaw-api";
 /** ProLaw has no vendor-wide address: every credential names its own server. */
 export const PROLAW_DEFAULT_BASE_URL = "";
 
+/** What the console says beside the connection test: ProLaw publishes nothing to check against. */
+export const VERIFIED_AGAINST =
+  "ECFX's own ProLaw contract (docs/dms/prolaw.md); Thomson Reuters publishes no ProLaw API, so the firm's endpoint must implement it";
+
+/** Why a ProLaw credential names an endpoint at all, said whenever that endpoint does not answer as one. */
+export const NO_PUBLIC_API =
+  "ProLaw has no public API: ECFX files through an endpoint the firm provides that implements ECFX's ProLaw contract (docs/dms/prolaw.md).";
+
 export interface ProLawSettings {
   /** The firm's ProLaw REST API, e.g. https://prolaw.firm.local/ProLaw/api. */
   base_url: string;
@@ -74,6 +82,13 @@ export function createProLawTarget(settings: ProLawSettings, ctx: VendorContext)
     return runConnectionChecks([
       {
         step: "Reach ProLaw with the API key",
+        // A refused key means the endpoint is there; anything else means it is not (yet) one.
+        describe: (error) => {
+          const text = error instanceof Error ? error.message : String(error);
+          if (/refused the API key/.test(text)) return text;
+          const reason = /could not be reached$/.test(text) ? `nothing answered at ${api.host}` : text;
+          return `${NO_PUBLIC_API} ${api.host} did not answer as that endpoint: ${reason}`;
+        },
         run: async () => {
           page = await api.get<Items<ProLawMatter>>("matters", "to list matters", { pageSize: 5 });
           const route = settings.use_agent ? "use_agent is on: calls go from ECFX to the addresses ECFX_OUTBOUND_ALLOW opens" : "direct connection";

@@ -6,9 +6,11 @@ import type { CallOptions } from "../guarded-call";
 import type { DriveItem, Library } from "./graph-types";
 import type { LibraryEntry, SharePointLibrary } from "./sharepoint-target-core";
 
-// The credential's document library in Graph's terms (a site, a drive and a root folder) and
-// the folders below it: looked up by path, created when missing with conflictBehavior "fail"
-// (a 409 means another filing created it first, which is as good).
+// The credential's document library in Graph's terms (a site, a drive, the list behind it and a
+// root folder) and the folders below it: looked up by path, created when missing with
+// conflictBehavior "fail" (a 409 means another filing created it first, which is as good).
+// What ties a document to its filing lives in a column of the library (FILING_COLUMN), created
+// when missing: Graph documents driveItem.description for OneDrive Personal only.
 
 interface Site {
   id: string;
@@ -22,7 +24,22 @@ interface Drive {
   webUrl?: string;
 }
 
-const ITEM_PROPERTIES = "id,name,webUrl,description,file,folder,size";
+const ITEM_PROPERTIES = "id,name,webUrl,file,folder,size";
+
+/** The library column that holds the firm's signature and the filing's reference. */
+export const FILING_COLUMN = "ECFXFiling";
+
+/** A library column as the filing needs it: whether it takes people, and how many. */
+interface Column {
+  name: string;
+  person: boolean;
+  multiple: boolean;
+}
+
+interface ColumnAnswer {
+  name: string;
+  personOrGroup?: { allowMultipleSelection?: boolean } | null;
+}
 
 const lastSegment = (webUrl: string | undefined) => decodeURIComponent(new URL(webUrl ?? "http://x/").pathname.split("/").filter(Boolean).pop() ?? "");
 
@@ -39,10 +56,17 @@ export async function resolveLibrary(api: GraphApi, url: LibraryUrl): Promise<Li
     ? drives.value.find((candidate) => lastSegment(candidate.webUrl).toLowerCase() === wanted || candidate.name.toLowerCase() === wanted)
     : (drives.value.find((candidate) => lastSegment(candidate.webUrl).toLowerCase() === "shared documents") ?? drives.value[0]);
   if (!drive) throw new DmsTargetError(api.kind, `SharePoint has no library ${url.library || "of documents"} on site ${site.webUrl ?? url.sitePath}`, false);
+  const list = await api.json<{ id: string }>({
+    method: "GET",
+    path: `/drives/${encodeURIComponent(drive.id)}/list?$select=id`,
+    action: "finding the library's list",
+  });
   const libraryPath = `${url.sitePath}/${lastSegment(drive.webUrl) || drive.name}`;
   const root = url.folders;
   return {
     siteName: site.displayName ?? url.sitePath,
+    siteId: site.id,
+    listId: list.id,
     driveId: drive.id,
     driveName: drive.name,
     root,
@@ -57,8 +81,16 @@ export function itemPath(library: Library, segments: string[]): string {
 }
 
 export async function findItem(api: GraphApi, library: Library, segments: string[]): Promise<DriveItem | null> {
-  // description is not among the properties Graph returns unasked.
   return api.find<DriveItem>({ method: "GET", path: `${itemPath(library, segments)}?$select=${ITEM_PROPERTIES}`, action: `looking up /${segments.join("/")}` });
+}
+
+/** The item with its row's filing column, which says which filing stored it. */
+async function findWithFiling(api: GraphApi, library: Library, segments: string[]): Promise<DriveItem | null> {
+  return api.find<DriveItem>({
+    method: "GET",
+    path: `${itemPath(library, segments)}?$select=${ITEM_PROPERTIES}&$expand=listItem($expand=fields($select=${FILING_COLUMN}))`,
+    action: `looking up /${segments.join("/")}`,
+  });
 }
 
 /**
@@ -99,6 +131,7 @@ export async function ensureFolder(api: GraphApi, library: Library, segments: st
 /** The credential's library as the filing protocol uses it, in Graph calls. */
 export class GraphLibrary implements SharePointLibrary<DriveItem> {
   private resolved?: Promise<Library>;
+  private columns?: Promise<Map<string, Column>>;
 
   constructor(
     private readonly api: GraphApi,
@@ -122,8 +155,71 @@ export class GraphLibrary implements SharePointLibrary<DriveItem> {
   }
 
   async find(path: string[]): Promise<LibraryEntry | null> {
-    const item = await findItem(this.api, await this.library(), path);
-    return item && { isFile: Boolean(item.file), link: item.webUrl, description: item.description };
+    const item = await findWithFiling(this.api, await this.library(), path);
+    const filing = item?.listItem?.fields?.[FILING_COLUMN];
+    return item && { isFile: Boolean(item.file), link: item.webUrl, description: typeof filing === "string" ? filing : null };
+  }
+
+  private async readColumns(library: Library): Promise<Map<string, Column>> {
+    const answer = await this.api.json<{ value: ColumnAnswer[] }>({
+      method: "GET",
+      path: `/sites/${encodeURIComponent(library.siteId)}/lists/${encodeURIComponent(library.listId)}/columns?$select=name,personOrGroup`,
+      action: "reading the library's columns",
+    });
+    return new Map(
+      answer.value.map((column) => [
+        column.name,
+        { name: column.name, person: Boolean(column.personOrGroup), multiple: Boolean(column.personOrGroup?.allowMultipleSelection) },
+      ]),
+    );
+  }
+
+  /** The library's columns, the filing column created first when it is missing (once per client). */
+  private libraryColumns(): Promise<Map<string, Column>> {
+    this.columns ??= (async () => {
+      const library = await this.library();
+      const columns = await this.readColumns(library);
+      if (columns.has(FILING_COLUMN)) return columns;
+      const response = await this.api.send({
+        method: "POST",
+        path: `/sites/${encodeURIComponent(library.siteId)}/lists/${encodeURIComponent(library.listId)}/columns`,
+        json: {
+          name: FILING_COLUMN,
+          displayName: "ECFX filing",
+          description: "The firm's signature and the ECFX filing that stored this document",
+          text: { allowMultipleLines: true },
+        },
+        action: `creating the library column ${FILING_COLUMN}`,
+      });
+      if (response.ok) {
+        await response.body?.cancel();
+        return this.readColumns(library);
+      }
+      // Another filing may have created it meanwhile: then it is there now.
+      const refused = await this.api.read(response, `creating the library column ${FILING_COLUMN}`).catch((error: unknown) => error);
+      const again = await this.readColumns(library);
+      if (again.has(FILING_COLUMN)) return again;
+      throw refused;
+    })().catch((error: unknown) => {
+      this.columns = undefined;
+      throw error;
+    });
+    return this.columns;
+  }
+
+  /**
+   * The site user a person column's value names (by e-mail or display name), as its lookup id;
+   * undefined when the site has none. Read from the site's hidden User Information List, its
+   * first page of answers (Graph's default page of list items).
+   */
+  private async personId(library: Library, value: string): Promise<string | undefined> {
+    const users = await this.api.json<{ value: { id: string; fields?: { Title?: string; EMail?: string } }[] }>({
+      method: "GET",
+      path: `/sites/${encodeURIComponent(library.siteId)}/lists/${encodeURIComponent("User Information List")}/items?$expand=fields($select=Title,EMail)`,
+      action: "looking up the site's people",
+    });
+    const wanted = value.trim().toLowerCase();
+    return users.value.find((user) => user.fields?.EMail?.toLowerCase() === wanted || user.fields?.Title?.toLowerCase() === wanted)?.id;
   }
 
   async ensureFolder(path: string[]): Promise<{ created: boolean }> {
@@ -137,11 +233,31 @@ export class GraphLibrary implements SharePointLibrary<DriveItem> {
     return uploadFile(this.api, this.call, { library, parentId: parent.id, name: path[path.length - 1] ?? "", location }, bytes, contentType, this.now);
   }
 
+  /**
+   * Sets the columns and the filing column in one update. A person column takes the site user
+   * the value names, as a lookup id (Graph's "{column}LookupId"); a value that names no site user
+   * leaves it empty, since a person column cannot hold text.
+   */
   async describe(item: DriveItem, fields: Record<string, string>, description: string, location: string): Promise<void> {
-    const address = `/drives/${encodeURIComponent((await this.library()).driveId)}/items/${encodeURIComponent(item.id)}`;
-    if (Object.keys(fields).length)
-      await this.api.json({ method: "PATCH", path: `${address}/listItem/fields`, json: fields, action: `setting the properties of ${location}` });
-    await this.api.json({ method: "PATCH", path: address, json: { description }, action: `describing ${location}` });
+    const library = await this.library();
+    const columns = await this.libraryColumns();
+    const values: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(fields)) {
+      const column = columns.get(name);
+      if (!column?.person) {
+        values[name] = value;
+        continue;
+      }
+      const id = await this.personId(library, value);
+      if (id === undefined) continue;
+      if (column.multiple) {
+        values[`${name}LookupId@odata.type`] = "Collection(Edm.String)";
+        values[`${name}LookupId`] = [id];
+      } else values[`${name}LookupId`] = id;
+    }
+    values[FILING_COLUMN] = description;
+    const address = `/drives/${encodeURIComponent(library.driveId)}/items/${encodeURIComponent(item.id)}`;
+    await this.api.json({ method: "PATCH", path: `${address}/listItem/fields`, json: values, action: `setting the properties of ${location}` });
   }
 
   async remove(item: DriveItem): Promise<void> {
@@ -173,6 +289,15 @@ export class GraphLibrary implements SharePointLibrary<DriveItem> {
             action: "listing the root folder",
           });
           return `Listed ${children.value.length} items in /${[library.driveName, ...library.root].join("/")}`;
+        },
+      },
+      {
+        step: "Read the library's columns",
+        run: async () => {
+          const columns = await this.readColumns(await this.library());
+          return columns.has(FILING_COLUMN)
+            ? `The library has the column ${FILING_COLUMN} for filing references`
+            : `The library has no column ${FILING_COLUMN} yet: the first filing creates it, which needs the app to manage the site's lists`;
         },
       },
     ];

@@ -8,10 +8,15 @@ export interface DriveItem {
   folder?: { childCount?: number };
   file?: { mimeType?: string };
   size?: number;
+  /** The item's row in the library, when asked for with $expand=listItem($expand=fields). */
+  listItem?: { fields?: Record<string, unknown> };
 }
 
 export interface Library {
   siteName: string;
+  siteId: string;
+  /** The list behind the drive: where the library's columns are. */
+  listId: string;
   driveId: string;
   driveName: string;
   /** Folders inside the drive that are the credential's root. */

@@ -1,13 +1,13 @@
 import type { Response } from "undici";
 import type { VendorContext } from "../vendor-target";
-import type { FedAuthTokens } from "./fed-auth";
-import { authHeaders } from "./fed-auth";
 import { type ApiRequest, SharePointApi } from "./sharepoint-api";
-import { type CallOptions, guardedFetch } from "../guarded-call";
+import type { CallOptions } from "../guarded-call";
+import type { WindowsSignIn } from "./windows-sign-in";
 
 // SharePoint Server's REST API (/_api, JSON "nometadata", SharePoint 2016 and later) for one
-// site. Writes carry the form digest from POST /_api/contextinfo, kept until shortly before it
-// times out; a 401 signs in again once, a 403 on a write fetches a new digest once.
+// site, signed in with Windows sign-in on the connection. Writes carry the form digest from
+// POST /_api/contextinfo, kept until shortly before it times out; a 403 on a write fetches a
+// new digest once.
 
 const DIGEST_MARGIN_MS = 60_000;
 const ACCEPT = "application/json;odata=nometadata";
@@ -18,34 +18,33 @@ export class RestApi extends SharePointApi {
   constructor(
     /** The site's address without a trailing slash: "https://sp.contoso.local/sites/Legal". */
     readonly siteUrl: string,
-    private readonly tokens: FedAuthTokens,
-    private readonly call: CallOptions,
+    private readonly signIn: WindowsSignIn,
+    call: CallOptions,
     private readonly ctx: VendorContext,
   ) {
     super(call.kind, () => ctx.now());
   }
 
   async send(request: ApiRequest): Promise<Response> {
-    const first = await this.attempt(request, false);
-    if (first.status !== 401 && !(first.status === 403 && request.method !== "GET")) return first;
+    const first = await this.attempt(request);
+    if (!(first.status === 403 && request.method !== "GET")) return first;
     await first.body?.cancel();
-    return this.attempt(request, true);
+    this.digest = undefined;
+    return this.attempt(request);
   }
 
-  private async attempt(request: ApiRequest, fresh: boolean): Promise<Response> {
-    const token = fresh ? await this.tokens.renew() : await this.tokens.current();
-    if (fresh) this.digest = undefined;
-    const headers: Record<string, string> = { accept: ACCEPT, ...authHeaders(token), ...request.headers };
-    if (request.method !== "GET") headers["x-requestdigest"] = await this.formDigest(authHeaders(token));
+  private async attempt(request: ApiRequest): Promise<Response> {
+    const headers: Record<string, string> = { accept: ACCEPT, ...request.headers };
+    if (request.method !== "GET") headers["x-requestdigest"] = await this.formDigest();
     if (request.json !== undefined) headers["content-type"] = "application/json;odata=nometadata";
     else if (request.contentType) headers["content-type"] = request.contentType;
     const body = request.bytes ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
-    return guardedFetch(this.call, new URL(`${this.siteUrl}/_api/${request.path.replace(/^\//, "")}`), { method: request.method, headers, body });
+    return this.signIn.send(new URL(`${this.siteUrl}/_api/${request.path.replace(/^\//, "")}`), { method: request.method, headers, body });
   }
 
-  private async formDigest(auth: Record<string, string>): Promise<string> {
+  private async formDigest(): Promise<string> {
     if (this.digest && this.digest.renewAt > this.ctx.now()) return this.digest.value;
-    const response = await guardedFetch(this.call, new URL(`${this.siteUrl}/_api/contextinfo`), { method: "POST", headers: { accept: ACCEPT, ...auth } });
+    const response = await this.signIn.send(new URL(`${this.siteUrl}/_api/contextinfo`), { method: "POST", headers: { accept: ACCEPT } });
     const info = await this.read<{ FormDigestValue: string; FormDigestTimeoutSeconds: number }>(response, "asking for a form digest");
     this.digest = { value: info.FormDigestValue, renewAt: this.ctx.now() + info.FormDigestTimeoutSeconds * 1000 - DIGEST_MARGIN_MS };
     return info.FormDigestValue;

@@ -16,6 +16,9 @@ import { createSharePointTarget } from "./sharepoint-target-core";
 export const SHAREPOINT_CLOUD_KIND = "share_point_cloud_credential";
 export const SHAREPOINT_CLOUD_DEFAULT_BASE_URL = GRAPH_DEFAULT_BASE_URL;
 
+/** What the console says beside the connection test: which published sources the calls are checked against. */
+export const VERIFIED_AGAINST = "Microsoft Graph v1.0 OpenAPI description and CSDL metadata (microsoftgraph/msgraph-metadata)";
+
 export interface SharePointCloudSettings {
   client_id: string;
   client_secret: string;

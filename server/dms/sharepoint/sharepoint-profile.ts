@@ -4,8 +4,9 @@
 //    notice's filer when there is none;
 //  - the credential's `signature` is the firm's line for every filed document (e.g. "Filed by
 //    ECFX for Smith & Jones LLP"); SharePoint has no field of that meaning, so it goes into the
-//    document's description, followed by the filing's reference, which is how a retry
-//    recognises the copy an earlier attempt stored.
+//    document's filing note (Online: the library column ECFXFiling; Server: the check-in
+//    comment), followed by the filing's reference, which is how a retry recognises the copy an
+//    earlier attempt stored.
 
 export interface ProfileSettings {
   author_field: string;

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
+import { jwtVerify } from "jose";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { HeldDocument, VendorTestServer } from "../vendor-test-server";
@@ -6,7 +7,9 @@ import { MalformedQuery, readSoql } from "./litify-soql-reader";
 
 // A local Salesforce org with Litify's matter object, on a loopback port, speaking the REST API's
 // contract as its documentation gives it: the OAuth token endpoint (username-password and
-// client-credentials flows, { error, error_description } refusals), the query resource
+// client-credentials flows, and the JWT bearer flow checked against the connected app's
+// certificate key: RS256, iss the consumer key, sub a user of the org, aud the login URL, an
+// expiry within three minutes; { error, error_description } refusals), the query resource
 // (/services/data/vNN.0/query?q=SOQL), the ContentVersion insert as JSON with base64 VersionData
 // (at most 37.5 MB of base64) or as multipart (entity_content JSON first, then VersionData), and
 // errors as [{ message, errorCode }]. A request outside that contract (another path, a missing
@@ -72,6 +75,8 @@ export interface LitifyTestServer extends VendorTestServer {
   /** "METHOD /path" of every request, in order (SOQL after the path). */
   requests(): string[];
   tokenGrants(): { grant: string; at: string }[];
+  /** The private key (PEM) whose certificate the org's connected app holds, for the JWT bearer flow. */
+  jwtPrivateKey: string;
   /** Ends every session issued so far (INVALID_SESSION_ID on its next use). */
   revokeTokens(): void;
   /** A matter of the org; its Id. */
@@ -143,9 +148,37 @@ export async function startLitifyServer(options: LitifyServerOptions = {}): Prom
     return answer;
   };
 
-  function token(form: URLSearchParams): Answer {
+  // The connected app's certificate: the stand-in keeps its public key, the test hands the private one to the credential.
+  const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const jwtPrivateKey = keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const certificateKey = createPublicKey(keys.publicKey.export({ type: "spki", format: "pem" }));
+
+  async function jwtBearer(form: URLSearchParams): Promise<Answer> {
+    const assertion = form.get("assertion");
+    if (!assertion)
+      return violation("jwt-bearer grant without assertion", new Answer(400, { error: "invalid_request", error_description: "assertion required" }));
+    if (form.has("client_secret"))
+      return violation("jwt-bearer grant with a client secret", new Answer(400, { error: "invalid_request", error_description: "unexpected client_secret" }));
+    try {
+      const { payload, protectedHeader } = await jwtVerify(assertion, certificateKey, { audience: origin, algorithms: ["RS256"] });
+      if (protectedHeader.alg !== "RS256") throw new Error("alg");
+      if (payload.iss !== LITIFY_CLIENT_ID) return new Answer(400, { error: "invalid_client_id", error_description: "client identifier invalid" });
+      if (typeof payload.exp !== "number" || payload.exp - Date.now() / 1000 > 180)
+        return violation(
+          "assertion expiring more than three minutes ahead",
+          new Answer(400, { error: "invalid_grant", error_description: "expired authorization code" }),
+        );
+      if (payload.sub !== LITIFY_USERNAME) return new Answer(400, { error: "invalid_grant", error_description: "user hasn't approved this consumer" });
+    } catch {
+      return new Answer(400, { error: "invalid_grant", error_description: "invalid assertion" });
+    }
+    return issue();
+  }
+
+  async function token(form: URLSearchParams): Promise<Answer> {
     const grant = form.get("grant_type") ?? "";
     grants.push({ grant, at: new Date().toISOString() });
+    if (grant === "urn:ietf:params:oauth:grant-type:jwt-bearer") return jwtBearer(form);
     if (form.get("client_id") !== LITIFY_CLIENT_ID) return new Answer(400, { error: "invalid_client_id", error_description: "client identifier invalid" });
     if (form.get("client_secret") !== LITIFY_CLIENT_SECRET)
       return new Answer(400, { error: "invalid_client", error_description: "invalid client credentials" });
@@ -162,6 +195,10 @@ export async function startLitifyServer(options: LitifyServerOptions = {}): Prom
     } else {
       return violation(`unsupported grant_type ${grant}`, new Answer(400, { error: "unsupported_grant_type", error_description: "grant type not supported" }));
     }
+    return issue();
+  }
+
+  function issue(): Answer {
     const accessToken = `00D5e0000000ECFX!${randomBytes(24).toString("base64url")}`;
     tokens.add(accessToken);
     const issuedAt = String(Date.now());
@@ -398,6 +435,7 @@ export async function startLitifyServer(options: LitifyServerOptions = {}): Prom
     contractViolations: () => [...violations],
     requests: () => [...log],
     tokenGrants: () => [...grants],
+    jwtPrivateKey,
     revokeTokens: () => tokens.clear(),
     addMatter(fields) {
       const Id = newId("a0L5e");

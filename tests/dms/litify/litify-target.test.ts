@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -135,6 +136,39 @@ describe("Litify target", () => {
         .map((g) => g.grant),
     ).toEqual(["client_credentials"]);
     expect(ctx.writes).toHaveLength(1);
+  });
+
+  it("signs in with the JWT bearer flow when the consumer secret field holds the app's private key: no password, no secret sent", async () => {
+    const { ctx, litify } = target({ client_secret: server.jwtPrivateKey, password: "" });
+    const grantsBefore = server.tokenGrants().length;
+    const result = await intendAndWrite(litify, request(), "record-jwt");
+    expect(
+      server
+        .tokenGrants()
+        .slice(grantsBefore)
+        .map((g) => g.grant),
+    ).toEqual(["urn:ietf:params:oauth:grant-type:jwt-bearer"]);
+    expect(ctx.writes).toHaveLength(1);
+    expect(server.documents().some((doc) => doc.link === result.link)).toBe(true);
+    const report = await target({ client_secret: server.jwtPrivateKey, password: "" }).litify.testConnection();
+    expect(report.steps[0]).toEqual({ step: "Sign in", ok: true, detail: `Signed in to ${new URL(server.origin).host} as ${LITIFY_USERNAME} (JWT bearer)` });
+  });
+
+  it("refuses a JWT bearer sign-in for another user or with another key, permanently and in Salesforce's words", async () => {
+    const other = await failure(target({ client_secret: server.jwtPrivateKey, username: "someone@firm.example" }).litify.intend(request(), "record-jwt-2"));
+    expect(other.retryable).toBe(false);
+    expect(other.message).toBe("Token generation failed: invalid_grant: user hasn't approved this consumer");
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const wrongKey = await failure(
+      target({ client_secret: privateKey.export({ type: "pkcs8", format: "pem" }).toString() }).litify.intend(request(), "record-jwt-3"),
+    );
+    expect(wrongKey.message).toBe("Token generation failed: invalid_grant: invalid assertion");
+    const unreadable = await failure(
+      target({ client_secret: "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----" }).litify.intend(request(), "record-jwt-4"),
+    );
+    expect(unreadable.message).toMatch(/^Token generation failed: the private key .* cannot be read/);
+    const nobody = await failure(target({ client_secret: server.jwtPrivateKey, username: "" }).litify.intend(request(), "record-jwt-5"));
+    expect(nobody.message).toMatch(/^Token generation failed: the JWT bearer sign-in needs the username/);
   });
 
   it("asks the login URL for a password sign-in and calls the API where Salesforce's answer says, never the typed instance", async () => {

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DmsLocationTaken, DmsTargetError, type DmsStoreRequest, intendAndWrite } from "../../../server/dms/dms-target";
-import { type ProLawSettings, createProLawTarget } from "../../../server/dms/prolaw/prolaw-target";
+import { NO_PUBLIC_API, type ProLawSettings, createProLawTarget } from "../../../server/dms/prolaw/prolaw-target";
 import { externalReference } from "../../../server/dms/prolaw/prolaw-profile";
 import { errorOf } from "../sharepoint/filings";
 import { type TestContext, testContext } from "../sharepoint/vendor-context";
@@ -234,6 +234,38 @@ describe("ProLaw target", () => {
     expect(failed.ok).toBe(false);
     expect(failed.steps).toHaveLength(1);
     expect(failed.steps[0]!.detail).toMatch(/ProLaw refused the API key \(401\).*Authorization has been denied/);
+  });
+
+  it("says, when the address is not a ProLaw endpoint, that ProLaw has no public API and the firm must provide one", async () => {
+    // Something answers, but not the contract: a web server's 404 page.
+    const other = http.createServer((request, response) => response.writeHead(404, { "content-type": "text/html" }).end("<h1>Not Found</h1>"));
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      const ctx = testContext(origin, origin);
+      contexts.push(ctx);
+      const report = await createProLawTarget(
+        { ...(server.credentialSettings() as unknown as ProLawSettings), base_url: `${origin}/ProLaw/api` },
+        ctx,
+      ).testConnection();
+      expect(report.steps).toEqual([
+        {
+          step: "Reach ProLaw with the API key",
+          ok: false,
+          detail: `${NO_PUBLIC_API} ${new URL(origin).host} did not answer as that endpoint: ProLaw refused to list matters (404): <h1>Not Found</h1>`,
+        },
+      ]);
+    } finally {
+      other.close();
+    }
+    // Nothing listens there at all.
+    const ctx = testContext("http://127.0.0.1:9", "http://127.0.0.1:9");
+    contexts.push(ctx);
+    const nothing = await createProLawTarget(
+      { ...(server.credentialSettings() as unknown as ProLawSettings), base_url: "http://127.0.0.1:9/ProLaw/api" },
+      ctx,
+    ).testConnection();
+    expect(nothing.steps[0]!.detail).toBe(`${NO_PUBLIC_API} 127.0.0.1:9 did not answer as that endpoint: nothing answered at 127.0.0.1:9`);
   });
 });
 

@@ -128,6 +128,69 @@ describe("SharePoint Online target", () => {
     expect(await spo.findExisting({ ...intended, idempotencyKey: "filing-78" })).toBeNull();
   });
 
+  it("keeps the filing reference in the library column ECFXFiling, created when missing, never in the item's description", async () => {
+    const fresh = await startSharePointCloudServer();
+    try {
+      const ctx = testContext(fresh.origin);
+      contexts.push(ctx);
+      const spo = createSharePointCloudTarget(fresh.credentialSettings() as unknown as SharePointCloudSettings, ctx);
+      expect(fresh.columns()).not.toContain("ECFXFiling");
+      const report = await spo.testConnection();
+      expect(report.steps.at(-1)?.detail).toBe(
+        "The library has no column ECFXFiling yet: the first filing creates it, which needs the app to manage the site's lists",
+      );
+      const filing = request();
+      const intended = await spo.intend(filing, "filing-col");
+      const written = await spo.write(filing, intended);
+      expect(fresh.columns()).toContain("ECFXFiling");
+      expect(fresh.filingNote(written.link ?? "")).toBe("Filed by ECFX for Smith & Jones LLP\nECFX filing filing-col");
+      expect(await spo.findExisting(intended)).toEqual(written);
+
+      // A second client finds the column there and does not create it again.
+      const again = createSharePointCloudTarget(fresh.credentialSettings() as unknown as SharePointCloudSettings, ctx);
+      await intendAndWrite(again, { ...filing, name: "Order" }, "filing-col-2");
+      expect(fresh.columns().filter((name) => name === "ECFXFiling")).toHaveLength(1);
+      expect(fresh.contractViolations()).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("sets a person column to the site user the value names, and leaves it empty when the site has no such person", async () => {
+    const { target: spo } = target();
+    const byEmail = await intendAndWrite(spo, request({ properties: { CaseNumber: "1:26-cv-1", author: "sam.clerk@contoso.com" } }), "person-1");
+    expect(server.documents().find((doc) => doc.link === byEmail.link)?.properties).toEqual({ CaseNumber: "1:26-cv-1", FiledBy: "Sam Clerk" });
+    const outsider = await intendAndWrite(spo, request({ properties: { CaseNumber: "1:26-cv-2", author: "Opposing Counsel" } }), "person-2");
+    expect(server.documents().find((doc) => doc.link === outsider.link)?.properties).toEqual({ CaseNumber: "1:26-cv-2" });
+  });
+
+  it("the stand-in refuses a drive item description and a person column given as text, as SharePoint does", async () => {
+    const stray = await startSharePointCloudServer();
+    try {
+      const ctx = testContext(stray.origin);
+      contexts.push(ctx);
+      const spo = createSharePointCloudTarget(stray.credentialSettings() as unknown as SharePointCloudSettings, ctx);
+      const written = await intendAndWrite(spo, request(), "model");
+      const token = ctx.stored?.accessToken ?? "";
+      const item = (await (
+        await fetch(`${stray.origin}/v1.0/drives/b!LegalDocuments/items/root:/${written.location.split("/").map(encodeURIComponent).join("/")}:`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()) as { id: string };
+      const patch = (path: string, body: unknown) =>
+        fetch(`${stray.origin}/v1.0/drives/b!LegalDocuments/items/${item.id}${path}`, {
+          method: "PATCH",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      expect((await patch("", { description: "ECFX filing x" })).status).toBe(400);
+      expect((await patch("/listItem/fields", { FiledBy: "Jane Filer" })).status).toBe(400);
+      expect((await patch("/listItem/fields", { FiledByLookupId: "7" })).status).toBe(200);
+    } finally {
+      await stray.close();
+    }
+  });
+
   it("uploads a large file through an upload session", async () => {
     const { target: spo } = target();
     const bytes = Buffer.alloc(5 * 1024 * 1024, 7);
@@ -189,6 +252,7 @@ describe("SharePoint Online target", () => {
       `Signed in as app ${settings().client_id} of tenant ${settings().tenant_id}`,
       "Found library Documents on site Legal",
       expect.stringMatching(/^Listed \d+ items in \/Documents\/ECFX$/),
+      expect.stringMatching(/^The library has (the column ECFXFiling for filing references|no column ECFXFiling yet: the first filing creates it)/),
     ]);
     expect(server.documents()).toHaveLength(before);
 

@@ -1,17 +1,19 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { startNtlmFront } from "./ntlm-front";
 import type { HeldDocument, VendorTestServer } from "../vendor-test-server";
-import { type Answer, type Exchange, StandIn, bearer } from "./stand-in";
+import { type Answer, type Exchange, StandIn } from "./stand-in";
 
-// A local SharePoint Server as the client sees it: a federation service's token endpoint
-// (POST /adfs/oauth2/token, client-credential grant, answering with an access token or a FedAuth
-// cookie) and the site's REST API (/sites/Legal/_api: contextinfo, web, folders and files by
+// A local SharePoint Server as the client sees it: Windows sign-in (NTLM) by Apache httpd with
+// mod_auth_gssapi and gss-ntlmssp in front (ntlm-front.ts), and behind it the site's REST API (/sites/Legal/_api: contextinfo, web, folders and files by
 // server-relative URL, Folders/add, Files/add, ValidateUpdateListItem, delete), with SharePoint's
 // nometadata JSON, its error bodies ({"odata.error": …}) and its form digest checks. Requests the
 // client should never send (no digest on a write, unknown endpoints, wrong grant) are recorded.
 
-export const ON_PREM_CLIENT_ID = "ecfx-filing@contoso.local";
-export const ON_PREM_CLIENT_SECRET = "on-prem-secret";
-export const ON_PREM_RELYING_PARTY = "urn:sharepoint:contoso";
+export const ON_PREM_DOMAIN = "CONTOSO";
+export const ON_PREM_ACCOUNT = "svc-ecfx";
+export const ON_PREM_PASSWORD = "Filing-Passw0rd!";
+/** How the front names the signed-in account to the site. */
+export const ON_PREM_SIGNED_IN_AS = `${ON_PREM_DOMAIN}\\${ON_PREM_ACCOUNT}`;
 const SITE = "/sites/Legal";
 const LIBRARY = `${SITE}/Shared Documents`;
 export const ON_PREM_COLUMNS = ["Title", "CaseNumber", "Court", "FiledBy"];
@@ -25,11 +27,10 @@ interface Entry {
 }
 
 export interface SharePointOnPremServer extends VendorTestServer {
-  tokenLifetimeSeconds: number;
-  /** Sign-in answers with a FedAuth cookie instead of an access token. */
-  issueFedAuthCookie: boolean;
-  tokensIssued(): number;
-  revokeTokens(): void;
+  /** The site behind the front, reached without signing in: what a client must never call. */
+  backendOrigin: string;
+  /** Apache's error log. */
+  frontLog(): Promise<string>;
 }
 
 const odataError = (status: number, code: string, value: string): Answer => ({ status, json: { "odata.error": { code, message: { lang: "en-US", value } } } });
@@ -39,9 +40,7 @@ const literal = (raw: string) => decodeURIComponent(raw).replace(/''/g, "'");
 const QUOTED = "'((?:[^']|'')*)'";
 
 export async function startSharePointOnPremServer(): Promise<SharePointOnPremServer> {
-  const tokens = new Map<string, number>();
   const digests = new Set<string>();
-  let issued = 0;
   const entries = new Map<string, Entry>();
   const key = (url: string) => url.toLowerCase();
   const put = (entry: Entry) => entries.set(key(entry.url), entry);
@@ -76,46 +75,13 @@ export async function startSharePointOnPremServer(): Promise<SharePointOnPremSer
     CheckInComment: entry.comment,
     UniqueId: randomUUID(),
   });
-  const link = (url: string) => `${standIn.origin}${url.split("/").map(encodeURIComponent).join("/")}`;
-
-  function token(exchange: Exchange): Answer {
-    const form = new URLSearchParams(exchange.body.toString("utf8"));
-    if (exchange.method !== "POST" || form.get("grant_type") !== "client_credentials" || !form.get("resource"))
-      return standIn.violation(exchange, "expected a client-credential grant with a resource");
-    if (form.get("client_id") !== ON_PREM_CLIENT_ID || form.get("client_secret") !== ON_PREM_CLIENT_SECRET) {
-      return {
-        status: 401,
-        json: { error: "invalid_client", error_description: "MSIS9658: Received invalid client credentials. The client secret is not valid." },
-      };
-    }
-    if (form.get("resource") !== ON_PREM_RELYING_PARTY) {
-      return {
-        status: 400,
-        json: {
-          error: "invalid_resource",
-          error_description: `MSIS9602: The received 'resource' parameter is not a valid relying party identifier: ${form.get("resource")}`,
-        },
-      };
-    }
-    const value = randomBytes(24).toString("base64url");
-    tokens.set(value, Date.now() + server.tokenLifetimeSeconds * 1000);
-    issued++;
-    if (server.issueFedAuthCookie) {
-      return { status: 200, text: "", headers: { "set-cookie": `FedAuth=${value}; max-age=${server.tokenLifetimeSeconds}; path=/; secure; HttpOnly` } };
-    }
-    return { status: 200, json: { access_token: value, token_type: "bearer", expires_in: server.tokenLifetimeSeconds } };
-  }
-
-  function signedIn(exchange: Exchange): boolean {
-    const cookie = /(?:^|;\s*)FedAuth=([^;]+)/.exec(String(exchange.headers.cookie ?? ""))?.[1];
-    const presented = bearer(exchange) ?? cookie;
-    const expiry = presented ? tokens.get(presented) : undefined;
-    return expiry !== undefined && expiry > Date.now();
-  }
+  const link = (url: string) => `${server.origin}${url.split("/").map(encodeURIComponent).join("/")}`;
 
   function rest(exchange: Exchange, call: string): Answer {
+    // Apache signed the connection in (ntlm-front.ts); the stand-in sees whom it let through.
+    const account = String(exchange.headers["x-remote-user"] ?? "");
+    if (account !== ON_PREM_SIGNED_IN_AS) return standIn.violation(exchange, `reached without Windows sign-in (as "${account}")`);
     if (!String(exchange.headers.accept ?? "").includes("application/json")) return standIn.violation(exchange, "REST calls ask for JSON");
-    if (!signedIn(exchange)) return { status: 401, text: "401 UNAUTHORIZED", headers: { "www-authenticate": 'Bearer realm="contoso"' } };
     if (call === "contextinfo" && exchange.method === "POST") {
       const digest = `0x${randomBytes(32).toString("hex").toUpperCase()},${new Date().toUTCString()}`;
       digests.add(digest);
@@ -125,8 +91,8 @@ export async function startSharePointOnPremServer(): Promise<SharePointOnPremSer
           FormDigestTimeoutSeconds: 1800,
           FormDigestValue: digest,
           LibraryVersion: "16.0.10337.12109",
-          SiteFullUrl: `${standIn.origin}${SITE}`,
-          WebFullUrl: `${standIn.origin}${SITE}`,
+          SiteFullUrl: `${server.origin}${SITE}`,
+          WebFullUrl: `${server.origin}${SITE}`,
         },
       };
     }
@@ -139,7 +105,7 @@ export async function startSharePointOnPremServer(): Promise<SharePointOnPremSer
         "The security validation for this page is invalid and might be corrupted. Please use your web browser's Back button to try your operation again.",
       );
     }
-    if (call === "web" || call.startsWith("web?")) return { status: 200, json: { Title: "Legal", Url: `${standIn.origin}${SITE}` } };
+    if (call === "web" || call.startsWith("web?")) return { status: 200, json: { Title: "Legal", Url: `${server.origin}${SITE}` } };
     const json = () => JSON.parse(exchange.body.toString("utf8") || "{}") as Record<string, unknown>;
 
     const folderCall = new RegExp(`^web/GetFolderByServerRelativeUrl\\(${QUOTED}\\)(.*)$`).exec(call);
@@ -204,24 +170,24 @@ export async function startSharePointOnPremServer(): Promise<SharePointOnPremSer
   }
 
   const standIn: StandIn = new StandIn((exchange): Answer => {
-    if (exchange.path === "/adfs/oauth2/token") return token(exchange);
     const api = new RegExp(`^${SITE}/_api/(.*)$`).exec(exchange.path);
     if (api) return rest(exchange, api[1] ?? "");
     return standIn.violation(exchange, "not a SharePoint REST address");
   });
   await standIn.start();
+  const front = await startNtlmFront(standIn.origin, [{ domain: ON_PREM_DOMAIN, user: ON_PREM_ACCOUNT, password: ON_PREM_PASSWORD }]);
 
   const documentsIn = (entry: Entry) => entry.url.slice(LIBRARY.length + 1).split("/");
   const server: SharePointOnPremServer = {
-    origin: standIn.origin,
-    tokenLifetimeSeconds: 3600,
-    issueFedAuthCookie: false,
+    origin: front.origin,
+    backendOrigin: standIn.origin,
+    frontLog: () => front.log(),
     credentialSettings: () => ({
-      client_id: ON_PREM_CLIENT_ID,
-      client_secret: ON_PREM_CLIENT_SECRET,
-      tenant_id: ON_PREM_RELYING_PARTY,
-      base_url: `${standIn.origin}${SITE}/Shared%20Documents/ECFX`,
-      fed_auth_endpoint: `${standIn.origin}/adfs/oauth2/token`,
+      client_id: `${ON_PREM_DOMAIN}\\${ON_PREM_ACCOUNT}`,
+      client_secret: ON_PREM_PASSWORD,
+      tenant_id: ON_PREM_DOMAIN,
+      base_url: `${front.origin}${SITE}/Shared%20Documents/ECFX`,
+      fed_auth_endpoint: "",
       use_agent: false,
       author_field: "FiledBy",
       signature: "Filed by ECFX for Smith & Jones LLP",
@@ -240,9 +206,10 @@ export async function startSharePointOnPremServer(): Promise<SharePointOnPremSer
     folders: () => [...entries.values()].filter((entry) => entry.folder && entry.url !== LIBRARY).map(documentsIn),
     failNext: (status, options) => standIn.failNext(status, options),
     contractViolations: () => [...standIn.violations],
-    tokensIssued: () => issued,
-    revokeTokens: () => tokens.clear(),
-    close: () => standIn.close(),
+    close: async () => {
+      await front.close();
+      await standIn.close();
+    },
   };
   return server;
 }

@@ -16,7 +16,6 @@ afterAll(async () => {
   await server.close();
 });
 afterEach(() => {
-  server.issueFedAuthCookie = false;
   expect(server.contractViolations()).toEqual([]);
 });
 
@@ -32,7 +31,7 @@ function target(overrides: Partial<SharePointOnPremSettings> = {}) {
 }
 
 describe("SharePoint Server target", () => {
-  it("signs in at the federation service, creates the folders, waits once, adds the file and sets its columns", async () => {
+  it("signs in with Windows sign-in (NTLM), creates the folders, waits once, adds the file and sets its columns", async () => {
     const { ctx, target: sp } = target({ folder_creation_sync_delay: 2000 });
     const request = filing();
     const result = await intendAndWrite(sp, request, "filing-1");
@@ -46,40 +45,30 @@ describe("SharePoint Server target", () => {
     const held = server.documents().find((doc) => doc.link === result.link);
     expect(held?.bytes.equals(request.bytes)).toBe(true);
     expect(held?.properties).toEqual({ CaseNumber: request.properties.CaseNumber, FiledBy: "Jane Filer" });
-    expect(ctx.stored?.extra).toEqual({ scheme: "bearer" });
 
     await intendAndWrite(sp, { ...request, name: "Order" }, "filing-2");
     expect(ctx.sleeps).toEqual([2000]);
   });
 
-  it("signs in with the FedAuth cookie when the federation service sets one", async () => {
-    server.issueFedAuthCookie = true;
-    const { ctx, target: sp } = target();
-    const result = await intendAndWrite(sp, filing(), "cookie");
-    expect(ctx.stored?.extra).toEqual({ scheme: "fedauth" });
-    expect(ctx.stored?.expiresAt).toBe(ctx.now() + server.tokenLifetimeSeconds * 1000);
+  it("signs in whatever the account's spelling: DOMAIN\\user, or the user with the domain apart", async () => {
+    const { target: sp } = target({ client_id: "svc-ecfx", tenant_id: "CONTOSO" });
+    const result = await intendAndWrite(sp, filing(), "apart");
     expect(server.documents().some((doc) => doc.link === result.link)).toBe(true);
   });
 
-  it("renews the sign-in a minute before it expires, and once when SharePoint refuses it", async () => {
-    const { ctx, target: sp } = target();
-    const before = server.tokensIssued();
-    await sp.intend(filing(), "k");
-    await sp.intend(filing(), "k");
-    expect(server.tokensIssued() - before).toBe(1);
-    ctx.advance(server.tokenLifetimeSeconds * 1000 - 30_000);
-    await sp.intend(filing(), "k");
-    expect(server.tokensIssued() - before).toBe(2);
-    server.revokeTokens();
-    await sp.intend(filing(), "k");
-    expect(server.tokensIssued() - before).toBe(3);
-    expect(ctx.writes).toHaveLength(3);
+  it("signs in again on each new connection: the front closes a connection after a few requests, and filings go on", async () => {
+    const { target: sp } = target();
+    const first = await intendAndWrite(sp, filing(), "before");
+    const second = await intendAndWrite(sp, { ...filing(), name: "After" }, "after");
+    expect(server.documents().filter((doc) => doc.link === first.link || doc.link === second.link)).toHaveLength(2);
   });
 
-  it("says 'Token generation failed' with the federation service's reason when the secret is refused", async () => {
+  it("says 'Windows sign-in failed' naming the account when the password is refused, and does not retry it", async () => {
     const error = await errorOf(target({ client_secret: "wrong" }).target.intend(filing(), "k"));
-    expect(error.message).toBe("Token generation failed: MSIS9658: Received invalid client credentials. The client secret is not valid.");
+    expect(error.message).toBe("Windows sign-in failed: SharePoint refused the account CONTOSO\\svc-ecfx");
     expect(error.retryable).toBe(false);
+    const report = await target({ client_id: "CONTOSO\\nobody" }).target.testConnection();
+    expect(report.steps).toEqual([{ step: "Sign in", ok: false, detail: "Windows sign-in failed: SharePoint refused the account CONTOSO\\nobody" }]);
   });
 
   it("picks the next free name, and a name taken after intend is DmsLocationTaken", async () => {
