@@ -39,7 +39,6 @@ const PAGE_ROUTES: RouteEntry[] = [
   { path: "/dictionary", accessKey: "firmAccess", titleKey: "pages.dictionary" },
   { path: "/special-handling", accessKey: "firmAccess", titleKey: "pages.specialHandling", drawer: "firm", icon: "handStop" },
   { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy", drawer: "firm", icon: "hierarchy" },
-  { path: "/billing", accessKey: "firmAccess", titleKey: "pages.billing" },
   { path: "/profile", accessKey: null, titleKey: "pages.profile", drawer: "main", icon: "userCircle" },
   { path: "/totest", accessKey: "firmAccess", titleKey: "pages.releaseNotes", drawer: "developer", icon: "notes" },
   { path: "/dev", accessKey: "firmAccess", titleKey: "pages.dev", drawer: "developer", icon: "code" },

@@ -43,6 +43,8 @@ export interface FieldDef {
   /** A secret (a credential's password or key): never shown back, masked in audit entries. */
   secret?: boolean;
   internal?: boolean;
+  /** A number of cents, shown as an amount of money (decision 111). */
+  money?: boolean;
 }
 
 export interface ColumnDef {
@@ -101,7 +103,8 @@ export type DrawerIcon =
   | "gauge"
   | "refresh"
   | "shieldLock"
-  | "webhook";
+  | "webhook"
+  | "receipt";
 
 export type PageEntry = {
   /** Catalogue key of the page title; by default the entity's title (`resources:<key>.title`). */
