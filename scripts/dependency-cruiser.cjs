@@ -17,6 +17,7 @@ const SERVER_FLOORS = [
   "mail",
   "firm",
   "jobs",
+  "billing",
   "inbox",
   "walls",
   "dashboard",

@@ -3,6 +3,7 @@ import type { ServerContext } from "./context";
 import { loadOrCreateSecrets } from "./auth/secrets";
 import { loadSecretBox } from "./auth/secret-box";
 import { migrateToLatest, openDatabase } from "./db/database";
+import { ensurePriceList } from "./billing/prices";
 import { underStartupLock } from "./db/startup-lock";
 import { seedDemo } from "./seed/demo";
 import { seedDemoFirmData } from "./seed/demo-firm-data";
@@ -58,6 +59,7 @@ export async function openContext(config: Config, clock: Clock = systemClock): P
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
   await seedReferenceData(database);
+  await ensurePriceList(database.db, config, clock.now());
   const secrets = loadOrCreateSecrets(config.dataDir);
   const secretBox = loadSecretBox(config.dataDir);
   const mailer = createMailer({ database, clock, from: config.ECFX_MAIL_FROM, relayUrl: config.ECFX_SMTP_RELAY_URL });

@@ -157,6 +157,11 @@ const schema = z.object({
   /** ECFX Track prices (spec §9 names none; decision 054), in US cents, fixed on a case when it is subscribed or resumed. */
   ECFX_TRACK_MONTHLY_FEE_CENTS: z.coerce.number().int().min(0).default(2500),
   ECFX_TRACK_PER_DOCUMENT_CENTS: z.coerce.number().int().min(0).default(10),
+  /** Stripe's secret API key and the signing secret of its webhook endpoint: invoices are paid through Stripe only when both are set (decision 112). */
+  ECFX_STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  ECFX_STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Sends Stripe's API calls to this origin instead (a local server speaking Stripe's API in tests and the demo). */
+  ECFX_STRIPE_BASE_URL: z.string().refine(isOrigin, "must be an http(s) origin").optional(),
   /** How often a tracked case's court docket feed is read. */
   ECFX_TRACK_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   /**

@@ -24,6 +24,7 @@ import { startHeartbeat } from "./jobs/heartbeat";
 import { PIPELINE_JOBS } from "./pipeline/job-handlers";
 import { requeueStalledWork } from "./pipeline/requeue-stalled";
 import { startOrphanSweep } from "./storage/orphan-sweep";
+import { issueDueInvoices } from "./billing/invoices";
 import { isServerCopy, startServerCopies } from "./lib/server-copies";
 
 const root = process.env.ECFX_ROOT ?? process.cwd();
@@ -136,7 +137,13 @@ async function main(): Promise<void> {
       console.log(FIRST_FIRM_HINT);
     }
     if (config.ECFX_ROLES.includes("worker")) {
-      const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY, { requeueStalled: requeueStalledWork });
+      const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY, {
+        // The sweep also issues the invoices of months that have ended (once each, whichever worker comes first).
+        requeueStalled: async (c) => {
+          await requeueStalledWork(c);
+          await issueDueInvoices(c.database.db, c.clock.now());
+        },
+      });
       stops.unshift(() => worker.stop());
       if (config.ECFX_WORKER_HEARTBEAT_FILE) {
         const heartbeat = startHeartbeat(config.ECFX_WORKER_HEARTBEAT_FILE, () => ctx.database.db.selectFrom("job").select("id").limit(1).execute());

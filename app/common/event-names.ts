@@ -57,6 +57,13 @@ export const EVENT_NAMES = [
   "missed notice mail not sent",
   "quoted notice linked",
   "user provisioned",
+  "invoice issued",
+  "invoice paid",
+  "payment opened",
+  "payment failed",
+  "credit note issued",
+  "costs exported",
+  "time exported",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

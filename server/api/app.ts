@@ -15,6 +15,7 @@ import { OneLinePerRequest, loggerOptions } from "./request-logging";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { ssoRoutes } from "./routes/sso";
+import { billingRoutes } from "./routes/billing";
 import { caseTrackingRoutes } from "./routes/case-tracking";
 import { dashboardRoutes } from "./routes/dashboard";
 import { dictionaryRoutes } from "./routes/dictionary";
@@ -98,6 +99,7 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
   inboxRoutes(app, ctx);
   documentRoutes(app, ctx);
   caseTrackingRoutes(app, ctx);
+  billingRoutes(app, ctx);
   storageRoutes(app, ctx);
   jurisdictionPreferenceRoutes(app, ctx);
   wallRoutes(app, ctx);

@@ -787,6 +787,87 @@ export interface WebhookDeliveryTable {
   updated_at: Millis;
 }
 
+/** The installation's price of one service kind (spec §3 service kinds, time units, currency). */
+export interface BillingPriceTable {
+  service_kind: string;
+  amount_cents: number;
+  time_unit: string;
+  per_document_cents: number;
+  currency: string;
+  updated_at: Millis;
+}
+
+/** A firm's subscription to a service kind, at the prices of the day it began. */
+export interface FirmServiceTable {
+  id: string;
+  firm_id: number;
+  service_kind: string;
+  amount_cents: number;
+  time_unit: string;
+  per_document_cents: number;
+  currency: string;
+  started_at: Millis;
+  ended_at: Millis | null;
+}
+
+/** The last number given: the next invoice or credit note takes the one after it. */
+export interface InvoiceCounterTable {
+  name: string;
+  last_number: number;
+}
+
+/** An issued invoice or credit note: never changed after issue. */
+export interface InvoiceTable {
+  id: string;
+  firm_id: number;
+  number: number;
+  kind: "INVOICE" | "CREDIT_NOTE";
+  issue_key: string;
+  corrects_invoice_id: string | null;
+  month: string;
+  period_start: Millis;
+  period_end: Millis;
+  currency: string;
+  total_cents: number;
+  note: string;
+  created_at: Millis;
+}
+
+export interface InvoiceLineTable {
+  id: string;
+  invoice_id: string;
+  firm_id: number;
+  position: number;
+  service_kind: string;
+  case_id: string | null;
+  description: string;
+  quantity: string;
+  amount_cents: number;
+}
+
+/** A hosted checkout opened to pay an invoice. */
+export interface InvoiceCheckoutTable {
+  session_id: string;
+  invoice_id: string;
+  firm_id: number;
+  amount_cents: number;
+  url: string;
+  created_by: string;
+  created_at: Millis;
+}
+
+/** The one payment of an invoice. */
+export interface InvoicePaymentTable {
+  invoice_id: string;
+  firm_id: number;
+  provider: string;
+  session_id: string;
+  event_id: string;
+  amount_cents: number;
+  currency: string;
+  paid_at: Millis;
+}
+
 export interface DB {
   firm: FirmTable;
   firm_logo: FirmLogoTable;
@@ -897,6 +978,13 @@ export interface ScimGroupTable {
   security_role_id: string | null;
   created_at: Millis;
   updated_at: Millis;
+  billing_price: BillingPriceTable;
+  firm_service: FirmServiceTable;
+  invoice_counter: InvoiceCounterTable;
+  invoice: InvoiceTable;
+  invoice_line: InvoiceLineTable;
+  invoice_checkout: InvoiceCheckoutTable;
+  invoice_payment: InvoicePaymentTable;
 }
 
 export type FirmRow = Selectable<FirmTable>;

@@ -2,6 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { CaseTrackingTable, DB } from "../db/schema";
 import { enqueue } from "../jobs/queue";
+import { priceOf } from "../billing/prices";
 import { HttpError, isUniqueViolation } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { scheduleMissedNoticeCheck } from "./missed-notices";
@@ -19,9 +20,10 @@ const TARGET: Record<TrackingAction, CaseTrackingTable["state"]> = { subscribe: 
 const stateOf = (row: { state: string } | undefined): TrackingState =>
   row?.state === "TRACKED" ? "TRACKED" : row?.state === "STOPPED" ? "STOPPED" : "NOT_TRACKED";
 
-/** The prices of ECFX Track for a new subscription or a resume (config, decision 054). */
-function currentPrices(ctx: ServerContext) {
-  return { monthly_fee_cents: ctx.config.ECFX_TRACK_MONTHLY_FEE_CENTS, per_document_cents: ctx.config.ECFX_TRACK_PER_DOCUMENT_CENTS, currency: "USD" as const };
+/** The prices of ECFX Track for a new subscription or a resume: the installation's price list (decisions 054, 111). */
+async function currentPrices(ctx: ServerContext) {
+  const price = await priceOf(ctx.database.db, ctx.config, "ECFX_TRACK");
+  return { monthly_fee_cents: price.amount_cents, per_document_cents: price.per_document_cents, currency: "USD" as const };
 }
 
 export async function trackingOf(ctx: ServerContext, firmId: number, caseId: string): Promise<TrackingView> {
@@ -31,7 +33,8 @@ export async function trackingOf(ctx: ServerContext, firmId: number, caseId: str
     db.selectFrom("case_tracking_period").selectAll().where("firm_id", "=", firmId).where("case_id", "=", caseId).orderBy("started_at").orderBy("id").execute(),
   ]);
   const state = stateOf(row);
-  const prices = state === "NOT_TRACKED" || !row ? currentPrices(ctx) : { ...currentPrices(ctx), ...pricesOf(row) };
+  const today = await currentPrices(ctx);
+  const prices = state === "NOT_TRACKED" || !row ? today : { ...today, ...pricesOf(row) };
   return {
     state,
     subscribed_at: state === "NOT_TRACKED" ? null : (row?.subscribed_at ?? null),
@@ -74,7 +77,7 @@ async function schedulePoll(trx: Kysely<DB>, firmId: number, caseId: string, run
  */
 export async function changeTracking(ctx: ServerContext, firmId: number, caseId: string, action: TrackingAction): Promise<TrackingView> {
   const now = ctx.clock.now();
-  const prices = currentPrices(ctx);
+  const prices = await currentPrices(ctx);
   try {
     await ctx.database.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom("case_tracking").selectAll().where("firm_id", "=", firmId).where("case_id", "=", caseId).executeTakeFirst();

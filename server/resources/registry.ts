@@ -25,6 +25,9 @@ const referenceKeyed = (table: string, dependents: ServerExtension["dependents"]
   notMappedSql: "t.reference_id is null",
 });
 
+/** What an invoice's credit notes took off it (a negative sum). */
+const CREDITS = "coalesce((select sum(c.total_cents) from invoice c where c.corrects_invoice_id = t.id), 0)";
+
 const DATA_EXTENSIONS: Partial<Record<RegistryKey, ServerExtension>> = {
   clients: {
     table: "client",
@@ -158,6 +161,26 @@ const DATA_EXTENSIONS: Partial<Record<RegistryKey, ServerExtension>> = {
     writable: false,
     stamped: "created",
     search: { like: ["event", "detail"] },
+  },
+  // Invoices are issued by the worker and never changed (decision 111): the generic module lists
+  // and reads them; paying and the PDF have their own routes.
+  billing: {
+    table: "invoice",
+    writable: false,
+    stamped: "created",
+    search: { like: ["month", "note"] },
+    expressions: {
+      status:
+        "(case when t.kind = 'CREDIT_NOTE' then 'ISSUED' when exists (select 1 from invoice_payment p where p.invoice_id = t.id) then 'PAID' when t.total_cents + " +
+        CREDITS +
+        " <= 0 then 'CREDITED' else 'OPEN' end)",
+      due_cents:
+        "(case when t.kind = 'CREDIT_NOTE' or exists (select 1 from invoice_payment p where p.invoice_id = t.id) then 0 when t.total_cents + " +
+        CREDITS +
+        " > 0 then t.total_cents + " +
+        CREDITS +
+        " else 0 end)",
+    },
   },
 };
 

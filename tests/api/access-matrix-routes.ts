@@ -406,6 +406,10 @@ export const ROUTES: Record<string, RouteRule> = {
     cross: "404",
   },
 
+  "GET /api/v1/invoice/:id/lines": { needs: firmRead, request: (r) => ({ path: `/api/v1/invoice/${r.ids.billing}/lines` }), cross: "404" },
+  "GET /api/v1/invoice/:id/pdf": { needs: firmRead, request: (r) => ({ path: `/api/v1/invoice/${r.ids.billing}/pdf` }), cross: "404" },
+  "POST /api/v1/invoice/:id/pay": { needs: firmWrite, request: (r) => ({ path: `/api/v1/invoice/${r.ids.billing}/pay` }), cross: "404" },
+
   ...credentialRoutes(),
 };
 
@@ -431,4 +435,5 @@ export const EXCLUDED: Record<string, string> = {
   "PUT /auth/:id/change-password": "the caller's own password; tests/api/change-password.test.ts",
   "POST /oauth/access_token": "token refresh; tests/api/refresh.test.ts",
   "GET *": "signed public document links; tests/api/notify.test.ts",
+  "POST /api/v1/billing/stripe/webhook": "no session: the payment provider's signature is its authority; tests/api/billing.test.ts",
 };

@@ -191,6 +191,18 @@ export async function readOnlyRow(server: RunningApi, key: string, firmId: numbe
       values (${id}, ${firmId}, ${ids["inbox-items"]}, ${"INFO"}, ${"received"}, ${`Event ${tag}`}, ${Date.now()})`.execute(server.ctx.database.db);
     return id;
   }
+  if (key === "billing") {
+    // An invoice as the worker issues it: one line, the next number.
+    const id = randomUUID();
+    const db = server.ctx.database.db;
+    await sql`insert into invoice (id, firm_id, number, kind, issue_key, month, period_start, period_end, currency, total_cents, note, created_at)
+      values (${id}, ${firmId}, (select coalesce(max(i.number), 0) + 1 from invoice i), ${"INVOICE"}, ${`test:${id}`}, ${"2026-01"}, ${Date.UTC(2026, 0, 1)}, ${Date.UTC(2026, 1, 1)}, ${"USD"}, ${2500}, ${`Invoice ${tag}`}, ${Date.now()})`.execute(
+      db,
+    );
+    await sql`insert into invoice_line (id, invoice_id, firm_id, position, service_kind, case_id, description, quantity, amount_cents)
+      values (${randomUUID()}, ${id}, ${firmId}, ${0}, ${"FSX_WEB_SERVICES"}, ${null}, ${`Service ${tag}`}, ${"1"}, ${2500})`.execute(db);
+    return id;
+  }
   if (key === "security-roles") {
     const id = randomUUID();
     const now = Date.now();

@@ -1,3 +1,4 @@
+import { billing } from "./billing";
 import { cases } from "./cases";
 import { clients } from "./clients";
 import { ecfxJurisdictions, ignoredCases, judges, jurisdictions } from "./courts";
@@ -75,6 +76,7 @@ export const REGISTRY = {
   "ethical-walls": ethicalWalls,
   "event-logs": eventLogs,
   webhooks,
+  billing,
 } satisfies Record<string, ResourceDef>;
 
 export type RegistryKey = keyof typeof REGISTRY;

@@ -43,6 +43,8 @@ export interface FieldDef {
   /** A secret (a credential's password or key): never shown back, masked in audit entries. */
   secret?: boolean;
   internal?: boolean;
+  /** A number of cents, shown as an amount of money (decision 111). */
+  money?: boolean;
 }
 
 export interface ColumnDef {
@@ -103,6 +105,7 @@ export type DrawerIcon =
   | "shieldLock"
   | "webhook"
   | "book";
+  | "receipt";
 
 export type PageEntry = {
   /** Catalogue key of the page title; by default the entity's title (`resources:<key>.title`). */

@@ -16,6 +16,8 @@ export interface TableColumn {
   /** The row's title: a link to the row, never hidden. */
   isTitle: boolean;
   width?: number;
+  /** Cents, shown as an amount. */
+  money?: boolean;
 }
 
 /** The registry's columns that this role may read; a filter on a reference needs a known entity. */
@@ -35,6 +37,7 @@ export function tableColumns(def: ResourceDef, readable: (field: string) => bool
         reference,
         isTitle: c.field === def.titleField,
         width: c.width,
+        ...(field?.money ? { money: true } : {}),
       };
     });
 }

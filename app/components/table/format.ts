@@ -1,4 +1,5 @@
 import type { TFunction } from "i18next";
+import { formatCents } from "../../common/billing";
 import { formatMoment } from "../../utils/dates";
 import type { TableColumn } from "./columns";
 import type { ReferenceOption } from "./types";
@@ -37,6 +38,7 @@ export function cellText(t: TFunction, resourceKey: string, column: TableColumn,
   if (column.kind === "reference" || column.kind === "references") return titles[column.field]?.[String(value)] ?? String(value);
   if (column.kind === "select") return optionLabel(t, resourceKey, column.field, String(value));
   if (column.kind === "date" && typeof value === "number") return formatMoment(value, timeZone);
+  if (column.money && typeof value === "number") return formatCents(value);
   return String(value);
 }
 
