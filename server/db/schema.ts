@@ -944,6 +944,13 @@ export interface DB {
   scim_user: ScimUserTable;
   scim_group: ScimGroupTable;
   scim_group_member: LinkRow<"group_id", "user_id">;
+  billing_price: BillingPriceTable;
+  firm_service: FirmServiceTable;
+  invoice_counter: InvoiceCounterTable;
+  invoice: InvoiceTable;
+  invoice_line: InvoiceLineTable;
+  invoice_checkout: InvoiceCheckoutTable;
+  invoice_payment: InvoicePaymentTable;
 }
 
 /** A firm's SCIM provisioning token: only its hash is kept (decision 101). */
@@ -978,13 +985,6 @@ export interface ScimGroupTable {
   security_role_id: string | null;
   created_at: Millis;
   updated_at: Millis;
-  billing_price: BillingPriceTable;
-  firm_service: FirmServiceTable;
-  invoice_counter: InvoiceCounterTable;
-  invoice: InvoiceTable;
-  invoice_line: InvoiceLineTable;
-  invoice_checkout: InvoiceCheckoutTable;
-  invoice_payment: InvoicePaymentTable;
 }
 
 export type FirmRow = Selectable<FirmTable>;

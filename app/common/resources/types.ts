@@ -104,7 +104,7 @@ export type DrawerIcon =
   | "refresh"
   | "shieldLock"
   | "webhook"
-  | "book";
+  | "book"
   | "receipt";
 
 export type PageEntry = {
