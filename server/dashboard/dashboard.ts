@@ -2,7 +2,6 @@ import { allows } from "../../app/common/access";
 import { type PeriodQuery, periodSearch } from "../../app/common/dashboard-period";
 import { type Caller, fieldLevel } from "../auth/caller";
 import type { ServerContext } from "../context";
-import { readScopeOf, walledMatterIds } from "../resources/read-scope";
 import type { DashboardData } from "../../app/common/dashboard-answer";
 import { type BoundedCache, boundedCache } from "../../app/common/bounded-cache";
 import { type CountScope, type TopKind, documentCounts, notificationCounts, topCounts } from "./aggregates";
@@ -32,20 +31,16 @@ function cacheOf(ctx: ServerContext): BoundedCache<Promise<Dashboard>> {
   return cache;
 }
 
-/** What the caller's counts cover: the read scope's, as the matters its walls keep them out of. */
-async function countScope(ctx: ServerContext, caller: Caller): Promise<CountScope> {
-  const db = ctx.database.db;
-  return { firmId: caller.firmId, walledMatterIds: await walledMatterIds(db, await readScopeOf(db, caller)) };
-}
-
-export async function dashboardFor(ctx: ServerContext, caller: Caller, q: PeriodQuery): Promise<Dashboard> {
+/** `scope`: what the counts cover, from the caller's read scope (server/resources/read-scope.ts, walledMatterIds). */
+export async function dashboardFor(ctx: ServerContext, caller: Caller, q: PeriodQuery, scope: CountScope): Promise<Dashboard> {
   const sees = (field: string) => allows(fieldLevel(caller, "dashboard", field), "read");
   const showNotifications = sees("notifications");
   const kinds = (Object.keys(TOP_FIELDS) as TopKind[]).filter((k) => sees(TOP_FIELDS[k]));
-  const [firm, scope] = await Promise.all([
-    ctx.database.db.selectFrom("firm").select(["default_time_zone", "minutes_saved_per_notice"]).where("id", "=", caller.firmId).executeTakeFirstOrThrow(),
-    countScope(ctx, caller),
-  ]);
+  const firm = await ctx.database.db
+    .selectFrom("firm")
+    .select(["default_time_zone", "minutes_saved_per_notice"])
+    .where("id", "=", caller.firmId)
+    .executeTakeFirstOrThrow();
   // Keyed by everything the answer depends on: firm, period, what the role shows, the walls and the zone.
   const key = [
     caller.firmId,

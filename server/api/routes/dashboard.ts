@@ -4,7 +4,7 @@ import type { ServerContext } from "../../context";
 import { dashboardFor } from "../../dashboard/dashboard";
 import { authenticate, requireAccess } from "../../auth/caller";
 import { HttpError, fieldErrorsOf } from "../../lib/errors";
-import { mayOpen, noticeRows } from "../../resources/read-scope";
+import { mayOpen, noticeRows, readScopeOf, walledMatterIds } from "../../resources/read-scope";
 
 export function dashboardRoutes(app: FastifyInstance, ctx: ServerContext) {
   const db = ctx.database.db;
@@ -18,7 +18,9 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ServerContext) {
       const fieldErrors = fieldErrorsOf(parsed.error);
       throw new HttpError(400, Object.values(fieldErrors)[0]![0]!, fieldErrors);
     }
-    return dashboardFor(ctx, caller, parsed.data);
+    // The counts cover what the caller's read scope leaves them: the matters its walls keep them from.
+    const walled = await walledMatterIds(db, await readScopeOf(db, caller));
+    return dashboardFor(ctx, caller, parsed.data, { firmId: caller.firmId, walledMatterIds: walled });
   });
 
   /**
