@@ -44,6 +44,26 @@ export async function pick(page: Page, js: boolean, label: string, text: string)
   }
 }
 
+/** A long select's control: its search box with JavaScript (its list is labelled by it too), the plain select without. */
+export const longSelect = (page: Page, js: boolean, label: string) => (js ? page.getByRole("textbox", { name: label, exact: true }) : field(page, label));
+
+/**
+ * Chooses a value of a long select (LongSelect): typed into its search box with JavaScript and
+ * picked from what is left, chosen from the plain list without.
+ */
+export async function choose(page: Page, js: boolean, label: string, value: string) {
+  const control = longSelect(page, js, label);
+  if (!js) {
+    await control.selectOption(value);
+    return;
+  }
+  await expect(control).toHaveAttribute("data-searchable-select", "true");
+  await control.click();
+  await control.fill(value.split("/").pop()!.replace(/_/g, " "));
+  await page.getByRole("option", { name: value, exact: true }).click();
+  await expect(control).toHaveValue(value);
+}
+
 /** Opens a page; with JavaScript, waits until its form is interactive (clicks during hydration are lost). */
 export async function open(page: Page, js: boolean, path: string) {
   await page.goto(path);

@@ -70,6 +70,25 @@ for (const js of [true, false]) {
         await expect(page).toHaveURL(/\/profile$/);
       });
 
+      test("the dashboard's charts are whole, and a long page title leaves Sign out on screen", async ({ page }) => {
+        await signedIn(page, USERS.admin);
+        await page.goto("/dashboard?period=last_year");
+        await ready(page, js);
+        for (const chart of ["by-state", "by-hour", "by-month"]) {
+          const card = (await page.getByTestId(chart).boundingBox())!;
+          const drawing = (await page.getByTestId(chart).locator("svg.recharts-surface").boundingBox())!;
+          expect(drawing.x, chart).toBeGreaterThanOrEqual(card.x);
+          expect(drawing.x + drawing.width, chart).toBeLessThanOrEqual(card.x + card.width);
+        }
+        await expectNoSidewaysPage(page);
+
+        await page.goto("/jurisdiction-preferences");
+        await ready(page, js);
+        await expect(page.getByTestId("page-title")).toHaveText("Jurisdiction preferences");
+        await expect(page.getByRole("button", { name: "Sign out" })).toBeInViewport({ ratio: 1 });
+        await expectNoSidewaysPage(page);
+      });
+
       test("the inbox table keeps its columns readable and scrolls inside its box", async ({ page }) => {
         await signedIn(page, USERS.admin);
         await page.goto("/inbox-items");

@@ -70,13 +70,24 @@ for (const js of [true, false]) {
       await expect(page).toHaveURL(/\/security-roles\/new$/);
       if (js) await expect(page.locator("main form[data-hydrated]").first()).toBeAttached();
 
-      // Nothing typed: the rules of the spec, next to their fields.
-      await press(page, "Create");
+      // A stepper like every "new" page: who first. Nothing typed: the rules of the spec, next to their fields.
+      await expect(page.getByTestId("wizard-step")).toHaveText("Step 1 of 2: Role and users");
+      await press(page, "Next");
       await expect(page.getByText("This field is required.")).toBeVisible();
       await expect(page.getByText("Assign at least one user.")).toBeVisible();
+      await expect(page.getByTestId("wizard-step")).toHaveText("Step 1 of 2: Role and users");
 
       await field(page, "Name").fill(role);
       await pick(page, js, "Users", member.name);
+      await press(page, "Next");
+      await expect(page.getByTestId("wizard-step")).toHaveText("Step 2 of 2: Rights");
+      // Back and on again: what each step holds is kept.
+      await level(page, "Matters", "Read Only").check();
+      await press(page, "Back");
+      await expect(field(page, "Name")).toHaveValue(role);
+      await press(page, "Next");
+      await expect(level(page, "Matters", "Read Only")).toBeChecked();
+      await level(page, "Matters", "No Access").check();
       await level(page, "Cases", "Full Access").check();
       await level(page, "Clients", "Read Only").check();
       await showFields(page, "Cases");

@@ -57,7 +57,7 @@ export const preferenceGroups = defineResource({
   }),
   fields: [
     { name: "name", kind: "text", required: true },
-    { name: "time_zone", kind: "select", options: TIME_ZONES, required: true },
+    { name: "time_zone", kind: "select", options: TIME_ZONES, required: true, leadingOption: "firmTimeZone" },
     { name: "delivery_method", kind: "select", options: DELIVERY_METHODS },
     { name: "notification_cadence", kind: "select", options: NOTIFICATION_CADENCES },
     { name: "email_template_id", kind: "reference", reference: "templates" },

@@ -27,6 +27,8 @@ export interface FieldDef {
   required?: boolean;
   /** For select fields: the stored values; labels come from `resources.<key>.options.<name>.<value>`. */
   options?: readonly string[];
+  /** For select fields: an option drawn first and chosen for a new record (the firm's own time zone). */
+  leadingOption?: "firmTimeZone";
   /** For reference fields: the registry key of the entity referred to. */
   reference?: string;
   /** Computed by the server: never written by a client. */

@@ -1,11 +1,12 @@
 import { Card, Text, Title } from "../../utils/mantine";
+import { useElementSize } from "@mantine/hooks";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Tooltip } from "recharts";
 import type { Count } from "../../common/dashboard-answer";
 import { useHydrated } from "../../utils/use-hydrated";
 import { chartSvg } from "./chart-svg.server";
-import { CountBarChart } from "./CountBarChart";
+import { CHART_WIDTH, CountBarChart } from "./CountBarChart";
 import { CountTable } from "./CountTable";
 
 interface Props {
@@ -25,6 +26,10 @@ export function ChartCard({ testId, title, keyLabel, data, label = (k) => k }: P
   const { t } = useTranslation("dashboard");
   const titleId = useId();
   const hydrated = useHydrated();
+  // The live chart is drawn at the card's width where that is narrower (a phone), so it is whole
+  // and its tooltips stay on the bars; the server's drawing is scaled down by CSS instead.
+  const { ref, width } = useElementSize();
+  const chartWidth = width > 0 ? Math.min(CHART_WIDTH, Math.floor(width)) : CHART_WIDTH;
   const rows = data.map((d) => ({ name: label(d.key), count: d.count }));
   return (
     <Card withBorder data-testid={testId} component="section" aria-labelledby={titleId}>
@@ -33,8 +38,12 @@ export function ChartCard({ testId, title, keyLabel, data, label = (k) => k }: P
       </Title>
       {/* The chart is a picture of the table below; assistive technology reads the table. */}
       {hydrated ? (
-        <div key="live" className="dashboard-chart" aria-hidden="true">
-          <CountBarChart rows={rows} tooltip={<Tooltip cursor={{ fillOpacity: 0.15 }} formatter={(value) => [String(value), t("count")]} />} />
+        <div key="live" ref={ref} className="dashboard-chart" aria-hidden="true">
+          <CountBarChart
+            rows={rows}
+            width={chartWidth}
+            tooltip={<Tooltip cursor={{ fillOpacity: 0.15 }} formatter={(value) => [String(value), t("count")]} />}
+          />
         </div>
       ) : (
         // The server sends its drawing as markup (chart-svg.server.tsx); hydration keeps it as it

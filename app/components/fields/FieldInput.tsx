@@ -1,7 +1,9 @@
-import { Checkbox, Input, NativeSelect, Stack, TextInput, Textarea } from "../../utils/mantine";
+import { Checkbox, Input, Stack, TextInput, Textarea } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { type FieldDef, SECRET_KEPT, fieldLabelKey } from "../../common/resources/types";
 import { translateErrors } from "../../utils/forms";
+import { useRootData } from "../../utils/root-data";
+import { LongSelect } from "./LongSelect";
 import { ReferencePicker } from "./ReferencePicker";
 import type { PickerData } from "./reference-sources";
 
@@ -35,6 +37,7 @@ interface Props {
 /** One input for a registry field, chosen by its kind. Required fields show an asterisk. */
 export function FieldInput({ resourceKey, field, input, picker, label: labelOverride }: Props) {
   const { t } = useTranslation();
+  const firmTimeZone = useRootData()?.branding?.time_zone;
   const label = labelOverride ?? t(fieldLabelKey(resourceKey, field.name));
   const error = translateErrors(t, inputErrors(input));
   const common = { id: input.id, name: input.name, label, error, withAsterisk: Boolean(field.required) };
@@ -86,15 +89,16 @@ export function FieldInput({ resourceKey, field, input, picker, label: labelOver
         </Input.Wrapper>
       );
     }
-    case "select":
-      return (
-        <NativeSelect
-          key={input.key}
-          {...common}
-          defaultValue={asText(input.initialValue)}
-          data={(field.options ?? []).map((value) => ({ value, label: t(`resources:${resourceKey}.options.${field.name}.${value}`, { defaultValue: value }) }))}
-        />
-      );
+    case "select": {
+      const data = (field.options ?? []).map((value) => ({
+        value,
+        label: t(`resources:${resourceKey}.options.${field.name}.${value}`, { defaultValue: value }),
+      }));
+      // The firm's time zone leads the list and is the new record's choice.
+      const lead = field.leadingOption === "firmTimeZone" ? firmTimeZone : undefined;
+      const ordered = lead ? [...data.filter((o) => o.value === lead), ...data.filter((o) => o.value !== lead)] : data;
+      return <LongSelect key={input.key} {...common} defaultValue={asText(input.initialValue) || lead} data={ordered} />;
+    }
     case "reference":
     case "references":
       return (

@@ -69,10 +69,26 @@ async function readRole(api: ApiClient, id: string) {
   return decodeMessage("UserSecurityRole", new Uint8Array(await response.arrayBuffer()));
 }
 
-async function editorData(api: ApiClient, id: string | null, values: RoleValues, fixed: boolean, canWrite: boolean, query?: string): Promise<RoleEditorData> {
+async function editorData(
+  api: ApiClient,
+  id: string | null,
+  values: RoleValues,
+  fixed: boolean,
+  canWrite: boolean,
+  query?: string,
+  step = 0,
+): Promise<RoleEditorData> {
   const pickers = await pickerData(api, [{ name: USERS, reference: "users", selected: values.userIds, query }]);
   const users = pickers[USERS]!;
-  return { id, values, fixed, canWrite, users, userNames: Object.fromEntries(users.options.map((o) => [o.value, o.label])) };
+  return { id, step, values, fixed, canWrite, users, userNames: Object.fromEntries(users.options.map((o) => [o.value, o.label])) };
+}
+
+/** The first step's rules (spec §5: a name, at least one user), checked before the rights are asked for. */
+function firstStepErrors(values: RoleValues): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  if (!values.name.trim()) errors.name = ["errors:required"];
+  if (values.userIds.length === 0) errors[USERS] = ["errors:roleAtLeastOneUser"];
+  return errors;
 }
 
 const blankRole = (): RoleValues => valuesOfMessage({});
@@ -109,10 +125,16 @@ export async function roleEditorAction(request: Request, id: string | null) {
   }
 
   const values = valuesOfForm(form);
-  const answer = async (errors: { fieldErrors?: Record<string, string[]>; formError?: string } = {}, query?: string) =>
+  const answer = async (errors: { fieldErrors?: Record<string, string[]>; formError?: string } = {}, query?: string, step = 0) =>
     // A fresh key draws the form again from what the server read back, as without JavaScript.
-    data({ editor: await editorData(api, id, values, false, true, query), ...errors, formKey: randomUUID() }, { headers });
+    data({ editor: await editorData(api, id, values, false, true, query, step), ...errors, formKey: randomUUID() }, { headers });
   if (intent === `narrow:${USERS}`) return answer({}, String(form.get(`pick.${USERS}`) ?? ""));
+  // A new role's steps: on to the rights once the first step holds, back to it at any time.
+  if (!id && intent === "next") {
+    const fieldErrors = firstStepErrors(values);
+    return Object.keys(fieldErrors).length ? answer({ fieldErrors }) : answer({}, undefined, 1);
+  }
+  if (!id && intent === "back") return answer();
 
   const response = await api.raw(apiRolePath(id ?? undefined), {
     method: id ? "PUT" : "POST",
@@ -134,5 +156,6 @@ export async function roleEditorAction(request: Request, id: string | null) {
     return data({ editor: await editorData(api, id, valuesOfMessage(stored), true, true), formError: apiMessage(error), formKey: randomUUID() }, { headers });
   }
   const fieldErrors = Object.fromEntries(Object.entries(error.body.fieldErrors ?? {}).filter(([field]) => field === "name" || field === USERS));
+  // A refused new role is drawn at its first step, where the name (the usual reason: taken) is.
   return answer({ fieldErrors, formError: Object.keys(fieldErrors).length ? undefined : apiMessage(error) });
 }

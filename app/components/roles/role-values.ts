@@ -23,8 +23,13 @@ export interface RoleValues {
   matrix: MatrixRow[];
 }
 
+/** The steps of a new role, as every "new" page is a stepper: who (name and users), then what (rights). */
+export const ROLE_STEPS = ["roleStep", "rightsStep"] as const;
+
 export interface RoleEditorData {
   id: string | null;
+  /** A new role's step (an index of ROLE_STEPS); a stored role is one page. */
+  step: number;
   values: RoleValues;
   /** The system-defined administrator role: shown, never changed here. */
   fixed: boolean;

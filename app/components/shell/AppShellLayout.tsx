@@ -45,7 +45,9 @@ export function AppShellLayout({ title, theme, branding, user, role, parts, chil
       </a>
       <AppShell.Header>
         <Row style={{ paddingInline: "var(--mantine-spacing-md)", height: "100%" }} justify="space-between" wrap="nowrap">
-          <Row gap="sm" wrap="nowrap">
+          {/* The title gives way (cut with an ellipsis) before the account controls do: on a phone a
+              long page title must not push "Sign out" off the screen. */}
+          <Row gap="sm" wrap="nowrap" className="toolbar-start">
             {/* Two burgers, one per screen size (CSS picks): the saved preference, the page-only drawer. */}
             <fetcher.Form method="post" action="/preferences/theme" className="drawer-toggle-wide">
               <input type="hidden" name="drawerOpen" value={String(!opened)} />
@@ -68,11 +70,11 @@ export function AppShellLayout({ title, theme, branding, user, role, parts, chil
             <Text fw={700} c="firm" visibleFrom="xs">
               {branding?.name ?? t("appName")}
             </Text>
-            <Title order={1} size="h4" ml="md" data-testid="page-title">
+            <Title order={1} size="h4" ml="md" data-testid="page-title" className="toolbar-title" title={title}>
               {title}
             </Title>
           </Row>
-          <Row gap="xs" wrap="nowrap">
+          <Row gap="xs" wrap="nowrap" className="toolbar-end">
             <ThemeControls theme={theme} />
             <UserMenu user={user} />
           </Row>
