@@ -7,7 +7,7 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 # The local package that links the `ecfx` bin must be there when npm installs.
 COPY scripts/ecfx-command ./scripts/ecfx-command
-# Fixes to installed packages, applied by the install (patch-package).
+# Bug fixes to installed packages, applied by the install (patch-package; decision 114).
 COPY patches ./patches
 RUN npm ci
 
