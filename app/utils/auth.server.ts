@@ -6,7 +6,7 @@ import type { ProductPart } from "../common/entitled-features";
 import { onAccessChange } from "./access-stamps.server";
 import { ApiError, type ApiRequest, apiJson, apiRequest, errorOf } from "./api.server";
 import { type AuthSession, SESSION_USER_KEY, clearSession, readSession, sessionStorageFor, writeSession } from "./session.server";
-import { shortCache } from "./short-cache.server";
+import { boundedCache } from "../common/bounded-cache";
 import { redirectWithToast } from "./toast.server";
 
 export interface Me {
@@ -111,11 +111,14 @@ async function refreshed(auth: AuthSession): Promise<AuthSession | null> {
   return pending;
 }
 
-/** The user's role with its field levels (the UserSecurityRole message, decoded), by session and role. */
-export const ownRoleCache = shortCache<Record<string, unknown> | null>();
+/**
+ * The user's role with its field levels (the UserSecurityRole message, decoded), by session and
+ * role ("token roleId"), kept for a few seconds: the loaders of one page and the pages of one visit ask once.
+ */
+export const ownRoleCache = boundedCache<Promise<Record<string, unknown> | null>>({ max: 1000, ttlMs: 3000 });
 
 // A role changed through any process: the API's next answer to each of its sessions says so.
-onAccessChange((token) => ownRoleCache.forget(token));
+onAccessChange((token) => ownRoleCache.forgetWhere((key) => key.startsWith(`${token} `)));
 
 // The user of a token (with the firm's parts on the browser's host) is asked of the API for every
 // request, which checks the session then: nothing of a user is drawn from a kept copy after the

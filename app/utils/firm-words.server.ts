@@ -1,3 +1,4 @@
+import { boundedCache } from "../common/bounded-cache";
 import type { FirmOverrides, FirmWords } from "../common/dictionary";
 import type { ApiClient, Me } from "./auth.server";
 import { i18nConfig } from "./i18n";
@@ -6,8 +7,7 @@ import { i18nConfig } from "./i18n";
 // dashboard asks anyway, carries the version, and the words are asked for only when it moved.
 
 const NO_WORDS: FirmWords = { version: 0, overrides: {} };
-const KEPT_FIRMS = 500;
-const kept = new Map<number, Promise<FirmWords>>();
+const kept = boundedCache<Promise<FirmWords>>({ max: 500 });
 const CONSOLE_NAMESPACES = new Set<string>(i18nConfig.ns);
 
 /** Only what the console's bundle shows: server-only namespaces stay on the server. */
@@ -19,11 +19,9 @@ function consoleOnly(words: FirmWords): FirmWords {
 /** The signed-in user's firm's words, for every page of the dashboard. */
 export async function firmWordsOf(me: Me, api: ApiClient): Promise<FirmWords> {
   if (!me.dictionaryVersion) return NO_WORDS;
-  const hit = kept.get(me.firmId);
+  const hit = kept.get(String(me.firmId));
   if (hit && (await hit).version === me.dictionaryVersion) return hit;
   const words = api.json<FirmWords>("/api/v1/dictionary/words").then((r) => consoleOnly(r.data));
-  words.catch(() => kept.delete(me.firmId));
-  if (kept.size >= KEPT_FIRMS) kept.clear();
-  kept.set(me.firmId, words);
+  kept.set(String(me.firmId), words);
   return words;
 }

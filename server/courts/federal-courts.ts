@@ -1,3 +1,5 @@
+import { boundedCache } from "../../app/common/bounded-cache";
+
 // ECFX jurisdiction reference list: every US federal district, bankruptcy and
 // appellate court plus the national courts that run CM/ECF. Ids are PACER's
 // court ids (the subdomain of the court's CM/ECF server), which is also what
@@ -229,15 +231,10 @@ const SUPREME_COURT_DOMAIN = /(?:^|\.)(?:supremecourt\.gov|sc-us\.gov)$/;
 export function courtIdFromHost(hostname: string | null | undefined): string | undefined {
   if (typeof hostname !== "string") return undefined;
   // Notices repeat the same few hosts in every link; the answer is kept (bounded).
-  const cached = hostCache.get(hostname);
-  if (cached !== undefined) return cached ?? undefined;
-  const id = lookUpHost(hostname);
-  if (hostCache.size >= 5000) hostCache.clear();
-  hostCache.set(hostname, id ?? null);
-  return id;
+  return hostCache.keep(hostname, () => lookUpHost(hostname) ?? null) ?? undefined;
 }
 
-const hostCache = new Map<string, string | null>();
+const hostCache = boundedCache<string | null>({ max: 5000 });
 
 function lookUpHost(hostname: string): string | undefined {
   let host = hostname.trim().toLowerCase().slice(0, 512);

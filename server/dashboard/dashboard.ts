@@ -4,9 +4,9 @@ import { type Caller, fieldLevel } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { readScopeOf, walledMatterIds } from "../resources/read-scope";
 import type { DashboardData } from "../../app/common/dashboard-answer";
+import { type BoundedCache, boundedCache } from "../../app/common/bounded-cache";
 import { type CountScope, type TopKind, documentCounts, notificationCounts, topCounts } from "./aggregates";
 import { periodRange } from "./period-range";
-import { ShortCache } from "./short-cache";
 
 // What /dashboard shows for one caller and period: each widget the role's dashboard field levels
 // allow (spec §3 Dashboard: notifications, top_matter, top_client, top_timekeeper), counted over
@@ -20,11 +20,13 @@ const TOP_FIELDS: Record<TopKind, "top_client" | "top_matter" | "top_timekeeper"
   timekeeper: "top_timekeeper",
 };
 
-const caches = new WeakMap<ServerContext, ShortCache<Dashboard>>();
-function cacheOf(ctx: ServerContext): ShortCache<Dashboard> {
+// Answers kept for a few seconds, in this process: a dashboard read by several people of a firm,
+// or reloaded, costs one set of aggregates per period and scope; a count may be that much late.
+const caches = new WeakMap<ServerContext, BoundedCache<Promise<Dashboard>>>();
+function cacheOf(ctx: ServerContext): BoundedCache<Promise<Dashboard>> {
   let cache = caches.get(ctx);
   if (!cache) {
-    cache = new ShortCache<Dashboard>(ctx.clock, ctx.config.ECFX_DASHBOARD_CACHE_SECONDS * 1000);
+    cache = boundedCache({ max: 1000, ttlMs: ctx.config.ECFX_DASHBOARD_CACHE_SECONDS * 1000, now: () => ctx.clock.now() });
     caches.set(ctx, cache);
   }
   return cache;
@@ -54,7 +56,7 @@ export async function dashboardFor(ctx: ServerContext, caller: Caller, q: Period
     firm.default_time_zone,
     firm.minutes_saved_per_notice,
   ].join("|");
-  return cacheOf(ctx).get(key, async () => {
+  return cacheOf(ctx).keep(key, async () => {
     const zone = firm.default_time_zone;
     const range = periodRange(q, ctx.clock.now(), zone);
     const db = ctx.database.db;

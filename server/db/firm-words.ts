@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
 import type { Kysely } from "kysely";
+import { boundedCache } from "../../app/common/bounded-cache";
 import type { FirmOverrides } from "../../app/common/dictionary";
 import { firmTranslator, serverT, speakWith, withWords } from "../lib/messages";
 import type { Database } from "./database";
@@ -9,8 +10,7 @@ import type { DB } from "./schema";
 // job reads the version with the firm data it loads anyway and reads the entries only when the
 // version moved (another process's change included). See docs/decisions/047.
 
-const KEPT_FIRMS = 500;
-const kept = new Map<number, { version: number; overrides: Promise<FirmOverrides>; t: Promise<TFunction> }>();
+const kept = boundedCache<{ version: number; overrides: Promise<FirmOverrides>; t: Promise<TFunction> }>({ max: 500 });
 
 /** The firm's overrides by namespace and key, read fresh. */
 export async function readOverrides(db: Kysely<DB>, firmId: number): Promise<FirmOverrides> {
@@ -21,14 +21,13 @@ export async function readOverrides(db: Kysely<DB>, firmId: number): Promise<Fir
 }
 
 function keptWords(database: Database, firmId: number, version: number) {
-  const hit = kept.get(firmId);
+  const hit = kept.get(String(firmId));
   if (hit && hit.version === version) return hit;
   const overrides = readOverrides(database.db, firmId);
   const entry = { version, overrides, t: overrides.then(firmTranslator) };
   // A failed read is not kept: the next request reads again.
-  overrides.catch(() => kept.get(firmId) === entry && kept.delete(firmId));
-  if (kept.size >= KEPT_FIRMS) kept.clear();
-  kept.set(firmId, entry);
+  overrides.catch(() => kept.get(String(firmId)) === entry && kept.forget(String(firmId)));
+  kept.set(String(firmId), entry);
   return entry;
 }
 

@@ -1,3 +1,4 @@
+import { type BoundedCache, boundedCache } from "../../app/common/bounded-cache";
 import { readBoundedBody } from "../lib/bounded-body";
 import { createHash } from "node:crypto";
 import type { Response } from "undici";
@@ -16,6 +17,8 @@ export const MAX_ANSWER_BYTES = 64 * 1024;
 export const MAX_TITLE_LENGTH = 255;
 /** A token is renewed this long before the provider says it expires. */
 const TOKEN_MARGIN_MS = 60_000;
+// One token per provider and credentials a firm set; a handful per process.
+const KEPT_TOKENS = 100;
 
 /** Worth another try later, with back-off: the provider is busy, down or slow (429, 5xx, time-out). */
 export class RetryableExtractionError extends Error {}
@@ -90,15 +93,13 @@ export function acceptedTitle(answer: unknown): string {
   return trimmed;
 }
 
-interface Token {
-  value: string;
-  renewAt: number;
-}
-
 export class TitleClient {
-  // Per provider and credentials: a changed secret never reuses the old secret's token.
-  private readonly tokens = new Map<string, Token>();
-  constructor(private readonly options: TitleClientOptions) {}
+  // Per provider and credentials: a changed secret never reuses the old secret's token. Each is
+  // kept until a margin before the provider says it ends.
+  private readonly tokens: BoundedCache<string>;
+  constructor(private readonly options: TitleClientOptions) {
+    this.tokens = boundedCache({ max: KEPT_TOKENS, now: options.now });
+  }
 
   /** The title the provider gives the document; throws Retryable… or Permanent…ExtractionError. */
   async extractTitle(settings: ProviderSettings, question: TitleQuestion): Promise<string> {
@@ -106,7 +107,7 @@ export class TitleClient {
       .update(JSON.stringify([settings.clientUrl, settings.authPath, settings.clientId, settings.clientSecret]))
       .digest("hex");
     const kept = this.tokens.get(key);
-    const token = kept && kept.renewAt > this.options.now() ? kept.value : await this.newToken(key, settings);
+    const token = kept ?? (await this.newToken(key, settings));
     const response = await this.post(endpoint(settings, "/v1/title"), settings, {
       headers: { authorization: `Bearer ${token}` },
       json: { customer_id: settings.customerId, queue_name: settings.queueName, ...question },
@@ -114,8 +115,8 @@ export class TitleClient {
     if (!response.ok) {
       await response.body?.cancel();
       // A kept token the provider no longer takes is dropped, so the next try asks for a new one.
-      if (response.status === 401 && kept?.value === token) {
-        this.tokens.delete(key);
+      if (response.status === 401 && kept === token) {
+        this.tokens.forget(key);
         throw new RetryableExtractionError(failure("busy", { step: "title", status: response.status }));
       }
       throw refusal("title", response.status);
@@ -134,7 +135,7 @@ export class TitleClient {
     const answer = (await boundedJson(response)) as { access_token?: unknown; expires_in?: unknown };
     if (typeof answer.access_token !== "string" || !answer.access_token) throw new PermanentExtractionError(failure("noToken"));
     const seconds = typeof answer.expires_in === "number" && answer.expires_in > 0 ? answer.expires_in : 0;
-    this.tokens.set(key, { value: answer.access_token, renewAt: this.options.now() + seconds * 1000 - TOKEN_MARGIN_MS });
+    this.tokens.set(key, answer.access_token, seconds * 1000 - TOKEN_MARGIN_MS);
     return answer.access_token;
   }
 

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { boundedCache } from "../../app/common/bounded-cache";
 import { type Caller, fieldLevel } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { findCourt } from "../courts/federal-courts";
@@ -60,17 +61,10 @@ export function noticeSubject(data: NoticeTemplateData): string {
 }
 
 // A firm has a handful of templates and every notice mail renders one: each is compiled once.
-const compiled = new Map<string, HandlebarsTemplateDelegate>();
-const COMPILED_LIMIT = 200;
+const compiled = boundedCache<HandlebarsTemplateDelegate>({ max: 200 });
 
 function compiledTemplate(source: string): HandlebarsTemplateDelegate {
-  let template = compiled.get(source);
-  if (!template) {
-    template = templateEngine.compile(source, { strict: false });
-    compiled.set(source, template);
-    if (compiled.size > COMPILED_LIMIT) compiled.delete(compiled.keys().next().value!);
-  }
-  return template;
+  return compiled.keep(source, () => templateEngine.compile(source, { strict: false }));
 }
 
 /** Renders a template against a notice's data. Throws TemplateRenderError with a readable message. */

@@ -1,3 +1,5 @@
+import { boundedCache } from "../../app/common/bounded-cache";
+
 // CM/ECF and ACMS links found in notices.
 //
 //   https://ecf.alsd.uscourts.gov/doc1/02113212100?caseid=67619&de_seq_num=99&magic_num=95052604
@@ -95,18 +97,12 @@ function magic(value: string | null): string | null {
   return v && v.toUpperCase() !== "MAGIC" ? v : null;
 }
 
-// Notices are parsed one link at a time by several steps; results are cached
-// (the cache is dropped wholesale when it grows, which keeps it bounded).
-const cache = new Map<string, CourtLink>();
+// Notices are parsed one link at a time by several steps; results are kept (parsing is pure).
+const cache = boundedCache<CourtLink>({ max: 2000 });
 
 /** Classify and take apart one link; never throws. */
 export function parseCourtLink(raw: string): CourtLink {
-  const hit = cache.get(raw);
-  if (hit) return hit;
-  const parsed = parseLink(raw);
-  if (cache.size >= 2000) cache.clear();
-  cache.set(raw, parsed);
-  return parsed;
+  return cache.keep(raw, () => parseLink(raw));
 }
 
 function parseLink(raw: string): CourtLink {

@@ -2,6 +2,7 @@ import Handlebars from "handlebars";
 import sanitizeFilename from "sanitize-filename";
 import dayjs from "dayjs";
 import customParseFormat from "dayjs/plugin/customParseFormat.js";
+import { boundedCache } from "../../app/common/bounded-cache";
 import { keptResults } from "../../app/common/kept-results";
 import { message } from "../lib/messages";
 
@@ -171,8 +172,7 @@ function checkAst(program: hbs.AST.Program, fail: (message: string, node: hbs.AS
 }
 
 type Compiled = (data: unknown) => string;
-const cache = new Map<string, Compiled>();
-const CACHE_LIMIT = 500;
+const cache = boundedCache<Compiled>({ max: 500 });
 
 function compile(template: string, field: StorageTemplateField): Compiled {
   const key = `${field}\u0000${template}`;
@@ -206,7 +206,6 @@ function compile(template: string, field: StorageTemplateField): Compiled {
       throw new StorageTemplateError(field, (error as Error).message);
     }
   };
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(key, compiled);
   return compiled;
 }

@@ -1,3 +1,5 @@
+import { boundedCache } from "../../common/bounded-cache";
+
 /**
  * A document's page of rows, handed to the browser's follow-up request for them (decision 074).
  * The document is drawn from a page the API answered a moment ago; once interactive, the browser
@@ -14,23 +16,14 @@ export interface PageHandover<P> {
 }
 
 export function pageHandover<P>(keepMs: number, limit: number, now: () => number = Date.now): PageHandover<P> {
-  const kept = new Map<string, { page: P; until: number }>();
+  const kept = boundedCache<P>({ max: limit, ttlMs: keepMs, now });
   return {
     handOver(key, page) {
-      kept.delete(key);
-      // The oldest first: a Map keeps its insertion order.
-      for (const [oldKey, entry] of kept) {
-        if (entry.until > now() && kept.size < limit) break;
-        kept.delete(oldKey);
-      }
-      kept.set(key, { page, until: now() + keepMs });
+      // Pages of browsers that never ask (no JavaScript) go as soon as they expire.
+      kept.dropExpired();
+      kept.set(key, page);
     },
-    take(key) {
-      const entry = kept.get(key);
-      if (!entry) return undefined;
-      kept.delete(key);
-      return entry.until > now() ? entry.page : undefined;
-    },
+    take: (key) => kept.take(key),
   };
 }
 

@@ -1,16 +1,17 @@
 import type { ApiClient } from "../../utils/auth.server";
-import { shortCache } from "../../utils/short-cache.server";
+import { boundedCache } from "../../common/bounded-cache";
 import { EMPTY_LAYOUT, type TableLayout, layoutPreferenceKey, parseLayout } from "./layout";
 
 // The API calls behind a table's saved layout and the firm's web preferences, kept for a few
-// seconds per session (every table page asks); a change made here forgets them at once. Failures
-// to read fall back to the defaults: a missing preference never keeps a table from showing.
+// seconds per session (every table page asks); a change made here forgets them at once, another
+// console process's within the seconds. Failures to read fall back to the defaults: a missing
+// preference never keeps a table from showing.
 
-const layouts = shortCache<TableLayout>();
-const webPreferences = shortCache<Record<string, unknown> | null>();
+const layouts = boundedCache<Promise<TableLayout>>({ max: 1000, ttlMs: 3000 });
+const webPreferences = boundedCache<Promise<Record<string, unknown> | null>>({ max: 1000, ttlMs: 3000 });
 
 export function readLayout(api: ApiClient, resourceKey: string): Promise<TableLayout> {
-  return layouts.get(`${api.sessionKey} ${resourceKey}`, async () => {
+  return layouts.keep(`${api.sessionKey} ${resourceKey}`, async () => {
     const response = await api.raw(`/api/v1/preferences/${layoutPreferenceKey(resourceKey)}`);
     if (!response.ok) return EMPTY_LAYOUT;
     const body = (await response.json()) as { value?: unknown };
@@ -32,7 +33,7 @@ export async function resetLayout(api: ApiClient, resourceKey: string): Promise<
 
 /** The firm's web preferences, or null when the role only sees the firm's branding. */
 export function readWebPreferences(api: ApiClient): Promise<Record<string, unknown> | null> {
-  return webPreferences.get(api.sessionKey, () => fetchWebPreferences(api));
+  return webPreferences.keep(api.sessionKey, () => fetchWebPreferences(api));
 }
 
 async function fetchWebPreferences(api: ApiClient): Promise<Record<string, unknown> | null> {

@@ -12,7 +12,7 @@ const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c
 
 /** The user's own role as the binary UserSecurityRole message decodes it; null when it cannot be read. */
 function readOwnRole(api: ApiClient, me: Me): Promise<Record<string, unknown> | null> {
-  return ownRoleCache.get(`${api.sessionKey} ${me.securityRoleId}`, () => fetchOwnRole(api, me));
+  return ownRoleCache.keep(`${api.sessionKey} ${me.securityRoleId}`, () => fetchOwnRole(api, me));
 }
 
 async function fetchOwnRole(api: ApiClient, me: Me): Promise<Record<string, unknown> | null> {
