@@ -7,7 +7,7 @@ import { resources } from "./utils/catalogue.server";
 import { i18nConfig } from "./utils/i18n";
 import { remixI18n } from "./utils/i18n.server";
 import { keepTranslations } from "./utils/kept-translations.server";
-import { documentOnlyStore } from "./common/load-context";
+import { documentOnlyStore } from "./utils/load-context";
 import { DocumentOnlyContext } from "./utils/document-only";
 import { NonceContext } from "./utils/nonce";
 import { wholeOutput } from "./utils/whole-output.server";

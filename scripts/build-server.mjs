@@ -11,8 +11,8 @@ import { ROOT, newestSource } from "./build-cli.mjs";
 import { migrationList } from "./migration-list-plugin.mjs";
 
 export const SERVER_ENTRY = path.join(ROOT, "build/server/main.js");
-/** What the compiled server is made of: server/, and app/common/ which both sides share. */
-const SOURCES = [path.join(ROOT, "server"), path.join(ROOT, "app/common"), path.join(ROOT, "scripts")];
+/** What the compiled server is made of: server/, and app/common/ and proto/ which both sides share. */
+const SOURCES = [path.join(ROOT, "server"), path.join(ROOT, "app/common"), path.join(ROOT, "proto"), path.join(ROOT, "scripts")];
 
 export async function buildServer() {
   const { build } = await import("esbuild");

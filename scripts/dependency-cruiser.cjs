@@ -2,7 +2,8 @@
 //
 // The console (app/) and the server (server/) meet in one folder, app/common/: the entity
 // declarations and the few modules both sides need. The server may import nothing else of app/;
-// the console never imports the server; app/common/ stands on nothing else of app/.
+// the console never imports the server; app/common/ stands on nothing else of app/. What only
+// one side uses lives on that side; the binary messages' codec lives beside them in proto/.
 //
 // Inside server/, each folder is a floor and may import only the floors below it. The list is the
 // one place the order is written; move a module down rather than reach up.
@@ -71,6 +72,21 @@ module.exports = {
       severity: "error",
       from: { path: "^app/common/" },
       to: { path: "^app/", pathNot: "^app/common/" },
+    },
+    {
+      name: "shared-is-shared",
+      comment:
+        "app/common/ holds what both sides use: a module only one side's server code needs lives on that side (app/utils or server/), the messages' codec in proto/",
+      severity: "error",
+      from: {},
+      to: { path: "^app/common/.*\\.server\\.tsx?$" },
+    },
+    {
+      name: "proto-stands-alone",
+      comment: "proto/ (the binary messages and their codec) imports nothing of the console or the server, so both may use it",
+      severity: "error",
+      from: { path: "^proto/" },
+      to: { path: "^(app|server)/" },
     },
     {
       name: "server-context-is-types",

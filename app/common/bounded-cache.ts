@@ -17,21 +17,24 @@ import { LRUCache } from "lru-cache";
  *
  * The caches, what they keep, and what forgets an entry:
  *
- * | cache (module)                                       | key                         | bound | lives         | forgotten when                                                        |
- * | ---------------------------------------------------- | --------------------------- | ----- | ------------- | --------------------------------------------------------------------- |
- * | dashboard answers (server/dashboard/dashboard.ts)    | firm, period, fields, walls | 1,000 | 30 s (config) | time only: a count may be that late                                   |
- * | own role (app/utils/auth.server.ts)                  | session token, role         | 1,000 | 3 s           | a role change in this console (all); the access stamp (the session's) |
- * | table layouts (app/components/table/preferences…)    | session, table              | 1,000 | 3 s           | the session saves or resets that layout                               |
- * | web preferences (app/components/table/preferences…)  | session                     | 1,000 | 3 s           | any save of the firm's web preferences (all sessions)                 |
- * | firm branding (app/utils/branding.server.ts)         | firm id or host             | 1,000 | 30 s          | a save of the firm in this console (all)                              |
- * | handed-over pages (app/components/table/page-hand…)  | token, session, query       | 200   | 15 s          | taken once; expired ones dropped when a page is handed over           |
- * | firm words, console (app/utils/firm-words.server.ts) | firm id                     | 500   | —             | /auth/me names another dictionary version                             |
- * | firm words, server (server/db/firm-words.ts)         | firm id                     | 500   | —             | the firm row names another dictionary version                         |
- * | title provider tokens (server/extraction/title-…)    | provider and credentials    | 100   | the token's   | the provider refuses the token (401)                                  |
- * | court links (server/notices/links.ts)                | the link as written         | 2,000 | —             | never: parsing a link is pure                                         |
- * | court of a host (server/courts/federal-courts.ts)    | the host as written         | 5,000 | —             | never: the court list ships with the code                             |
- * | storage path templates (server/storage/path-templ…)  | field and template text     | 500   | —             | never: keyed by the text itself; a changed template is another key    |
- * | notice mail templates (server/mail/notice-template…) | template text               | 200   | —             | never: keyed by the text itself                                       |
+ * | cache (module)                                       | key                            | bound | lives         | forgotten when                                                        |
+ * | ---------------------------------------------------- | ------------------------------ | ----- | ------------- | --------------------------------------------------------------------- |
+ * | dashboard answers (server/dashboard/dashboard.ts)    | firm, period, fields, walls    | 1,000 | 30 s (config) | time only: a count may be that late                                   |
+ * | own role (app/utils/auth.server.ts)                  | session token, role            | 1,000 | 3 s           | a role change in this console (all); the access stamp (the session's) |
+ * | table layouts (app/components/table/preferences…)    | session, table                 | 1,000 | 3 s           | the session saves or resets that layout                               |
+ * | web preferences (app/components/table/preferences…)  | session                        | 1,000 | 3 s           | any save of the firm's web preferences (all sessions)                 |
+ * | firm branding (app/utils/branding.server.ts)         | firm id or host                | 1,000 | 30 s          | a save of the firm in this console (all)                              |
+ * | handed-over pages (app/components/table/page-hand…)  | token, session, query          | 200   | 15 s          | taken once; expired ones dropped when a page is handed over           |
+ * | firm words, console (app/utils/firm-words.server.ts) | firm id                        | 500   | —             | /auth/me names another dictionary version                             |
+ * | firm words, server (server/db/firm-words.ts)         | firm id                        | 500   | —             | the firm row names another dictionary version                         |
+ * | title provider tokens (server/extraction/title-…)    | provider and credentials       | 100   | the token's   | the provider refuses the token (401)                                  |
+ * | search counts (server/resources/row-counts.ts)       | table, SQL and parameters      | 1,000 | —             | the table's version moved (any process's write)                       |
+ * | access stamps (app/utils/access-stamps.server.ts)    | session token                  | 5,000 | —             | never: a newer stamp replaces it, and tells the session's caches      |
+ * | charset decoders (server/notices/mime-words.ts)      | the charset a message declares | 100   | —             | never: a decoder is pure                                              |
+ * | court links (server/notices/links.ts)                | the link as written            | 2,000 | —             | never: parsing a link is pure                                         |
+ * | court of a host (server/courts/federal-courts.ts)    | the host as written            | 5,000 | —             | never: the court list ships with the code                             |
+ * | storage path templates (server/storage/path-templ…)  | field and template text        | 500   | —             | never: keyed by the text itself; a changed template is another key    |
+ * | notice mail templates (server/mail/notice-template…) | template text                  | 200   | —             | never: keyed by the text itself                                       |
  */
 export interface BoundedCacheOptions {
   /** How many entries at most; past it, the least recently used goes. */

@@ -1,5 +1,5 @@
 import { type AccessLevel, isAccessLevel, lowerOf } from "./access";
-import { protoType } from "./proto.server";
+import { protoType } from "../../proto/codec.server";
 
 // The UserSecurityRole message (proto/security_role.proto) is the one declaration of what a role
 // can grant. The API stores a role as levels per resource type and field; the console edits the

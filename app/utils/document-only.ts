@@ -1,13 +1,14 @@
 import { createContext, useContext } from "react";
-import type { ConsoleLoadContext } from "../common/load-context";
+import type { AppLoadContext } from "@remix-run/node";
 
 /**
  * Values a document request's loaders keep out of the loader data: the server draws them into the
  * HTML and never serialises them, so the browser gets them once. Keyed by what the loader names
  * them. Only set while rendering a document on the server; the browser sees null and asks for
- * such values again once the page is interactive (decision 074).
+ * such values again once the page is interactive (decision 074). The store comes in the load
+ * context (app/utils/load-context.ts).
  */
-export type DocumentOnly = NonNullable<ConsoleLoadContext["documentOnly"]>;
+export type DocumentOnly = NonNullable<AppLoadContext["documentOnly"]>;
 
 export const DocumentOnlyContext = createContext<DocumentOnly | null>(null);
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import protobuf from "protobufjs";
-import { decodeMessage, encodeMessage } from "../../app/common/proto.server";
+import { decodeMessage, encodeMessage } from "../../proto/codec.server";
 import { message as text } from "../lib/messages";
 import { HttpError } from "../lib/errors";
 

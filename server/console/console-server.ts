@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { type ServerBuild, createRequestHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import { consoleLoadContext } from "../../app/common/load-context";
+import { consoleLoadContext } from "./load-context";
 import { message } from "../lib/messages";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import { requestLogger } from "./request-log";

@@ -12,7 +12,7 @@ const MAX_QUICK_DEATHS = 5;
  * would take turns with the other copies' main threads, so each copy collects on its own thread
  * (decision 079). There each scavenge pauses the copy's pages, and its cost is what it copies (the
  * requests in flight), not the garbage it frees: a young generation twice V8's default (32 MB
- * semi-spaces) collects half as often (decision 083). Measured: docs/benchmarks.md.
+ * semi-spaces) collects half as often (decision 083). Measured: decisions 079 and 083.
  */
 export const COPY_NODE_OPTIONS: readonly string[] = ["--single-threaded-gc", "--max-semi-space-size=32"];
 

@@ -4,29 +4,27 @@
 // messages were checked with, and decode charsets with the runtime's
 // TextDecoder, so reading a notice loads no charset tables.
 
+import { boundedCache } from "../../app/common/bounded-cache";
 import { fixC1Controls } from "./charset";
 
 const UTF8_LABELS = new Set(["", "ascii", "usascii", "utf8"]);
-const decoders = new Map<string, TextDecoder | null>();
+// Keyed by the charset a message declares: any text, so the kept ones are bounded.
+const decoders = boundedCache<TextDecoder | null>({ max: 100 });
 
 /** The decoder for a declared charset; null for one this runtime does not know. */
 function decoderFor(charset: string): TextDecoder | null {
-  let decoder = decoders.get(charset);
-  if (decoder === undefined) {
-    decoder = null;
+  return decoders.keep(charset, () => {
     // Spellings such as "win1252" or "iso8859_1" that the Encoding standard does not list.
     const usual = charset.replace(/^win(?:dows)?[-_]?(\d+)$/, "windows-$1").replace(/^(?:latin|iso[-_]?8859)[-_]?(\d+)$/, "iso-8859-$1");
     for (const label of new Set([charset, usual])) {
       try {
-        decoder = new TextDecoder(label);
-        break;
+        return new TextDecoder(label);
       } catch {
         // Not a label this runtime knows.
       }
     }
-    if (decoders.size < 100) decoders.set(charset, decoder);
-  }
-  return decoder;
+    return null;
+  });
 }
 
 /** Bytes in the declared charset; UTF-8 for ASCII, none declared, or a charset not known. */

@@ -1,3 +1,5 @@
+import type { InboxCard, InboxCardDocument } from "../../app/common/inbox-card";
+import type { ActionRequired, Disposition, InboxStatus } from "../../app/common/resources/inbox";
 import { type Caller, fieldLevel, readableFields } from "../auth/caller";
 import type { ServerContext } from "../context";
 import type { ParsedEmail } from "../notices/types";
@@ -6,13 +8,7 @@ import { listDmsRecords } from "../storage/dms-records";
 import { itemDocket } from "./match-case";
 
 /** The case a notice is about, as the case wizard starts from it: title, number and the firm's jurisdiction of its court. */
-export interface CaseDraft {
-  name: string;
-  case_number: string;
-  jurisdiction_id: string | null;
-}
-
-async function caseDraftOf(ctx: ServerContext, firmId: number, parsed: ParsedEmail | null, docketIndex: number | null): Promise<CaseDraft | null> {
+async function caseDraftOf(ctx: ServerContext, firmId: number, parsed: ParsedEmail | null, docketIndex: number | null): Promise<InboxCard["caseDraft"]> {
   const found = itemDocket(parsed, docketIndex);
   if (!found) return null;
   const { docket, courtId: court } = found;
@@ -33,7 +29,7 @@ async function caseDraftOf(ctx: ServerContext, firmId: number, parsed: ParsedEma
  * those their scope lets them read, and every row less the fields their role may not read, as
  * the generic read gives them.
  */
-export async function inboxCard(ctx: ServerContext, caller: Caller, id: string) {
+export async function inboxCard(ctx: ServerContext, caller: Caller, id: string): Promise<InboxCard | null> {
   const db = ctx.database.db;
   const firmId = caller.firmId;
   const scope = await readScopeOf(db, caller);
@@ -136,12 +132,19 @@ export async function inboxCard(ctx: ServerContext, caller: Caller, id: string) 
   // The parsed notice is read from the message and repeats its docket text: it needs both.
   const parsedReadable = fieldLevel(caller, "inbox_item", "raw_content") !== "DENY" && fieldLevel(caller, "envelope", "docket_text") !== "DENY";
   return {
-    item: readableFields(caller, "inbox_item", {
-      ...item,
-      hidden: Boolean(item.hidden),
-      recipients: JSON.parse(item.recipients) as string[],
-      parsed: parsedReadable ? (parsed as unknown) : null,
-    }),
+    item: {
+      ...readableFields(caller, "inbox_item", {
+        ...item,
+        // The pipeline writes only these (setItem takes the declared states).
+        status: item.status as InboxStatus,
+        action_required: item.action_required as ActionRequired,
+        disposition: item.disposition as Disposition,
+        hidden: Boolean(item.hidden),
+        recipients: JSON.parse(item.recipients) as string[],
+        parsed: parsedReadable ? parsed : null,
+      }),
+      id: item.id,
+    },
     case: kase ?? null,
     /** What "create the case from this notice" fills the case wizard with, while the notice has no case. */
     caseDraft: kase || !parsedReadable ? null : await caseDraftOf(ctx, firmId, parsed, item.docket_index),
@@ -149,8 +152,16 @@ export async function inboxCard(ctx: ServerContext, caller: Caller, id: string) 
     preference: preference ?? null,
     events,
     envelopes: envelopes.map((e) => readableFields(caller, "envelope", { ...e, service_contacts: JSON.parse(e.service_contacts) as unknown })),
-    documents: documents.map((d) => readableFields(caller, "document", { ...d, sealed: Boolean(d.sealed), stored: Boolean(d.file_id) })),
-    linked: linked.map((l) => readableFields(caller, "inbox_item", l)),
+    documents: documents.map((d) =>
+      readableFields(caller, "document", {
+        ...d,
+        sealed: Boolean(d.sealed),
+        stored: Boolean(d.file_id),
+        // The pipeline writes only these (or null when the provider was not asked).
+        title_extraction: d.title_extraction as InboxCardDocument["title_extraction"],
+      }),
+    ),
+    linked: linked.map((l) => readableFields(caller, "inbox_item", { ...l, status: l.status as InboxStatus, disposition: l.disposition as Disposition })),
     dms,
     mail: mail.map((m) => ({ ...m, to_addresses: JSON.parse(m.to_addresses) as string[] })),
   };

@@ -4,10 +4,7 @@ import type { DB, InboxItemTable } from "../db/schema";
 import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
 import { type NextJob, enqueueAll } from "../jobs/queue";
 import { type WebhookEvent, emitWebhookEvent } from "../jobs/webhook-events";
-
-export type InboxStatus = "New" | "Started" | "Retry" | "Failed" | "Manual" | "Action Required" | "Canceled" | "Succeeded" | "Post Processing";
-export type ActionRequired = "NONE" | "ECFX" | "USER";
-export type Disposition = "No Disposition" | "Processed" | "Split" | "Ignored";
+import type { ActionRequired, Disposition, InboxStatus } from "../../app/common/resources/inbox";
 
 /** Where an item waits for nothing more from the pipeline; every other status needs a job. */
 export const FINAL_STATUSES: InboxStatus[] = ["Succeeded", "Failed", "Manual", "Action Required", "Canceled"];

@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
+import { type BoundedCache, boundedCache } from "../../app/common/bounded-cache";
 
 // The rows a firm has in its large tables and a version of each table, kept by the database
 // (migration 049), and the counts of searches kept per process against that version: a count is
@@ -45,27 +46,8 @@ export function versionSql(firmId: number, table: string): RawBuilder<unknown> {
   return sql`(select ${VERSION} from firm_row_count where firm_id = ${firmId} and table_name = ${table})`;
 }
 
-const MAX_KEPT = 1_000;
-
 /** Counts of searches by their SQL, each valid for one version of its table. */
-class CountCache {
-  private readonly counts = new Map<string, { version: string; n: number }>();
-
-  get(key: string, version: string): number | undefined {
-    const kept = this.counts.get(key);
-    if (kept?.version !== version) return undefined;
-    // Most recently used last, so the oldest goes first when the cache is full.
-    this.counts.delete(key);
-    this.counts.set(key, kept);
-    return kept.n;
-  }
-
-  set(key: string, version: string, n: number): void {
-    this.counts.delete(key);
-    this.counts.set(key, { version, n });
-    if (this.counts.size > MAX_KEPT) this.counts.delete(this.counts.keys().next().value!);
-  }
-}
+type CountCache = BoundedCache<{ version: string; n: number }>;
 
 /** One cache per database, so that two databases in one process never share a count. */
 const caches = new WeakMap<object, CountCache>();
@@ -92,10 +74,10 @@ export async function countRows(db: AnyDb, search: CountedSearch): Promise<numbe
   const compiled = search.conditions!.compile(db);
   const key = `${search.table}\n${compiled.sql}\n${JSON.stringify(compiled.parameters)}`;
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new CountCache()));
-  const kept = cache.get(key, state.version);
-  if (kept !== undefined) return kept;
+  if (!cache) caches.set(db, (cache = boundedCache({ max: 1_000 })));
+  const kept = cache.get(key);
+  if (kept?.version === state.version) return kept.n;
   const n = await search.count();
-  cache.set(key, state.version, n);
+  cache.set(key, { version: state.version, n });
   return n;
 }

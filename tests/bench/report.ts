@@ -1,4 +1,4 @@
-// The benchmark report: a table on the terminal and the generated part of docs/benchmarks.md.
+// The benchmark report: a table on the terminal and the "Latest results" section of docs/benchmarks.md.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -132,7 +132,10 @@ export interface ScriptResult {
 
 function markdownBlock(m: Machine, results: BackendResult[], scripts: ScriptResult[], command: string, date: string): string {
   const lines = [
-    `Measured ${date} with \`${command}\` on ${machineLine(m)}.`,
+    "## Latest results",
+    "",
+    `Measured ${date} with \`${command}\` on ${machineLine(m)}. Earlier runs are in this file's history`,
+    "(git log -p docs/benchmarks.md); the figures a decision rests on are in that decision.",
     "",
     "| database | `ecfx seed --size large --force` (wall time) | rows written (time inside the command) | cases searched | start-up to first answer (compiled) |",
     "| --- | --- | --- | --- | --- |",
@@ -157,17 +160,31 @@ function markdownBlock(m: Machine, results: BackendResult[], scripts: ScriptResu
   return lines.join("\n");
 }
 
-const BEGIN = "<!-- bench:begin (written by npm run bench) -->";
-const END = "<!-- bench:end -->";
+export const BEGIN = "<!-- bench:begin (written by npm run bench) -->";
+export const END = "<!-- bench:end -->";
 
-/** Replaces the generated block of docs/benchmarks.md, keeping the hand-written text around it. */
-export function writeDocs(root: string, m: Machine, results: BackendResult[], scripts: ScriptResult[], command: string): string {
+/**
+ * The page with its "Latest results" section, between the markers, replaced by `section`: the
+ * hand-written text around it is kept. A page without the markers gets the section at its end.
+ */
+export function withLatestResults(page: string, section: string): string {
+  const block = `${BEGIN}\n${section.trim()}\n${END}`;
+  const start = page.indexOf(BEGIN);
+  const end = page.indexOf(END, start);
+  return start >= 0 && end > start ? page.slice(0, start) + block + page.slice(end + END.length) : `${page.trimEnd()}\n\n${block}\n`;
+}
+
+/** Rewrites the "Latest results" section of docs/benchmarks.md (the earlier results stay in git). */
+export function writeDocs(
+  root: string,
+  m: Machine,
+  results: BackendResult[],
+  scripts: ScriptResult[],
+  command: string,
+  date = new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
+): string {
   const file = path.join(root, "docs", "benchmarks.md");
-  const block = `${BEGIN}\n${markdownBlock(m, results, scripts, command, new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC")}\n${END}`;
-  const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : `# Benchmarks\n\n${BEGIN}\n${END}\n`;
-  const start = current.indexOf(BEGIN);
-  const end = current.indexOf(END);
-  const next = start >= 0 && end > start ? current.slice(0, start) + block + current.slice(end + END.length) : `${current.trimEnd()}\n\n${block}\n`;
-  fs.writeFileSync(file, next);
+  const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
+  fs.writeFileSync(file, withLatestResults(current, markdownBlock(m, results, scripts, command, date)));
   return file;
 }

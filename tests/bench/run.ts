@@ -6,8 +6,8 @@
 // through the API and of the console's case list page. Then runs the notice parser benchmark and
 // the comparison with juriscraper on one core and the delivery benchmark (notices at a steady
 // rate, in → filed and mailed), and sizes the scripts the sign-in and list pages send.
-// Prints a table with the machine it ran on and rewrites the generated part of
-// docs/benchmarks.md.
+// Prints a table with the machine it ran on and rewrites the "Latest results" section of
+// docs/benchmarks.md (between its markers; the rest of the page is how to run each benchmark).
 import { type BackendResult, type ScriptResult, consolePageTable, machine, machineLine, terminalTable, writeDocs } from "./report";
 import { type BackendName, ROOT, findPostgres, prepareData, runBenchScript, runSeed, startProduct } from "./product";
 import { runApiSearches, runConsolePage } from "./search";

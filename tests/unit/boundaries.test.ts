@@ -73,6 +73,28 @@ describe("import boundaries", () => {
     expect(await violations(root)).toContain("shared-imports-console");
   });
 
+  it("fails when app/common holds a module for one side's server code only", async () => {
+    const root = await tree({
+      ...clean,
+      "app/common/proto.server.ts": "export const decode = () => 1;\n",
+      "app/utils/page.ts": 'import { decode } from "../common/proto.server";\nexport const page = decode();\n',
+    });
+    expect(await violations(root)).toEqual(["shared-is-shared"]);
+  });
+
+  it("lets both sides use the messages' codec in proto/, which imports neither", async () => {
+    const codec = "proto/codec.server.ts";
+    const both = {
+      ...clean,
+      [codec]: "export const decode = () => 1;\n",
+      "app/utils/page.ts": 'import { decode } from "../../proto/codec.server";\nexport const page = decode();\n',
+      "server/db/database.ts": 'import { decode } from "../../proto/codec.server";\nexport const db = decode();\n',
+    };
+    expect(await violations(await tree(both))).toEqual([]);
+    const reaching = await tree({ ...both, [codec]: 'import { now } from "../server/lib/clock";\nexport const decode = () => now();\n' });
+    expect(await violations(reaching)).toEqual(["proto-stands-alone"]);
+  });
+
   it("fails when the server context imports more than types", async () => {
     const root = await tree({ ...clean, "server/context.ts": 'import { db } from "./db/database";\nexport const ctx = db;\n' });
     expect(await violations(root)).toEqual(["server-context-is-types"]);

@@ -10,6 +10,12 @@ export const INBOX_SOURCES = ["SMTP", "UPLOAD", "CLI", "TRACK", "RETRIEVE"] as c
 export const ACTION_REQUIRED = ["NONE", "ECFX", "USER"] as const;
 export const DMS_STATUSES = ["new", "started", "failed", "succeeded", "delayed", "canceled"] as const;
 
+// The one declaration of an item's states: the pipeline (server/pipeline/item-state.ts) moves an
+// item through them, the console lists and filters by them.
+export type InboxStatus = (typeof INBOX_STATUSES)[number];
+export type ActionRequired = (typeof ACTION_REQUIRED)[number];
+export type Disposition = (typeof DISPOSITIONS)[number];
+
 export const inboxItems = defineResource({
   key: "inbox-items",
   resource: "inbox_item",

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { REGISTRY } from "../../common/resources";
 import { recordPath } from "../../common/resources/types";
 import type { CaseMismatch } from "../../utils/inbox-actions.server";
-import type { InboxCard } from "../../utils/inbox.server";
+import type { InboxCard } from "../../common/inbox-card";
 import { CardSection } from "./CardSection";
 import { CasePicker } from "./CasePicker";
 

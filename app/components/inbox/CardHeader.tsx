@@ -1,7 +1,7 @@
 import { Alert, Badge, Group, Stack, Text, Title } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { useFormatMoment } from "../../utils/dates";
-import type { InboxCard } from "../../utils/inbox.server";
+import type { InboxCard } from "../../common/inbox-card";
 import { ItemActions } from "./ItemActions";
 
 /** The item's subject, when and how it came, its status badges, actions and the reason it stopped. */
@@ -17,7 +17,10 @@ export function CardHeader({ item, canChange }: { item: InboxCard["item"]; canCh
             {item.subject || item.id}
           </Title>
           <Text size="sm" c="dimmed">
-            {t("card.received", { date: formatDate(item.created_at, "second"), source: tr(`inbox-items.options.source.${item.source}`) })}
+            {t("card.received", {
+              date: item.created_at === undefined ? "" : formatDate(item.created_at, "second"),
+              source: tr(`inbox-items.options.source.${item.source}`),
+            })}
             <CardSender item={item} />
           </Text>
           <Group gap="xs">

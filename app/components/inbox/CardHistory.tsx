@@ -2,7 +2,7 @@ import { Anchor, Table, Text } from "../../utils/mantine";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useFormatMoment } from "../../utils/dates";
-import type { InboxCard } from "../../utils/inbox.server";
+import type { InboxCard } from "../../common/inbox-card";
 import { CardSection } from "./CardSection";
 
 /** The items linked to this one (split parts, duplicates) and every step of its history. */

@@ -1,7 +1,7 @@
 import { Code, Text } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
 import { useFormatMoment } from "../../utils/dates";
-import type { InboxCard } from "../../utils/inbox.server";
+import type { InboxCard } from "../../common/inbox-card";
 import { CardSection } from "./CardSection";
 import { CardTable, OpenLink } from "./CardTable";
 
@@ -9,7 +9,7 @@ import { CardTable, OpenLink } from "./CardTable";
 export function CardOutcomes({ card }: { card: InboxCard }) {
   const { t } = useTranslation("inbox");
   const formatDate = useFormatMoment();
-  const withError = (status: string, error: string | null) => `${status}${error ? ` · ${error}` : ""}`;
+  const withError = (status: string, error: string | null | undefined) => `${status}${error ? ` · ${error}` : ""}`;
   return (
     <>
       <CardSection title={t("card.documents")} testId="card-documents">

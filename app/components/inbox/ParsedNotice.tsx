@@ -1,6 +1,6 @@
 import { Stack, Text } from "../../utils/mantine";
 import { useTranslation } from "react-i18next";
-import type { InboxCard } from "../../utils/inbox.server";
+import type { InboxCard } from "../../common/inbox-card";
 
 /** What the parser read from the notice: court, type, and per docket the entry it announces. */
 export function ParsedNotice({ parsed }: { parsed: InboxCard["item"]["parsed"] }) {

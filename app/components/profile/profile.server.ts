@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod";
-import { decodeMessage, encodeMessage } from "../../common/proto.server";
+import { decodeMessage, encodeMessage } from "../../../proto/codec.server";
 import { toastForApiError } from "../../utils/api-errors";
 import { ApiError } from "../../utils/api.server";
 import { type ApiClient, type Me, requireUser, sessionFromTokens } from "../../utils/auth.server";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { data, redirect } from "@remix-run/node";
 import { type AccessLevel, isAccessLevel } from "../../common/access";
-import { decodeMessage, encodeMessage } from "../../common/proto.server";
+import { decodeMessage, encodeMessage } from "../../../proto/codec.server";
 import { securityRoles } from "../../common/resources/security-roles";
 import { accessKeyOf, fieldAccessKeyOf, fieldPermissionsKeyOf, isAdminRole, resourceTypes } from "../../common/role-message";
 import { errorOf } from "../../utils/api.server";

@@ -1,6 +1,6 @@
 import { type AccessLevel, isAccessLevel, lowerOf } from "../../common/access";
 import { type ApiClient, type Me, ownRoleCache } from "../../utils/auth.server";
-import { decodeMessage } from "../../common/proto.server";
+import { decodeMessage } from "../../../proto/codec.server";
 
 /** A role's level on one resource type and on each of its fields, as the API enforces them. */
 export interface ResourceAccess {

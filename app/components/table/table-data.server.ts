@@ -11,7 +11,7 @@ import { arrangeColumns } from "./layout";
 import { handoverKey, pageHandover } from "./page-handover.server";
 import { readLayout, readWebPreferences } from "./preferences.server";
 import { roleAccess } from "./role-access.server";
-import { documentOnlyStore } from "../../common/load-context";
+import { documentOnlyStore } from "../../utils/load-context";
 import { type ReferenceOption, type TableBody, type TableData, type TablePage, type TableRow, tableBodyKey } from "./types";
 
 interface Page {
