@@ -58,7 +58,7 @@ export default function InboxCardPage() {
   return (
     <Stack>
       <CardHeader item={card.item} canChange={canChange} />
-      <CardFollow status={card.item.status} />
+      <CardFollow status={card.item.status ?? ""} />
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack>

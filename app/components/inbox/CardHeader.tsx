@@ -47,7 +47,7 @@ export function CardHeader({ item, canChange }: { item: InboxCard["item"]; canCh
  */
 export function CardSender({ item }: { item: InboxCard["item"] }) {
   const { t } = useTranslation("inbox");
-  const from = item.from_address || item.sender;
+  const from = item.from_address || item.sender || "";
   const envelope = item.sender && item.sender.toLowerCase() !== from.toLowerCase() ? item.sender : "";
   return (
     <>

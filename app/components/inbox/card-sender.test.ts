@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
 import inbox from "../../../locales/en/inbox.json";
-import type { InboxCard } from "../../utils/inbox.server";
+import type { InboxCard } from "../../common/inbox-card";
 import { CardSender } from "./CardHeader";
 
 // The inbox card names who wrote a message (its From header) and, when another mailbox passed it
