@@ -1,6 +1,7 @@
 import { DmsLocationTaken, DmsTargetError } from "../dms-target";
 import type { GraphApi } from "./graph-api";
-import type { DriveItem, Library } from "./graph-types";
+import { type DriveItem, type Library, driveItemSchema, uploadSessionSchema } from "./graph-types";
+import { parseAnswer } from "./sharepoint-api";
 import { type CallOptions, boundedJson, guardedFetch, refusal } from "../guarded-call";
 
 // Puts a file into a folder under exactly one name, never replacing another document
@@ -43,19 +44,22 @@ export async function uploadFile(
       await response.body?.cancel();
       throw new DmsLocationTaken(api.kind, target.location);
     }
-    return api.read<DriveItem>(response, `the upload of ${target.location}`);
+    return api.read(response, `the upload of ${target.location}`, driveItemSchema);
   }
   return uploadInSession(api, call, target, bytes, now);
 }
 
 async function uploadInSession(api: GraphApi, call: CallOptions, target: UploadTarget, bytes: Buffer, now: () => number): Promise<DriveItem> {
   const action = `the upload of ${target.location}`;
-  const session = await api.json<{ uploadUrl: string }>({
-    method: "POST",
-    path: `${itemAddress(target)}/createUploadSession`,
-    json: { item: { "@microsoft.graph.conflictBehavior": "fail", name: target.name } },
-    action,
-  });
+  const session = await api.json(
+    {
+      method: "POST",
+      path: `${itemAddress(target)}/createUploadSession`,
+      json: { item: { "@microsoft.graph.conflictBehavior": "fail", name: target.name } },
+      action,
+    },
+    uploadSessionSchema,
+  );
   const uploadUrl = new URL(session.uploadUrl);
   try {
     for (let start = 0; ; start += UPLOAD_RANGE_BYTES) {
@@ -73,7 +77,7 @@ async function uploadInSession(api: GraphApi, call: CallOptions, target: UploadT
       if (!response.ok) throw await refusal(response, call.kind, "SharePoint", action, now());
       if (end === bytes.length) {
         if (response.status !== 200 && response.status !== 201) throw new DmsTargetError(call.kind, `SharePoint did not finish ${action}`, true);
-        return await boundedJson<DriveItem>(response, call.kind);
+        return parseAnswer(call.kind, driveItemSchema, await boundedJson<unknown>(response, call.kind), action);
       }
       await response.body?.cancel();
     }
