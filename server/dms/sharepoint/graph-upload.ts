@@ -2,7 +2,7 @@ import { DmsLocationTaken, DmsTargetError } from "../dms-target";
 import type { GraphApi } from "./graph-api";
 import { type DriveItem, type Library, driveItemSchema, uploadSessionSchema } from "./graph-types";
 import { parseAnswer } from "./sharepoint-api";
-import { type CallOptions, boundedJson, guardedFetch, refusal } from "../guarded-call";
+import { type CallOptions, boundedJson, refusal } from "../guarded-call";
 
 // Puts a file into a folder under exactly one name, never replacing another document
 // (conflictBehavior "fail": a 409 is DmsLocationTaken). Up to 4 MB in one PUT; above, through an
@@ -65,7 +65,7 @@ async function uploadInSession(api: GraphApi, call: CallOptions, target: UploadT
     for (let start = 0; ; start += UPLOAD_RANGE_BYTES) {
       const end = Math.min(start + UPLOAD_RANGE_BYTES, bytes.length);
       // The upload URL carries its own authorisation: no bearer token goes with it.
-      const response = await guardedFetch(call, uploadUrl, {
+      const response = await api.sendTo(uploadUrl, {
         method: "PUT",
         headers: { "content-range": `bytes ${start}-${end - 1}/${bytes.length}`, "content-length": String(end - start) },
         body: bytes.subarray(start, end),
@@ -82,7 +82,7 @@ async function uploadInSession(api: GraphApi, call: CallOptions, target: UploadT
       await response.body?.cancel();
     }
   } catch (error) {
-    await guardedFetch(call, uploadUrl, { method: "DELETE" }).then(
+    await api.sendTo(uploadUrl, { method: "DELETE" }).then(
       (response) => response.body?.cancel(),
       () => undefined,
     );
