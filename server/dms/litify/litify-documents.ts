@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { z } from "zod";
 import type { Connection } from "jsforce/lib/connection.js";
 import { DmsTargetError } from "../dms-target";
 import { LITIFY_KIND } from "./litify-errors";
@@ -64,11 +65,9 @@ export interface NewVersion {
   Description?: string;
 }
 
-interface SaveAnswer {
-  id?: string;
-  success?: boolean;
-  errors?: unknown[];
-}
+/** Salesforce's answer to an insert ({ id, success, errors }); anything else reads as no id, which fails the filing in words. */
+const saveAnswerSchema = z.object({ id: z.string().optional(), success: z.boolean().optional(), errors: z.array(z.unknown()).optional() });
+type SaveAnswer = z.infer<typeof saveAnswerSchema>;
 
 /** The ContentDocument of a filing's earlier copy, found by its marker, or null. */
 export async function findByMarker(connection: Connection, marker: string): Promise<string | null> {
@@ -102,15 +101,17 @@ export async function insertVersion(
   }
   let saved: SaveAnswer;
   if (bytes.length <= jsonLimitBytes) {
-    saved = (await connection.sobject("ContentVersion").create({ ...fields, VersionData: bytes.toString("base64") })) as SaveAnswer;
+    saved = saveAnswerSchema.catch({}).parse(await connection.sobject("ContentVersion").create({ ...fields, VersionData: bytes.toString("base64") }));
   } else {
     const { body, boundary } = multipartBody(fields, bytes, contentType);
-    saved = (await connection.request({
-      method: "POST",
-      url: "/sobjects/ContentVersion",
-      body,
-      headers: { "content-type": `multipart/form-data; boundary="${boundary}"` },
-    })) as SaveAnswer;
+    saved = saveAnswerSchema.catch({}).parse(
+      await connection.request({
+        method: "POST",
+        url: "/sobjects/ContentVersion",
+        body,
+        headers: { "content-type": `multipart/form-data; boundary="${boundary}"` },
+      }),
+    );
   }
   if (!saved.id || saved.success === false) {
     throw new DmsTargetError(LITIFY_KIND, `Salesforce did not save ${fields.PathOnClient}: ${JSON.stringify(saved.errors ?? saved)}`, false);

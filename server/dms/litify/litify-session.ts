@@ -1,5 +1,6 @@
 import { createPrivateKey } from "node:crypto";
 import { SignJWT } from "jose";
+import { z } from "zod";
 import { Connection } from "jsforce/lib/connection.js";
 import { OAuth2 } from "jsforce/lib/oauth2.js";
 import { DmsTargetError } from "../dms-target";
@@ -48,10 +49,8 @@ export const isPrivateKey = (secret: string) => /-----BEGIN (RSA |ENCRYPTED )?PR
 
 type Flow = "jwt" | "password" | "client";
 
-interface TokenAnswer {
-  access_token?: string;
-  instance_url?: string;
-}
+/** Salesforce's token answer, as far as the client reads it. */
+const tokenAnswerSchema = z.object({ access_token: z.string().min(1), instance_url: z.string().url() });
 
 const trimSlash = (url: string) => url.trim().replace(/\/+$/, "");
 
@@ -100,24 +99,25 @@ export class LitifySession {
       clientSecret: this.flow === "jwt" ? undefined : this.settings.client_secret,
     });
     oauth2._transport = this.transport;
-    let answer: TokenAnswer;
+    let answer: unknown;
     try {
       // jsforce answers undefined when the 2xx body is not JSON (a proxy's page, say).
       answer = ((this.flow === "jwt"
         ? await oauth2.requestToken({ grant_type: JWT_BEARER, assertion: await this.assertion(loginUrl) })
         : this.flow === "password"
           ? await oauth2.authenticate(this.settings.username.trim(), this.settings.password)
-          : await oauth2.requestToken({ grant_type: "client_credentials" })) ?? {}) as TokenAnswer;
+          : await oauth2.requestToken({ grant_type: "client_credentials" })) ?? {}) as unknown;
     } catch (error) {
       throw toDmsError(error, "the sign-in");
     }
-    if (!answer.access_token || !answer.instance_url) {
+    const parsed = tokenAnswerSchema.safeParse(answer);
+    if (!parsed.success) {
       throw new DmsTargetError(LITIFY_KIND, "Token generation failed: Salesforce answered without a token or instance URL", false);
     }
     const token: StoredToken = {
-      accessToken: answer.access_token,
+      accessToken: parsed.data.access_token,
       expiresAt: this.ctx.now() + SESSION_MS,
-      extra: { instanceUrl: trimSlash(answer.instance_url), signIn: this.signInKey() },
+      extra: { instanceUrl: trimSlash(parsed.data.instance_url), signIn: this.signInKey() },
     };
     await this.ctx.tokens.write(token);
     return this.connectionOf(token);

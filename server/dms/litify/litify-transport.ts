@@ -3,20 +3,23 @@ import { Transport } from "jsforce/lib/transport.js";
 import type { HttpRequest, HttpResponse } from "jsforce/lib/types/common.js";
 import { StreamPromise } from "jsforce/lib/util/promise.js";
 import type { OutboundPurpose } from "../../outbound/guard";
-import { boundedBytes, guardedFetch, retryAfterMs } from "../guarded-call";
+import { retryAfterMs, vendorHttp } from "../vendor-http";
 import { DmsTargetError } from "../dms-target";
 import type { VendorContext } from "../vendor-target";
 import { LITIFY_KIND, SalesforceCallError, salesforceReason } from "./litify-errors";
 
 // jsforce makes every HTTP call through its Transport (Connection._transport, OAuth2._transport);
 // it has no option for another fetch, so the client gives both this subclass, which sends through
-// the product's outbound guard with the call's time-out, reads at most MAX_ANSWER_BYTES, and turns
+// the vendors' one HTTP layer (vendor-http.ts: the outbound guard, the call's time-out, at most
+// MAX_ANSWER_BYTES read), and turns
 // any answer other than 2xx into SalesforceCallError with Salesforce's own reason and Retry-After.
 // jsforce's own retries and redirects (its default transport's) are thereby left out: retrying is
 // the storage step's business.
 
 /** Largest answer read: query pages of a few ids and names, insert results, errors. */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+const http = vendorHttp({ kind: LITIFY_KIND, vendor: "Salesforce", maxAnswerBytes: MAX_ANSWER_BYTES, reasonOf: () => undefined });
 
 const hostOf = (url: string) =>
   new URL(url).hostname
@@ -63,12 +66,8 @@ export class GuardedSalesforceTransport extends Transport {
   private async send(request: HttpRequest): Promise<HttpResponse> {
     const url = new URL(request.url);
     const headers = Object.fromEntries(Object.entries(request.headers ?? {}).filter(([name]) => !OWN_HEADERS.has(name.toLowerCase())));
-    const response = await guardedFetch({ guard: this.ctx.guard, purpose: this.purpose, timeoutMs: this.ctx.timeoutMs, kind: LITIFY_KIND }, url, {
-      method: request.method,
-      headers,
-      body: bodyOf(request.body),
-    });
-    const text = (await boundedBytes(response, LITIFY_KIND, MAX_ANSWER_BYTES)).toString("utf8");
+    const response = await http.send(this.ctx, this.purpose, url, { method: request.method, headers, body: bodyOf(request.body) });
+    const text = await http.text(response);
     if (response.status >= 400) {
       const { code, reason } = salesforceReason(text, response.status);
       const wait = retryAfterMs(response.headers.get("retry-after"), this.ctx.now());

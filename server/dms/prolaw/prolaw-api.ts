@@ -1,14 +1,33 @@
 import type { Response } from "undici";
+import type { ZodType, ZodTypeDef } from "zod";
+import type { OutboundPurpose } from "../../outbound/guard";
 import { DmsTargetError } from "../dms-target";
-import { type CallOptions, boundedJson, errorBody, guardedFetch, hostsPurpose, retryAfterMs } from "../guarded-call";
+import { hostsPurpose } from "../guarded-call";
+import { retryAfterMs, vendorHttp } from "../vendor-http";
 import type { VendorContext } from "../vendor-target";
 
-// One guarded call to the firm's ProLaw REST API (the contract ECFX implements is
-// tests/fixtures/openapi/prolaw/prolaw-rest.yaml, explained in docs/dms/prolaw.md): the API key
-// in X-API-Key on every request, answers read up to a bound, and ProLaw's refusals turned into
-// DmsTargetError with ProLaw's own words.
+// One call to the firm's ProLaw REST API (the contract ECFX implements is
+// tests/fixtures/openapi/prolaw/prolaw-rest.yaml, explained in docs/dms/prolaw.md) through the
+// vendors' one HTTP layer (vendor-http.ts: the outbound guard, a time-out, answers read up to a
+// bound): the API key in X-API-Key on every request, answers parsed with the zod schemas of
+// prolaw-types.ts, and ProLaw's refusals turned into DmsTargetError with ProLaw's own words.
 
 export const PROLAW_KIND = "pro_law_credential";
+
+/** Largest answer read: pages of matters, folders and documents. */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+const http = vendorHttp({
+  kind: PROLAW_KIND,
+  vendor: "ProLaw",
+  maxAnswerBytes: MAX_ANSWER_BYTES,
+  reasonOf: (body) => {
+    const { Message, MessageDetail, message } = (body ?? {}) as { Message?: unknown; MessageDetail?: unknown; message?: unknown };
+    return [Message ?? message, MessageDetail].filter((part) => typeof part === "string" && part).join(" ") || undefined;
+  },
+});
+
+type Schema<T> = ZodType<T, ZodTypeDef, unknown>;
 
 /** ProLaw's reason in an error body: ASP.NET Web API's {"Message", "MessageDetail"}, else the text. */
 export function proLawReason(body: string): string {
@@ -32,7 +51,7 @@ export interface ProLawRequest {
 
 export class ProLawApi {
   private readonly base: URL;
-  private readonly call: CallOptions;
+  private readonly purpose: OutboundPurpose;
 
   constructor(
     baseUrl: string,
@@ -51,7 +70,7 @@ export class ProLawApi {
     base.hash = "";
     this.base = base;
     // The credential's own server only: ProLaw has no vendor-wide host.
-    this.call = { guard: ctx.guard, purpose: hostsPurpose("ProLaw", [base.hostname]), timeoutMs: ctx.timeoutMs, kind: PROLAW_KIND };
+    this.purpose = hostsPurpose("ProLaw", [base.hostname]);
   }
 
   get host(): string {
@@ -66,16 +85,25 @@ export class ProLawApi {
     return url;
   }
 
-  /** The answer of a call that succeeded; `null` for a status in `nullOn` (404 missing, 409 taken); DmsTargetError otherwise. */
-  async send<T>(path: string, action: string, request: ProLawRequest = {}, nullOn: number[] = []): Promise<T | null> {
+  /** The answer of a call that succeeded, parsed by `schema`; `null` for a status in `nullOn` (404 missing, 409 taken); DmsTargetError otherwise. */
+  async send<T>(path: string, action: string, schema: Schema<T>, request: ProLawRequest = {}, nullOn: number[] = []): Promise<T | null> {
     const headers: Record<string, string> = { "x-api-key": this.apiKey, accept: "application/json" };
     let body: Buffer | string | undefined = request.body;
     if (request.json !== undefined) {
       headers["content-type"] = "application/json";
       body = JSON.stringify(request.json);
     } else if (request.contentType) headers["content-type"] = request.contentType;
-    const response = await guardedFetch(this.call, this.url(path, request.query), { method: request.method ?? "GET", headers, body });
-    if (response.ok) return boundedJson<T>(response, PROLAW_KIND);
+    const response = await http.send(this.ctx, this.purpose, this.url(path, request.query), { method: request.method ?? "GET", headers, body });
+    if (response.ok) {
+      const parsed = schema.safeParse(await http.json(response));
+      if (parsed.success) return parsed.data;
+      const issue = parsed.error.issues[0];
+      throw new DmsTargetError(
+        PROLAW_KIND,
+        `ProLaw's answer ${action} is not the contract's: ${issue?.path.join(".") || "the answer"}: ${issue?.message ?? "unreadable"}`,
+        false,
+      );
+    }
     if (nullOn.includes(response.status)) {
       await response.body?.cancel();
       return null;
@@ -83,13 +111,13 @@ export class ProLawApi {
     throw await this.refusal(response, action);
   }
 
-  async get<T>(path: string, action: string, query?: ProLawRequest["query"]): Promise<T> {
-    return (await this.send<T>(path, action, { query }))!;
+  async get<T>(path: string, action: string, schema: Schema<T>, query?: ProLawRequest["query"]): Promise<T> {
+    return (await this.send(path, action, schema, { query }))!;
   }
 
   /** 429 and 5xx retryable (with ProLaw's Retry-After), a refused key and every other refusal permanent. */
   async refusal(response: Response, action: string): Promise<DmsTargetError> {
-    const reason = proLawReason(await errorBody(response, PROLAW_KIND)) || `HTTP ${response.status}`;
+    const reason = proLawReason(await http.text(response).catch(() => "")) || `HTTP ${response.status}`;
     if (response.status === 401 || response.status === 403) {
       return new DmsTargetError(PROLAW_KIND, `ProLaw refused the API key (${response.status}) ${action}: ${reason}`, false);
     }

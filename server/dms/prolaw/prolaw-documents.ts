@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { PROLAW_KIND, type ProLawApi } from "./prolaw-api";
 import type { DocumentProfile } from "./prolaw-profile";
-import type { Items, ProLawDocument } from "./prolaw-types";
+import { type ProLawDocument, itemsOf, proLawDocumentSchema } from "./prolaw-types";
 import { DmsTargetError } from "../dms-target";
 
 // A matter's documents: the names taken in one folder, the copy an earlier attempt left (found by
@@ -11,12 +11,14 @@ import { DmsTargetError } from "../dms-target";
 const documentsPath = (mattersId: string) => `matters/${encodeURIComponent(mattersId)}/documents`;
 
 export async function namesIn(api: ProLawApi, mattersId: string, folderId: string | null): Promise<string[]> {
-  const list = await api.get<Items<ProLawDocument>>(documentsPath(mattersId), "to list the documents of the matter", { folderId: folderId ?? undefined });
+  const list = await api.get(documentsPath(mattersId), "to list the documents of the matter", itemsOf(proLawDocumentSchema), {
+    folderId: folderId ?? undefined,
+  });
   return list.Items.map((document) => document.FileName);
 }
 
 export async function findByReference(api: ProLawApi, reference: string): Promise<ProLawDocument | null> {
-  const list = await api.get<Items<ProLawDocument>>("documents", "to look for an earlier copy", { externalReference: reference });
+  const list = await api.get("documents", "to look for an earlier copy", itemsOf(proLawDocumentSchema), { externalReference: reference });
   return list.Items.find((document) => document.ExternalReference === reference) ?? null;
 }
 
@@ -46,9 +48,10 @@ export async function upload(
   contentType: string,
 ): Promise<ProLawDocument | "taken"> {
   const { body, contentType: type } = multipart(profile, bytes, contentType);
-  const created = await api.send<ProLawDocument>(
+  const created = await api.send(
     documentsPath(mattersId),
     `the upload of ${profile.FileName}`,
+    proLawDocumentSchema,
     { method: "POST", body, contentType: type },
     [409],
   );

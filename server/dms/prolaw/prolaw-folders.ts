@@ -1,6 +1,6 @@
 import { DmsTargetError } from "../dms-target";
 import { PROLAW_KIND, type ProLawApi } from "./prolaw-api";
-import type { Items, ProLawFolder } from "./prolaw-types";
+import { type ProLawFolder, itemsOf, proLawFolderSchema } from "./prolaw-types";
 
 // The storage policy's folder segments as the matter's document folders, found by name (without
 // case, as Windows compares them) one level at a time, and created when missing on a write. A
@@ -15,7 +15,7 @@ export interface ResolvedFolder {
 const foldersPath = (mattersId: string) => `matters/${encodeURIComponent(mattersId)}/folders`;
 
 async function childNamed(api: ProLawApi, mattersId: string, parent: string | null, name: string): Promise<ProLawFolder | undefined> {
-  const list = await api.get<Items<ProLawFolder>>(foldersPath(mattersId), `to list the folders of the matter`, { parentFolderId: parent ?? undefined });
+  const list = await api.get(foldersPath(mattersId), `to list the folders of the matter`, itemsOf(proLawFolderSchema), { parentFolderId: parent ?? undefined });
   return list.Items.find((folder) => folder.Name.toLowerCase() === name.toLowerCase());
 }
 
@@ -27,9 +27,10 @@ export async function resolveFolder(api: ProLawApi, mattersId: string, segments:
     let folder = await childNamed(api, mattersId, parent, name);
     if (!folder && !create) return null;
     if (!folder) {
-      const made: ProLawFolder | null = await api.send<ProLawFolder>(
+      const made: ProLawFolder | null = await api.send(
         foldersPath(mattersId),
         `to create the folder ${name}`,
+        proLawFolderSchema,
         { method: "POST", json: { Name: name, ParentFolderId: parent } },
         [409],
       );

@@ -1,6 +1,6 @@
 import { DmsTargetError, type FilingSubject } from "../dms-target";
 import { PROLAW_KIND, type ProLawApi } from "./prolaw-api";
-import type { Items, ProLawMatter } from "./prolaw-types";
+import { type ProLawMatter, itemsOf, proLawMatterSchema } from "./prolaw-types";
 
 // ProLaw files every document on a matter. The filing's matter is found by its number (ProLaw's
 // MatterID, the firm's matter number in ECFX), then by the firm's reference for it (ProLaw's
@@ -16,12 +16,12 @@ export async function findMatter(api: ProLawApi, subject: FilingSubject | undefi
     throw new DmsTargetError(PROLAW_KIND, `${which} has no matter: ProLaw files documents on a matter`, false);
   }
   if (matter.number) {
-    const page = await api.get<Items<ProLawMatter>>("matters", `to look up matter ${matter.number}`, { matterId: matter.number });
+    const page = await api.get("matters", `to look up matter ${matter.number}`, itemsOf(proLawMatterSchema), { matterId: matter.number });
     const found = page.Items.find((candidate) => same(candidate.MatterId, matter.number));
     if (found) return found;
   }
   if (matter.reference) {
-    const found = await api.send<ProLawMatter>(`matters/${encodeURIComponent(matter.reference)}`, `to look up matter ${matter.reference}`, {}, [404]);
+    const found = await api.send(`matters/${encodeURIComponent(matter.reference)}`, `to look up matter ${matter.reference}`, proLawMatterSchema, {}, [404]);
     if (found) return found;
   }
   const named = [matter.number && `number ${matter.number}`, matter.reference && `reference ${matter.reference}`].filter(Boolean).join(" or ");

@@ -7,7 +7,7 @@ import { resolveFolder } from "./prolaw-folders";
 import { findMatter } from "./prolaw-matters";
 import { MAX_FOLDER_NAME, firstFreeName, proLawSafeName } from "./prolaw-names";
 import { documentProfile, externalReference } from "./prolaw-profile";
-import type { Items, ProLawDocument, ProLawMatter } from "./prolaw-types";
+import { type Items, type ProLawDocument, type ProLawMatter, itemsOf, proLawMatterSchema } from "./prolaw-types";
 
 // ProLaw (Thomson Reuters' practice-management system, usually on the firm's own network): each
 // document is filed on the filing's matter, in the matter's document folders the storage policy
@@ -86,11 +86,11 @@ export function createProLawTarget(settings: ProLawSettings, ctx: VendorContext)
         describe: (error) => {
           const text = error instanceof Error ? error.message : String(error);
           if (/refused the API key/.test(text)) return text;
-          const reason = /could not be reached$/.test(text) ? `nothing answered at ${api.host}` : text;
+          const reason = /could not be reached at /.test(text) ? `nothing answered at ${api.host}` : text;
           return `${NO_PUBLIC_API} ${api.host} did not answer as that endpoint: ${reason}`;
         },
         run: async () => {
-          page = await api.get<Items<ProLawMatter>>("matters", "to list matters", { pageSize: 5 });
+          page = await api.get("matters", "to list matters", itemsOf(proLawMatterSchema), { pageSize: 5 });
           const route = settings.use_agent ? "use_agent is on: calls go from ECFX to the addresses ECFX_OUTBOUND_ALLOW opens" : "direct connection";
           return `ProLaw at ${api.host} accepted the API key (${route})`;
         },

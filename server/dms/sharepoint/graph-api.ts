@@ -4,22 +4,42 @@ import { DmsTargetError } from "../dms-target";
 import type { GraphTokens } from "./graph-auth";
 import type { GraphEndpoints } from "./graph-endpoints";
 import { type ApiRequest, SharePointApi } from "./sharepoint-api";
-import { type CallOptions, guardedFetch } from "../guarded-call";
+import type { CallOptions } from "../guarded-call";
+import { vendorHttp } from "../vendor-http";
+import type { VendorContext } from "../vendor-target";
+import { MAX_ANSWER_BYTES } from "../guarded-call";
 
 // Microsoft Graph through the Graph SDK, whose only way out is a middleware that sends the request
-// through the outbound guard with the app's token. Answers come back raw and are read here, up
+// through the vendors' one HTTP layer (vendor-http.ts: the outbound guard, the time-out) with the
+// app's token. Answers come back raw and are read here, up
 // to a bound; a 401 renews the token once and repeats the call.
 
 export type GraphRequest = ApiRequest;
+
+/** The vendors' HTTP layer as SharePoint Online's calls use it. */
+export const graphHttp = vendorHttp({
+  kind: "share_point_cloud_credential",
+  vendor: "SharePoint",
+  maxAnswerBytes: MAX_ANSWER_BYTES,
+  reasonOf: (body) => {
+    const error = (body as { error?: { message?: unknown } } | null)?.error;
+    return typeof error?.message === "string" ? error.message : undefined;
+  },
+});
 
 export class GraphApi extends SharePointApi {
   constructor(
     private readonly tokens: GraphTokens,
     private readonly call: CallOptions,
     private readonly endpoints: GraphEndpoints,
-    now: () => number,
+    private readonly ctx: VendorContext,
   ) {
-    super(call.kind, now);
+    super(call.kind, () => ctx.now());
+  }
+
+  /** A request outside Graph's base (an upload session's URL, which carries its own authorisation). */
+  sendTo(url: URL, init: { method: string; headers?: Record<string, string>; body?: Buffer }): Promise<Response> {
+    return graphHttp.send(this.ctx, this.call.purpose, url, init);
   }
 
   async send(request: GraphRequest): Promise<Response> {
@@ -36,7 +56,7 @@ export class GraphApi extends SharePointApi {
       execute: async (context: Context) => {
         const headers = { ...(context.options?.headers as Record<string, string> | undefined), authorization: `Bearer ${token}` };
         try {
-          response = await guardedFetch(this.call, new URL(String(context.request)), {
+          response = await graphHttp.send(this.ctx, this.call.purpose, new URL(String(context.request)), {
             method: context.options?.method,
             headers,
             body: context.options?.body as Buffer | string | undefined,

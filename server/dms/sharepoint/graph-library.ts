@@ -3,7 +3,18 @@ import type { GraphApi } from "./graph-api";
 import { removeItem, uploadFile } from "./graph-upload";
 import { type LibraryUrl, encodePath } from "./library-url";
 import type { CallOptions } from "../guarded-call";
-import type { DriveItem, Library } from "./graph-types";
+import {
+  type DriveItem,
+  type Library,
+  anyAnswer,
+  childrenSchema,
+  columnsSchema,
+  driveItemSchema,
+  drivesSchema,
+  listSchema,
+  siteSchema,
+  siteUsersSchema,
+} from "./graph-types";
 import type { LibraryEntry, SharePointLibrary } from "./sharepoint-target-core";
 
 // The credential's document library in Graph's terms (a site, a drive, the list behind it and a
@@ -11,18 +22,6 @@ import type { LibraryEntry, SharePointLibrary } from "./sharepoint-target-core";
 // conflictBehavior "fail" (a 409 means another filing created it first, which is as good).
 // What ties a document to its filing lives in a column of the library (FILING_COLUMN), created
 // when missing: Graph documents driveItem.description for OneDrive Personal only.
-
-interface Site {
-  id: string;
-  displayName?: string;
-  webUrl?: string;
-}
-
-interface Drive {
-  id: string;
-  name: string;
-  webUrl?: string;
-}
 
 const ITEM_PROPERTIES = "id,name,webUrl,file,folder,size";
 
@@ -36,31 +35,32 @@ interface Column {
   multiple: boolean;
 }
 
-interface ColumnAnswer {
-  name: string;
-  personOrGroup?: { allowMultipleSelection?: boolean } | null;
-}
-
-const lastSegment = (webUrl: string | undefined) => decodeURIComponent(new URL(webUrl ?? "http://x/").pathname.split("/").filter(Boolean).pop() ?? "");
+const lastSegment = (webUrl: string | null | undefined) => decodeURIComponent(new URL(webUrl ?? "http://x/").pathname.split("/").filter(Boolean).pop() ?? "");
 
 export async function resolveLibrary(api: GraphApi, url: LibraryUrl): Promise<Library> {
   const sitePath = url.sitePath ? `/sites/${url.host}:/${encodePath(url.sitePath.split("/").filter(Boolean))}` : `/sites/${url.host}`;
-  const site = await api.json<Site>({ method: "GET", path: sitePath, action: `finding site ${url.origin}${url.sitePath}` });
-  const drives = await api.json<{ value: Drive[] }>({
-    method: "GET",
-    path: `/sites/${encodeURIComponent(site.id)}/drives`,
-    action: "listing the site's libraries",
-  });
+  const site = await api.json({ method: "GET", path: sitePath, action: `finding site ${url.origin}${url.sitePath}` }, siteSchema);
+  const drives = await api.json(
+    {
+      method: "GET",
+      path: `/sites/${encodeURIComponent(site.id)}/drives`,
+      action: "listing the site's libraries",
+    },
+    drivesSchema,
+  );
   const wanted = url.library.toLowerCase();
   const drive = wanted
     ? drives.value.find((candidate) => lastSegment(candidate.webUrl).toLowerCase() === wanted || candidate.name.toLowerCase() === wanted)
     : (drives.value.find((candidate) => lastSegment(candidate.webUrl).toLowerCase() === "shared documents") ?? drives.value[0]);
   if (!drive) throw new DmsTargetError(api.kind, `SharePoint has no library ${url.library || "of documents"} on site ${site.webUrl ?? url.sitePath}`, false);
-  const list = await api.json<{ id: string }>({
-    method: "GET",
-    path: `/drives/${encodeURIComponent(drive.id)}/list?$select=id`,
-    action: "finding the library's list",
-  });
+  const list = await api.json(
+    {
+      method: "GET",
+      path: `/drives/${encodeURIComponent(drive.id)}/list?$select=id`,
+      action: "finding the library's list",
+    },
+    listSchema,
+  );
   const libraryPath = `${url.sitePath}/${lastSegment(drive.webUrl) || drive.name}`;
   const root = url.folders;
   return {
@@ -81,16 +81,22 @@ export function itemPath(library: Library, segments: string[]): string {
 }
 
 export async function findItem(api: GraphApi, library: Library, segments: string[]): Promise<DriveItem | null> {
-  return api.find<DriveItem>({ method: "GET", path: `${itemPath(library, segments)}?$select=${ITEM_PROPERTIES}`, action: `looking up /${segments.join("/")}` });
+  return api.find(
+    { method: "GET", path: `${itemPath(library, segments)}?$select=${ITEM_PROPERTIES}`, action: `looking up /${segments.join("/")}` },
+    driveItemSchema,
+  );
 }
 
 /** The item with its row's filing column, which says which filing stored it. */
 async function findWithFiling(api: GraphApi, library: Library, segments: string[]): Promise<DriveItem | null> {
-  return api.find<DriveItem>({
-    method: "GET",
-    path: `${itemPath(library, segments)}?$select=${ITEM_PROPERTIES}&$expand=listItem($expand=fields($select=${FILING_COLUMN}))`,
-    action: `looking up /${segments.join("/")}`,
-  });
+  return api.find(
+    {
+      method: "GET",
+      path: `${itemPath(library, segments)}?$select=${ITEM_PROPERTIES}&$expand=listItem($expand=fields($select=${FILING_COLUMN}))`,
+      action: `looking up /${segments.join("/")}`,
+    },
+    driveItemSchema,
+  );
 }
 
 /**
@@ -121,7 +127,7 @@ export async function ensureFolder(api: GraphApi, library: Library, segments: st
       parent = raced;
       continue;
     }
-    parent = await api.read<DriveItem>(response, `creating folder /${path.join("/")}`);
+    parent = await api.read(response, `creating folder /${path.join("/")}`, driveItemSchema);
     created = true;
   }
   if (!parent.folder) throw new DmsTargetError(api.kind, `/${segments.join("/")} in SharePoint is a file, not a folder`, false);
@@ -157,15 +163,18 @@ export class GraphLibrary implements SharePointLibrary<DriveItem> {
   async find(path: string[]): Promise<LibraryEntry | null> {
     const item = await findWithFiling(this.api, await this.library(), path);
     const filing = item?.listItem?.fields?.[FILING_COLUMN];
-    return item && { isFile: Boolean(item.file), link: item.webUrl, description: typeof filing === "string" ? filing : null };
+    return item && { isFile: Boolean(item.file), link: item.webUrl ?? undefined, description: typeof filing === "string" ? filing : null };
   }
 
   private async readColumns(library: Library): Promise<Map<string, Column>> {
-    const answer = await this.api.json<{ value: ColumnAnswer[] }>({
-      method: "GET",
-      path: `/sites/${encodeURIComponent(library.siteId)}/lists/${encodeURIComponent(library.listId)}/columns?$select=name,personOrGroup`,
-      action: "reading the library's columns",
-    });
+    const answer = await this.api.json(
+      {
+        method: "GET",
+        path: `/sites/${encodeURIComponent(library.siteId)}/lists/${encodeURIComponent(library.listId)}/columns?$select=name,personOrGroup`,
+        action: "reading the library's columns",
+      },
+      columnsSchema,
+    );
     return new Map(
       answer.value.map((column) => [
         column.name,
@@ -196,7 +205,7 @@ export class GraphLibrary implements SharePointLibrary<DriveItem> {
         return this.readColumns(library);
       }
       // Another filing may have created it meanwhile: then it is there now.
-      const refused = await this.api.read(response, `creating the library column ${FILING_COLUMN}`).catch((error: unknown) => error);
+      const refused = await this.api.read(response, `creating the library column ${FILING_COLUMN}`, anyAnswer).catch((error: unknown) => error);
       const again = await this.readColumns(library);
       if (again.has(FILING_COLUMN)) return again;
       throw refused;
@@ -213,11 +222,14 @@ export class GraphLibrary implements SharePointLibrary<DriveItem> {
    * first page of answers (Graph's default page of list items).
    */
   private async personId(library: Library, value: string): Promise<string | undefined> {
-    const users = await this.api.json<{ value: { id: string; fields?: { Title?: string; EMail?: string } }[] }>({
-      method: "GET",
-      path: `/sites/${encodeURIComponent(library.siteId)}/lists/${encodeURIComponent("User Information List")}/items?$expand=fields($select=Title,EMail)`,
-      action: "looking up the site's people",
-    });
+    const users = await this.api.json(
+      {
+        method: "GET",
+        path: `/sites/${encodeURIComponent(library.siteId)}/lists/${encodeURIComponent("User Information List")}/items?$expand=fields($select=Title,EMail)`,
+        action: "looking up the site's people",
+      },
+      siteUsersSchema,
+    );
     const wanted = value.trim().toLowerCase();
     return users.value.find((user) => user.fields?.EMail?.toLowerCase() === wanted || user.fields?.Title?.toLowerCase() === wanted)?.id;
   }
@@ -257,7 +269,7 @@ export class GraphLibrary implements SharePointLibrary<DriveItem> {
     }
     values[FILING_COLUMN] = description;
     const address = `/drives/${encodeURIComponent(library.driveId)}/items/${encodeURIComponent(item.id)}`;
-    await this.api.json({ method: "PATCH", path: `${address}/listItem/fields`, json: values, action: `setting the properties of ${location}` });
+    await this.api.json({ method: "PATCH", path: `${address}/listItem/fields`, json: values, action: `setting the properties of ${location}` }, anyAnswer);
   }
 
   async remove(item: DriveItem): Promise<void> {
@@ -265,7 +277,7 @@ export class GraphLibrary implements SharePointLibrary<DriveItem> {
   }
 
   linkOf(item: DriveItem): string | undefined {
-    return item.webUrl;
+    return item.webUrl ?? undefined;
   }
 
   connectionSteps() {
@@ -283,11 +295,14 @@ export class GraphLibrary implements SharePointLibrary<DriveItem> {
           const library = await this.library();
           const root = await findItem(this.api, library, library.root);
           if (!root?.folder) throw new DmsTargetError(this.api.kind, `/${library.root.join("/")} is not a folder in library ${library.driveName}`, false);
-          const children = await this.api.json<{ value: DriveItem[] }>({
-            method: "GET",
-            path: `/drives/${encodeURIComponent(library.driveId)}/items/${encodeURIComponent(root.id)}/children?$select=name`,
-            action: "listing the root folder",
-          });
+          const children = await this.api.json(
+            {
+              method: "GET",
+              path: `/drives/${encodeURIComponent(library.driveId)}/items/${encodeURIComponent(root.id)}/children?$select=id,name`,
+              action: "listing the root folder",
+            },
+            childrenSchema,
+          );
           return `Listed ${children.value.length} items in /${[library.driveName, ...library.root].join("/")}`;
         },
       },

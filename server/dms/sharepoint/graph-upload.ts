@@ -1,7 +1,8 @@
 import { DmsLocationTaken, DmsTargetError } from "../dms-target";
 import type { GraphApi } from "./graph-api";
-import type { DriveItem, Library } from "./graph-types";
-import { type CallOptions, boundedJson, guardedFetch, refusal } from "../guarded-call";
+import { type DriveItem, type Library, driveItemSchema, uploadSessionSchema } from "./graph-types";
+import { parseAnswer } from "./sharepoint-api";
+import { type CallOptions, boundedJson, refusal } from "../guarded-call";
 
 // Puts a file into a folder under exactly one name, never replacing another document
 // (conflictBehavior "fail": a 409 is DmsLocationTaken). Up to 4 MB in one PUT; above, through an
@@ -43,25 +44,28 @@ export async function uploadFile(
       await response.body?.cancel();
       throw new DmsLocationTaken(api.kind, target.location);
     }
-    return api.read<DriveItem>(response, `the upload of ${target.location}`);
+    return api.read(response, `the upload of ${target.location}`, driveItemSchema);
   }
   return uploadInSession(api, call, target, bytes, now);
 }
 
 async function uploadInSession(api: GraphApi, call: CallOptions, target: UploadTarget, bytes: Buffer, now: () => number): Promise<DriveItem> {
   const action = `the upload of ${target.location}`;
-  const session = await api.json<{ uploadUrl: string }>({
-    method: "POST",
-    path: `${itemAddress(target)}/createUploadSession`,
-    json: { item: { "@microsoft.graph.conflictBehavior": "fail", name: target.name } },
-    action,
-  });
+  const session = await api.json(
+    {
+      method: "POST",
+      path: `${itemAddress(target)}/createUploadSession`,
+      json: { item: { "@microsoft.graph.conflictBehavior": "fail", name: target.name } },
+      action,
+    },
+    uploadSessionSchema,
+  );
   const uploadUrl = new URL(session.uploadUrl);
   try {
     for (let start = 0; ; start += UPLOAD_RANGE_BYTES) {
       const end = Math.min(start + UPLOAD_RANGE_BYTES, bytes.length);
       // The upload URL carries its own authorisation: no bearer token goes with it.
-      const response = await guardedFetch(call, uploadUrl, {
+      const response = await api.sendTo(uploadUrl, {
         method: "PUT",
         headers: { "content-range": `bytes ${start}-${end - 1}/${bytes.length}`, "content-length": String(end - start) },
         body: bytes.subarray(start, end),
@@ -73,12 +77,12 @@ async function uploadInSession(api: GraphApi, call: CallOptions, target: UploadT
       if (!response.ok) throw await refusal(response, call.kind, "SharePoint", action, now());
       if (end === bytes.length) {
         if (response.status !== 200 && response.status !== 201) throw new DmsTargetError(call.kind, `SharePoint did not finish ${action}`, true);
-        return await boundedJson<DriveItem>(response, call.kind);
+        return parseAnswer(call.kind, driveItemSchema, await boundedJson<unknown>(response, call.kind), action);
       }
       await response.body?.cancel();
     }
   } catch (error) {
-    await guardedFetch(call, uploadUrl, { method: "DELETE" }).then(
+    await api.sendTo(uploadUrl, { method: "DELETE" }).then(
       (response) => response.body?.cancel(),
       () => undefined,
     );

@@ -1,4 +1,5 @@
 import type { Response } from "undici";
+import { z } from "zod";
 import type { VendorContext } from "../vendor-target";
 import { type ApiRequest, SharePointApi } from "./sharepoint-api";
 import type { CallOptions } from "../guarded-call";
@@ -10,6 +11,7 @@ import type { WindowsSignIn } from "./windows-sign-in";
 // new digest once.
 
 const DIGEST_MARGIN_MS = 60_000;
+const contextInfoSchema = z.object({ FormDigestValue: z.string().min(1), FormDigestTimeoutSeconds: z.number().positive() });
 const ACCEPT = "application/json;odata=nometadata";
 
 export class RestApi extends SharePointApi {
@@ -45,7 +47,7 @@ export class RestApi extends SharePointApi {
   private async formDigest(): Promise<string> {
     if (this.digest && this.digest.renewAt > this.ctx.now()) return this.digest.value;
     const response = await this.signIn.send(new URL(`${this.siteUrl}/_api/contextinfo`), { method: "POST", headers: { accept: ACCEPT } });
-    const info = await this.read<{ FormDigestValue: string; FormDigestTimeoutSeconds: number }>(response, "asking for a form digest");
+    const info = await this.read(response, "asking for a form digest", contextInfoSchema);
     this.digest = { value: info.FormDigestValue, renewAt: this.ctx.now() + info.FormDigestTimeoutSeconds * 1000 - DIGEST_MARGIN_MS };
     return info.FormDigestValue;
   }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { DmsLocationTaken, DmsTargetError } from "../dms-target";
 import type { LibraryUrl } from "./library-url";
 import type { RestApi } from "./rest-api";
@@ -11,25 +12,20 @@ import type { LibraryEntry, SharePointLibrary } from "./sharepoint-target-core";
 // writes whole or not at all, then described with ValidateUpdateListItem (column values and the
 // check-in comment, where the filing's reference goes).
 
-export interface RestFile {
-  ServerRelativeUrl: string;
-  Name: string;
-  CheckInComment?: string | null;
-}
-
-interface RestFolder {
-  ServerRelativeUrl: string;
-  Name: string;
-  Exists?: boolean;
-  Files?: RestFile[];
-  Folders?: RestFolder[];
-}
-
-interface FieldResult {
-  FieldName: string;
-  HasException: boolean;
-  ErrorMessage: string | null;
-}
+// SharePoint's answers as the client reads them (nometadata JSON).
+const restFileSchema = z.object({ ServerRelativeUrl: z.string(), Name: z.string(), CheckInComment: z.string().nullish() });
+export type RestFile = z.infer<typeof restFileSchema>;
+const restFolderSchema = z.object({
+  ServerRelativeUrl: z.string(),
+  Name: z.string(),
+  Exists: z.boolean().optional(),
+  Files: z.array(restFileSchema).optional(),
+  Folders: z.array(z.object({ ServerRelativeUrl: z.string(), Name: z.string() })).optional(),
+});
+type RestFolder = z.infer<typeof restFolderSchema>;
+const fieldResultsSchema = z.object({ value: z.array(z.object({ FieldName: z.string(), HasException: z.boolean(), ErrorMessage: z.string().nullable() })) });
+const webSchema = z.object({ Title: z.string() });
+const anyAnswer = z.unknown();
 
 /** SharePoint's error code for "a file with that name exists". */
 const FILE_EXISTS = "-2130575257";
@@ -60,22 +56,28 @@ export class RestLibrary implements SharePointLibrary<RestFile> {
 
   async find(path: string[]): Promise<LibraryEntry | null> {
     const url = this.serverRelative(path);
-    const file = await this.api.find<RestFile>({
-      method: "GET",
-      path: `${fileCall(url)}?$select=Name,ServerRelativeUrl,CheckInComment`,
-      action: `looking up ${url}`,
-    });
+    const file = await this.api.find(
+      {
+        method: "GET",
+        path: `${fileCall(url)}?$select=Name,ServerRelativeUrl,CheckInComment`,
+        action: `looking up ${url}`,
+      },
+      restFileSchema,
+    );
     if (file) return { isFile: true, link: this.linkOf(file), description: file.CheckInComment };
     const folder = await this.folder(url);
     return folder && { isFile: false, link: this.linkOf(folder) };
   }
 
   private async folder(url: string): Promise<RestFolder | null> {
-    const folder = await this.api.find<RestFolder>({
-      method: "GET",
-      path: `${folderCall(url)}?$select=Name,ServerRelativeUrl,Exists`,
-      action: `looking up ${url}`,
-    });
+    const folder = await this.api.find(
+      {
+        method: "GET",
+        path: `${folderCall(url)}?$select=Name,ServerRelativeUrl,Exists`,
+        action: `looking up ${url}`,
+      },
+      restFolderSchema,
+    );
     return folder && folder.Exists !== false ? folder : null;
   }
 
@@ -86,11 +88,14 @@ export class RestLibrary implements SharePointLibrary<RestFile> {
       if (await this.folder(url)) continue;
       const name = path[depth - 1] ?? "";
       // Folders/add answers with the folder whether it was made now or by a concurrent filing.
-      await this.api.json({
-        method: "POST",
-        path: `${folderCall(this.serverRelative(path.slice(0, depth - 1)))}/Folders/add(${restLiteral(name)})`,
-        action: `creating folder ${url}`,
-      });
+      await this.api.json(
+        {
+          method: "POST",
+          path: `${folderCall(this.serverRelative(path.slice(0, depth - 1)))}/Folders/add(${restLiteral(name)})`,
+          action: `creating folder ${url}`,
+        },
+        anyAnswer,
+      );
       created = true;
     }
     return { created };
@@ -110,20 +115,23 @@ export class RestLibrary implements SharePointLibrary<RestFile> {
       if (body.includes(FILE_EXISTS)) throw new DmsLocationTaken(this.api.kind, location);
       throw refusalOf(response, body, this.api.kind, "SharePoint", `the upload of ${location}`, this.now());
     }
-    return this.api.read<RestFile>(response, `the upload of ${location}`);
+    return this.api.read(response, `the upload of ${location}`, restFileSchema);
   }
 
   async describe(file: RestFile, fields: Record<string, string>, description: string, location: string): Promise<void> {
-    const results = await this.api.json<{ value: FieldResult[] }>({
-      method: "POST",
-      path: `${fileCall(file.ServerRelativeUrl)}/ListItemAllFields/ValidateUpdateListItem`,
-      json: {
-        formValues: Object.entries(fields).map(([FieldName, FieldValue]) => ({ FieldName, FieldValue })),
-        bNewDocumentUpdate: true,
-        checkInComment: description,
+    const results = await this.api.json(
+      {
+        method: "POST",
+        path: `${fileCall(file.ServerRelativeUrl)}/ListItemAllFields/ValidateUpdateListItem`,
+        json: {
+          formValues: Object.entries(fields).map(([FieldName, FieldValue]) => ({ FieldName, FieldValue })),
+          bNewDocumentUpdate: true,
+          checkInComment: description,
+        },
+        action: `setting the properties of ${location}`,
       },
-      action: `setting the properties of ${location}`,
-    });
+      fieldResultsSchema,
+    );
     const refused = results.value.filter((result) => result.HasException);
     if (refused.length) {
       throw new DmsTargetError(
@@ -153,7 +161,7 @@ export class RestLibrary implements SharePointLibrary<RestFile> {
       {
         step: "Open the site",
         run: async () => {
-          const web = await this.api.json<{ Title: string }>({ method: "GET", path: "web?$select=Title", action: "opening the site" });
+          const web = await this.api.json({ method: "GET", path: "web?$select=Title", action: "opening the site" }, webSchema);
           return `Opened site ${web.Title} at ${this.api.siteUrl}`;
         },
       },
@@ -161,7 +169,7 @@ export class RestLibrary implements SharePointLibrary<RestFile> {
         step: "List the root folder",
         run: async () => {
           const url = this.serverRelative(this.url.folders);
-          const folder = await this.api.find<RestFolder>({ method: "GET", path: `${folderCall(url)}?$expand=Files,Folders`, action: `listing ${url}` });
+          const folder = await this.api.find({ method: "GET", path: `${folderCall(url)}?$expand=Files,Folders`, action: `listing ${url}` }, restFolderSchema);
           if (!folder || folder.Exists === false) throw new DmsTargetError(this.api.kind, `SharePoint has no folder ${url}`, false);
           return `Listed ${(folder.Files?.length ?? 0) + (folder.Folders?.length ?? 0)} items in ${url}`;
         },

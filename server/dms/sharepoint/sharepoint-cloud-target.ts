@@ -40,7 +40,7 @@ export function createSharePointCloudTarget(settings: SharePointCloudSettings, c
   const endpoints = graphEndpoints(ctx, settings.base_url);
   const call: CallOptions = { guard: ctx.guard, purpose: endpoints.purpose, timeoutMs: ctx.timeoutMs, kind: SHAREPOINT_CLOUD_KIND };
   const tokens = new GraphTokens(settings, ctx, call, endpoints);
-  const api = new GraphApi(tokens, call, endpoints, () => ctx.now());
+  const api = new GraphApi(tokens, call, endpoints, ctx);
   const { testSteps, ...target } = createSharePointTarget(SHAREPOINT_CLOUD_KIND, settings, new GraphLibrary(api, call, url, () => ctx.now()), (ms) =>
     ctx.sleep(ms),
   );
