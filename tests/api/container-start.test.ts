@@ -81,7 +81,7 @@ describe("the container's installation", () => {
       // The console's build is not what this is about; every other part runs as in the image.
       ECFX_ROLES: "api,worker,smtp",
       ECFX_WEB_CONCURRENCY: "1",
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: "info",
     });
     await product.waitFor("ECFX API on", 180_000);
   }, 200_000);
