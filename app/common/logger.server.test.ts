@@ -60,7 +60,8 @@ describe("the logger", () => {
   });
 
   it("tells static files and the route manifest from pages", () => {
-    for (const path of ["/build/entry.client-X1.js", "/build/_assets/tailwind-2.css", "/__manifest", "/favicon.svg", "/monaco/vs/loader.js"]) expect(isAssetPath(path), path).toBe(true);
+    for (const path of ["/build/entry.client-X1.js", "/build/_assets/tailwind-2.css", "/__manifest", "/favicon.svg", "/monaco/vs/loader.js"])
+      expect(isAssetPath(path), path).toBe(true);
     for (const path of ["/cases", "/inbox-items/id/abc", "/cases.data", "/api/v1/health"]) expect(isAssetPath(path), path).toBe(false);
   });
 

@@ -96,5 +96,11 @@ export function currentRequestId(): string | undefined {
 
 /** Static files and the route manifest: many per page and of no use at info (logged at debug). */
 export function isAssetPath(path: string): boolean {
-  return path.startsWith("/build/") || path.startsWith("/assets/") || path.startsWith("/monaco/") || path.startsWith("/__manifest") || /^\/[^/]+\.(?:ico|png|svg|txt|css|js|map|woff2?)$/.test(path);
+  return (
+    path.startsWith("/build/") ||
+    path.startsWith("/assets/") ||
+    path.startsWith("/monaco/") ||
+    path.startsWith("/__manifest") ||
+    /^\/[^/]+\.(?:ico|png|svg|txt|css|js|map|woff2?)$/.test(path)
+  );
 }

@@ -104,7 +104,8 @@ export async function errorOf(response: Response, path: string): Promise<ApiErro
   } catch {
     body = { message: response.statusText };
   }
-  if (response.status >= 500) logger("console").error({ status: response.status, url: redactUrl(path), apiMessage: body.message ?? "", reqId: currentRequestId() }, "API call failed");
+  if (response.status >= 500)
+    logger("console").error({ status: response.status, url: redactUrl(path), apiMessage: body.message ?? "", reqId: currentRequestId() }, "API call failed");
   return new ApiError(response.status, body, path);
 }
 

@@ -64,7 +64,12 @@ describe("console request log", () => {
     expect(kept.headers.get("x-request-id")).toBe("proxy-7f3a");
     expect(made.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     await expect.poll(() => log.lines().length).toBe(before + 2);
-    expect(log.lines().slice(before).map((l) => l.reqId)).toEqual(["proxy-7f3a", made.headers.get("x-request-id")]);
+    expect(
+      log
+        .lines()
+        .slice(before)
+        .map((l) => l.reqId),
+    ).toEqual(["proxy-7f3a", made.headers.get("x-request-id")]);
   });
 
   it("writes static files and the route manifest at debug, and the start of a request at debug only", async () => {

@@ -113,7 +113,15 @@ export async function receiveMessage(ctx: ServerContext, message: IncomingMessag
   });
   // The first stage of the pipeline's lines (the worker writes the others).
   logger("inbox").info(
-    { stage: "received", itemId: id, firmId: message.firmId, source: message.source, outcome: "stored", bytes: message.raw.length, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10 },
+    {
+      stage: "received",
+      itemId: id,
+      firmId: message.firmId,
+      source: message.source,
+      outcome: "stored",
+      bytes: message.raw.length,
+      ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+    },
     "stage",
   );
   return id;

@@ -136,7 +136,8 @@ export function createSmtpListener(ctx: ServerContext, options: SmtpOptions): SM
       })().then(
         () => callback(),
         (error: unknown) => {
-          if (!(error instanceof SmtpError)) log.error({ err: error, remoteAddress: session.remoteAddress }, "message not stored; the sender is asked to try again");
+          if (!(error instanceof SmtpError))
+            log.error({ err: error, remoteAddress: session.remoteAddress }, "message not stored; the sender is asked to try again");
           callback(error instanceof SmtpError ? error : new SmtpError(`Temporary failure, try again later: ${String(error)}`, 451));
         },
       );

@@ -94,7 +94,14 @@ async function recordFailure(ctx: ServerContext, handlers: JobHandlers, job: Job
  * its firm, what it left (an item's status, a retry), attempt and milliseconds. A job that failed
  * carries its error; one tried again later is a warning, one given up an error.
  */
-async function stageLine(ctx: ServerContext, log: Logger, handler: JobHandler | undefined, job: Job, started: bigint, failed?: { outcome: string; error: unknown }) {
+async function stageLine(
+  ctx: ServerContext,
+  log: Logger,
+  handler: JobHandler | undefined,
+  job: Job,
+  started: bigint,
+  failed?: { outcome: string; error: unknown },
+) {
   const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
   // Saying what the job left must not stop the worker: the line then says less.
   const of = (await handler?.describe?.(ctx, job).catch(() => undefined)) ?? {};
@@ -193,7 +200,8 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
     // Stopped with a job taken and not started: it is free for another worker at once.
     if (carried) {
       busy--;
-      if (carried.job) await releaseJob(ctx, carried.job).catch((error: unknown) => log.error({ err: error, jobId: carried?.job?.id }, "could not give back a job"));
+      if (carried.job)
+        await releaseJob(ctx, carried.job).catch((error: unknown) => log.error({ err: error, jobId: carried?.job?.id }, "could not give back a job"));
     }
   };
   const loops = Array.from({ length: concurrency }, () => loop());

@@ -55,7 +55,10 @@ export function startServerCopies({ exec, args, count, env, name }: CopiesOption
         logger().error({ processes: name, quickDeaths }, `${name} processes stopped ${quickDeaths} times just after starting; giving up.`);
         process.exit(1);
       }
-      logger().error({ processes: name, childPid: worker.process.pid, exit: signal ?? code }, `${name} process ${worker.process.pid} stopped (${signal ?? code}); starting another.`);
+      logger().error(
+        { processes: name, childPid: worker.process.pid, exit: signal ?? code },
+        `${name} process ${worker.process.pid} stopped (${signal ?? code}); starting another.`,
+      );
       fork();
     });
   };

@@ -19,7 +19,8 @@ import { checkMissedNotices } from "./missed-notices";
 async function itemStage(ctx: ServerContext, job: Job): Promise<StageOf> {
   const item = await ctx.database.db.selectFrom("inbox_item").select(["status", "disposition", "dms_status"]).where("id", "=", job.ref_id).executeTakeFirst();
   if (!item) return { itemId: job.ref_id };
-  const outcome = job.kind === "store-inbox-item" ? `dms ${item.dms_status}` : item.disposition === "No Disposition" ? item.status : `${item.status} (${item.disposition})`;
+  const outcome =
+    job.kind === "store-inbox-item" ? `dms ${item.dms_status}` : item.disposition === "No Disposition" ? item.status : `${item.status} (${item.disposition})`;
   return { itemId: job.ref_id, outcome };
 }
 

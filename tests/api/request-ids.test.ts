@@ -52,7 +52,14 @@ describe("request ids and pipeline stages in the log", () => {
     expect(reqId).toMatch(/^[0-9a-f-]{36}$/);
     await expect.poll(() => consoleLog.lines().filter((l) => l.msg === "request").length).toBe(1);
     expect(consoleLog.lines().find((l) => l.msg === "request")).toMatchObject({ reqId, url: "/status", level: "info" });
-    await expect.poll(() => apiLog.lines().filter((l) => l.msg === "request" && l.url === "/api/v1/health").map((l) => l.reqId)).toEqual([reqId]);
+    await expect
+      .poll(() =>
+        apiLog
+          .lines()
+          .filter((l) => l.msg === "request" && l.url === "/api/v1/health")
+          .map((l) => l.reqId),
+      )
+      .toEqual([reqId]);
   });
 
   it("writes one info line per stage of a notice, with its item, firm, outcome and time", async () => {
