@@ -103,6 +103,7 @@ async function stageLine(
   failed?: { outcome: string; error: unknown },
 ) {
   const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
+  if (!failed && !log.isLevelEnabled("info")) return;
   // Saying what the job left must not stop the worker: the line then says less.
   const of = (await handler?.describe?.(ctx, job).catch(() => undefined)) ?? {};
   const error = failed?.error;
