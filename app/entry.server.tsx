@@ -11,6 +11,8 @@ import { documentOnlyStore } from "./utils/load-context";
 import { DocumentOnlyContext } from "./utils/document-only";
 import { NonceContext } from "./utils/nonce";
 import { wholeOutput } from "./utils/whole-output.server";
+import { logger } from "./common/logger.server";
+import { redactUrl } from "./common/redact";
 
 // A page waits for data it asks for while drawing as long as the API may take to answer (its
 // calls time out after 15 s and are tried once more); past this, the render gives up.
@@ -75,7 +77,7 @@ export default async function handleRequest(
           if (shellFailed) return;
           sent = true;
           clearTimeout(giveUp);
-          for (const error of partErrors) console.error(error);
+          for (const error of partErrors) logger("console").error({ err: error }, "page part failed");
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           responseHeaders.set("X-Content-Type-Options", "nosniff");
           responseHeaders.set("Referrer-Policy", "same-origin");
@@ -89,11 +91,16 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (sent) console.error(error);
+          if (sent) logger("console").error({ err: error }, "page part failed");
           else partErrors.push(error);
         },
       },
     );
     abortRender = abort;
   });
+}
+
+/** A loader's or action's error, as one structured line of the console's log (a request the browser gave up on is none). */
+export function handleError(error: unknown, { request }: { request: Request }): void {
+  if (!request.signal.aborted) logger("console").error({ err: error, method: request.method, url: redactUrl(new URL(request.url).pathname) }, "route failed");
 }

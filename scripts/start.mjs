@@ -6,5 +6,7 @@ import { SERVER_ENTRY, ensureServerBuilt } from "./build-server.mjs";
 
 // A developer's machine: case retrieve is on unless the environment says otherwise (the container's is off).
 process.env.ECFX_CASE_RETRIEVE ??= "true";
+// A person reads this terminal: readable log lines (the container logs JSON).
+process.env.ECFX_LOG_FORMAT ??= "pretty";
 await ensureServerBuilt();
 await import(pathToFileURL(SERVER_ENTRY).href);

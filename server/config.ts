@@ -2,6 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseRange } from "./outbound/guard";
+import { LOG_LEVELS } from "../app/common/logger.server";
 
 const roles = ["console", "api", "worker", "smtp"] as const;
 export type ProcessRole = (typeof roles)[number];
@@ -185,7 +186,11 @@ const schema = z.object({
   ECFX_ANALYTICS_TOKEN_DEV: z.string().min(1).optional(),
   ECFX_ANALYTICS_PRODUCTION_MARKER: z.string().min(1).default("ecfx"),
   ECFX_ANALYTICS_URL: z.string().url().default("https://api.mixpanel.com"),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** How much every process logs (app/common/logger.server.ts); LOG_LEVEL is its earlier name, read when it is not set. */
+  ECFX_LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  /** json (one object a line, the container's) or pretty (readable lines, `npm start`'s). */
+  ECFX_LOG_FORMAT: z.enum(["json", "pretty"]).default("json"),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -206,6 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(c.ECFX_DATA_DIR);
   return {
     ...c,
+    LOG_LEVEL: c.ECFX_LOG_LEVEL ?? c.LOG_LEVEL,
     dataDir,
     fileStoreRoot: path.resolve(c.ECFX_FILE_STORE_ROOT ?? path.join(dataDir, "dms")),
     databaseUrl: c.DATABASE_URL ?? `sqlite:${path.join(dataDir, "ecfx.sqlite")}`,

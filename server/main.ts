@@ -26,6 +26,9 @@ import { requeueStalledWork } from "./pipeline/requeue-stalled";
 import { startOrphanSweep } from "./storage/orphan-sweep";
 import { issueDueInvoices } from "./billing/invoices";
 import { isServerCopy, startServerCopies } from "./lib/server-copies";
+import { logger } from "../app/common/logger.server";
+
+const log = logger();
 
 const root = process.env.ECFX_ROOT ?? process.cwd();
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -42,12 +45,12 @@ function newestMtime(dir: string): number {
 
 function buildConsoleIfNeeded(): void {
   // The template editor's Monaco is served from public/monaco (no CDN); cheap when already there.
-  if (copyMonaco(root)) console.log("Copied the Monaco editor to public/monaco.");
+  if (copyMonaco(root)) log.info("Copied the Monaco editor to public/monaco.");
   const output = path.join(root, "build", "index.js");
   const sources = ["app", "locales"].map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
   const stale = !fs.existsSync(output) || sources.some((d) => newestMtime(d) > fs.statSync(output).mtimeMs);
   if (!stale) return;
-  console.log("Building the console…");
+  log.info("Building the console…");
   const result = spawnSync(bin("remix"), ["build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) throw new Error("The console build failed.");
 }
@@ -82,7 +85,7 @@ function startConsole(config: Config): ChildProcess {
   });
   child.on("exit", (code, signal) => {
     if (!shuttingDown) {
-      console.error(`The console process stopped (${signal ?? code}).`);
+      log.fatal({ exit: signal ?? code }, `The console process stopped (${signal ?? code}).`);
       process.exit(1);
     }
   });
@@ -126,7 +129,7 @@ async function main(): Promise<void> {
       // It speaks PACER's sign-in too: a demo firm's PACER credential signs in there, not at PACER.
       config.ECFX_PACER_AUTH_URL ??= simulator.url;
       stops.push(() => simulator.close());
-      console.log(`Court simulator for the demo on ${simulator.url}`);
+      log.info({ url: simulator.url }, `Court simulator for the demo on ${simulator.url}`);
     }
     const ctx = await openContext(config);
     stops.push(() => ctx.database.close());
@@ -134,7 +137,7 @@ async function main(): Promise<void> {
     if (!isServerCopy()) await resealAll(ctx.database.db, ctx.secretBox, sealedColumns(), true);
     // An installation without demo data (the container) begins with no firm: say how to create one.
     if (config.ECFX_ROLES.includes("api") && !isServerCopy() && !(await ctx.database.db.selectFrom("firm").select("id").limit(1).executeTakeFirst())) {
-      console.log(FIRST_FIRM_HINT);
+      log.info(FIRST_FIRM_HINT);
     }
     if (config.ECFX_ROLES.includes("worker")) {
       const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY, {
@@ -155,7 +158,7 @@ async function main(): Promise<void> {
       stops.unshift(async () => compaction.stop());
       const orphans = startOrphanSweep(ctx);
       stops.unshift(async () => orphans.stop());
-      console.log(`ECFX worker running ${config.ECFX_WORKER_CONCURRENCY} jobs at a time`);
+      log.info({ concurrency: config.ECFX_WORKER_CONCURRENCY }, `ECFX worker running ${config.ECFX_WORKER_CONCURRENCY} jobs at a time`);
     }
     if (config.ECFX_ROLES.includes("smtp")) {
       const smtp = createSmtpListener(ctx, {
@@ -172,10 +175,10 @@ async function main(): Promise<void> {
       });
       const port = await listen(smtp, config.ECFX_SMTP_PORT, config.ECFX_SMTP_HOST);
       stops.unshift(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
-      console.log(`SMTP inbox on port ${port}${config.ECFX_DEMO ? ` (demo inbox ${DEMO_INBOX})` : ""}`);
+      log.info({ port }, `SMTP inbox on port ${port}${config.ECFX_DEMO ? ` (demo inbox ${DEMO_INBOX})` : ""}`);
       if (ctx.seededDemo && config.ECFX_DEMO_DATA) {
         const sent = await sendDemoNotices(port);
-        console.log(`Sent ${sent} demo court notices to ${DEMO_INBOX}`);
+        log.info({ sent }, `Sent ${sent} demo court notices to ${DEMO_INBOX}`);
       }
     }
     // The API (and with it the console) on every core: this process has migrated and seeded the
@@ -198,12 +201,12 @@ async function main(): Promise<void> {
       stops.unshift(() => copies.stop());
     } else if (together) {
       stops.unshift(await serveConsoleAndApi(config, ctx));
-      console.log(`ECFX API on ${config.apiUrl} (${ctx.database.dialect})`);
+      log.info({ url: config.apiUrl, database: ctx.database.dialect }, `ECFX API on ${config.apiUrl} (${ctx.database.dialect})`);
     } else if (config.ECFX_ROLES.includes("api")) {
       const api = buildApi(ctx);
       await api.listen({ port: config.ECFX_API_PORT, host: config.ECFX_API_HOST });
       stops.unshift(() => api.close());
-      console.log(`ECFX API on ${config.apiUrl} (${ctx.database.dialect})`);
+      log.info({ url: config.apiUrl, database: ctx.database.dialect }, `ECFX API on ${config.apiUrl} (${ctx.database.dialect})`);
     }
     // A year of demo notices for the dashboard, written once the API answers (the first start seeded it).
     if (config.ECFX_ROLES.includes("api") && ctx.seededDemo && config.ECFX_DEMO_DATA && config.ECFX_DEMO_YEAR) addDemoYearInBackground(ctx);
@@ -215,16 +218,16 @@ async function main(): Promise<void> {
         child.kill("SIGTERM");
       });
     }
-    console.log(`ECFX console on ${config.publicUrl}`);
+    log.info({ url: config.publicUrl }, `ECFX console on ${config.publicUrl}`);
     if (config.ECFX_DEMO) {
-      console.log(`Demo sign-in: ${DEMO_USERS[0].email} / ${config.ECFX_DEMO_PASSWORD === "Demo-Passw0rd!" ? "Demo-Passw0rd!" : "(ECFX_DEMO_PASSWORD)"}`);
+      log.info(`Demo sign-in: ${DEMO_USERS[0].email} / ${config.ECFX_DEMO_PASSWORD === "Demo-Passw0rd!" ? "Demo-Passw0rd!" : "(ECFX_DEMO_PASSWORD)"}`);
     }
   }
 
   const stop = async () => {
     if (shuttingDown) return;
     shuttingDown = true;
-    for (const s of stops) await s().catch((e: unknown) => console.error(e));
+    for (const s of stops) await s().catch((e: unknown) => log.error({ err: e }, "could not stop a part"));
     process.exit(0);
   };
   process.on("SIGINT", () => void stop());
@@ -232,6 +235,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  // A wrong setting is said as it is; anything else as an error with its stack.
+  if (error instanceof ConfigError) log.fatal(error.message);
+  else log.fatal({ err: error }, "ECFX could not start");
   process.exit(1);
 });

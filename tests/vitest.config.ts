@@ -14,6 +14,7 @@ const OWN_PROCESS = [
   "tests/api/analytics.test.ts",
   "tests/api/demo.test.ts",
   "tests/api/demo-reset.test.ts",
+  "tests/api/request-ids.test.ts",
 ];
 
 const ALL = ["server/**/*.test.ts", "app/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "tests/dms/**/*.test.ts"];

@@ -1,3 +1,4 @@
+import { logger } from "../common/logger.server";
 import { ApiError } from "./api.server";
 
 /**
@@ -6,7 +7,7 @@ import { ApiError } from "./api.server";
  */
 export function failureKey(error: unknown): string {
   if (!(error instanceof ApiError)) {
-    console.error(error);
+    logger("console").error({ err: error }, "page data failed");
     return "errors:internal";
   }
   if (error.status === 401) return "errors:sessionExpired";

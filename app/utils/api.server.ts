@@ -1,3 +1,5 @@
+import { REQUEST_ID_HEADER, currentRequestId, logger } from "../common/logger.server";
+import { redactUrl } from "../common/redact";
 import { noteAccessStamp } from "./access-stamps.server";
 import { consoleEnv } from "./env.server";
 
@@ -63,6 +65,9 @@ export async function apiRequest(path: string, req: ApiRequest = {}): Promise<Re
   if (req.token) headers.set("Authorization", `Bearer ${req.token}`);
   if (req.forwardedFor) headers.set("X-Forwarded-For", req.forwardedFor);
   if (req.forwardedHost) headers.set("X-Forwarded-Host", req.forwardedHost);
+  // The API logs the call under the id of the console request that made it.
+  const reqId = currentRequestId();
+  if (reqId) headers.set(REQUEST_ID_HEADER, reqId);
   let body = req.body;
   if (req.json !== undefined) {
     body = JSON.stringify(req.json);
@@ -85,7 +90,7 @@ async function sendOnce(path: string, init: RequestInit, timeout: number | null)
     if (error instanceof Error && error.name === "AbortError") {
       timedOut.push({ path, at: Date.now() });
       if (timedOut.length > MAX_TIMEOUT_RECORDS) timedOut.shift();
-      console.warn(`ECFX API call timed out after ${timeout} ms, retrying once: ${init.method} ${path}`);
+      logger("console").warn({ method: init.method, url: redactUrl(path), timeoutMs: timeout, reqId: currentRequestId() }, "API call timed out, retrying once");
       return send(path, init, null);
     }
     throw new ApiError(503, { message: "errors:apiUnavailable" }, path);
@@ -99,7 +104,8 @@ export async function errorOf(response: Response, path: string): Promise<ApiErro
   } catch {
     body = { message: response.statusText };
   }
-  if (response.status >= 500) console.error(`ECFX API ${response.status} on ${path}: ${body.message ?? ""}`);
+  if (response.status >= 500)
+    logger("console").error({ status: response.status, url: redactUrl(path), apiMessage: body.message ?? "", reqId: currentRequestId() }, "API call failed");
   return new ApiError(response.status, body, path);
 }
 

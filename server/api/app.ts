@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ServerContext } from "../context";
 import { withoutControlCharacters } from "../lib/control-characters";
 import { HttpError, errorHandler } from "../lib/errors";
@@ -11,7 +11,7 @@ import { PROTOBUF } from "./protobuf-body";
 import { dmsCredentialRoutes } from "./routes/dms-credentials";
 import { providerCredentialRoutes } from "./routes/provider-credentials";
 import { dmsAuthorizationRoutes } from "./routes/dms-authorization";
-import { OneLinePerRequest, loggerOptions } from "./request-logging";
+import { OneLinePerRequest, apiLogger, apiRequestId } from "./request-logging";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { ssoRoutes } from "./routes/sso";
@@ -44,8 +44,9 @@ import { scimAdminRoutes } from "./routes/scim-admin";
 /** The ECFX API: JSON everywhere, protobuf where the spec says binary. */
 export function buildApi(ctx: ServerContext, options: { logStream?: Writable } = {}): FastifyInstance {
   const app = Fastify({
-    logger: loggerOptions(ctx.config.LOG_LEVEL, options.logStream),
+    loggerInstance: apiLogger(ctx.config.LOG_LEVEL, options.logStream) as FastifyBaseLogger,
     logController: new OneLinePerRequest(),
+    genReqId: apiRequestId,
     trustProxy: ctx.config.trustedProxies,
     bodyLimit: 2 * 1024 * 1024,
   });

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { SlowRoute } from "../../app/common/slow-route";
 import type { Database } from "../db/database";
+import { logger } from "../../app/common/logger.server";
 
 // Every signed-in API call's duration, per firm and route pattern, for the slow-requests page.
 // Calls are buffered and written in one statement every few seconds (never one write per call);
@@ -52,7 +53,7 @@ export function callTimings(database: Database, now = () => Date.now()): CallTim
             .execute();
         });
       } catch (error) {
-        console.error("API call timings could not be written", error);
+        logger("api").error({ err: error }, "API call timings could not be written");
       }
     });
     return writing;

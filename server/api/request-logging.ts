@@ -1,33 +1,31 @@
+import type { IncomingMessage } from "node:http";
 import type { Writable } from "node:stream";
-import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
+import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
+import { type LogLevel, type Logger, REQUEST_ID_HEADER, createLogger, logger, requestIdOf } from "../../app/common/logger.server";
 import { redactUrl } from "../lib/redact";
-import { loggedRoute, requestLine } from "../lib/request-log";
+import { requestLine } from "../lib/request-log";
 
-// The API's log: Fastify's own two lines per request (incoming, completed) become one line at
-// info when the answer has gone out (server/lib/request-log.ts says what it holds).
+// The API's log: the product's logger (app/common/logger.server.ts), and Fastify's own two lines
+// per request (incoming, completed) become one line at info when the answer has gone out.
 
-export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+/** The API's logger: the process's, or one writing to `stream` (tests). */
+export function apiLogger(level: LogLevel, stream?: Writable): Logger {
+  return (stream ? createLogger({ level, stream }) : logger()).child({ component: "api" }, { level });
+}
 
-export function loggerOptions(level: LogLevel, stream?: Writable): FastifyServerOptions["logger"] {
-  if (level === "silent" && !stream) return false;
-  return {
-    level,
-    ...(stream ? { stream } : {}),
-    // Document links and reset links carry their token in the URL: never in the log.
-    serializers: {
-      req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
-    },
-  };
+/** A request's id: the console's (or a proxy's) X-Request-Id, so its lines and the console's share it. */
+export function apiRequestId(request: IncomingMessage): string {
+  return requestIdOf(request.headers[REQUEST_ID_HEADER]);
 }
 
 /** Fastify's request lines, one per request: the start at debug, the answer at info (error when it failed). */
 export class OneLinePerRequest extends LogController {
   override incomingRequest(request: FastifyRequest): void {
-    request.log.debug({ req: request }, "request started");
+    request.log.debug({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }, "request started");
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = requestLine(request.method, loggedRoute(request.routeOptions.url, request.url), reply.statusCode, reply.elapsedTime);
+    const line = requestLine(request.method, request.url, reply.statusCode, reply.elapsedTime, request.routeOptions.url);
     if (error) reply.log.error({ ...line, err: error }, "request failed");
     else reply.log.info(line, "request");
   }

@@ -12,7 +12,9 @@ export function usageExit(command: string, message: string, usage: string): numb
 /** The product's settings for a command, quieter by default; undefined (said on stderr) when invalid. */
 export function commandConfig(): Config | undefined {
   try {
-    return loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
+    // A command's own output is what its user reads: the log says only what went wrong, unless asked.
+    process.env.ECFX_LOG_LEVEL ??= process.env.LOG_LEVEL ?? "warn";
+    return loadConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);

@@ -14,6 +14,8 @@ import { consoleLoadContext } from "./load-context";
 import { message } from "../lib/messages";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import { requestLogger } from "./request-log";
+import { redactUrl } from "../lib/redact";
+import { logger } from "../../app/common/logger.server";
 import { withSecurityHeaders } from "./security-headers";
 import { isCrossSiteWrite } from "./same-origin";
 
@@ -50,7 +52,7 @@ export async function startConsoleServer(buildPath: string): Promise<Server> {
   app.set("trust proxy", list(process.env.ECFX_TRUSTED_PROXIES ?? DEFAULT_TRUSTED_PROXIES));
   app.use(compression({ level: COMPRESSION_LEVEL }));
 
-  app.use(requestLogger(process.env.LOG_LEVEL));
+  app.use(requestLogger(logger("console")));
 
   app.use((req, res, next) => {
     const ownHosts = new Set([req.headers.host?.toLowerCase(), publicHost, req.get("x-forwarded-host") && req.hostname].filter((h): h is string => Boolean(h)));
@@ -73,6 +75,13 @@ export async function startConsoleServer(buildPath: string): Promise<Server> {
     } catch (error) {
       next(error);
     }
+  });
+
+  // An error no route answered: one structured line (its request's id included), then a plain 500.
+  app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    logger("console").error({ err: error, reqId: res.getHeader("X-Request-Id"), method: req.method, url: redactUrl(req.originalUrl) }, "request failed");
+    if (res.headersSent) res.destroy();
+    else res.status(500).type("text/plain; charset=utf-8").send(message("errors:internal"));
   });
 
   const port = Number(process.env.PORT ?? 3000);

@@ -1,27 +1,27 @@
 import type { NextFunction, Request, Response } from "express";
+import { type Logger, REQUEST_ID_HEADER, inRequestScope, isAssetPath, requestIdOf } from "../../app/common/logger.server";
 import { redactUrl } from "../lib/redact";
-import { loggedRoute, requestLine } from "../lib/request-log";
+import { requestLine } from "../lib/request-log";
 
-// The console's request log, in the API's form: one JSON line per request at info when the
-// answer has gone out (server/lib/request-log.ts), the request as it starts at debug.
+// The console's request log, in the API's form: one line per request when the answer has gone
+// out (server/lib/request-log.ts), at info, and at debug for static files and the route manifest,
+// which are most of the requests and tell an operator nothing. Each request gets an id (the one a
+// proxy sent, else a new one) that its calls to the API carry (app/utils/api.server.ts).
 
-const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
-type Level = keyof typeof LEVELS;
-
-const levelOf = (name: string | undefined): number => (name === "silent" ? Infinity : (LEVELS[name as Level] ?? LEVELS.info));
-
-export function requestLogger(levelName: string | undefined, write: (line: string) => void = (line) => process.stdout.write(line)) {
-  const threshold = levelOf(levelName);
-  const log = (level: Level, fields: object, msg: string) => {
-    if (LEVELS[level] >= threshold) write(`${JSON.stringify({ level: LEVELS[level], time: Date.now(), ...fields, msg })}\n`);
-  };
+export function requestLogger(log: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
-    log("debug", { req: { method: req.method, url: redactUrl(req.originalUrl), remoteAddress: req.ip } }, "request started");
+    const reqId = requestIdOf(req.headers[REQUEST_ID_HEADER]);
+    const lines = log.child({ reqId });
+    const asset = isAssetPath(req.path);
+    res.setHeader("X-Request-Id", reqId);
+    lines.debug({ method: req.method, url: redactUrl(req.originalUrl), remoteAddress: req.ip }, "request started");
     res.once("finish", () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log("info", requestLine(req.method, loggedRoute(undefined, req.originalUrl), res.statusCode, ms), "request");
+      const line = requestLine(req.method, req.originalUrl, res.statusCode, Number(process.hrtime.bigint() - started) / 1e6);
+      if (asset) lines.debug(line, "request");
+      else if (res.statusCode >= 500) lines.error(line, "request failed");
+      else lines.info(line, "request");
     });
-    next();
+    inRequestScope(reqId, next);
   };
 }

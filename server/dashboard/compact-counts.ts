@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { Database } from "../db/database";
+import { logger } from "../../app/common/logger.server";
 
 // On PostgreSQL the kept counts are added to, one row per change (migration 038), so that workers
 // never wait on each other's count rows. This folds the rows of each bucket changed in the last
@@ -63,7 +64,7 @@ export async function compactDashboardCounts(database: Database, lookBackMs = LO
 export function startCountCompaction(ctx: ServerContext): { stop(): void } {
   if (ctx.database.dialect !== "postgres") return { stop() {} };
   const timer = setInterval(() => {
-    compactDashboardCounts(ctx.database).catch((error: unknown) => console.error("could not compact the dashboard counts", error));
+    compactDashboardCounts(ctx.database).catch((error: unknown) => logger("worker").error({ err: error }, "could not compact the dashboard counts"));
   }, EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };

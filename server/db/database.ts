@@ -8,6 +8,7 @@ import { loadMigrations } from "./migrations/index";
 import { withStatementCache } from "./statement-cache";
 import { TurnTakingSqliteDialect, WRITE_TURN_TIMEOUT_MS } from "./sqlite-write-turns";
 import type { DB } from "./schema";
+import { logger } from "../../app/common/logger.server";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -42,7 +43,7 @@ export function openDatabase(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server closed (restart, failover) must not bring the process down;
   // the pool opens a new one on the next query.
-  pool.on("error", (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+  pool.on("error", (error) => logger("database").warn({ err: error }, "PostgreSQL connection lost"));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: "postgres", close: () => db.destroy() };
 }

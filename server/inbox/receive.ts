@@ -8,6 +8,7 @@ import { emitWebhookEvent } from "../jobs/webhook-events";
 import { message as text } from "../lib/messages";
 import { enqueue } from "../jobs/queue";
 import { decodeUtf8OrLegacy } from "../notices/charset";
+import { logger } from "../../app/common/logger.server";
 
 /** What an item holds before processing: no docket, links or case yet, nothing filed. */
 export const NOT_YET_PROCESSED = {
@@ -71,6 +72,7 @@ function decodeWords(value: string): string {
 export async function receiveMessage(ctx: ServerContext, message: IncomingMessage): Promise<string> {
   const id = newId();
   const now = ctx.clock.now();
+  const started = process.hrtime.bigint();
   const { messageId, subject, from } = quickHeaders(message.raw);
   await ctx.database.db.transaction().execute(async (trx) => {
     await trx
@@ -109,6 +111,19 @@ export async function receiveMessage(ctx: ServerContext, message: IncomingMessag
     });
     await emitWebhookEvent(trx, { firmId: message.firmId, event: "notice.received", inboxItemId: id, at: now });
   });
+  // The first stage of the pipeline's lines (the worker writes the others).
+  logger("inbox").info(
+    {
+      stage: "received",
+      itemId: id,
+      firmId: message.firmId,
+      source: message.source,
+      outcome: "stored",
+      bytes: message.raw.length,
+      ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+    },
+    "stage",
+  );
   return id;
 }
 

@@ -4,6 +4,7 @@ import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import type { ServerContext } from "../context";
 import { findFirm } from "../firm/firm-repository";
 import { firmForAddress, receiveMessage } from "./receive";
+import { logger } from "../../app/common/logger.server";
 
 export interface SmtpOptions {
   port: number;
@@ -75,6 +76,7 @@ async function firmsOfRecipients(ctx: ServerContext, recipients: string[]): Prom
  */
 export function createSmtpListener(ctx: ServerContext, options: SmtpOptions): SMTPServer {
   const allowed = allowList(options.allow ?? []);
+  const log = logger("smtp");
 
   const config: SMTPServerOptions = {
     name: "ecfx",
@@ -124,17 +126,25 @@ export function createSmtpListener(ctx: ServerContext, options: SmtpOptions): SM
           size += chunk.length;
           if (size <= max) chunks.push(chunk);
         }
-        if (size > max) throw new SmtpError("Message exceeds fixed maximum message size", 552);
+        if (size > max) {
+          log.warn({ bytes: size, max, remoteAddress: session.remoteAddress }, "message refused: larger than the firm's maximum");
+          throw new SmtpError("Message exceeds fixed maximum message size", 552);
+        }
         const raw = Buffer.concat(chunks);
         const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
         for (const firmId of firms) await receiveMessage(ctx, { firmId, raw, source: "SMTP", sender, recipients });
       })().then(
         () => callback(),
-        (error: unknown) => callback(error instanceof SmtpError ? error : new SmtpError(`Temporary failure, try again later: ${String(error)}`, 451)),
+        (error: unknown) => {
+          if (!(error instanceof SmtpError))
+            log.error({ err: error, remoteAddress: session.remoteAddress }, "message not stored; the sender is asked to try again");
+          callback(error instanceof SmtpError ? error : new SmtpError(`Temporary failure, try again later: ${String(error)}`, 451));
+        },
       );
     },
   };
   const server = new SMTPServer(config);
+  server.on("error", (error) => log.error({ err: error }, "SMTP connection failed"));
   const sessionTimeoutMs = options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
   server.server.on("connection", (socket: Socket) => {
     const timer = setTimeout(() => socket.destroy(), sessionTimeoutMs);

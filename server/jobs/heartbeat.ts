@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { logger } from "../../app/common/logger.server";
 
 // A worker serves no port, so its health is told by a file: touched every few seconds while the
 // process runs and reaches its queue, stale once it hangs or loses the database. A container's
@@ -12,7 +13,7 @@ export function startHeartbeat(file: string, reachable: () => Promise<unknown>, 
   const touch = () => {
     beat = reachable().then(
       () => fs.promises.writeFile(file, `${new Date().toISOString()}\n`),
-      (error: unknown) => console.error("worker heartbeat: the job queue is unreachable", error),
+      (error: unknown) => logger("worker").error({ err: error }, "worker heartbeat: the job queue is unreachable"),
     );
   };
   touch();

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { ServerContext } from "../context";
 import { withFirmWords } from "../db/firm-words";
 import { newId } from "../lib/ids";
+import { type Logger, logger } from "../../app/common/logger.server";
 import { type Job, type JobKind, RetryLater, claimJob, completeAndClaimNext, completeJob, releaseJob, retryJob } from "./queue";
 
 const IDLE_POLL_MS = 250;
@@ -18,6 +19,14 @@ export interface JobHandler {
   onRetry?(ctx: ServerContext, job: Job, reason: string): Promise<void>;
   /** Called when the job keeps failing and is given up. */
   onGiveUp?(ctx: ServerContext, job: Job, reason: string): Promise<void>;
+  /** For its log line: the inbox item the job was about and what it left of it (`done` when not said). */
+  describe?(ctx: ServerContext, job: Job): Promise<StageOf>;
+}
+
+/** What a stage's log line says of the item a job was about. */
+export interface StageOf {
+  itemId?: string;
+  outcome?: string;
 }
 
 /** The worker knows no job by name: whoever starts it says what each kind does. */
@@ -66,20 +75,58 @@ async function releaseLeasesOfDeadProcesses(ctx: ServerContext): Promise<void> {
   }
 }
 
-/** A failed job is tried again later, or given up past its attempts. */
-async function recordFailure(ctx: ServerContext, handlers: JobHandlers, job: Job, error: unknown): Promise<void> {
+/** A failed job is tried again later, or given up past its attempts; says which. */
+async function recordFailure(ctx: ServerContext, handlers: JobHandlers, job: Job, error: unknown): Promise<"given up" | "retry"> {
   const reason = error instanceof Error ? error.message : String(error);
   const handler = handlers[job.kind as JobKind];
   if (job.attempts >= (handler?.attempts ?? DEFAULT_ATTEMPTS)) {
     await withFirmWords(ctx.database, job.firm_id, async () => handler?.onGiveUp?.(ctx, job, reason));
     await completeJob(ctx, job);
-  } else {
-    await withFirmWords(ctx.database, job.firm_id, async () => handler?.onRetry?.(ctx, job, reason));
-    await retryJob(ctx, job, reason, error instanceof RetryLater ? error.afterMs : 0);
+    return "given up";
   }
+  await withFirmWords(ctx.database, job.firm_id, async () => handler?.onRetry?.(ctx, job, reason));
+  await retryJob(ctx, job, reason, error instanceof RetryLater ? error.afterMs : 0);
+  return "retry";
+}
+
+/**
+ * One line per job at info, the pipeline's stage as it ends: the job's kind, the row it is about,
+ * its firm, what it left (an item's status, a retry), attempt and milliseconds. A job that failed
+ * carries its error; one tried again later is a warning, one given up an error.
+ */
+async function stageLine(
+  ctx: ServerContext,
+  log: Logger,
+  handler: JobHandler | undefined,
+  job: Job,
+  started: bigint,
+  failed?: { outcome: string; error: unknown },
+) {
+  const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
+  if (!failed && !log.isLevelEnabled("info")) return;
+  // Saying what the job left must not stop the worker: the line then says less.
+  const of = (await handler?.describe?.(ctx, job).catch(() => undefined)) ?? {};
+  const error = failed?.error;
+  const outcome = failed?.outcome ?? of.outcome ?? "done";
+  const line = {
+    stage: job.kind,
+    ...(of.itemId ? { itemId: of.itemId } : {}),
+    ref: job.ref_id,
+    firmId: job.firm_id,
+    jobId: job.id,
+    attempt: job.attempts,
+    outcome,
+    ms,
+    ...(failed ? { err: error } : {}),
+  };
+  if (!failed) log.info(line, "stage");
+  else if (outcome === "retry") log.warn(line, "stage failed, tried again later");
+  else log.error(line, "stage failed");
 }
 
 export interface WorkerOptions {
+  /** Where its lines go: the process's logger unless given. */
+  log?: Logger;
   /**
    * Queues again what no job carries on (items a crash left half way); run at start, once the
    * leases of dead processes are free, and every few minutes.
@@ -89,11 +136,12 @@ export interface WorkerOptions {
 
 export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurrency = 4, options: WorkerOptions = {}): Worker {
   const workerId = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
+  const log = (options.log ?? logger()).child({ component: "worker" });
   const sweep = async () => {
-    await options.requeueStalled?.(ctx).catch((error: unknown) => console.error("could not look for stalled work", error));
+    await options.requeueStalled?.(ctx).catch((error: unknown) => log.error({ err: error }, "could not look for stalled work"));
   };
   const released = releaseLeasesOfDeadProcesses(ctx)
-    .catch((error: unknown) => console.error("could not release stale job leases", error))
+    .catch((error: unknown) => log.error({ err: error }, "could not release stale job leases"))
     .then(sweep);
   const sweeper = setInterval(() => void sweep(), STALLED_SWEEP_MS);
   sweeper.unref();
@@ -116,7 +164,7 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
       const { poll, job } = carried ?? {
         poll: ++polls,
         job: await claimJob(ctx, workerId, leaseMs).catch((error: unknown) => {
-          console.error("job queue unavailable", error);
+          log.error({ err: error }, "job queue unavailable");
           return undefined;
         }),
       };
@@ -130,15 +178,22 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
         await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
         continue;
       }
+      const started = process.hrtime.bigint();
+      const handler = handlers[job.kind as JobKind] as JobHandler | undefined;
       try {
         // A job speaks its firm's words: the reasons it stores and the mail it sends.
         await withFirmWords(ctx.database, job.firm_id, () => handlerOf(handlers, job).run(ctx, job));
+        await stageLine(ctx, log, handler, job, started);
         if (stopping) await completeJob(ctx, job);
         else carried = { poll: ++polls, job: await completeAndClaimNext(ctx, job, workerId, leaseMs) };
       } catch (error) {
         // Recording the failure can fail too (the database gone a moment, a deadlock): the loop
         // goes on, and the job's lease running out brings it back.
-        await recordFailure(ctx, handlers, job, error).catch((failure: unknown) => console.error(`could not record the failure of job ${job.id}`, failure));
+        const outcome = await recordFailure(ctx, handlers, job, error).catch((failure: unknown) => {
+          log.error({ err: failure, jobId: job.id }, "could not record the failure of a job");
+          return "retry" as const;
+        });
+        await stageLine(ctx, log, handler, job, started, { outcome, error });
       } finally {
         if (!carried) busy--;
       }
@@ -146,7 +201,8 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
     // Stopped with a job taken and not started: it is free for another worker at once.
     if (carried) {
       busy--;
-      if (carried.job) await releaseJob(ctx, carried.job).catch((error: unknown) => console.error(`could not give back job ${carried?.job?.id}`, error));
+      if (carried.job)
+        await releaseJob(ctx, carried.job).catch((error: unknown) => log.error({ err: error, jobId: carried?.job?.id }, "could not give back a job"));
     }
   };
   const loops = Array.from({ length: concurrency }, () => loop());

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+import { logger } from "../../app/common/logger.server";
 
 // Several copies of one HTTP server on one port, one per core: Node's cluster hands each new
 // connection to one copy. A copy that dies is started again; one that dies again and again within
@@ -51,10 +52,13 @@ export function startServerCopies({ exec, args, count, env, name }: CopiesOption
       if (stopping) return;
       quickDeaths = lived < QUICK_DEATH_MS ? quickDeaths + 1 : 0;
       if (quickDeaths >= MAX_QUICK_DEATHS) {
-        console.error(`${name} processes stopped ${quickDeaths} times just after starting; giving up.`);
+        logger().error({ processes: name, quickDeaths }, `${name} processes stopped ${quickDeaths} times just after starting; giving up.`);
         process.exit(1);
       }
-      console.error(`${name} process ${worker.process.pid} stopped (${signal ?? code}); starting another.`);
+      logger().error(
+        { processes: name, childPid: worker.process.pid, exit: signal ?? code },
+        `${name} process ${worker.process.pid} stopped (${signal ?? code}); starting another.`,
+      );
       fork();
     });
   };

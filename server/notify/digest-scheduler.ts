@@ -8,6 +8,7 @@ import { dueLocalDate, isKnownTimeZone } from "./digest-schedule";
 import { type DigestSchedule, loadSchedules } from "./digest-schedules";
 import { sendErrorReports } from "./error-report";
 import { sendDigest } from "./send-digest";
+import { logger } from "../../app/common/logger.server";
 
 // The daily mails. Every tick looks for schedules whose local time has come today and whose run
 // of the day is not yet claimed. Inserting the digest_run row is the claim: its unique key
@@ -35,7 +36,7 @@ export async function runDueDigests(ctx: ServerContext, options: DigestTickOptio
       try {
         if (await runOnce(ctx, schedule, localDate, kind, options.retryAfter)) ran++;
       } catch (error) {
-        console.error(`daily ${kind} of ${schedule.key} could not run`, error);
+        logger("worker").error({ err: error, kind, schedule: schedule.key }, "a daily report could not run");
       }
     }
   }
@@ -109,9 +110,9 @@ export function startDigestScheduler(ctx: ServerContext, options: { intervalMs?:
   let current: Promise<unknown> = Promise.resolve();
   const tick = () => {
     current = runDueDigests(ctx, { retryAfter })
-      .catch((error: unknown) => console.error("daily digests could not run", error))
+      .catch((error: unknown) => logger("worker").error({ err: error }, "daily digests could not run"))
       .then(() => sendErrorReports(ctx))
-      .catch((error: unknown) => console.error("error reports could not be sent", error))
+      .catch((error: unknown) => logger("worker").error({ err: error }, "error reports could not be sent"))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, intervalMs);
       });

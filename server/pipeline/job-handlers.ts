@@ -1,4 +1,6 @@
-import type { JobHandler, JobHandlers } from "../jobs/worker";
+import type { ServerContext } from "../context";
+import type { Job } from "../jobs/queue";
+import type { JobHandler, JobHandlers, StageOf } from "../jobs/worker";
 import { MAX_MAIL_ATTEMPTS, deliverRecordedMail } from "./deliver-recorded-mail";
 import { MAX_NOTIFY_ATTEMPTS, notifyInboxItem } from "../notify/notify-inbox-item";
 import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../storage/store-inbox-item";
@@ -12,9 +14,30 @@ import { runRetrieve } from "./case-retrieve";
 import { MAX_TRACK_ATTEMPTS, pollTrackedCase, scheduleNextPoll } from "./track-case";
 import { checkMissedNotices } from "./missed-notices";
 
+// What a stage left, for the worker's line per stage: the item's status (and disposition, DMS
+// status), or the document's fetch or title status and the item it belongs to.
+async function itemStage(ctx: ServerContext, job: Job): Promise<StageOf> {
+  const item = await ctx.database.db.selectFrom("inbox_item").select(["status", "disposition", "dms_status"]).where("id", "=", job.ref_id).executeTakeFirst();
+  if (!item) return { itemId: job.ref_id };
+  const outcome =
+    job.kind === "store-inbox-item" ? `dms ${item.dms_status}` : item.disposition === "No Disposition" ? item.status : `${item.status} (${item.disposition})`;
+  return { itemId: job.ref_id, outcome };
+}
+
+async function documentStage(ctx: ServerContext, job: Job): Promise<StageOf> {
+  const document = await ctx.database.db
+    .selectFrom("document")
+    .select(["processed_from_id", "fetch_status", "title_extraction"])
+    .where("id", "=", job.ref_id)
+    .executeTakeFirst();
+  if (!document) return {};
+  return { itemId: document.processed_from_id, outcome: job.kind === "extract-title" ? `title ${document.title_extraction ?? "none"}` : document.fetch_status };
+}
+
 // Processing an item shows its retries and its failure on the item itself.
 const processItem: JobHandler = {
   run: (ctx, job) => processInboxItem(ctx, job.ref_id),
+  describe: itemStage,
   onRetry: (ctx, job, reason) =>
     setItem(ctx, { id: job.ref_id, firm_id: job.firm_id }, { status: "Retry", reason }, { event: "retry", detail: reason, level: "WARNING" }),
   onGiveUp: (ctx, job, reason) =>
@@ -33,6 +56,7 @@ const extractDocumentTitle: JobHandler = {
     if (item) await finishWhenAllFetched(ctx, item.id, item.firm_id);
   },
   attempts: MAX_EXTRACTION_ATTEMPTS,
+  describe: documentStage,
   onGiveUp: async (ctx, job, reason) => {
     const item = await titleGivenUp(ctx, job.ref_id, reason);
     if (item) await finishWhenAllFetched(ctx, item.id, item.firm_id);
@@ -49,11 +73,11 @@ const trackCase: JobHandler = {
 /** What each kind of job of the notice pipeline does, for the worker. */
 export const PIPELINE_JOBS: JobHandlers = {
   "process-inbox-item": processItem,
-  "fetch-document": { run: (ctx, job) => fetchDocument(ctx, job.ref_id, job.attempts), attempts: MAX_FETCH_ATTEMPTS },
+  "fetch-document": { run: (ctx, job) => fetchDocument(ctx, job.ref_id, job.attempts), attempts: MAX_FETCH_ATTEMPTS, describe: documentStage },
   "extract-title": extractDocumentTitle,
   "apply-walls": { run: (ctx, job) => applyWalls(ctx, job.firm_id) },
-  "store-inbox-item": { run: (ctx, job) => storeInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_STORAGE_ATTEMPTS },
-  "notify-inbox-item": { run: (ctx, job) => notifyInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_NOTIFY_ATTEMPTS },
+  "store-inbox-item": { run: (ctx, job) => storeInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_STORAGE_ATTEMPTS, describe: itemStage },
+  "notify-inbox-item": { run: (ctx, job) => notifyInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_NOTIFY_ATTEMPTS, describe: itemStage },
   // A delivery keeps its own attempts and back-off (a day of them); the job only runs the next one.
   "deliver-webhook": { run: (ctx, job) => deliverWebhook(ctx, job.ref_id) },
   "deliver-mail": { run: (ctx, job) => deliverRecordedMail(ctx, job.ref_id, job.attempts), attempts: MAX_MAIL_ATTEMPTS },

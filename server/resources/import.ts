@@ -14,6 +14,7 @@ import { discardUpload } from "./import-upload";
 import { type WrittenLine, importLine } from "./import-write";
 import { checkWritableFields, requireResource } from "./repository";
 import type { ServerResource } from "./types";
+import { logger } from "../../app/common/logger.server";
 
 // Import of a comma-separated file into any writable registry entity. The request checks the
 // file and the firm's limits and answers at once; the lines are then written by a job in this
@@ -171,7 +172,7 @@ async function runImport(
     const end = job.sync ? await syncDeletions(ctx, caller, res, file, written, job.max) : { deleted: 0, message: null };
     await finishJob(ctx, job.id, { status: "done", ...end });
   } catch (error) {
-    console.error(`Import job ${job.id} failed`, error);
+    logger("worker").error({ err: error, importJobId: job.id }, "import job failed");
     await finishJob(ctx, job.id, { status: "failed", message: message("errors:internal") }).catch(() => undefined);
   } finally {
     discardUpload(file.path);

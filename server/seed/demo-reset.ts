@@ -14,6 +14,7 @@ import { DEMO_INBOX } from "./demo";
 import { seedDemoFirmData } from "./demo-firm-data";
 import { demoNotices } from "./demo-notices";
 import { seedDemoYear } from "./demo-year";
+import { logger } from "../../app/common/logger.server";
 
 // Puts the demo firm's data back as a first start leaves it (decision 048). Users, roles, the
 // firm row and its inbox address stay; so do AUDIT entries, the firm's own history.
@@ -244,7 +245,7 @@ export function resetDemoFirm(ctx: ServerContext, caller: Caller): Promise<DemoR
       if (ctx.config.ECFX_DEMO_YEAR) {
         yearInProgress = true;
         void seedDemoYear(ctx, firmId)
-          .catch((error: unknown) => console.error("The demo year could not be added", error))
+          .catch((error: unknown) => logger("demo").error({ err: error }, "the demo year could not be added"))
           .finally(() => {
             yearInProgress = false;
           });

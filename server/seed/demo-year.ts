@@ -11,6 +11,7 @@ import { type AnyDb, type Row, insertTable } from "./large";
 import { MATTER_TOPICS, type Random, companyName, opposingParty, seededRandom, shortParty } from "./large-names";
 import { tinyPdf } from "./tiny-pdf";
 import { targetForCredential } from "../storage/dms-targets";
+import { logger } from "../../app/common/logger.server";
 
 // A year of the demo firm's court mail, written straight to the tables in the shape the pipeline
 // leaves behind (received, parsed, matched, fetched, filed, notified), so that tables, filters,
@@ -295,12 +296,12 @@ function localDate(ms: number, timeZone: string): string {
 }
 
 /** Starts the demo year once the demo firm is new and the server answers; the first sign-in does not wait for it. */
-export function addDemoYearInBackground(ctx: ServerContext, log: (line: string) => void = console.log): void {
+export function addDemoYearInBackground(ctx: ServerContext, log: (line: string) => void = (line) => logger("demo").info(line)): void {
   void (async () => {
     const demo = await ctx.database.db.selectFrom("firm").select("id").where("is_default", "=", 1).executeTakeFirstOrThrow();
     const report = await seedDemoYear(ctx, demo.id);
     if (report) log(`Demo year: ${report.cases} cases and ${report.items} notices added in ${report.seconds.toFixed(1)} s`);
-  })().catch((error: unknown) => console.error("The demo year could not be added", error));
+  })().catch((error: unknown) => logger("demo").error({ err: error }, "the demo year could not be added"));
 }
 
 /** Generates the year in memory: the same firm, cases and start day always give the same rows. */

@@ -81,7 +81,7 @@ describe("the container's installation", () => {
       // The console's build is not what this is about; every other part runs as in the image.
       ECFX_ROLES: "api,worker,smtp",
       ECFX_WEB_CONCURRENCY: "1",
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: "info",
     });
     await product.waitFor("ECFX API on", 180_000);
   }, 200_000);
@@ -99,7 +99,8 @@ describe("the container's installation", () => {
   });
 
   it("starts with no firm, no demo user and no court simulator, and says how to create the first firm", async () => {
-    expect(product!.output()).toContain(FIRST_FIRM_HINT);
+    // A JSON log line: the hint's line breaks are escaped in it.
+    expect(product!.output()).toContain(JSON.stringify(FIRST_FIRM_HINT).slice(1, -1));
     expect(product!.output()).not.toContain("Court simulator");
     expect(product!.output()).not.toContain("Demo sign-in");
     const database = openDatabase(`sqlite:${path.join(dataDir, "ecfx.sqlite")}`);

@@ -44,7 +44,7 @@ describe("crash safety of the SMTP inbox", () => {
       ECFX_COURT_BASE_URL: simulator.url,
       ECFX_DEMO_PASSWORD: "Crash-Test-Passw0rd",
       ECFX_DEMO_DATA: "false",
-      LOG_LEVEL: "silent",
+      LOG_LEVEL: "info",
     };
     server = await start(env);
     const transport = nodemailer.createTransport({ host: "127.0.0.1", port: Number(env.ECFX_SMTP_PORT), pool: true, maxConnections: 10, ignoreTLS: true });

@@ -87,7 +87,7 @@ describe("the API on every core", () => {
       ECFX_DEMO_DATA: "false",
       // The tests below sign in to the demo firm this one creates in the shared data folder.
       ECFX_DEMO_PASSWORD: BENCH_PASSWORD,
-      LOG_LEVEL: "silent",
+      LOG_LEVEL: "info",
     });
     await product.waitFor("ECFX API on", 120_000);
     const health = async () => (await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => undefined))?.status;
@@ -158,7 +158,7 @@ describe("the API on every core", () => {
         ECFX_DEMO: "true",
         ECFX_DEMO_DATA: "false",
         ECFX_DEMO_PASSWORD: BENCH_PASSWORD,
-        LOG_LEVEL: "silent",
+        LOG_LEVEL: "info",
       });
       const consoleUrl = `http://127.0.0.1:${port}`;
       await product.waitFor("ECFX console on", 600_000);

@@ -254,7 +254,8 @@ export class TestBed {
       ECFX_DEMO_YEAR: "false",
       ECFX_DEMO_PASSWORD: demoPassword,
       ECFX_WORKER_CONCURRENCY: "2",
-      LOG_LEVEL: "silent",
+      // The start-up lines the tests wait for are written at info.
+      LOG_LEVEL: "info",
     };
   }
 

@@ -53,7 +53,7 @@ async function adminQuery(url: string, text: string): Promise<void> {
 
 export async function prepareData(backend: BackendName, pgUrl?: string): Promise<PreparedData> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `ecfx-bench-${backend}-`));
-  const env: Record<string, string> = { ECFX_DATA_DIR: dataDir, ECFX_DEMO: "true", ECFX_DEMO_PASSWORD: BENCH_PASSWORD, LOG_LEVEL: "warn" };
+  const env: Record<string, string> = { ECFX_DATA_DIR: dataDir, ECFX_DEMO: "true", ECFX_DEMO_PASSWORD: BENCH_PASSWORD, LOG_LEVEL: "info" };
   let dropDb = async () => {};
   if (backend === "postgres") {
     if (!pgUrl) throw new Error("PostgreSQL benchmark without a server");

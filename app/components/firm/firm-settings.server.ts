@@ -10,6 +10,7 @@ import { inputOf } from "../../utils/wizard-state";
 import { FIRM_INFORMATION_PAGE, type FirmSettingsPage, fieldsOf, firmUpdateOf, parseFirmForm } from "./firm-fields";
 import { LOGO_INTENT, MAX_LOGO_BYTES, isPng } from "./logo";
 import { readForm } from "../../utils/request-body.server";
+import { logger } from "../../common/logger.server";
 
 // The firm settings pages (/firm-information, /special-handling): the firm, the choices of their
 // selects, saving a page's settings, and the logo.
@@ -68,7 +69,7 @@ async function saveSettings(request: Request, page: FirmSettingsPage, formData: 
     const onForm = Object.keys(fieldErrors).length > 0 && Object.keys(fieldErrors).every((name) => fieldsOf(page).some((f) => f.name === name));
     if (error.status === 400 && onForm) return data({ result: submission.reply({ fieldErrors }) }, { headers });
     // Spec §8: the failure is logged, and its own text, when it has one, is what the user reads.
-    console.error(`Saving the firm failed: ${error.status} ${error.body.message ?? ""}`);
+    logger("console").error({ status: error.status, apiMessage: error.body.message ?? "" }, "saving the firm failed");
     return redirectWithToast(request, page.path, firmSaveFailure(error), { headers });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
