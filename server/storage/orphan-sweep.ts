@@ -1,3 +1,4 @@
+import { logger } from "../../app/common/logger.server";
 import type { ServerContext } from "../context";
 import { ORPHAN_AGE_MS } from "./blob-store";
 
@@ -7,10 +8,11 @@ import { ORPHAN_AGE_MS } from "./blob-store";
  * never read meanwhile, only kept.
  */
 export function startOrphanSweep(ctx: ServerContext): { stop(): void } {
+  const log = logger("orphan-sweep");
   const sweep = () =>
     ctx.blobs.sweepOrphans(ctx.clock.now()).then(
-      (removed) => removed > 0 && console.log(`removed ${removed} stored file(s) no notice or document refers to`),
-      (error: unknown) => console.error("could not sweep stored files", error),
+      (removed) => removed > 0 && log.info({ removed }, `removed ${removed} stored file(s) no notice or document refers to`),
+      (err: unknown) => log.error({ err }, "could not sweep stored files"),
     );
   const timer = setInterval(() => void sweep(), ORPHAN_AGE_MS);
   timer.unref();
