@@ -27,6 +27,7 @@ const SERVER_FLOORS = [
   "notify",
   "resources",
   "pipeline",
+  "scim",
   "api",
   "seed",
   "bootstrap",

@@ -35,7 +35,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = form.get("intent");
   try {
     if (intent === "create") {
-      const { data: made } = await api.json<{ id: string; token: string }>("/api/v1/scim/tokens", { method: "POST", json: { label: String(form.get("label") ?? "") } });
+      const { data: made } = await api.json<{ id: string; token: string }>("/api/v1/scim/tokens", {
+        method: "POST",
+        json: { label: String(form.get("label") ?? "") },
+      });
       return data({ token: made.token, error: undefined }, { headers });
     }
     if (intent === "revoke") {

@@ -411,7 +411,11 @@ export const ROUTES: Record<string, RouteRule> = {
   ...credentialRoutes(),
 
   "GET /api/v1/scim": { needs: [{ administrator: true }], request: at("/api/v1/scim"), cross: "none" },
-  "POST /api/v1/scim/tokens": { needs: [{ administrator: true }], request: () => ({ path: "/api/v1/scim/tokens", options: json({ label: "matrix" }) }), cross: "none" },
+  "POST /api/v1/scim/tokens": {
+    needs: [{ administrator: true }],
+    request: () => ({ path: "/api/v1/scim/tokens", options: json({ label: "matrix" }) }),
+    cross: "none",
+  },
   "DELETE /api/v1/scim/tokens/:id": {
     needs: [{ administrator: true }],
     request: () => ({ path: "/api/v1/scim/tokens/00000000-0000-0000-0000-000000000000" }),

@@ -31,7 +31,10 @@ for (const js of [false, true]) {
       const config = await page.request.get("/scim/v2/ServiceProviderConfig", { headers: scim });
       expect(config.status()).toBe(200);
       expect(config.headers()["content-type"]).toContain(SCIM);
-      const made = await page.request.post("/scim/v2/Groups", { headers: scim, data: JSON.stringify({ schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: group }) });
+      const made = await page.request.post("/scim/v2/Groups", {
+        headers: scim,
+        data: JSON.stringify({ schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: group }),
+      });
       expect(made.status()).toBe(201);
 
       // Shown once: the page opened again lists the token by its name, never the token.
@@ -39,11 +42,19 @@ for (const js of [false, true]) {
       await expect(page.getByRole("form", { name: label })).toBeVisible();
       await expect(page.getByText(token)).toHaveCount(0);
 
-      await page.getByRole("row", { name: new RegExp(group) }).getByLabel("Security role").selectOption({ label: "Docketing" });
+      await page
+        .getByRole("row", { name: new RegExp(group) })
+        .getByLabel("Security role")
+        .selectOption({ label: "Docketing" });
       await press(page, "Save mappings");
       await expect(page.getByText("The group mappings were saved.")).toBeVisible();
       await open(page, js, "/scim-provisioning");
-      await expect(page.getByRole("row", { name: new RegExp(group) }).getByLabel("Security role").locator("option:checked")).toHaveText("Docketing");
+      await expect(
+        page
+          .getByRole("row", { name: new RegExp(group) })
+          .getByLabel("Security role")
+          .locator("option:checked"),
+      ).toHaveText("Docketing");
 
       await page.getByRole("form", { name: label }).getByRole("button", { name: "Revoke" }).click();
       await expect(page.getByText("The token was revoked")).toBeVisible();
