@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
 import { USERS, signedIn } from "./helpers";
@@ -41,6 +42,14 @@ for (const js of [false, true]) {
       await open(page, js, "/scim-provisioning");
       await expect(page.getByRole("form", { name: label })).toBeVisible();
       await expect(page.getByText(token)).toHaveCount(0);
+      // With a token and a group listed, axe finds no serious or critical fault on the page (axe
+      // runs in the page, so with JavaScript; the accessibility spec checks server markup apart).
+      if (js) {
+        const faults = (await new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).analyze()).violations.filter(
+          (v) => v.impact === "serious" || v.impact === "critical",
+        );
+        expect(faults.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      }
 
       await page
         .getByRole("row", { name: new RegExp(group) })
