@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../utils/api.server";
 import { requireUser } from "../utils/auth.server";
+import { readForm } from "../utils/request-body.server";
 import { useFormatMoment } from "../utils/dates";
 import { redirectWithToast } from "../utils/toast.server";
 import { useHydrated } from "../utils/use-hydrated";
@@ -31,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { api, headers } = await requireUser(request, "firmAccess");
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   try {
     if (intent === "create") {
