@@ -29,6 +29,7 @@ const SERVER_FLOORS = [
   "notify",
   "resources",
   "pipeline",
+  "scim",
   "api",
   "seed",
   "bootstrap",

@@ -4,8 +4,10 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../utils/api.server";
 import { requireUser } from "../utils/auth.server";
+import { readForm } from "../utils/request-body.server";
 import { useFormatMoment } from "../utils/dates";
 import { redirectWithToast } from "../utils/toast.server";
+import { useHydrated } from "../utils/use-hydrated";
 
 // SCIM provisioning (decision 101): the firm's administrators make and revoke the tokens its
 // identity provider uses, and map the provider's groups to security roles. Plain forms, so it
@@ -30,11 +32,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { api, headers } = await requireUser(request, "firmAccess");
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   try {
     if (intent === "create") {
-      const { data: made } = await api.json<{ id: string; token: string }>("/api/v1/scim/tokens", { method: "POST", json: { label: String(form.get("label") ?? "") } });
+      const { data: made } = await api.json<{ id: string; token: string }>("/api/v1/scim/tokens", {
+        method: "POST",
+        json: { label: String(form.get("label") ?? "") },
+      });
       return data({ token: made.token, error: undefined }, { headers });
     }
     if (intent === "revoke") {
@@ -64,6 +69,7 @@ export default function ScimProvisioning() {
   const posted = useActionData<typeof action>();
   const { t } = useTranslation();
   const moment = useFormatMoment();
+  const hydrated = useHydrated() || undefined;
   if (!loaded.allowed) return <Alert color="yellow">{t("errors:scimAdminsOnly")}</Alert>;
   const { endpoint, tokens, groups, roles } = loaded;
   return (
@@ -97,7 +103,7 @@ export default function ScimProvisioning() {
         {tokens.length === 0 ? <Text size="sm">{t("scim.noTokens")}</Text> : null}
         <Stack gap="xs" mb="md">
           {tokens.map((token) => (
-            <Form method="post" key={token.id} aria-label={token.label}>
+            <Form method="post" key={token.id} aria-label={token.label} data-hydrated={hydrated}>
               <input type="hidden" name="intent" value="revoke" />
               <input type="hidden" name="id" value={token.id} />
               <Group justify="space-between" wrap="nowrap">
@@ -115,7 +121,7 @@ export default function ScimProvisioning() {
             </Form>
           ))}
         </Stack>
-        <Form method="post" aria-label={t("scim.create")}>
+        <Form method="post" aria-label={t("scim.create")} data-hydrated={hydrated}>
           <input type="hidden" name="intent" value="create" />
           <Group align="flex-end">
             <TextInput name="label" label={t("scim.label")} description={t("scim.labelHint")} required maxLength={100} />
@@ -134,7 +140,7 @@ export default function ScimProvisioning() {
         {groups.length === 0 ? (
           <Text size="sm">{t("scim.noGroups")}</Text>
         ) : (
-          <Form method="post" aria-label={t("scim.groups")}>
+          <Form method="post" aria-label={t("scim.groups")} data-hydrated={hydrated}>
             <input type="hidden" name="intent" value="map" />
             <Table>
               <Table.Thead>

@@ -26,7 +26,9 @@ export type Need =
   | { entry: string; need: "read" | "write" }
   | { resource: string; need: "read" | "write" }
   | { field: [resource: string, field: string]; need: "read" }
-  | { ownRoleOr: string };
+  | { ownRoleOr: string }
+  /** The firm's Administrator role itself (SCIM provisioning: its tokens act on administrators too). */
+  | { administrator: true };
 
 export interface Request {
   path: string;
@@ -411,6 +413,27 @@ export const ROUTES: Record<string, RouteRule> = {
   "POST /api/v1/invoice/:id/pay": { needs: firmWrite, request: (r) => ({ path: `/api/v1/invoice/${r.ids.billing}/pay` }), cross: "404" },
 
   ...credentialRoutes(),
+
+  "GET /api/v1/scim": { needs: [{ administrator: true }], request: at("/api/v1/scim"), cross: "none" },
+  "POST /api/v1/scim/tokens": {
+    needs: [{ administrator: true }],
+    request: () => ({ path: "/api/v1/scim/tokens", options: json({ label: "matrix" }) }),
+    cross: "none",
+  },
+  "DELETE /api/v1/scim/tokens/:id": {
+    needs: [{ administrator: true }],
+    request: () => ({ path: "/api/v1/scim/tokens/00000000-0000-0000-0000-000000000000" }),
+    cross: "none",
+    harmless: true,
+    ok: [404],
+  },
+  "PUT /api/v1/scim/groups/:id": {
+    needs: [{ administrator: true }],
+    request: () => ({ path: "/api/v1/scim/groups/00000000-0000-0000-0000-000000000000", options: json({ security_role_id: null }) }),
+    cross: "none",
+    harmless: true,
+    ok: [404],
+  },
 };
 
 /** The generic routes, expanded to every registry entry by the test. */
@@ -436,4 +459,21 @@ export const EXCLUDED: Record<string, string> = {
   "POST /oauth/access_token": "token refresh; tests/api/refresh.test.ts",
   "GET *": "signed public document links; tests/api/notify.test.ts",
   "POST /api/v1/billing/stripe/webhook": "no session: the payment provider's signature is its authority; tests/api/billing.test.ts",
+  "GET /scim/v2/ServiceProviderConfig": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "GET /scim/v2/ResourceTypes": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "GET /scim/v2/ResourceTypes/:id": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "GET /scim/v2/Schemas": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "GET /scim/v2/Schemas/:id": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "GET /scim/v2/Users": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "POST /scim/v2/Users": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "GET /scim/v2/Users/:id": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "PUT /scim/v2/Users/:id": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "PATCH /scim/v2/Users/:id": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "DELETE /scim/v2/Users/:id": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "GET /scim/v2/Groups": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "POST /scim/v2/Groups": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "GET /scim/v2/Groups/:id": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "PUT /scim/v2/Groups/:id": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "PATCH /scim/v2/Groups/:id": "a firm's SCIM token, no session; tests/api/scim.test.ts",
+  "DELETE /scim/v2/Groups/:id": "a firm's SCIM token, no session; tests/api/scim.test.ts",
 };

@@ -84,6 +84,7 @@ function holds(c: Caller, need: Need, rows: Rows): boolean {
   }
   if ("resource" in need) return allows(level(c, need.resource), need.need);
   if ("field" in need) return fieldAccess(c.perms, need.field[0], need.field[1]) !== "DENY";
+  if ("administrator" in need) return c.role === "Administrator";
   return c.roleId === rows.ids.role || level(c, need.ownRoleOr) !== "DENY";
 }
 

@@ -23,6 +23,7 @@ function scim(server: () => RunningApi, token: string, host?: string) {
   const headers = { "content-type": SCIM, accept: SCIM, ...(host ? { "x-forwarded-host": host } : {}) };
   const client = api(server().url, token);
   return {
+    token,
     get: (route: string) => client.get(`/scim/v2${route}`, headers),
     post: (route: string, json: unknown) => client.request("POST", `/scim/v2${route}`, { body: JSON.stringify(json), headers }),
     put: (route: string, json: unknown) => client.request("PUT", `/scim/v2${route}`, { body: JSON.stringify(json), headers }),
@@ -178,6 +179,17 @@ describe.each(backends)("SCIM provisioning (%s)", (backend) => {
       expectScimError(await client.post("/Users", newUser("Dana.Reyes@demo.ecfx.test")), 409, "uniqueness");
       expectScimError(await client.get("/Users/00000000-0000-0000-0000-000000000000"), 404);
       expectScimError(await client.post("/Users", { schemas: [USER], userName: "not an address" }), 400, "invalidValue");
+      // Okta sends a charset with the type, some clients plain JSON: both are read.
+      const token = client.token;
+      for (const type of [`${SCIM}; charset=utf-8`, "application/json"]) {
+        const res = await api(server().url, token).request("POST", "/scim/v2/Users", {
+          body: JSON.stringify(newUser(`typed-${type.length}@demo.ecfx.test`)),
+          headers: { "content-type": type },
+        });
+        expect(res.status).toBe(201);
+      }
+      const broken = await api(server().url, token).request("POST", "/scim/v2/Users", { body: "{", headers: { "content-type": SCIM } });
+      expectScimError(broken, 400, "invalidSyntax");
 
       const found = await client.get(`/Users?filter=${encodeURIComponent('userName eq "DANA.REYES@demo.ecfx.test"')}`);
       expect(found.status).toBe(200);
