@@ -333,6 +333,8 @@ interface VendorCredentialColumns extends EntityColumns {
 }
 
 interface IManageCredentialColumns extends VendorCredentialColumns {
+  /** "password" or "authorization_code"; NULL reads as "password" (migration 066). */
+  sign_in: string | null;
   username: string | null;
   password: string | null;
   client_id: string | null;
