@@ -367,6 +367,8 @@ export interface NetDocumentsCloudCredentialTable extends VendorCredentialColumn
   cloud_environment: string | null;
   default_cabinet: string | null;
   author_field: string | null;
+  /** Migration 067: file into the matter workspace of the filing's client and matter. */
+  matter_workspaces: ColumnType<number, number | undefined, number>;
 }
 
 export interface NetDocumentsClientCredentialTable extends VendorCredentialColumns {
@@ -377,6 +379,7 @@ export interface NetDocumentsClientCredentialTable extends VendorCredentialColum
   author_field: string | null;
   region: string | null;
   create_folders: ColumnType<number, number | undefined, number>;
+  matter_workspaces: ColumnType<number, number | undefined, number>;
 }
 
 export interface SharePointCloudCredentialTable extends VendorCredentialColumns {

@@ -274,6 +274,7 @@ export const netDocumentsCloudCredentials = credentialResource({
     f("recent_access_token", "secret", "connection"),
     f("default_cabinet", "text", "filing", { required: true, column: true }),
     f("author_field", "text", "filing"),
+    f("matter_workspaces", "flag", "filing"),
   ],
 });
 
@@ -290,6 +291,7 @@ export const netDocumentsClientCredentials = credentialResource({
     f("default_cabinet", "text", "filing", { required: true, column: true }),
     f("author_field", "text", "filing"),
     f("create_folders", "flag", "filing"),
+    f("matter_workspaces", "flag", "filing"),
   ],
 });
 

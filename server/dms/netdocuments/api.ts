@@ -35,6 +35,8 @@ export interface CallOptions {
   form?: Record<string, string>;
   /** Sent as multipart/form-data (a fresh FormData per attempt). */
   multipart?: () => BodyInit;
+  /** A 404 answers null instead of failing: the call asks whether something exists. */
+  notFound?: boolean;
 }
 
 export class NetDocumentsApi {
@@ -52,6 +54,7 @@ export class NetDocumentsApi {
   /** A JSON answer of an API call; `action` names it in errors ("the upload", "listing folder X"). */
   async json(action: string, path: string, options: CallOptions = {}): Promise<unknown> {
     const response = await this.call(action, path, options);
+    if (response === null) return null;
     const body = await readBounded(this.kind, response, MAX_JSON_BYTES);
     try {
       return JSON.parse(body.toString("utf8")) as unknown;
@@ -62,7 +65,7 @@ export class NetDocumentsApi {
 
   /** The bytes of an answer (a document's content), refused past `max`. */
   async bytes(action: string, path: string, max: number): Promise<Buffer> {
-    return readBounded(this.kind, await this.call(action, path), max);
+    return readBounded(this.kind, await this.call(action, path, {}), max);
   }
 
   /** A valid access token: the kept one while it lasts, else a new one from /v1/OAuth. */
@@ -83,7 +86,9 @@ export class NetDocumentsApi {
     return (await this.renew(stored)).accessToken;
   }
 
-  private async call(action: string, path: string, options: CallOptions = {}): Promise<Response> {
+  private async call(action: string, path: string, options: CallOptions & { notFound: true }): Promise<Response | null>;
+  private async call(action: string, path: string, options?: CallOptions): Promise<Response>;
+  private async call(action: string, path: string, options: CallOptions = {}): Promise<Response | null> {
     for (let attempt = 1; ; attempt++) {
       const token = await this.accessToken();
       const response = await this.send(apiUrl(this.endpoints, path, options.query), options, { authorization: `Bearer ${token}` });
@@ -94,6 +99,10 @@ export class NetDocumentsApi {
         this.storedRefused = true;
         this.initialTried = true;
         continue;
+      }
+      if (response.status === 404 && options.notFound) {
+        await response.body?.cancel();
+        return null;
       }
       if (!response.ok) throw await refusal(this.kind, action, response, this.ctx.now());
       return response;

@@ -34,6 +34,11 @@ export interface NetDocumentsTestServer extends VendorTestServer {
   credentialSettingsFor(kind: "cloud" | "client"): Record<string, unknown>;
   /** Adds a folder (by name path) and a document in it, as if someone had filed it. */
   addDocument(folder: string[], name: string, extension: string, bytes: Buffer): void;
+  /**
+   * Adds the matter workspace of `client` and `matter` in the cabinet (documents held in it list
+   * the workspace's name as their first folder).
+   */
+  addWorkspace(client: string, matter: string, name: string): void;
 }
 
 const CABINET = { id: "NG-ECFX0001", name: "Matters" };
@@ -47,6 +52,8 @@ interface Folder {
   id: string;
   name: string;
   parent: string | null;
+  /** A matter workspace: its client and matter, the cabinet's workspace attributes. */
+  workspace?: { client: string; matter: string };
 }
 interface Stored {
   id: string;
@@ -98,7 +105,7 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
     id: folder.id,
     envId: `:Q1:${folder.id}.nev`,
     name: folder.name,
-    extension: FOLDER_EXTENSION,
+    extension: folder.workspace ? "ndws" : FOLDER_EXTENSION,
     url: link(folder.id),
   });
   const documentAttributes = (doc: Stored) => ({
@@ -109,7 +116,8 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
     size: doc.bytes.length,
     url: link(doc.id),
   });
-  const childFolders = (parent: string | null) => [...folders.values()].filter((f) => f.parent === parent);
+  // A workspace is no folder of the cabinet: it is found by its client and matter.
+  const childFolders = (parent: string | null) => [...folders.values()].filter((f) => f.parent === parent && !f.workspace);
   const makeFolder = (name: string, parent: string | null): Folder => {
     const folder = { id: nextId(), name, parent };
     folders.set(folder.id, folder);
@@ -250,6 +258,15 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
       if (decodeURIComponent(match[1]!) !== CABINET.id) return send(res, 404, { error: `Cabinet ${match[1]} was not found` });
       return send(res, 200, match[2] === "info" ? CABINET : childFolders(null).map(folderAttributes));
     }
+    if ((match = /^\/v1\/Workspace\/([^/]+)\/([^/]+)\/([^/]+)\/info$/.exec(path))) {
+      get();
+      checkQuery(url, []);
+      const [cabinet, client, matter] = [match[1]!, match[2]!, match[3]!].map(decodeURIComponent);
+      if (cabinet !== CABINET.id) return send(res, 404, { error: `Cabinet ${cabinet} was not found` });
+      const workspace = [...folders.values()].find((f) => f.workspace?.client === client && f.workspace?.matter === matter);
+      if (!workspace) return send(res, 404, { error: `No workspace for ${client}/${matter}` });
+      return send(res, 200, { standardAttributes: folderAttributes(workspace) });
+    }
     if ((match = /^\/v1\/Folder\/([^/]+)$/.exec(path))) {
       get();
       checkQuery(url, ["$select", "$skiptoken"]);
@@ -363,6 +380,10 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
     revokeAccessTokens: () => accessTokens.clear(),
     hangNext: (path) => {
       hangs.push(path);
+    },
+    addWorkspace: (client, matter, name) => {
+      const workspace: Folder = { id: nextId(), name, parent: null, workspace: { client, matter } };
+      folders.set(workspace.id, workspace);
     },
     addDocument: (folder, name, extension, bytes) => {
       let parent: string | null = null;

@@ -218,6 +218,34 @@ describe("NetDocuments filing", () => {
     expect(ctx.slept).toEqual([1500]);
   });
 
+  it("files into the matter workspace of the policy's client and matter, below it, and never into the cabinet's folders", async () => {
+    server.addWorkspace("1234", "0007", "Smith v. Jones (1234-0007)");
+    const target = cloud(context(), { matter_workspaces: true });
+    const filing = request({ folder: ["Notices"], properties: { client: "1234", matter: "0007", "1001": "Motion" } });
+    const intended = await target.intend(filing, "ws-1");
+    expect(intended.location).toBe("1234/0007/Notices/Notice of Electronic Filing.pdf");
+    const stored = await target.write(filing, intended);
+    expect(server.documents()).toEqual([
+      expect.objectContaining({ folder: ["Smith v. Jones (1234-0007)", "Notices"], name: "Notice of Electronic Filing.pdf", properties: { "1001": "Motion" } }),
+    ]);
+    expect(await target.findExisting(intended)).toEqual(stored);
+    // Directly in the workspace, and the next free name there.
+    await intendAndWrite(target, request({ folder: [], properties: { client: "1234", matter: "0007" } }), "ws-2");
+    await intendAndWrite(target, request({ folder: [], properties: { client: "1234", matter: "0007" } }), "ws-3");
+    expect(
+      server
+        .documents()
+        .filter((doc) => doc.folder.length === 1)
+        .map((doc) => doc.name),
+    ).toEqual(["Notice of Electronic Filing.pdf", "Notice of Electronic Filing (2).pdf"]);
+    expect(server.folders()).toEqual([["Smith v. Jones (1234-0007)"], ["Smith v. Jones (1234-0007)", "Notices"]]);
+
+    const none = await failure(target.intend(request({ properties: { client: "1234", matter: "0999" } }), "ws-4"));
+    expect(none).toMatchObject({ retryable: false, message: "NetDocuments has no workspace for client 1234 and matter 0999 in cabinet NG-ECFX0001" });
+    const unnamed = await failure(target.intend(request(), "ws-5"));
+    expect(unnamed.message).toBe("Filing into NetDocuments matter workspaces needs the storage policy's document properties client and matter");
+  });
+
   it("picks the next free name when the name is taken, across pages of the folder", async () => {
     await server.close();
     server = await startNetDocumentsServer({ pageSize: 2 });
