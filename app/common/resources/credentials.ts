@@ -267,6 +267,7 @@ export const netDocumentsCloudCredentials = credentialResource({
   resource: "net_documents_cloud_credential",
   apiPath: "/api/v1/net-documents-cloud-credential",
   ...failed("netDocumentsCloud"),
+  authorization: { system: "netdocuments" },
   fields: [
     f("cloud_environment", "text", "connection", { required: true, column: true }),
     f("basic_auth", "secret", "connection", req),

@@ -26,6 +26,8 @@ export interface NetDocumentsSignIn {
   grant(stored: StoredToken | null): NetDocumentsGrant;
   /** An access token the credential already holds, tried before asking for a new one. */
   initialAccessToken?: string;
+  /** What a refused grant adds to its message: how a person mends it ("connect to NetDocuments again"). */
+  mend?: string;
 }
 
 export interface CallOptions {
@@ -124,10 +126,21 @@ export class NetDocumentsApi {
     }
   }
 
+  /**
+   * Exchanges the code NetDocuments sent back after a person approved ECFX for a token pair, and
+   * keeps it (with when) in place of whatever refresh token the credential held.
+   */
+  async connect(code: string, redirectUri: string, basic: string): Promise<void> {
+    const token = await this.renew(null, { basic, form: { grant_type: "authorization_code", code, redirect_uri: redirectUri } });
+    const connected: StoredToken = { ...token, extra: { ...token.extra, connected_at: String(this.ctx.now()) } };
+    await this.ctx.tokens.write(connected);
+    this.current = connected;
+  }
+
   /** Asks /v1/OAuth for a token and keeps it, with the refresh token NetDocuments may have rotated. */
-  private async renew(stored: StoredToken | null): Promise<StoredToken> {
+  private async renew(stored: StoredToken | null, asked?: NetDocumentsGrant): Promise<StoredToken> {
     const failed = "Token generation failed: ";
-    const grant = this.signIn.grant(stored);
+    const grant = asked ?? this.signIn.grant(stored);
     const response = await this.send(apiUrl(this.endpoints, "/v1/OAuth"), { form: grant.form }, { authorization: `Basic ${grant.basic}` }, failed);
     if (!response.ok) {
       const reason = await vendorReason(response);
@@ -144,7 +157,9 @@ export class NetDocumentsApi {
         // A refused grant makes the kept token worthless; the credential's own refresh token is tried next time.
         await this.ctx.tokens.clear();
       }
-      throw new DmsTargetError(this.kind, `${failed}${reason}`, retryable);
+      // A refused grant (400 invalid_grant) is mended by a person's approval; a refused app (401) is not.
+      const mend = response.status === 400 && this.signIn.mend ? `; ${this.signIn.mend}` : "";
+      throw new DmsTargetError(this.kind, `${failed}${reason}${mend}`, retryable);
     }
     let answer: Record<string, unknown> = {};
     try {
@@ -161,7 +176,9 @@ export class NetDocumentsApi {
     const token: StoredToken = {
       accessToken: answer.access_token,
       expiresAt: this.ctx.now() + (Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0),
-      ...(refreshToken ? { refreshToken, extra: { refresh_token: refreshToken } } : {}),
+      ...(refreshToken
+        ? { refreshToken, extra: { refresh_token: refreshToken, ...(stored?.extra?.connected_at ? { connected_at: stored.extra.connected_at } : {}) } }
+        : {}),
     };
     await this.ctx.tokens.write(token);
     this.current = token;

@@ -4,7 +4,8 @@ import { DmsLocationTaken, DmsTargetError, type DmsStoreRequest, type DmsStoreRe
 import { type ConnectionReport, type VendorContext, type VendorTarget, runConnectionChecks } from "../vendor-target";
 import { NetDocumentsApi, type NetDocumentsSignIn } from "./api";
 import { FOLDER_EXTENSION, NetDocumentsFolders, type NetDocumentsItem, type WorkspaceKey, findWorkspace } from "./folders";
-import { documentLink, netDocumentsEndpoints } from "./hosts";
+import { type NetDocumentsEndpoints, consentUrl, documentLink, netDocumentsEndpoints } from "./hosts";
+import type { AuthorizingTarget } from "../authorization-code";
 import { fullName, netDocumentsName, numberedName, sameName } from "./names";
 import { profileAttributes } from "./profile";
 
@@ -76,9 +77,15 @@ function basicOf(value: string): string {
   return bare.includes(":") ? Buffer.from(bare, "utf8").toString("base64") : bare;
 }
 
-export function createNetDocumentsCloudTarget(settings: NetDocumentsCloudSettings, ctx: VendorContext): VendorTarget {
+/**
+ * A cloud credential holds a refresh token a person obtained once; when NetDocuments stops taking
+ * it, a person approves ECFX again at NetDocuments' consent page (as for Clio) and the new pair
+ * is kept sealed in the token store, ahead of the credential's own.
+ */
+export function createNetDocumentsCloudTarget(settings: NetDocumentsCloudSettings, ctx: VendorContext): AuthorizingTarget {
   const kind = NETDOCUMENTS_CLOUD_KIND;
-  return createTarget(
+  const basic = basicOf(settings.basic_auth ?? "");
+  const { target, api, endpoints } = createTarget(
     {
       kind,
       region: settings.cloud_environment ?? "",
@@ -89,17 +96,36 @@ export function createNetDocumentsCloudTarget(settings: NetDocumentsCloudSetting
       workspaces: settings.matter_workspaces === true,
       signIn: {
         initialAccessToken: settings.recent_access_token || undefined,
+        mend: "connect to NetDocuments again from the credential's page",
         grant: (stored) => {
           // NetDocuments may hand out a new refresh token with each token: the newest one kept wins.
           const refreshToken = stored?.extra?.refresh_token ?? stored?.refreshToken ?? settings.refresh_token;
           if (!refreshToken) throw new DmsTargetError(kind, "Token generation failed: the credential has no refresh token", false);
-          return { basic: basicOf(settings.basic_auth ?? ""), form: { grant_type: "refresh_token", refresh_token: refreshToken } };
+          return { basic, form: { grant_type: "refresh_token", refresh_token: refreshToken } };
         },
       },
     },
     ctx,
   );
+  return {
+    ...target,
+    authorization: {
+      async status() {
+        const stored = await ctx.tokens.read();
+        const connectedAt = stored?.extra?.connected_at ? Number(stored.extra.connected_at) : null;
+        return { connected: Boolean(stored || settings.refresh_token), connectedAt, required: true };
+      },
+      authorizeUrl: (state, redirectUri) => consentUrl(endpoints, clientIdOf(basic), state, redirectUri),
+      complete: (code, redirectUri) => api.connect(code, redirectUri, basic),
+    },
+  };
 }
+
+/** The application's client id, from its Basic credentials (base64 of client_id:client_secret). */
+const clientIdOf = (basic: string) => {
+  const decoded = Buffer.from(basic, "base64").toString("utf8");
+  return decoded.slice(0, Math.max(0, decoded.indexOf(":")));
+};
 
 export function createNetDocumentsClientTarget(settings: NetDocumentsClientSettings, ctx: VendorContext): VendorTarget {
   return createTarget(
@@ -120,10 +146,10 @@ export function createNetDocumentsClientTarget(settings: NetDocumentsClientSetti
       },
     },
     ctx,
-  );
+  ).target;
 }
 
-function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
+function createTarget(setup: TargetSetup, ctx: VendorContext): { target: VendorTarget; api: NetDocumentsApi; endpoints: NetDocumentsEndpoints } {
   const { kind } = setup;
   if (!setup.cabinet?.trim()) throw new DmsTargetError(kind, "The NetDocuments credential names no default cabinet", false);
   const endpoints = netDocumentsEndpoints(kind, setup.region, ctx.baseUrl);
@@ -182,7 +208,7 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
   }
   const prefixOf = (key: WorkspaceKey | null) => (key ? [key.client, key.matter] : []);
 
-  return {
+  const target: VendorTarget = {
     kind,
     // Its documents carry no key of ours: a copy is known by its name and bytes.
     recognisesCopyBy: "content",
@@ -279,4 +305,5 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
       ]);
     },
   };
+  return { target, api, endpoints };
 }

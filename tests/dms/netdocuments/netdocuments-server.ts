@@ -39,6 +39,8 @@ export interface NetDocumentsTestServer extends VendorTestServer {
    * the workspace's name as their first folder).
    */
   addWorkspace(client: string, matter: string, name: string): void;
+  /** Makes the current refresh token invalid (revoked, or unused past its lifetime). */
+  revokeRefreshToken(): void;
 }
 
 const CABINET = { id: "NG-ECFX0001", name: "Matters" };
@@ -94,6 +96,7 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
   let sequence = 4800;
   const nextId = () => `${++sequence}-0000-${String(sequence % 10000).padStart(4, "0")}`;
   let origin = "";
+  const codes = new Map<string, string>();
 
   const link = (id: string) => `${origin}/neWeb2/goID.aspx?id=${id}`;
   const pathOf = (folderId: string | null): string[] => {
@@ -180,6 +183,17 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
       }
       send(res, 200, answer);
     };
+    if (grant === "authorization_code") {
+      const code = form.get("code") ?? "";
+      const redirect = form.get("redirect_uri");
+      if (!redirect) violation("/v1/OAuth: authorization_code grant without redirect_uri");
+      if (client !== APP.clientId || secret !== APP.secret)
+        return send(res, 401, { error: "invalid_client", error_description: "Client authentication failed" });
+      if (codes.get(code) !== redirect)
+        return send(res, 400, { error: "invalid_grant", error_description: "The authorization code is invalid or has expired" });
+      codes.delete(code);
+      return issue(true);
+    }
     if (grant === "refresh_token") {
       const offered = form.get("refresh_token");
       if (!offered) violation("/v1/OAuth: refresh_token grant without refresh_token");
@@ -240,6 +254,22 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
     const path = url.pathname;
     const method = req.method ?? "GET";
     if (path === "/v1/OAuth") return token(res, req, body);
+    if (path === "/neWeb2/OAuth.aspx") {
+      // The person signs in and approves at once: back to the redirect URI with a code.
+      if (method !== "GET") violation(`${method} ${path}: GET only`);
+      const redirect = url.searchParams.get("redirect_uri");
+      const state = url.searchParams.get("state");
+      if (url.searchParams.get("response_type") !== "code" || !redirect || !state || !url.searchParams.get("scope"))
+        return violation("/neWeb2/OAuth.aspx needs response_type=code, scope, redirect_uri and state");
+      if (url.searchParams.get("client_id") !== APP.clientId) return send(res, 400, { error: "invalid_client" });
+      const code = randomBytes(10).toString("hex");
+      codes.set(code, redirect);
+      const back = new URL(redirect);
+      back.searchParams.set("code", code);
+      back.searchParams.set("state", state);
+      res.writeHead(302, { location: back.toString() });
+      return res.end();
+    }
     const presented = bearer(req);
     const expires = accessTokens.get(presented);
     if (expires === undefined || expires < Date.now())
@@ -380,6 +410,9 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
     revokeAccessTokens: () => accessTokens.clear(),
     hangNext: (path) => {
       hangs.push(path);
+    },
+    revokeRefreshToken: () => {
+      refreshToken = `rt-revoked-${randomBytes(6).toString("hex")}`;
     },
     addWorkspace: (client, matter, name) => {
       const workspace: Folder = { id: nextId(), name, parent: null, workspace: { client, matter } };

@@ -186,6 +186,36 @@ describe("NetDocuments sign-in", () => {
   });
 });
 
+describe("NetDocuments connected again by a person", () => {
+  it("says how to mend a refused refresh token, and files again once a person approved ECFX at NetDocuments", async () => {
+    const ctx = context();
+    const target = cloud(ctx);
+    expect(await target.authorization.status()).toEqual({ connected: true, connectedAt: null, required: true });
+    server.revokeRefreshToken();
+    const refused = await failure(intendAndWrite(target, request(), "again-1"));
+    expect(refused.message).toBe(
+      "Token generation failed: The refresh token is invalid or has expired; connect to NetDocuments again from the credential's page",
+    );
+
+    const redirect = "https://ecfx.firm.example/oauth/netdocuments/callback";
+    const consent = new URL(target.authorization.authorizeUrl("signed-state", redirect));
+    expect(consent.origin + consent.pathname).toBe(`${server.origin}/neWeb2/OAuth.aspx`);
+    expect(Object.fromEntries(consent.searchParams)).toMatchObject({
+      client_id: "AP-ECFX0001",
+      response_type: "code",
+      redirect_uri: redirect,
+      state: "signed-state",
+    });
+    const approved = await fetch(consent, { redirect: "manual" });
+    const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;
+    await target.authorization.complete(code, redirect);
+    expect((await target.authorization.status()).connectedAt).toBe(ctx.now());
+    await intendAndWrite(target, request(), "again-2");
+    expect(server.grants().slice(-1)).toEqual(["authorization_code"]);
+    expect(server.documents()).toHaveLength(1);
+  });
+});
+
 describe("NetDocuments refusals after a new token", () => {
   it("takes a second 401 as final", async () => {
     server.failNext(401, { count: 2, path: /^\/v1\/Cabinet\// });
@@ -368,7 +398,13 @@ describe("NetDocuments connection test", () => {
   it("reports the step that failed with NetDocuments' reason", async () => {
     const refused = await cloud(context(), { refresh_token: "rt-revoked" }).testConnection();
     expect(refused.ok).toBe(false);
-    expect(refused.steps).toEqual([{ step: "Sign in", ok: false, detail: "Token generation failed: The refresh token is invalid or has expired" }]);
+    expect(refused.steps).toEqual([
+      {
+        step: "Sign in",
+        ok: false,
+        detail: "Token generation failed: The refresh token is invalid or has expired; connect to NetDocuments again from the credential's page",
+      },
+    ]);
 
     server.failNext(403, { path: /^\/v1\/Cabinet\// });
     const denied = await cloud(context()).testConnection();
