@@ -380,6 +380,13 @@ export const litifyCredentials = credentialResource({
   ],
 });
 
+/**
+ * FileVine's billing item as server/dms/filevine/filevine-billing.ts reads it: "<description> |
+ * <hours> | <rate>", a description before the first "|", hours and rate optional non-negative
+ * numbers. Checked when the credential is saved, so "| x | y" is refused then, not at filing.
+ */
+export const FILEVINE_BILLING_ITEM = /^\s*[^|\s][^|]*(\|\s*(\d+(\.\d+)?)?\s*(\|\s*(\d+(\.\d+)?)?\s*)?)?$/;
+
 export const fileVineCredentials = credentialResource({
   key: "dms-filevine",
   resource: "file_vine_credential",
@@ -397,7 +404,7 @@ export const fileVineCredentials = credentialResource({
     f("api_key", "secret", "connection"),
     f("api_secret", "secret", "connection"),
     f("hashtags", "text", "filing"),
-    f("billingItem", "text", "filing"),
+    f("billingItem", "text", "filing", { pattern: { regex: FILEVINE_BILLING_ITEM, message: "errors:fileVineBillingItem" } }),
   ],
 });
 
