@@ -51,7 +51,7 @@ export default function RecordPage() {
           <RecordDetails def={def} record={record} titles={titles} />
         )}
       </Card>
-      {canWrite && !editing && def.authorization ? (
+      {canWrite && !editing && def.authorization && authorization?.required !== false ? (
         <VendorConnection system={def.authorization.system} credentialId={String(record.id)} status={authorization} />
       ) : null}
       {canWrite && !editing && def.testConnection ? (

@@ -378,6 +378,8 @@ interface VendorCredentialColumns extends EntityColumns {
 }
 
 interface IManageCredentialColumns extends VendorCredentialColumns {
+  /** "password" or "authorization_code"; NULL reads as "password" (migration 066). */
+  sign_in: string | null;
   username: string | null;
   password: string | null;
   client_id: string | null;
@@ -410,6 +412,8 @@ export interface NetDocumentsCloudCredentialTable extends VendorCredentialColumn
   cloud_environment: string | null;
   default_cabinet: string | null;
   author_field: string | null;
+  /** Migration 067: file into the matter workspace of the filing's client and matter. */
+  matter_workspaces: ColumnType<number, number | undefined, number>;
 }
 
 export interface NetDocumentsClientCredentialTable extends VendorCredentialColumns {
@@ -420,6 +424,7 @@ export interface NetDocumentsClientCredentialTable extends VendorCredentialColum
   author_field: string | null;
   region: string | null;
   create_folders: ColumnType<number, number | undefined, number>;
+  matter_workspaces: ColumnType<number, number | undefined, number>;
 }
 
 export interface SharePointCloudCredentialTable extends VendorCredentialColumns {

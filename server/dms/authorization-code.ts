@@ -9,6 +9,8 @@ export interface ConnectionStatus {
   connected: boolean;
   /** Epoch milliseconds of the last completed connection, when known. */
   connectedAt: number | null;
+  /** False when the credential signs in another way (an iManage password): the console offers no connection then. */
+  required?: boolean;
 }
 
 export interface VendorAuthorization {

@@ -70,6 +70,16 @@ describe.each(backends)("a notice filed end to end into FileVine (%s)", (backend
     expect(tested.status).toBe(200);
     expect(tested.body.ok).toBe(true);
 
+    // Spec §5: billing item fields are checked when the credential is saved, not first at filing.
+    for (const billingItem of ["| x | y", "Review | many", "Review | 0.1 | 250 | extra"]) {
+      const bad = await bed.client.put(path, { billingItem });
+      expect(bad.status, billingItem).toBe(400);
+      expect(bad.body.fieldErrors.billingItem[0], billingItem).toMatch(/^Enter the billing item as description \| hours \| rate/);
+    }
+    for (const billingItem of ["Court notice review", "Court notice review | 0.2", "Court notice review | 0.1 | 250", ""]) {
+      expect((await bed.client.put(path, { billingItem })).status, billingItem).toBe(200);
+    }
+
     const incomplete = await bed.client.post(apiPathOf(KEY), { name: "Half a key", api_key: "only-the-key" });
     expect(incomplete.status).toBe(400);
     expect(Object.keys(incomplete.body.fieldErrors).sort()).toEqual(["clientId", "clientSecret", "personalAccessToken"]);

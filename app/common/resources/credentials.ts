@@ -24,9 +24,13 @@ interface CredentialField {
   hintKey?: string;
   /** A text that must match this pattern, or is refused with the message key. */
   pattern?: { regex: RegExp; message: string };
+  /** A choice's value when none is given (records from before the field existed). */
+  defaultValue?: string;
 }
 
 export const BOX_SUBJECT_TYPES = ["enterprise", "user"] as const;
+/** How an iManage credential signs in: a user's password, or a person's approval through the tenant's SSO. */
+export const IMANAGE_SIGN_IN_METHODS = ["password", "authorization_code"] as const;
 
 /** Milliseconds waited after creating a folder before filing into it (some DMS index folders late). */
 const syncDelay = () =>
@@ -70,8 +74,10 @@ function schemaOf(field: CredentialField): z.ZodTypeAny {
       return integer(required);
     case "flag":
       return z.boolean().default(false);
-    case "choice":
-      return z.enum(field.options as [string, ...string[]], { required_error: "errors:required" });
+    case "choice": {
+      const choice = z.enum(field.options as [string, ...string[]], { required_error: "errors:required" });
+      return field.defaultValue ? z.preprocess((v) => (v === null || v === "" ? undefined : v), choice.default(field.defaultValue)) : choice;
+    }
     case "map":
       return properties();
     case "secret":
@@ -136,6 +142,8 @@ interface CredentialType {
   /** Ways of signing in: at least one group must be complete (the first group's first field names the error). */
   signInWith?: string[][];
   authorization?: ResourceDef["authorization"];
+  /** A rule across fields of its own. */
+  crossCheck?: CrossCheck;
 }
 
 const NAME_STEP = { name: "name", kind: "text", required: true, step: "connection" } as const;
@@ -164,7 +172,7 @@ function credentialResource(type: CredentialType): ResourceDef {
     siblings: DMS_CREDENTIAL_KEYS,
     titleField: "name",
     schema: z.object(shape),
-    ...(type.signInWith ? { crossCheck: signInCheck(type.signInWith) } : {}),
+    ...(type.signInWith ? { crossCheck: signInCheck(type.signInWith) } : type.crossCheck ? { crossCheck: type.crossCheck } : {}),
     fields: [...all.map(fieldDef), { name: "created_at", kind: "date", computed: true }],
     columns,
     defaultSort: "name",
@@ -198,8 +206,9 @@ const f = (name: string, kind: CredentialFieldKind, step: CredentialField["step"
 const req = { required: true } as const;
 
 const IMANAGE_SIGN_IN: CredentialField[] = [
-  f("username", "text", "connection", req),
-  f("password", "secret", "connection", req),
+  f("sign_in", "choice", "connection", { options: IMANAGE_SIGN_IN_METHODS, defaultValue: "password" }),
+  f("username", "text", "connection"),
+  f("password", "secret", "connection"),
   f("client_id", "text", "connection", req),
   f("client_secret", "secret", "connection", req),
   f("customer_id", "integer", "connection", req),
@@ -224,6 +233,16 @@ const SHAREPOINT: CredentialField[] = [
   f("signature", "text", "filing"),
 ];
 
+/** A password sign-in needs the user's name and password; an approved one (SSO) has none. */
+const imanageSignInCheck: CrossCheck = {
+  fields: ["sign_in", "username", "password"],
+  check: (values) => {
+    if (values.sign_in === "authorization_code") return null;
+    const missing = ["username", "password"].filter((field) => !filled(values[field]));
+    return missing.length ? Object.fromEntries(missing.map((field) => [field, "errors:required"])) : null;
+  },
+};
+
 const failed = (system: string) => ({ creationFailedKey: `errors:dmsCreation.${system}`, updateFailedKey: `errors:dmsUpdate.${system}` });
 
 export const imanageCloudCredentials = credentialResource({
@@ -231,6 +250,8 @@ export const imanageCloudCredentials = credentialResource({
   resource: "imanage_cloud_credential",
   apiPath: "/api/v1/imanage-cloud-credential",
   ...failed("imanageCloud"),
+  authorization: { system: "imanage-cloud" },
+  crossCheck: imanageSignInCheck,
   fields: [f("cloud_environment", "text", "connection", { required: true, column: true }), ...IMANAGE_SIGN_IN, ...IMANAGE_FILING],
 });
 
@@ -239,6 +260,8 @@ export const imanageOnPremCredentials = credentialResource({
   resource: "imanage_on_prem_credential",
   apiPath: "/api/v1/imanage-on-prem-credential",
   ...failed("imanageOnPrem"),
+  authorization: { system: "imanage-on-prem" },
+  crossCheck: imanageSignInCheck,
   fields: [f("base_url", "url", "connection", { required: true, column: true }), f("use_agent", "flag", "connection"), ...IMANAGE_SIGN_IN, ...IMANAGE_FILING],
 });
 
@@ -247,6 +270,7 @@ export const netDocumentsCloudCredentials = credentialResource({
   resource: "net_documents_cloud_credential",
   apiPath: "/api/v1/net-documents-cloud-credential",
   ...failed("netDocumentsCloud"),
+  authorization: { system: "netdocuments" },
   fields: [
     f("cloud_environment", "text", "connection", { required: true, column: true }),
     f("basic_auth", "secret", "connection", req),
@@ -254,6 +278,7 @@ export const netDocumentsCloudCredentials = credentialResource({
     f("recent_access_token", "secret", "connection"),
     f("default_cabinet", "text", "filing", { required: true, column: true }),
     f("author_field", "text", "filing"),
+    f("matter_workspaces", "flag", "filing"),
   ],
 });
 
@@ -270,6 +295,7 @@ export const netDocumentsClientCredentials = credentialResource({
     f("default_cabinet", "text", "filing", { required: true, column: true }),
     f("author_field", "text", "filing"),
     f("create_folders", "flag", "filing"),
+    f("matter_workspaces", "flag", "filing"),
   ],
 });
 
@@ -358,6 +384,13 @@ export const litifyCredentials = credentialResource({
   ],
 });
 
+/**
+ * FileVine's billing item as server/dms/filevine/filevine-billing.ts reads it: "<description> |
+ * <hours> | <rate>", a description before the first "|", hours and rate optional non-negative
+ * numbers. Checked when the credential is saved, so "| x | y" is refused then, not at filing.
+ */
+export const FILEVINE_BILLING_ITEM = /^\s*[^|\s][^|]*(\|\s*(\d+(\.\d+)?)?\s*(\|\s*(\d+(\.\d+)?)?\s*)?)?$/;
+
 export const fileVineCredentials = credentialResource({
   key: "dms-filevine",
   resource: "file_vine_credential",
@@ -375,7 +408,7 @@ export const fileVineCredentials = credentialResource({
     f("api_key", "secret", "connection"),
     f("api_secret", "secret", "connection"),
     f("hashtags", "text", "filing"),
-    f("billingItem", "text", "filing"),
+    f("billingItem", "text", "filing", { pattern: { regex: FILEVINE_BILLING_ITEM, message: "errors:fileVineBillingItem" } }),
   ],
 });
 

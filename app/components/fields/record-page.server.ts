@@ -135,9 +135,13 @@ async function testConnection(opened: Awaited<ReturnType<typeof openRecordPage>>
 
 /** Whether the credential is connected to the vendor that needs a person's approval; null when the API cannot say. */
 async function authorizationStatus(api: Awaited<ReturnType<typeof openRecordPage>>["api"], def: ResourceDef, id: string) {
-  const status = await call<{ connected: boolean; connectedAt: number | null }>(api, `${def.apiPath}/${encodeURIComponent(id)}/authorization`, {
-    method: "GET",
-  });
+  const status = await call<{ connected: boolean; connectedAt: number | null; required?: boolean }>(
+    api,
+    `${def.apiPath}/${encodeURIComponent(id)}/authorization`,
+    {
+      method: "GET",
+    },
+  );
   return status.ok ? status.data : null;
 }
 

@@ -8,11 +8,17 @@ import type { DropboxSettings } from "./dropbox-settings";
 
 // The official SDK, fed a fetch that goes through the guard and a token from the credential's
 // store. The SDK is given no refresh token: renewing is DropboxTokens' job, once, when Dropbox
-// refuses the token (401), and then the call is made again.
+// refuses the token (401), and then the call is made again. Members of a Dropbox team with team
+// space see the team's shared folders only from the team's root namespace: the account's
+// root_info (users/get_current_account) names it, and when it is not the member's home
+// namespace every call carries Dropbox-API-Path-Root {".tag": "root", "root": <id>} (Dropbox's
+// "Namespace guide"), so paths are read from the team space the firm sees.
 
 export class DropboxClient {
   readonly tokens: DropboxTokens;
   private readonly fetch;
+  /** The Path-Root header value, once the account's root is known ("" for a user's own root). */
+  private pathRoot: Promise<string> | undefined;
 
   constructor(
     settings: DropboxSettings,
@@ -25,10 +31,27 @@ export class DropboxClient {
 
   /** Runs one SDK call; a refusal becomes a DropboxRefusal naming `action` ("the upload of /a/b.pdf"). */
   async call<T>(action: string, run: (dropbox: Dropbox) => Promise<DropboxResponse<T>>): Promise<T> {
+    this.pathRoot ??= this.rootOf().catch((error: unknown) => {
+      this.pathRoot = undefined;
+      throw error;
+    });
+    const pathRoot = await this.pathRoot;
+    return this.send(action, (dropbox) => run(dropbox), pathRoot);
+  }
+
+  /** The team space's root namespace when the account is a team member's with one; "" otherwise. */
+  private async rootOf(): Promise<string> {
+    const account = await this.send("reading the account's root", (dropbox) => dropbox.usersGetCurrentAccount(), "");
+    const root = account.root_info;
+    if (root.root_namespace_id === root.home_namespace_id) return "";
+    return JSON.stringify({ ".tag": "root", root: root.root_namespace_id });
+  }
+
+  private async send<T>(action: string, run: (dropbox: Dropbox) => Promise<DropboxResponse<T>>, pathRoot: string): Promise<T> {
     let token = await this.tokens.current();
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await run(new Dropbox({ accessToken: token, fetch: this.fetch }))).result;
+        return (await run(new Dropbox({ accessToken: token, fetch: this.fetch, ...(pathRoot ? { pathRoot } : {}) }))).result;
       } catch (error) {
         if (!(error instanceof DropboxResponseError)) throw error;
         const refused = error as DropboxResponseError<unknown>;

@@ -4,16 +4,24 @@ import type { StoredToken } from "../vendor-target";
 import { type IManageConnection, type IManageRequest, readJson, refusal, send } from "./imanage-http";
 
 // Signing in to iManage Work and calling its API as the credential's user. iManage issues tokens
-// with OAuth 2's password grant (the app's client id and secret with the user's name and
-// password) at /auth/oauth2/token, and renews them with the refresh token where the firm's
-// app registration allows one. The token lives in the credential's token store, with the
-// customer id and user id that discovery (GET /api) reported, so another process reuses it.
+// at /auth/oauth2/token with OAuth 2's password grant (the app's client id and secret with the
+// user's name and password) or, for tenants that sign in through their identity provider (SSO),
+// where no password exists, the authorization-code grant: a person approves ECFX at
+// /auth/oauth2/authorize and the code iManage sends back is exchanged once. Tokens are renewed
+// with the refresh token where the firm's app registration allows one ("Allow Refresh Token").
+// The token lives in the credential's token store, with the customer id and user id that
+// discovery (GET /api) reported, so another process reuses it.
 
 /** A token is renewed this long before iManage says it expires. */
 const RENEW_MARGIN_MS = 60_000;
 const TOKEN_PATH = "/auth/oauth2/token";
 /** The spec's message for a refused sign-in; iManage's reason follows after ": ". */
 const TOKEN_FAILED = "Token generation failed";
+export const IMANAGE_NOT_CONNECTED = 'Not connected to iManage yet: open the credential\'s page and use "Connect to iManage"';
+
+/** How the credential signs in: a user's password, or a person's approval (SSO tenants). */
+export const IMANAGE_SIGN_IN_METHODS = ["password", "authorization_code"] as const;
+export type IManageSignInMethod = (typeof IMANAGE_SIGN_IN_METHODS)[number];
 
 export interface IManageSignIn {
   username: string;
@@ -22,6 +30,19 @@ export interface IManageSignIn {
   client_secret: string;
   /** The credential's customer id; 0 when unset, then the one discovery reports is used. */
   customer_id: number;
+  /** "password" when unset (credentials from before the choice existed). */
+  sign_in?: IManageSignInMethod | null;
+}
+
+/** The browser's way to iManage's consent page: state binds the answer to the firm, credential and person who asked. */
+export function imanageAuthorizeUrl(base: URL, clientId: string, state: string, redirectUri: string): string {
+  const url = new URL("/auth/oauth2/authorize", base.origin);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("client_id", clientId);
+  url.searchParams.set("redirect_uri", redirectUri);
+  url.searchParams.set("scope", "user");
+  url.searchParams.set("state", state);
+  return url.toString();
 }
 
 /** Who the token signs in as, from discovery. */
@@ -45,6 +66,24 @@ export class IManageSession {
     private readonly connection: IManageConnection,
     private readonly signIn: IManageSignIn,
   ) {}
+
+  private get approved(): boolean {
+    return this.signIn.sign_in === "authorization_code";
+  }
+
+  /** Whether the credential needs a person's approval, whether one was given, and when. */
+  async status(): Promise<{ connected: boolean; connectedAt: number | null; required: boolean }> {
+    const stored = await this.connection.ctx.tokens.read();
+    const connectedAt = stored?.extra?.connected_at ? Number(stored.extra.connected_at) : null;
+    return { connected: this.approved ? connectedAt !== null : Boolean(stored), connectedAt, required: this.approved };
+  }
+
+  /** Exchanges the code iManage sent back for a token, learns who it belongs to and keeps it sealed. */
+  async exchange(code: string, redirectUri: string): Promise<void> {
+    const token = await this.grant({ grant_type: "authorization_code", code, redirect_uri: redirectUri }, false);
+    if (!token) throw new DmsTargetError(this.connection.kind, TOKEN_FAILED, false);
+    await this.keep(token, { ...(await this.discover(token)), connected_at: String(this.connection.ctx.now()) });
+  }
 
   /** A token that is good for at least the renewal margin: the stored one, a refreshed one or a new one. */
   async token(): Promise<StoredToken> {
@@ -94,6 +133,15 @@ export class IManageSession {
       const refreshed = await this.grant({ grant_type: "refresh_token", refresh_token: stored.refreshToken }, true);
       if (refreshed) return this.keep(refreshed, stored.extra);
       await this.connection.ctx.tokens.clear();
+    }
+    // Approved credentials have no password to fall back on: a person must approve again.
+    if (this.approved) {
+      if (stored) await this.connection.ctx.tokens.clear();
+      throw new DmsTargetError(
+        this.connection.kind,
+        stored ? `${TOKEN_FAILED}: iManage no longer takes the approval; connect to iManage again` : IMANAGE_NOT_CONNECTED,
+        false,
+      );
     }
     const { username, password } = this.signIn;
     if (!username || !password) throw new DmsTargetError(this.connection.kind, `${TOKEN_FAILED}: the credential has no user name or password`, false);

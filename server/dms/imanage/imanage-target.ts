@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import { DmsLocationTaken, DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
-import { type ConnectionReport, type VendorContext, type VendorTarget, runConnectionChecks } from "../vendor-target";
+import { type ConnectionReport, type VendorContext, runConnectionChecks } from "../vendor-target";
 import { IManageDocuments } from "./imanage-documents";
 import { type FolderRef, IManageFolders } from "./imanage-folders";
 import { IMANAGE_DEFAULT_BASE_URL, cloudBase, imanagePurpose } from "./imanage-hosts";
 import type { IManageConnection } from "./imanage-http";
 import { displayName, firstFreeName, imanageExtension, imanageName } from "./imanage-names";
 import { type ProfileSettings, documentProfile, filingComment } from "./imanage-profile";
-import { IManageSession } from "./imanage-session";
+import { IManageSession, type IManageSignInMethod, imanageAuthorizeUrl } from "./imanage-session";
+import type { AuthorizingTarget } from "../authorization-code";
 
 // iManage Work (cloud and on-premises) as a DMS target, over the Work API v2. Documents go into
 // the folder the storage policy names below the credential's folder (folder_id) or, with matter
@@ -22,6 +23,8 @@ export const IMANAGE_ON_PREM_KIND = "imanage_on_prem_credential";
 
 /** What both kinds of iManage credential hold (spec §3), secrets decrypted. */
 interface IManageCommonSettings extends ProfileSettings {
+  /** How the credential signs in; "password" when unset. */
+  sign_in?: IManageSignInMethod | null;
   username: string;
   password: string;
   client_id: string;
@@ -64,7 +67,7 @@ const joinLocation = (path: string[], fileName: string) => [...path, fileName].j
 /** iManage compares names without regard to case. */
 const sameFile = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-function createIManageTarget(kind: string, settings: IManageCommonSettings, connection: IManageConnection): VendorTarget {
+function createIManageTarget(kind: string, settings: IManageCommonSettings, connection: IManageConnection): AuthorizingTarget {
   const session = new IManageSession(connection, settings);
   const library = (settings.database ?? "").trim();
   const folders = new IManageFolders(session, kind, library);
@@ -183,11 +186,23 @@ function createIManageTarget(kind: string, settings: IManageCommonSettings, conn
     ]);
   }
 
-  return { kind, recognisesCopyBy: "key", intend, findExisting, write, testConnection };
+  return {
+    kind,
+    recognisesCopyBy: "key",
+    intend,
+    findExisting,
+    write,
+    testConnection,
+    authorization: {
+      status: () => session.status(),
+      authorizeUrl: (state, redirectUri) => imanageAuthorizeUrl(connection.base, settings.client_id, state, redirectUri),
+      complete: (code, redirectUri) => session.exchange(code, redirectUri),
+    },
+  };
 }
 
 /** An iManage Cloud credential's target; calls go to its environment's host unless ECFX_IMANAGE_BASE_URL switched them. */
-export function createIManageCloudTarget(settings: IManageCloudSettings, ctx: VendorContext): VendorTarget {
+export function createIManageCloudTarget(settings: IManageCloudSettings, ctx: VendorContext): AuthorizingTarget {
   const base = cloudBase(settings.cloud_environment ?? "", ctx.baseUrl || IMANAGE_DEFAULT_BASE_URL);
   if (!base) throw new DmsTargetError(IMANAGE_CLOUD_KIND, `${settings.cloud_environment} is not an iManage Cloud environment`, false);
   return createIManageTarget(IMANAGE_CLOUD_KIND, settings, {
@@ -199,7 +214,7 @@ export function createIManageCloudTarget(settings: IManageCloudSettings, ctx: Ve
 }
 
 /** An on-premises iManage Work server's target; calls go to the credential's base_url. */
-export function createIManageOnPremTarget(settings: IManageOnPremSettings, ctx: VendorContext): VendorTarget {
+export function createIManageOnPremTarget(settings: IManageOnPremSettings, ctx: VendorContext): AuthorizingTarget {
   let base: URL;
   try {
     base = new URL(new URL(settings.base_url.trim()).origin);

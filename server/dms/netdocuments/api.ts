@@ -26,6 +26,8 @@ export interface NetDocumentsSignIn {
   grant(stored: StoredToken | null): NetDocumentsGrant;
   /** An access token the credential already holds, tried before asking for a new one. */
   initialAccessToken?: string;
+  /** What a refused grant adds to its message: how a person mends it ("connect to NetDocuments again"). */
+  mend?: string;
 }
 
 export interface CallOptions {
@@ -35,6 +37,8 @@ export interface CallOptions {
   form?: Record<string, string>;
   /** Sent as multipart/form-data (a fresh FormData per attempt). */
   multipart?: () => BodyInit;
+  /** A 404 answers null instead of failing: the call asks whether something exists. */
+  notFound?: boolean;
 }
 
 export class NetDocumentsApi {
@@ -52,6 +56,7 @@ export class NetDocumentsApi {
   /** A JSON answer of an API call; `action` names it in errors ("the upload", "listing folder X"). */
   async json(action: string, path: string, options: CallOptions = {}): Promise<unknown> {
     const response = await this.call(action, path, options);
+    if (response === null) return null;
     const body = await readBounded(this.kind, response, MAX_JSON_BYTES);
     try {
       return JSON.parse(body.toString("utf8")) as unknown;
@@ -62,7 +67,7 @@ export class NetDocumentsApi {
 
   /** The bytes of an answer (a document's content), refused past `max`. */
   async bytes(action: string, path: string, max: number): Promise<Buffer> {
-    return readBounded(this.kind, await this.call(action, path), max);
+    return readBounded(this.kind, await this.call(action, path, {}), max);
   }
 
   /** A valid access token: the kept one while it lasts, else a new one from /v1/OAuth. */
@@ -83,7 +88,9 @@ export class NetDocumentsApi {
     return (await this.renew(stored)).accessToken;
   }
 
-  private async call(action: string, path: string, options: CallOptions = {}): Promise<Response> {
+  private async call(action: string, path: string, options: CallOptions & { notFound: true }): Promise<Response | null>;
+  private async call(action: string, path: string, options?: CallOptions): Promise<Response>;
+  private async call(action: string, path: string, options: CallOptions = {}): Promise<Response | null> {
     for (let attempt = 1; ; attempt++) {
       const token = await this.accessToken();
       const response = await this.send(apiUrl(this.endpoints, path, options.query), options, { authorization: `Bearer ${token}` });
@@ -94,6 +101,10 @@ export class NetDocumentsApi {
         this.storedRefused = true;
         this.initialTried = true;
         continue;
+      }
+      if (response.status === 404 && options.notFound) {
+        await response.body?.cancel();
+        return null;
       }
       if (!response.ok) throw await refusal(this.kind, action, response, this.ctx.now());
       return response;
@@ -115,10 +126,21 @@ export class NetDocumentsApi {
     }
   }
 
+  /**
+   * Exchanges the code NetDocuments sent back after a person approved ECFX for a token pair, and
+   * keeps it (with when) in place of whatever refresh token the credential held.
+   */
+  async connect(code: string, redirectUri: string, basic: string): Promise<void> {
+    const token = await this.renew(null, { basic, form: { grant_type: "authorization_code", code, redirect_uri: redirectUri } });
+    const connected: StoredToken = { ...token, extra: { ...token.extra, connected_at: String(this.ctx.now()) } };
+    await this.ctx.tokens.write(connected);
+    this.current = connected;
+  }
+
   /** Asks /v1/OAuth for a token and keeps it, with the refresh token NetDocuments may have rotated. */
-  private async renew(stored: StoredToken | null): Promise<StoredToken> {
+  private async renew(stored: StoredToken | null, asked?: NetDocumentsGrant): Promise<StoredToken> {
     const failed = "Token generation failed: ";
-    const grant = this.signIn.grant(stored);
+    const grant = asked ?? this.signIn.grant(stored);
     const response = await this.send(apiUrl(this.endpoints, "/v1/OAuth"), { form: grant.form }, { authorization: `Basic ${grant.basic}` }, failed);
     if (!response.ok) {
       const reason = await vendorReason(response);
@@ -135,7 +157,9 @@ export class NetDocumentsApi {
         // A refused grant makes the kept token worthless; the credential's own refresh token is tried next time.
         await this.ctx.tokens.clear();
       }
-      throw new DmsTargetError(this.kind, `${failed}${reason}`, retryable);
+      // A refused grant (400 invalid_grant) is mended by a person's approval; a refused app (401) is not.
+      const mend = response.status === 400 && this.signIn.mend ? `; ${this.signIn.mend}` : "";
+      throw new DmsTargetError(this.kind, `${failed}${reason}${mend}`, retryable);
     }
     let answer: Record<string, unknown> = {};
     try {
@@ -152,7 +176,9 @@ export class NetDocumentsApi {
     const token: StoredToken = {
       accessToken: answer.access_token,
       expiresAt: this.ctx.now() + (Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0),
-      ...(refreshToken ? { refreshToken, extra: { refresh_token: refreshToken } } : {}),
+      ...(refreshToken
+        ? { refreshToken, extra: { refresh_token: refreshToken, ...(stored?.extra?.connected_at ? { connected_at: stored.extra.connected_at } : {}) } }
+        : {}),
     };
     await this.ctx.tokens.write(token);
     this.current = token;

@@ -5,8 +5,10 @@ import { netDocumentsName, sameName } from "./names";
 // A cabinet's folders as NetDocuments lists them: the cabinet's top-level folders
 // (GET /v1/Cabinet/{cabinet}/folders) and a folder's content, documents and subfolders alike
 // (GET /v1/Folder/{id}, paged by `next`). A folder is created with POST /v1/Folder under the
-// cabinet or a parent folder. Items are NetDocuments' standard attributes; a folder's extension
-// is "ndfld".
+// cabinet or a parent folder or workspace. Filing into matter workspaces, the root is the
+// workspace of the client and matter (GET /v1/Workspace/{cabinet}/{client}/{matter}/info) and
+// its content is read as a container's. Items are NetDocuments' standard attributes; a folder's
+// extension is "ndfld", a workspace's "ndws".
 
 export const FOLDER_EXTENSION = "ndfld";
 /** A folder with more pages than this is not searched further (a runaway listing). */
@@ -44,21 +46,45 @@ export interface ResolvedFolder {
   created: boolean;
 }
 
+/** The client and matter a workspace is known by (the cabinet's workspace attributes). */
+export interface WorkspaceKey {
+  client: string;
+  matter: string;
+}
+
+/** The workspace of `key` in `cabinet`, or null when NetDocuments has none. */
+export async function findWorkspace(api: NetDocumentsApi, cabinet: string, key: WorkspaceKey): Promise<NetDocumentsItem | null> {
+  const path = `/v1/Workspace/${[cabinet, key.client, key.matter].map(encodeURIComponent).join("/")}/info`;
+  const answer = await api.json(`finding the workspace of client ${key.client} matter ${key.matter}`, path, { notFound: true });
+  return answer === null ? null : toItem(answer);
+}
+
 export class NetDocumentsFolders {
   constructor(
     private readonly api: NetDocumentsApi,
     readonly cabinet: string,
+    /** The workspace folders are filed below; the cabinet itself when null. */
+    private readonly root: NetDocumentsItem | null = null,
   ) {}
 
-  /** The cabinet's top-level folders. */
+  /** The workspace's id when the folders are a workspace's; null for the cabinet's. */
+  get rootId(): string | null {
+    return this.root?.id ?? null;
+  }
+
+  /** The folders directly below the root: the cabinet's top-level folders, or the workspace's. */
   async topLevel(): Promise<NetDocumentsItem[]> {
+    if (this.root) return (await this.content(this.root.id, this.root.name)).filter((item) => item.extension === FOLDER_EXTENSION);
     const answer = await this.api.json(`listing the folders of cabinet ${this.cabinet}`, `/v1/Cabinet/${encodeURIComponent(this.cabinet)}/folders`);
     return itemsOf(answer).filter((item) => item.extension === "" || item.extension === FOLDER_EXTENSION);
   }
 
   /** Everything in a folder (documents and subfolders), every page; the cabinet's folders for null. */
   async content(folderId: string | null, label: string): Promise<NetDocumentsItem[]> {
-    if (folderId === null) return this.topLevel();
+    if (folderId === null) {
+      if (!this.root) return this.topLevel();
+      folderId = this.root.id;
+    }
     const items: NetDocumentsItem[] = [];
     let next: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -100,7 +126,8 @@ export class NetDocumentsFolders {
 
   private async create(name: string, parent: string | null, label: string): Promise<string> {
     const form: Record<string, string> = { name, cabinet: this.cabinet };
-    if (parent !== null) form.parent = parent;
+    const container = parent ?? this.root?.id ?? null;
+    if (container !== null) form.parent = container;
     const made = toItem(await this.api.json(`creating folder ${label}`, "/v1/Folder", { form }));
     if (!made) throw new DmsTargetError(this.api.kind, `NetDocuments answered creating folder ${label} without the folder's id`, false);
     return made.id;

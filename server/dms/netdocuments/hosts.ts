@@ -64,6 +64,20 @@ export function apiUrl(endpoints: NetDocumentsEndpoints, path: string, query: Re
   return url;
 }
 
+/**
+ * NetDocuments' consent page on the region's web host (/neWeb2/OAuth.aspx, the authorizationUrl
+ * of NetDocuments' connector definition), sending the browser back to `redirectUri` with a code.
+ */
+export function consentUrl(endpoints: NetDocumentsEndpoints, clientId: string, state: string, redirectUri: string): string {
+  const url = new URL("/neWeb2/OAuth.aspx", endpoints.web);
+  url.searchParams.set("client_id", clientId);
+  url.searchParams.set("scope", "full");
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("redirect_uri", redirectUri);
+  url.searchParams.set("state", state);
+  return url.toString();
+}
+
 /** The link that opens a document in NetDocuments' web client. */
 export function documentLink(endpoints: NetDocumentsEndpoints, documentId: string): string {
   const url = new URL("/neWeb2/goID.aspx", endpoints.web);

@@ -3,8 +3,9 @@ import { FormData } from "undici";
 import { DmsLocationTaken, DmsTargetError, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
 import { type ConnectionReport, type VendorContext, type VendorTarget, runConnectionChecks } from "../vendor-target";
 import { NetDocumentsApi, type NetDocumentsSignIn } from "./api";
-import { FOLDER_EXTENSION, NetDocumentsFolders, type NetDocumentsItem } from "./folders";
-import { documentLink, netDocumentsEndpoints } from "./hosts";
+import { FOLDER_EXTENSION, NetDocumentsFolders, type NetDocumentsItem, type WorkspaceKey, findWorkspace } from "./folders";
+import { type NetDocumentsEndpoints, consentUrl, documentLink, netDocumentsEndpoints } from "./hosts";
+import type { AuthorizingTarget } from "../authorization-code";
 import { fullName, netDocumentsName, numberedName, sameName } from "./names";
 import { profileAttributes } from "./profile";
 
@@ -17,7 +18,9 @@ import { profileAttributes } from "./profile";
 // rule (never a second document under a name) is this client's: write looks before it uploads.
 // A retry recognises its earlier copy by name and content (the bytes' SHA-256), since
 // NetDocuments has no free-form field a document could carry the filing's key in without the
-// firm defining one.
+// firm defining one. With matter_workspaces on, the document goes into the matter workspace the
+// policy's document properties `client` and `matter` name (the cabinet's workspace attributes),
+// the policy's folders below it; the location then starts with client and matter.
 
 export { NETDOCUMENTS_DEFAULT_BASE_URL } from "./hosts";
 export const NETDOCUMENTS_CLOUD_KIND = "net_documents_cloud_credential";
@@ -34,6 +37,8 @@ export interface NetDocumentsCloudSettings {
   /** The number of the profile attribute that holds the author. */
   author_field: string;
   folder_creation_sync_delay: number;
+  /** File into the matter workspace of the filing's client and matter, not the cabinet's folders. */
+  matter_workspaces?: boolean;
 }
 
 export interface NetDocumentsClientSettings {
@@ -46,6 +51,7 @@ export interface NetDocumentsClientSettings {
   region: string;
   folder_creation_sync_delay: number;
   create_folders: boolean;
+  matter_workspaces?: boolean;
 }
 
 /** Beyond this many copies of one name something is wrong (a loop storing the same notice). */
@@ -60,6 +66,7 @@ interface TargetSetup {
   authorField: string;
   syncDelayMs: number;
   createFolders: boolean;
+  workspaces: boolean;
   signIn: NetDocumentsSignIn;
 }
 
@@ -70,9 +77,15 @@ function basicOf(value: string): string {
   return bare.includes(":") ? Buffer.from(bare, "utf8").toString("base64") : bare;
 }
 
-export function createNetDocumentsCloudTarget(settings: NetDocumentsCloudSettings, ctx: VendorContext): VendorTarget {
+/**
+ * A cloud credential holds a refresh token a person obtained once; when NetDocuments stops taking
+ * it, a person approves ECFX again at NetDocuments' consent page (as for Clio) and the new pair
+ * is kept sealed in the token store, ahead of the credential's own.
+ */
+export function createNetDocumentsCloudTarget(settings: NetDocumentsCloudSettings, ctx: VendorContext): AuthorizingTarget {
   const kind = NETDOCUMENTS_CLOUD_KIND;
-  return createTarget(
+  const basic = basicOf(settings.basic_auth ?? "");
+  const { target, api, endpoints } = createTarget(
     {
       kind,
       region: settings.cloud_environment ?? "",
@@ -80,19 +93,39 @@ export function createNetDocumentsCloudTarget(settings: NetDocumentsCloudSetting
       authorField: settings.author_field ?? "",
       syncDelayMs: settings.folder_creation_sync_delay || 0,
       createFolders: true,
+      workspaces: settings.matter_workspaces === true,
       signIn: {
         initialAccessToken: settings.recent_access_token || undefined,
+        mend: "connect to NetDocuments again from the credential's page",
         grant: (stored) => {
           // NetDocuments may hand out a new refresh token with each token: the newest one kept wins.
           const refreshToken = stored?.extra?.refresh_token ?? stored?.refreshToken ?? settings.refresh_token;
           if (!refreshToken) throw new DmsTargetError(kind, "Token generation failed: the credential has no refresh token", false);
-          return { basic: basicOf(settings.basic_auth ?? ""), form: { grant_type: "refresh_token", refresh_token: refreshToken } };
+          return { basic, form: { grant_type: "refresh_token", refresh_token: refreshToken } };
         },
       },
     },
     ctx,
   );
+  return {
+    ...target,
+    authorization: {
+      async status() {
+        const stored = await ctx.tokens.read();
+        const connectedAt = stored?.extra?.connected_at ? Number(stored.extra.connected_at) : null;
+        return { connected: Boolean(stored || settings.refresh_token), connectedAt, required: true };
+      },
+      authorizeUrl: (state, redirectUri) => consentUrl(endpoints, clientIdOf(basic), state, redirectUri),
+      complete: (code, redirectUri) => api.connect(code, redirectUri, basic),
+    },
+  };
 }
+
+/** The application's client id, from its Basic credentials (base64 of client_id:client_secret). */
+const clientIdOf = (basic: string) => {
+  const decoded = Buffer.from(basic, "base64").toString("utf8");
+  return decoded.slice(0, Math.max(0, decoded.indexOf(":")));
+};
 
 export function createNetDocumentsClientTarget(settings: NetDocumentsClientSettings, ctx: VendorContext): VendorTarget {
   return createTarget(
@@ -103,6 +136,7 @@ export function createNetDocumentsClientTarget(settings: NetDocumentsClientSetti
       authorField: settings.author_field ?? "",
       syncDelayMs: settings.folder_creation_sync_delay || 0,
       createFolders: settings.create_folders !== false,
+      workspaces: settings.matter_workspaces === true,
       signIn: {
         // A service account signs in as "client_id|repository": the repository is part of who asks.
         grant: () => ({
@@ -112,15 +146,39 @@ export function createNetDocumentsClientTarget(settings: NetDocumentsClientSetti
       },
     },
     ctx,
-  );
+  ).target;
 }
 
-function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
+function createTarget(setup: TargetSetup, ctx: VendorContext): { target: VendorTarget; api: NetDocumentsApi; endpoints: NetDocumentsEndpoints } {
   const { kind } = setup;
   if (!setup.cabinet?.trim()) throw new DmsTargetError(kind, "The NetDocuments credential names no default cabinet", false);
   const endpoints = netDocumentsEndpoints(kind, setup.region, ctx.baseUrl);
   const api = new NetDocumentsApi(kind, ctx, endpoints, setup.signIn);
-  const folders = new NetDocumentsFolders(api, setup.cabinet.trim());
+  const cabinetFolders = new NetDocumentsFolders(api, setup.cabinet.trim());
+  const permanent = (text: string) => new DmsTargetError(kind, text, false);
+
+  /** The workspace key of a request, when filing into workspaces: the policy's client and matter properties. */
+  function workspaceOf(request: DmsStoreRequest): WorkspaceKey | null {
+    if (!setup.workspaces) return null;
+    const property = (name: string) =>
+      Object.entries(request.properties)
+        .find(([key]) => key.trim().toLowerCase() === name)?.[1]
+        ?.trim() ?? "";
+    const key = { client: property("client"), matter: property("matter") };
+    if (!key.client || !key.matter)
+      throw permanent("Filing into NetDocuments matter workspaces needs the storage policy's document properties client and matter");
+    if (/[/\\]/.test(key.client + key.matter)) throw permanent(`Client ${key.client} and matter ${key.matter} cannot name a NetDocuments workspace`);
+    return key;
+  }
+
+  /** The folders below the cabinet, or below the key's workspace (which must exist: ECFX never makes one). */
+  async function foldersOf(key: WorkspaceKey | null): Promise<NetDocumentsFolders> {
+    if (!key) return cabinetFolders;
+    const workspace = await findWorkspace(api, cabinetFolders.cabinet, key);
+    if (!workspace) throw permanent(`NetDocuments has no workspace for client ${key.client} and matter ${key.matter} in cabinet ${cabinetFolders.cabinet}`);
+    return new NetDocumentsFolders(api, cabinetFolders.cabinet, workspace);
+  }
+  const folders = cabinetFolders;
   const link = (id: string) => documentLink(endpoints, id);
 
   function extensionOf(request: DmsStoreRequest): string {
@@ -136,18 +194,21 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
     new DmsTargetError(kind, `The NetDocuments folder ${missing} is missing in cabinet ${folders.cabinet} and folder creation is off`, false);
 
   /** The documents in the folder the segments name; empty when it does not exist yet. */
-  async function documentsIn(segments: string[]): Promise<NetDocumentsItem[] | { missing: string }> {
-    const folder = await folders.resolve(segments, false);
+  async function documentsIn(within: NetDocumentsFolders, segments: string[]): Promise<NetDocumentsItem[] | { missing: string }> {
+    const folder = await within.resolve(segments, false);
     if ("missing" in folder) return folder;
-    return (await folders.content(folder.id, segments.join("/") || folders.cabinet)).filter(isDocument);
+    return (await within.content(folder.id, segments.join("/") || within.cabinet)).filter(isDocument);
   }
 
-  function splitLocation(location: string): { segments: string[]; file: string } {
+  /** Client and matter (with workspaces), the folders and the file a location names. */
+  function splitLocation(location: string): { key: WorkspaceKey | null; segments: string[]; file: string } {
     const parts = location.split("/");
-    return { segments: parts.slice(0, -1), file: parts[parts.length - 1] ?? "" };
+    const key = setup.workspaces ? { client: parts.shift() ?? "", matter: parts.shift() ?? "" } : null;
+    return { key, segments: parts.slice(0, -1), file: parts[parts.length - 1] ?? "" };
   }
+  const prefixOf = (key: WorkspaceKey | null) => (key ? [key.client, key.matter] : []);
 
-  return {
+  const target: VendorTarget = {
     kind,
     // Its documents carry no key of ours: a copy is known by its name and bytes.
     recognisesCopyBy: "content",
@@ -155,21 +216,22 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
     async intend(request, idempotencyKey) {
       const extension = extensionOf(request);
       const segments = segmentsOf(request);
-      const found = await documentsIn(segments);
+      const key = workspaceOf(request);
+      const found = await documentsIn(await foldersOf(key), segments);
       if ("missing" in found && !setup.createFolders) throw missingFolder(found.missing);
       const taken = "missing" in found ? [] : found.map(itemName);
       for (let copy = 1; copy <= MAX_COPIES; copy++) {
         const candidate = fullName(numberedName(request.name, copy), extension);
         if (!taken.some((name) => sameName(name, candidate))) {
-          return { location: [...segments, candidate].join("/"), contentHash: sha256(request.bytes), idempotencyKey };
+          return { location: [...prefixOf(key), ...segments, candidate].join("/"), contentHash: sha256(request.bytes), idempotencyKey };
         }
       }
       throw new DmsTargetError(kind, `More than ${MAX_COPIES} documents are named ${request.name} in ${segments.join("/")}`, false);
     },
 
     async findExisting(intended) {
-      const { segments, file } = splitLocation(intended.location);
-      const found = await documentsIn(segments);
+      const { key, segments, file } = splitLocation(intended.location);
+      const found = await documentsIn(await foldersOf(key), segments);
       if ("missing" in found) return null;
       for (const item of found.filter((candidate) => sameName(itemName(candidate), file))) {
         if (item.size !== undefined && item.size > MAX_COMPARE_BYTES) continue;
@@ -181,25 +243,28 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
 
     async write(request, intended): Promise<DmsStoreResult> {
       const extension = extensionOf(request);
-      const { segments, file } = splitLocation(intended.location);
+      const { key, segments, file } = splitLocation(intended.location);
       const suffix = extension === "" ? "" : `.${extension}`;
       if (!file.endsWith(suffix) || file.length === suffix.length)
         throw new DmsTargetError(kind, `${intended.location} is not a name for a .${extension} document`, false);
       const name = file.slice(0, file.length - suffix.length);
       // A property NetDocuments cannot take stops the filing before anything is created.
-      const profile = profileAttributes(kind, request.properties, setup.authorField);
-      const folder = await folders.resolve(segments, setup.createFolders);
+      const profile = profileAttributes(kind, request.properties, setup.authorField, setup.workspaces);
+      const within = await foldersOf(key);
+      const folder = await within.resolve(segments, setup.createFolders);
       if ("missing" in folder) throw missingFolder(folder.missing);
       // NetDocuments lists a new folder to other calls only after a while: the firm sets how long.
       if (folder.created && setup.syncDelayMs > 0) await ctx.sleep(setup.syncDelayMs);
-      const present = (await folders.content(folder.id, segments.join("/") || folders.cabinet)).filter(isDocument);
+      // A document directly in the workspace has the workspace as its destination.
+      const destination = folder.id ?? within.rootId;
+      const present = (await within.content(folder.id, segments.join("/") || within.cabinet)).filter(isDocument);
       if (present.some((item) => sameName(itemName(item), file))) throw new DmsLocationTaken(kind, intended.location);
       const answer = await api.json(`the upload of ${intended.location}`, "/v1/Document", {
         multipart: () => {
           const form = new FormData();
           form.append("action", "upload");
           form.append("cabinet", folders.cabinet);
-          if (folder.id !== null) form.append("destination", folder.id);
+          if (destination !== null) form.append("destination", destination);
           form.append("name", name);
           form.append("extension", extension);
           if (profile.length > 0) form.append("profile", JSON.stringify(profile));
@@ -240,4 +305,5 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): VendorTarget {
       ]);
     },
   };
+  return { target, api, endpoints };
 }

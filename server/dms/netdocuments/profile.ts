@@ -12,9 +12,14 @@ export interface ProfileAttribute {
 
 const NUMBER = /^\d{1,9}$/;
 
-export function profileAttributes(kind: string, properties: Record<string, string>, authorField: string): ProfileAttribute[] {
+/** The properties that name a matter workspace (client and matter), not profile attributes. */
+export const WORKSPACE_PROPERTIES = ["client", "matter"] as const;
+
+export function profileAttributes(kind: string, properties: Record<string, string>, authorField: string, workspaces = false): ProfileAttribute[] {
   const attributes = new Map<number, string>();
   for (const [key, raw] of Object.entries(properties)) {
+    // Filing into workspaces, client and matter name the workspace; its own attributes profile the document.
+    if (workspaces && (WORKSPACE_PROPERTIES as readonly string[]).includes(key.trim().toLowerCase())) continue;
     const value = raw.trim();
     if (value === "") continue;
     const name = key.trim();

@@ -63,3 +63,12 @@ export async function checkRequest(request: OpenApiRequest): Promise<ContractChe
   const problems = (result.errors ?? []).map((error) => `${operation.operationId}: ${error.instancePath || "/"} ${error.message ?? error.keyword}`);
   return { operation, problems };
 }
+
+/** Validates a successful JSON answer of the local Box against the operation's response schema. */
+export async function checkAnswer(method: string, path: string, status: number, body: unknown): Promise<string[]> {
+  const api = await contract();
+  const operation = api.router.matchOperation({ method: method.toLowerCase(), path: describedPath(path), headers: {}, query: {} });
+  if (!operation || status < 200 || status >= 300 || body === undefined) return [];
+  const result = api.validator.validateResponse(body, operation, status);
+  return (result.errors ?? []).map((error) => `${operation.operationId} answer ${status}: ${error.instancePath || "/"} ${error.message ?? error.keyword}`);
+}

@@ -102,3 +102,11 @@ describe("Box hosts", () => {
     for (const host of ["box.com.evil.example", "evilbox.com", "firm.example"]) expect(purpose.hostAllowed(host)).toBe(false);
   });
 });
+
+describe("the local Box's answers", () => {
+  it("are judged by Box's description too: an answer it does not allow is caught", async () => {
+    const { checkAnswer } = await import("./box-contract");
+    expect(await checkAnswer("POST", "/2.0/folders", 201, { type: "folder", id: "12", name: "Notices" })).toEqual([]);
+    expect(await checkAnswer("POST", "/2.0/folders", 201, { type: "folder", id: 12, name: "Notices" })).not.toEqual([]);
+  });
+});

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { HeldDocument, VendorTestServer } from "../vendor-test-server";
 import { documentProperties } from "../../../server/dms/box/box-metadata";
-import { checkRequest, contract } from "./box-contract";
+import { checkAnswer, checkRequest, contract } from "./box-contract";
 
 // A local Box on a loopback port, to Box's published contract (tests/fixtures/openapi/box):
 // the client-credential token grant, the user, folder listing and creation, the preflight check,
@@ -456,7 +456,12 @@ export async function startBoxServer(options: BoxServerOptions = {}): Promise<Bo
                 : new Answer(answer.status, answer.body, { "retry-after": String(failure.retryAfterSeconds) });
             })(),
           )
-        : route(request, url, Buffer.concat(chunks));
+        : route(request, url, Buffer.concat(chunks)).then(async (answer) => {
+            // The answers are Box's too: one that its description does not allow is the stand-in's mistake, recorded as such.
+            const wrong = await checkAnswer(request.method ?? "GET", url.pathname, answer.status, answer.body);
+            violations.push(...wrong.map((problem) => `${request.method} ${url.pathname}: ${problem}`));
+            return answer;
+          });
       answered
         .catch((error: unknown) => boxError(500, error instanceof Error ? error.message : String(error)))
         .then((answer) => {

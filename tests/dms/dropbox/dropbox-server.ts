@@ -36,7 +36,12 @@ export interface DropboxTestServer extends VendorTestServer {
   putFile(path: string, bytes: Buffer): void;
 }
 
+/** The team's root namespace, when the server plays a team member's account with team space. */
+const TEAM_ROOT = "7770001";
+
 export interface DropboxServerOptions {
+  /** The account is a team member's whose team has team space (root namespace other than home). */
+  teamSpace?: boolean;
   /** Lifetime of the access tokens issued (Dropbox: four hours). */
   tokenLifetimeSeconds?: number;
 }
@@ -106,7 +111,11 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const namespace = new DropboxNamespace(origin);
+  // A team member with team space has a home namespace and the team's root namespace; calls reach
+  // the team's only with Dropbox-API-Path-Root naming it. Without team space both are one.
+  const home = new DropboxNamespace(origin);
+  const team = options.teamSpace ? new DropboxNamespace(origin) : home;
+  let namespace = home;
 
   // files/upload's UploadWriteFailed carries the reason and a session the bytes wait in.
   const pathError = (what: string) =>
@@ -137,7 +146,9 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
         referral_link: "https://db.tt/ZITNuhtI",
         is_paired: false,
         account_type: { ".tag": "basic" },
-        root_info: { ".tag": "user", root_namespace_id: "3235641", home_namespace_id: "3235641" },
+        root_info: options.teamSpace
+          ? { ".tag": "team", root_namespace_id: TEAM_ROOT, home_namespace_id: "3235641", home_path: "/Franz Ferdinand" }
+          : { ".tag": "user", root_namespace_id: "3235641", home_namespace_id: "3235641" },
         country: "US",
       }),
     },
@@ -249,6 +260,22 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
     return { args: (args ?? {}) as Args };
   }
 
+  /** The namespace a call reaches: Dropbox-API-Path-Root, when sent, must be {".tag": "home"} or the team's root. */
+  function pathRootOf(request: http.IncomingMessage): { namespace: DropboxNamespace } | { why: string } {
+    const header = request.headers["dropbox-api-path-root"];
+    if (header === undefined) return { namespace: home };
+    let value: { ".tag"?: unknown; root?: unknown };
+    try {
+      value = JSON.parse(str(header)) as typeof value;
+    } catch {
+      return { why: "Dropbox-API-Path-Root is not JSON" };
+    }
+    if (value[".tag"] === "home") return { namespace: home };
+    if (value[".tag"] === "root" && options.teamSpace && value.root === TEAM_ROOT) return { namespace: team };
+    if (value[".tag"] === "root" && !options.teamSpace && value.root === "3235641") return { namespace: home };
+    return { why: `Dropbox-API-Path-Root names no namespace of this account: ${str(header)}` };
+  }
+
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", origin);
     const body = await readBody(request);
@@ -271,6 +298,9 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
     if (expiresAt <= Date.now()) return send(response, 401, { json: { error_summary: "expired_access_token/..", error: { ".tag": "expired_access_token" } } });
     const parsed = argumentsOf(name, route.style, request, body);
     if ("why" in parsed) return refuse(response, name, parsed.why);
+    const root = pathRootOf(request);
+    if ("why" in root) return refuse(response, name, root.why);
+    namespace = root.namespace;
     try {
       send(response, 200, { json: route.handle(parsed.args, body) ?? null });
     } catch (error) {
@@ -294,8 +324,9 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
   return {
     origin,
     credentialSettings: () => ({ app_key: app.key, app_secret: app.secret, refresh_token: app.refresh, root_path: ROOT_PATH, folder_creation_sync_delay: 0 }),
+    // What the firm sees: the team space when the account has one.
     documents: () =>
-      [...namespace.entries.values()]
+      [...team.entries.values()]
         .filter((entry) => entry.tag === "file")
         .map((entry): HeldDocument => {
           const parts = belowRoot(entry.pathDisplay);
@@ -304,11 +335,11 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
             name: parts[parts.length - 1] ?? "",
             bytes: entry.bytes ?? Buffer.alloc(0),
             properties: Object.fromEntries((entry.propertyGroups ?? []).flatMap((group) => group.fields.map((field) => [field.name, field.value]))),
-            link: namespace.linkFor(entry),
+            link: team.linkFor(entry),
           };
         }),
     folders: () =>
-      [...namespace.entries.values()]
+      [...team.entries.values()]
         .filter((entry) => entry.tag === "folder")
         .map((entry) => belowRoot(entry.pathDisplay))
         .filter((parts) => parts.length > 0),
@@ -322,7 +353,7 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
     tokenGrants: () => grants,
     requests: () => [...log],
     putFile(path, bytes) {
-      namespace.commit(path, bytes, undefined, pathError);
+      team.commit(path, bytes, undefined, pathError);
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -119,6 +119,18 @@ describe("filing", () => {
     expect(server.documents().find((held) => held.name === "Notice.pdf")?.properties).toMatchObject({ judge: "Hon. A. Smith" });
   });
 
+  it("files into the team space (the account's root namespace) when the account is a team member's", async () => {
+    await server.close();
+    server = await startDropboxServer({ teamSpace: true });
+    const test = testContext(server);
+    const target = createDropboxTarget(test.settings, test.ctx);
+    await intendAndWrite(target, request(), "team-1");
+    // The local Dropbox shows the team space: without Dropbox-API-Path-Root the document would sit in the member's home folder.
+    expect(server.documents()).toEqual([expect.objectContaining({ folder: ["Smith v Jones", "2026"], name: "Order granting motion.pdf" })]);
+    await intendAndWrite(target, request(), "team-2");
+    expect(server.documents().map((held) => held.name)).toEqual(["Order granting motion.pdf", "Order granting motion (2).pdf"]);
+  });
+
   it("picks the next free name when another document has the name, in any case", async () => {
     server.putFile("/ECFX/Smith v Jones/2026/ORDER GRANTING MOTION.PDF", Buffer.from("someone else's"));
     const test = testContext(server);

@@ -48,12 +48,16 @@ export interface IManageTestServer extends VendorTestServer {
   grants(): string[];
   /** Forgets every issued access token (as iManage does when an administrator ends sessions): the next call answers 401. */
   revokeTokens(): void;
+  /** Forgets every refresh token (the app's approval was withdrawn). */
+  revokeRefreshTokens(): void;
   /** Files a document as someone else would (not through ECFX), into a folder given by names below the root folder. */
   addDocument(folder: string[], name: string, extension: string, comment?: string): string;
   /** While true, document search finds nothing (iManage's index not yet caught up with new documents). */
   searchLags(lagging: boolean): void;
   /** Every request received, as "METHOD /path". */
   requests(): string[];
+  /** A code as iManage sends back after a person approved ECFX (through the tenant's SSO), for `redirectUri`. */
+  issueCode(redirectUri: string): string;
   /**
    * Adds a workspace with the given profile fields. A workspace without a field answers without
    * it: iManage leaves empty profile fields out of its answers.
@@ -155,6 +159,13 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
   let nextNumber = 1000;
   let searchLagging = false;
   let ignoreCustomFilters = false;
+  /** Codes issued after approval, with the redirect URI they were issued for. */
+  const codes = new Map<string, string>();
+  const issueCode = (redirectUri: string) => {
+    const code = randomBytes(12).toString("hex");
+    codes.set(code, redirectUri);
+    return code;
+  };
   let origin = "";
 
   folders.set(IMANAGE_TEST_ROOT_FOLDER, { id: IMANAGE_TEST_ROOT_FOLDER, name: "ECFX Filings", parent: null, workspace: false, custom: {} });
@@ -206,10 +217,21 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
       throw new ContractViolation("token request is not form-urlencoded");
     const form = new URLSearchParams(body.toString("utf8"));
     const grant = form.get("grant_type");
-    if (grant !== "password" && grant !== "refresh_token") throw new ContractViolation(`grant_type ${grant} is not one ECFX uses`);
+    if (grant !== "password" && grant !== "refresh_token" && grant !== "authorization_code")
+      throw new ContractViolation(`grant_type ${grant} is not one ECFX uses`);
     grantLog.push(grant);
     if (form.get("client_id") !== CLIENT.id || form.get("client_secret") !== CLIENT.secret) {
       return json(res, 401, { error: "invalid_client", error_description: "Client authentication failed" });
+    }
+    if (grant === "authorization_code") {
+      const code = form.get("code") ?? "";
+      const redirect = form.get("redirect_uri");
+      if (!redirect) throw new ContractViolation("authorization_code grant without redirect_uri");
+      if (form.get("username") || form.get("password")) throw new ContractViolation("authorization_code grant with a password");
+      if (codes.get(code) !== redirect)
+        return json(res, 400, { error: "invalid_grant", error_description: "The authorization code is invalid or has expired" });
+      codes.delete(code);
+      return issueToken(res);
     }
     if (grant === "password") {
       if (!form.get("username") || !form.get("password")) throw new ContractViolation("password grant without username or password");
@@ -315,6 +337,19 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
     }
     try {
       if (url.pathname === "/auth/oauth2/token" && method === "POST") return token(req, res, body);
+      if (url.pathname === "/auth/oauth2/authorize" && method === "GET") {
+        // The tenant's SSO signs the person in and they approve at once: back with a code.
+        const redirect = url.searchParams.get("redirect_uri");
+        const state = url.searchParams.get("state");
+        if (url.searchParams.get("response_type") !== "code" || !redirect || !state || url.searchParams.get("scope") !== "user")
+          throw new ContractViolation("authorize needs response_type=code, redirect_uri, state and scope=user");
+        if (url.searchParams.get("client_id") !== CLIENT.id) return json(res, 400, { error: "invalid_client", error_description: "Unknown client_id" });
+        const back = new URL(redirect);
+        back.searchParams.set("code", issueCode(redirect));
+        back.searchParams.set("state", state);
+        res.writeHead(302, { location: back.toString() });
+        return void res.end();
+      }
       const access = String(req.headers["x-auth-token"] ?? "");
       const expires = accessTokens.get(access);
       if (expires === undefined || expires <= Date.now()) return json(res, 401, apiError("AUTH_INVALID_TOKEN", "The access token is not valid"));
@@ -409,6 +444,10 @@ export async function startIManageServer(options: { tokenLifetimeSeconds?: numbe
     },
     searchLags: (lagging) => {
       searchLagging = lagging;
+    },
+    issueCode,
+    revokeRefreshTokens: () => {
+      refreshTokens.clear();
     },
     addWorkspace: (name, custom) => {
       const id = newId();

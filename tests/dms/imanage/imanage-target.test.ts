@@ -103,6 +103,48 @@ describe("iManage sign-in", () => {
     expect(written[1]!.extra).toEqual(written[0]!.extra);
   });
 
+  it("signs an SSO tenant in with a person's approval (authorization code), never a password, and asks for it again when it lapses", async () => {
+    const { ctx, clock } = context();
+    const sso = settings({ sign_in: "authorization_code", username: "", password: "" });
+    const target = createIManageCloudTarget(sso, ctx);
+    expect(await target.authorization.status()).toEqual({ connected: false, connectedAt: null, required: true });
+    const refused = await failure(() => target.intend(request(), "sso-0"));
+    expect(refused.message).toBe('Not connected to iManage yet: open the credential\'s page and use "Connect to iManage"');
+    expect(refused.retryable).toBe(false);
+
+    const redirect = "https://ecfx.firm.example/oauth/imanage-cloud/callback";
+    const consent = new URL(target.authorization.authorizeUrl("signed-state", redirect));
+    expect(consent.origin + consent.pathname).toBe(`${server.origin}/auth/oauth2/authorize`);
+    expect(Object.fromEntries(consent.searchParams)).toEqual({
+      response_type: "code",
+      client_id: sso.client_id,
+      redirect_uri: redirect,
+      scope: "user",
+      state: "signed-state",
+    });
+    const before = server.grants().length;
+    await target.authorization.complete(server.issueCode(redirect), redirect);
+    expect((await target.authorization.status()).connected).toBe(true);
+    const stored = await intendAndWrite(target, request(), "sso-1");
+    expect(server.documents().some((document) => document.link === stored.link)).toBe(true);
+
+    // Past its lifetime the token is refreshed; once the refresh is refused, only a person can mend it.
+    clock.now += 3 * 3600_000;
+    server.revokeTokens();
+    await intendAndWrite(target, request(), "sso-2");
+    expect(server.grants().slice(before)).toEqual(["authorization_code", "refresh_token"]);
+    server.revokeRefreshTokens();
+    clock.now += 3 * 3600_000;
+    const lapsed = await failure(() => target.intend(request(), "sso-3"));
+    expect(lapsed.message).toBe("Token generation failed: iManage no longer takes the approval; connect to iManage again");
+    expect(server.grants().slice(before)).not.toContain("password");
+  });
+
+  it("needs no approval when the credential signs in with a password", async () => {
+    const { ctx } = context();
+    expect(await createIManageCloudTarget(settings(), ctx).authorization.status()).toMatchObject({ required: false });
+  });
+
   it("signs in again when iManage no longer takes the token", async () => {
     const { ctx, written } = context();
     const target = createIManageCloudTarget(settings(), ctx);

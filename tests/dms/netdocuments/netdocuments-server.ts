@@ -34,6 +34,13 @@ export interface NetDocumentsTestServer extends VendorTestServer {
   credentialSettingsFor(kind: "cloud" | "client"): Record<string, unknown>;
   /** Adds a folder (by name path) and a document in it, as if someone had filed it. */
   addDocument(folder: string[], name: string, extension: string, bytes: Buffer): void;
+  /**
+   * Adds the matter workspace of `client` and `matter` in the cabinet (documents held in it list
+   * the workspace's name as their first folder).
+   */
+  addWorkspace(client: string, matter: string, name: string): void;
+  /** Makes the current refresh token invalid (revoked, or unused past its lifetime). */
+  revokeRefreshToken(): void;
 }
 
 const CABINET = { id: "NG-ECFX0001", name: "Matters" };
@@ -47,6 +54,8 @@ interface Folder {
   id: string;
   name: string;
   parent: string | null;
+  /** A matter workspace: its client and matter, the cabinet's workspace attributes. */
+  workspace?: { client: string; matter: string };
 }
 interface Stored {
   id: string;
@@ -87,6 +96,7 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
   let sequence = 4800;
   const nextId = () => `${++sequence}-0000-${String(sequence % 10000).padStart(4, "0")}`;
   let origin = "";
+  const codes = new Map<string, string>();
 
   const link = (id: string) => `${origin}/neWeb2/goID.aspx?id=${id}`;
   const pathOf = (folderId: string | null): string[] => {
@@ -98,7 +108,7 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
     id: folder.id,
     envId: `:Q1:${folder.id}.nev`,
     name: folder.name,
-    extension: FOLDER_EXTENSION,
+    extension: folder.workspace ? "ndws" : FOLDER_EXTENSION,
     url: link(folder.id),
   });
   const documentAttributes = (doc: Stored) => ({
@@ -109,7 +119,8 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
     size: doc.bytes.length,
     url: link(doc.id),
   });
-  const childFolders = (parent: string | null) => [...folders.values()].filter((f) => f.parent === parent);
+  // A workspace is no folder of the cabinet: it is found by its client and matter.
+  const childFolders = (parent: string | null) => [...folders.values()].filter((f) => f.parent === parent && !f.workspace);
   const makeFolder = (name: string, parent: string | null): Folder => {
     const folder = { id: nextId(), name, parent };
     folders.set(folder.id, folder);
@@ -172,6 +183,17 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
       }
       send(res, 200, answer);
     };
+    if (grant === "authorization_code") {
+      const code = form.get("code") ?? "";
+      const redirect = form.get("redirect_uri");
+      if (!redirect) violation("/v1/OAuth: authorization_code grant without redirect_uri");
+      if (client !== APP.clientId || secret !== APP.secret)
+        return send(res, 401, { error: "invalid_client", error_description: "Client authentication failed" });
+      if (codes.get(code) !== redirect)
+        return send(res, 400, { error: "invalid_grant", error_description: "The authorization code is invalid or has expired" });
+      codes.delete(code);
+      return issue(true);
+    }
     if (grant === "refresh_token") {
       const offered = form.get("refresh_token");
       if (!offered) violation("/v1/OAuth: refresh_token grant without refresh_token");
@@ -232,6 +254,22 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
     const path = url.pathname;
     const method = req.method ?? "GET";
     if (path === "/v1/OAuth") return token(res, req, body);
+    if (path === "/neWeb2/OAuth.aspx") {
+      // The person signs in and approves at once: back to the redirect URI with a code.
+      if (method !== "GET") violation(`${method} ${path}: GET only`);
+      const redirect = url.searchParams.get("redirect_uri");
+      const state = url.searchParams.get("state");
+      if (url.searchParams.get("response_type") !== "code" || !redirect || !state || !url.searchParams.get("scope"))
+        return violation("/neWeb2/OAuth.aspx needs response_type=code, scope, redirect_uri and state");
+      if (url.searchParams.get("client_id") !== APP.clientId) return send(res, 400, { error: "invalid_client" });
+      const code = randomBytes(10).toString("hex");
+      codes.set(code, redirect);
+      const back = new URL(redirect);
+      back.searchParams.set("code", code);
+      back.searchParams.set("state", state);
+      res.writeHead(302, { location: back.toString() });
+      return res.end();
+    }
     const presented = bearer(req);
     const expires = accessTokens.get(presented);
     if (expires === undefined || expires < Date.now())
@@ -249,6 +287,15 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
       checkQuery(url, []);
       if (decodeURIComponent(match[1]!) !== CABINET.id) return send(res, 404, { error: `Cabinet ${match[1]} was not found` });
       return send(res, 200, match[2] === "info" ? CABINET : childFolders(null).map(folderAttributes));
+    }
+    if ((match = /^\/v1\/Workspace\/([^/]+)\/([^/]+)\/([^/]+)\/info$/.exec(path))) {
+      get();
+      checkQuery(url, []);
+      const [cabinet, client, matter] = [match[1]!, match[2]!, match[3]!].map(decodeURIComponent);
+      if (cabinet !== CABINET.id) return send(res, 404, { error: `Cabinet ${cabinet} was not found` });
+      const workspace = [...folders.values()].find((f) => f.workspace?.client === client && f.workspace?.matter === matter);
+      if (!workspace) return send(res, 404, { error: `No workspace for ${client}/${matter}` });
+      return send(res, 200, { standardAttributes: folderAttributes(workspace) });
     }
     if ((match = /^\/v1\/Folder\/([^/]+)$/.exec(path))) {
       get();
@@ -363,6 +410,13 @@ export async function startNetDocumentsServer(options: NetDocumentsServerOptions
     revokeAccessTokens: () => accessTokens.clear(),
     hangNext: (path) => {
       hangs.push(path);
+    },
+    revokeRefreshToken: () => {
+      refreshToken = `rt-revoked-${randomBytes(6).toString("hex")}`;
+    },
+    addWorkspace: (client, matter, name) => {
+      const workspace: Folder = { id: nextId(), name, parent: null, workspace: { client, matter } };
+      folders.set(workspace.id, workspace);
     },
     addDocument: (folder, name, extension, bytes) => {
       let parent: string | null = null;

@@ -186,6 +186,36 @@ describe("NetDocuments sign-in", () => {
   });
 });
 
+describe("NetDocuments connected again by a person", () => {
+  it("says how to mend a refused refresh token, and files again once a person approved ECFX at NetDocuments", async () => {
+    const ctx = context();
+    const target = cloud(ctx);
+    expect(await target.authorization.status()).toEqual({ connected: true, connectedAt: null, required: true });
+    server.revokeRefreshToken();
+    const refused = await failure(intendAndWrite(target, request(), "again-1"));
+    expect(refused.message).toBe(
+      "Token generation failed: The refresh token is invalid or has expired; connect to NetDocuments again from the credential's page",
+    );
+
+    const redirect = "https://ecfx.firm.example/oauth/netdocuments/callback";
+    const consent = new URL(target.authorization.authorizeUrl("signed-state", redirect));
+    expect(consent.origin + consent.pathname).toBe(`${server.origin}/neWeb2/OAuth.aspx`);
+    expect(Object.fromEntries(consent.searchParams)).toMatchObject({
+      client_id: "AP-ECFX0001",
+      response_type: "code",
+      redirect_uri: redirect,
+      state: "signed-state",
+    });
+    const approved = await fetch(consent, { redirect: "manual" });
+    const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;
+    await target.authorization.complete(code, redirect);
+    expect((await target.authorization.status()).connectedAt).toBe(ctx.now());
+    await intendAndWrite(target, request(), "again-2");
+    expect(server.grants().slice(-1)).toEqual(["authorization_code"]);
+    expect(server.documents()).toHaveLength(1);
+  });
+});
+
 describe("NetDocuments refusals after a new token", () => {
   it("takes a second 401 as final", async () => {
     server.failNext(401, { count: 2, path: /^\/v1\/Cabinet\// });
@@ -216,6 +246,34 @@ describe("NetDocuments filing", () => {
 
     await intendAndWrite(target, request({ name: "Another" }), "filing-2");
     expect(ctx.slept).toEqual([1500]);
+  });
+
+  it("files into the matter workspace of the policy's client and matter, below it, and never into the cabinet's folders", async () => {
+    server.addWorkspace("1234", "0007", "Smith v. Jones (1234-0007)");
+    const target = cloud(context(), { matter_workspaces: true });
+    const filing = request({ folder: ["Notices"], properties: { client: "1234", matter: "0007", "1001": "Motion" } });
+    const intended = await target.intend(filing, "ws-1");
+    expect(intended.location).toBe("1234/0007/Notices/Notice of Electronic Filing.pdf");
+    const stored = await target.write(filing, intended);
+    expect(server.documents()).toEqual([
+      expect.objectContaining({ folder: ["Smith v. Jones (1234-0007)", "Notices"], name: "Notice of Electronic Filing.pdf", properties: { "1001": "Motion" } }),
+    ]);
+    expect(await target.findExisting(intended)).toEqual(stored);
+    // Directly in the workspace, and the next free name there.
+    await intendAndWrite(target, request({ folder: [], properties: { client: "1234", matter: "0007" } }), "ws-2");
+    await intendAndWrite(target, request({ folder: [], properties: { client: "1234", matter: "0007" } }), "ws-3");
+    expect(
+      server
+        .documents()
+        .filter((doc) => doc.folder.length === 1)
+        .map((doc) => doc.name),
+    ).toEqual(["Notice of Electronic Filing.pdf", "Notice of Electronic Filing (2).pdf"]);
+    expect(server.folders()).toEqual([["Smith v. Jones (1234-0007)"], ["Smith v. Jones (1234-0007)", "Notices"]]);
+
+    const none = await failure(target.intend(request({ properties: { client: "1234", matter: "0999" } }), "ws-4"));
+    expect(none).toMatchObject({ retryable: false, message: "NetDocuments has no workspace for client 1234 and matter 0999 in cabinet NG-ECFX0001" });
+    const unnamed = await failure(target.intend(request(), "ws-5"));
+    expect(unnamed.message).toBe("Filing into NetDocuments matter workspaces needs the storage policy's document properties client and matter");
   });
 
   it("picks the next free name when the name is taken, across pages of the folder", async () => {
@@ -340,7 +398,13 @@ describe("NetDocuments connection test", () => {
   it("reports the step that failed with NetDocuments' reason", async () => {
     const refused = await cloud(context(), { refresh_token: "rt-revoked" }).testConnection();
     expect(refused.ok).toBe(false);
-    expect(refused.steps).toEqual([{ step: "Sign in", ok: false, detail: "Token generation failed: The refresh token is invalid or has expired" }]);
+    expect(refused.steps).toEqual([
+      {
+        step: "Sign in",
+        ok: false,
+        detail: "Token generation failed: The refresh token is invalid or has expired; connect to NetDocuments again from the credential's page",
+      },
+    ]);
 
     server.failNext(403, { path: /^\/v1\/Cabinet\// });
     const denied = await cloud(context()).testConnection();
