@@ -10,10 +10,14 @@ export function loader() {
 
 export async function action({ request }: ActionFunctionArgs) {
   const auth = await readSession(request);
+  // A single sign-on session is ended at the identity provider too, which then comes back here.
+  let idpLogout: string | null = null;
   if (auth) {
-    await apiRequest("/auth/logout", { method: "POST", json: { refresh_token: auth.refreshToken } }).catch(() => undefined);
+    const response = await apiRequest("/auth/logout", { method: "POST", json: { refresh_token: auth.refreshToken } }).catch(() => undefined);
+    if (response?.status === 200) idpLogout = ((await response.json()) as { redirect?: string }).redirect ?? null;
   }
   const headers = new Headers();
   headers.append("Set-Cookie", await clearSession(request));
+  if (idpLogout && /^https?:\/\//i.test(idpLogout)) return redirect(idpLogout, { headers });
   return redirectWithToast(request, "/login", { type: "info", key: "login.signedOut" }, { headers });
 }

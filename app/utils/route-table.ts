@@ -38,6 +38,7 @@ const PAGE_ROUTES: RouteEntry[] = [
   { path: "/firm-information", accessKey: "firmAccess", titleKey: "pages.firmInformation", drawer: "firm", icon: "buildingCommunity" },
   { path: "/dictionary", accessKey: "firmAccess", titleKey: "pages.dictionary" },
   { path: "/special-handling", accessKey: "firmAccess", titleKey: "pages.specialHandling", drawer: "firm", icon: "handStop" },
+  { path: "/single-sign-on", accessKey: "firmAccess", titleKey: "pages.singleSignOn" },
   { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy", drawer: "firm", icon: "hierarchy" },
   { path: "/billing", accessKey: "firmAccess", titleKey: "pages.billing" },
   { path: "/profile", accessKey: null, titleKey: "pages.profile", drawer: "main", icon: "userCircle" },

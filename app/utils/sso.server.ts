@@ -1,0 +1,81 @@
+import { redirect } from "@remix-run/node";
+import { ApiError, apiJson, apiRequest } from "./api.server";
+import { type AuthSession, clearSession, writeSession } from "./session.server";
+import { forwardedFor, sessionFromTokens } from "./auth.server";
+import { safeRedirect } from "./safe-redirect";
+import { redirectWithToast } from "./toast.server";
+
+// The console's half of single sign-on (decision 099): it forwards what the browser and the
+// identity provider send on the firm's host to the API, and keeps the session the API answers in
+// the encrypted cookie, as a password sign-in does.
+
+const hostOf = (request: Request) => new URL(request.url).host;
+
+/** The API's refusal in words, for the sign-in page's toast. */
+const refusal = (error: unknown) => (error instanceof ApiError && error.status < 500 && error.body.message ? error.body.message : "errors:somethingWrong");
+
+const toLogin = (request: Request, error: unknown, headers?: Headers) => {
+  const text = refusal(error);
+  return redirectWithToast(request, "/login", text.startsWith("errors:") ? { type: "error", key: text } : { type: "error", text }, { headers });
+};
+
+export async function samlMetadata(request: Request): Promise<Response> {
+  const response = await apiRequest(`/auth/saml/metadata?host=${encodeURIComponent(hostOf(request))}`, { accept: "application/samlmetadata+xml" });
+  if (!response.ok) return new Response(null, { status: response.status === 404 ? 404 : 503 });
+  return new Response(await response.text(), { headers: { "Content-Type": "application/samlmetadata+xml; charset=utf-8" } });
+}
+
+/** Sends the browser to the firm's identity provider; it comes back to the ACS with where it was headed. */
+export async function startSamlSignIn(request: Request): Promise<Response> {
+  const from = safeRedirect(new URL(request.url).searchParams.get("from"));
+  try {
+    const { data } = await apiJson<{ url: string }>("/auth/saml/start", { method: "POST", json: { host: hostOf(request), relay_state: from } });
+    return redirect(data.url);
+  } catch (error) {
+    return toLogin(request, error);
+  }
+}
+
+export async function acceptSamlResponse(request: Request): Promise<Response> {
+  const form = await request.formData();
+  const samlResponse = form.get("SAMLResponse");
+  if (typeof samlResponse !== "string" || !samlResponse) return redirect("/login");
+  try {
+    const { data } = await apiJson<Parameters<typeof sessionFromTokens>[1] & { user: Parameters<typeof sessionFromTokens>[0] }>("/auth/saml/acs", {
+      method: "POST",
+      json: { host: hostOf(request), SAMLResponse: samlResponse },
+      forwardedFor: forwardedFor(request),
+    });
+    const session: AuthSession = sessionFromTokens(data.user, data);
+    const headers = new Headers({ "Set-Cookie": await writeSession(request, session) });
+    return redirect(safeRedirect(form.get("RelayState")), { headers });
+  } catch (error) {
+    return toLogin(request, error);
+  }
+}
+
+/**
+ * The identity provider's single logout, by redirect (`query`) or by post (`form`): a logout
+ * request ends the sessions of its subject and is answered at the provider; a logout response
+ * closes a sign-out this console started. Either way this browser's session ends.
+ */
+export async function samlLogout(request: Request, form?: FormData): Promise<Response> {
+  const headers = new Headers({ "Set-Cookie": await clearSession(request) });
+  const field = (name: string) => (form?.get(name) as string | null) ?? undefined;
+  try {
+    const { data } = await apiJson<{ redirect: string | null }>("/auth/saml/slo", {
+      method: "POST",
+      json: {
+        host: hostOf(request),
+        query: new URL(request.url).search.replace(/^\?/, ""),
+        SAMLRequest: field("SAMLRequest"),
+        SAMLResponse: field("SAMLResponse"),
+        RelayState: field("RelayState"),
+      },
+    });
+    if (data.redirect) return redirect(data.redirect, { headers });
+    return redirectWithToast(request, "/login", { type: "info", key: "login.signedOut" }, { headers });
+  } catch (error) {
+    return toLogin(request, error, headers);
+  }
+}
