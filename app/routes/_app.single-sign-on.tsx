@@ -25,6 +25,9 @@ const FIELDS = [
   { name: "break_glass_email", multiline: false },
   { name: "group_attribute", multiline: false },
   { name: "group_roles", multiline: true },
+  { name: "oidc_issuer", multiline: false },
+  { name: "oidc_client_id", multiline: false },
+  { name: "oidc_client_secret", multiline: false },
 ] as const;
 
 export default function SingleSignOn() {
@@ -32,7 +35,9 @@ export default function SingleSignOn() {
   const { settings, canEdit } = useLoaderData<typeof loader>();
   const posted = useActionData<typeof action>();
   const navigation = useNavigation();
-  const values: Record<string, string> = { ...settings, idp_metadata_xml: "", ...(posted?.values ?? {}) };
+  // The client secret is never shown back; an empty one keeps the secret already kept.
+  const { oidc_client_secret_kept: _kept, ...shown } = settings;
+  const values: Record<string, string> = { ...shown, idp_metadata_xml: "", ...(posted?.values ?? {}), oidc_client_secret: "" };
   const fieldError = (name: string) => {
     const key = posted?.fieldErrors?.[name]?.[0];
     return key ? t(key, { ns: "errors", defaultValue: key }) : undefined;
@@ -63,6 +68,9 @@ export default function SingleSignOn() {
             {t("sso.spSlo")}: <Code>{settings.sp_slo_url}</Code>
           </Text>
           <Text size="sm">
+            {t("sso.oidcRedirect")}: <Code>{settings.oidc_redirect_url}</Code>
+          </Text>
+          <Text size="sm">
             {t("sso.signonType")}: <Code data-testid="signon-type">{settings.signon_type}</Code>{" "}
             <Anchor component={Link} to="/firm-information">
               {t("sso.switch")}
@@ -90,7 +98,8 @@ export default function SingleSignOn() {
                 error: fieldError(name),
                 disabled: !canEdit,
               };
-              return multiline ? <Textarea key={name} {...props} autosize minRows={2} maxRows={12} /> : <TextInput key={name} {...props} />;
+              if (multiline) return <Textarea key={name} {...props} autosize minRows={2} maxRows={12} />;
+              return <TextInput key={name} {...props} type={name === "oidc_client_secret" ? "password" : "text"} autoComplete="off" />;
             })}
             {canEdit ? (
               <Group>

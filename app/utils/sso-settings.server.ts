@@ -21,6 +21,10 @@ export interface SsoSettings {
   break_glass_email: string;
   group_attribute: string;
   group_roles: string;
+  oidc_issuer: string;
+  oidc_client_id: string;
+  oidc_redirect_url: string;
+  oidc_client_secret_kept: boolean;
 }
 
 const FORM_FIELDS = [
@@ -34,6 +38,9 @@ const FORM_FIELDS = [
   "break_glass_email",
   "group_attribute",
   "group_roles",
+  "oidc_issuer",
+  "oidc_client_id",
+  "oidc_client_secret",
 ] as const;
 
 export async function loadSsoSettings(request: Request) {

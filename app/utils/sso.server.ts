@@ -25,12 +25,29 @@ export async function samlMetadata(request: Request): Promise<Response> {
   return new Response(await response.text(), { headers: { "Content-Type": "application/samlmetadata+xml; charset=utf-8" } });
 }
 
-/** Sends the browser to the firm's identity provider; it comes back to the ACS with where it was headed. */
-export async function startSamlSignIn(request: Request): Promise<Response> {
+/** Sends the browser to the firm's identity provider; it comes back to the ACS or callback with where it was headed. */
+export async function startSsoSignIn(request: Request, method: "saml" | "oidc"): Promise<Response> {
   const from = safeRedirect(new URL(request.url).searchParams.get("from"));
   try {
-    const { data } = await apiJson<{ url: string }>("/auth/saml/start", { method: "POST", json: { host: hostOf(request), relay_state: from } });
+    const { data } = await apiJson<{ url: string }>(`/auth/${method}/start`, { method: "POST", json: { host: hostOf(request), relay_state: from } });
     return redirect(data.url);
+  } catch (error) {
+    return toLogin(request, error);
+  }
+}
+
+type SignedInAnswer = Parameters<typeof sessionFromTokens>[1] & { user: Parameters<typeof sessionFromTokens>[0]; relay_state?: string };
+
+/** The OpenID Connect issuer's answer (code and state in the query): the API redeems and checks it. */
+export async function acceptOidcCallback(request: Request): Promise<Response> {
+  try {
+    const { data } = await apiJson<SignedInAnswer>("/auth/oidc/callback", {
+      method: "POST",
+      json: { host: hostOf(request), query: new URL(request.url).search.replace(/^\?/, "") },
+      forwardedFor: forwardedFor(request),
+    });
+    const headers = new Headers({ "Set-Cookie": await writeSession(request, sessionFromTokens(data.user, data)) });
+    return redirect(safeRedirect(data.relay_state), { headers });
   } catch (error) {
     return toLogin(request, error);
   }
@@ -41,7 +58,7 @@ export async function acceptSamlResponse(request: Request): Promise<Response> {
   const samlResponse = form.get("SAMLResponse");
   if (typeof samlResponse !== "string" || !samlResponse) return redirect("/login");
   try {
-    const { data } = await apiJson<Parameters<typeof sessionFromTokens>[1] & { user: Parameters<typeof sessionFromTokens>[0] }>("/auth/saml/acs", {
+    const { data } = await apiJson<SignedInAnswer>("/auth/saml/acs", {
       method: "POST",
       json: { host: hostOf(request), SAMLResponse: samlResponse },
       forwardedFor: forwardedFor(request),
