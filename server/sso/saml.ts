@@ -51,7 +51,7 @@ function requestStore(ctx: ServerContext, firmId: number): CacheProvider {
   };
 }
 
-function samlOf(ctx: ServerContext, sso: FirmSso, urls: SpUrls, generateUniqueId = () => `_${newId().replace(/-/g, "")}`): SAML {
+function samlOf(ctx: ServerContext, sso: FirmSso, urls: SpUrls): SAML {
   return new SAML({
     issuer: urls.entityId,
     audience: urls.entityId,
@@ -77,7 +77,7 @@ function samlOf(ctx: ServerContext, sso: FirmSso, urls: SpUrls, generateUniqueId
     cacheProvider: requestStore(ctx, sso.firmId),
     identifierFormat: null,
     disableRequestedAuthnContext: true,
-    generateUniqueId,
+    generateUniqueId: () => `_${newId().replace(/-/g, "")}`,
   });
 }
 
@@ -109,17 +109,10 @@ export async function signInUrl(firm: FirmSaml, relayState: string): Promise<str
   return firm.saml.getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
-/**
- * Where the browser goes to end a session at the identity provider, or null when it takes no
- * logout. node-saml records only sign-in requests; this one is recorded too, so that the
- * provider's answer is taken as the answer to a request of this firm.
- */
+/** Where the browser goes to end a session at the identity provider, or null when it takes no logout (node-saml records the request). */
 export async function logoutRequestUrl(ctx: ServerContext, firmId: number, subject: Profile): Promise<string | null> {
-  const { sso, urls } = await firmSaml(ctx, firmId);
-  if (!sso.idpSloUrl) return null;
-  const id = `_${newId().replace(/-/g, "")}`;
-  await requestStore(ctx, firmId).saveAsync(id, new Date(ctx.clock.now()).toISOString());
-  return samlOf(ctx, sso, urls, () => id).getLogoutUrlAsync(subject, "", {});
+  const { sso, saml } = await firmSaml(ctx, firmId);
+  return sso.idpSloUrl ? saml.getLogoutUrlAsync(subject, "", {}) : null;
 }
 
 /** The one text node of an element, or null when it holds anything else (a comment, an element). */

@@ -11,7 +11,6 @@ samlify.setSchemaValidator({ validate: () => Promise.resolve("skipped") });
 
 const IDP_ENTITY = "https://idp.example.test/metadata";
 const DEMO_BASE = "http://localhost:3000";
-const SECOND_BASE = "http://second.localhost:3000";
 
 function identityProvider(keys = selfSignedCertificate("idp", new Date()), encrypt = false) {
   return samlify.IdentityProvider({

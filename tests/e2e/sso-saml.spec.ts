@@ -74,8 +74,12 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(/\/dashboard$/);
       await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 
+      // Signing out goes through the identity provider's single logout and back.
+      const visited: string[] = [];
+      page.on("framenavigated", (frame) => visited.push(frame.url()));
       await page.getByRole("button", { name: "Sign out" }).click();
       await expect(page).toHaveURL(/\/login$/);
+      expect(visited.some((url) => url.startsWith(`${idp.origin}/saml2/idp/SingleLogoutService.php`))).toBe(true);
       await expect(page.getByText("You have been signed out.")).toBeVisible();
       await page.goto("/dashboard");
       await expect(page).toHaveURL(/\/login\?from=%2Fdashboard$/);
