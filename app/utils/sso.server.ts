@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { createCookie, redirect } from "@remix-run/node";
 import { ApiError, apiJson, apiRequest } from "./api.server";
 import { type AuthSession, clearSession, writeSession } from "./session.server";
 import { forwardedFor, sessionFromTokens } from "./auth.server";
@@ -8,6 +8,20 @@ import { redirectWithToast } from "./toast.server";
 // The console's half of single sign-on (decision 099): it forwards what the browser and the
 // identity provider send on the firm's host to the API, and keeps the session the API answers in
 // the encrypted cookie, as a password sign-in does.
+
+/** Where signing out goes on at the identity provider: set by /logout, read once by /auth/saml/logout. */
+export const idpLogoutCookie = createCookie("ecfx_idp_logout", { httpOnly: true, sameSite: "lax", path: "/auth/saml/logout", maxAge: 120 });
+
+/** The page that sends the browser on to the identity provider's logout: a refresh, and a link. */
+export async function continueIdpLogout(request: Request): Promise<Response> {
+  const target = (await idpLogoutCookie.parse(request.headers.get("Cookie"))) as string | null;
+  if (typeof target !== "string" || !/^https?:\/\//i.test(target)) return redirect("/login");
+  const href = target.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>Sign out</title></head><body><p><a href="${href}">Continue signing out at your identity provider</a></p></body></html>`;
+  return new Response(html, {
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Set-Cookie": await idpLogoutCookie.serialize("", { maxAge: 0 }) },
+  });
+}
 
 const hostOf = (request: Request) => new URL(request.url).host;
 
