@@ -49,7 +49,7 @@ const time = () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "errors:require
 /** The firm settings a save may change (ids, timestamps and the logo have their own paths). */
 export const firmUpdateSchema = z.object({
   name: firmName(),
-  signon_type: z.enum(["local", "saml"]),
+  signon_type: z.enum(["local", "saml", "oidc"]),
   max_case_deletions_on_import: count(),
   default_daily_cadence_delivery_time: time(),
   public_document_access: z.boolean(),

@@ -31,6 +31,10 @@ export default function Login() {
   });
   const branding = root?.branding ?? null;
   const formError = translateErrors(t, form.errors);
+  // A firm that signs in through its identity provider: a plain link, so it works without JavaScript.
+  const ssoPath = branding?.signon_type === "saml" ? "/auth/saml/login" : branding?.signon_type === "oidc" ? "/auth/oidc/login" : null;
+  const from = params.get("from");
+  const ssoHref = ssoPath ? `${ssoPath}${from ? `?from=${encodeURIComponent(from)}` : ""}` : null;
 
   return (
     <AuthCard branding={branding} title={t("login.heading", { firm: branding?.name ?? t("appName") })}>
@@ -66,12 +70,20 @@ export default function Login() {
         </Stack>
       </Form>
       <Divider />
-      <Button variant="default" fullWidth disabled aria-describedby="sso-note">
-        {t("login.sso")}
-      </Button>
-      <Text id="sso-note" size="xs" c="dimmed" ta="center">
-        {t("login.ssoUnavailable")}
-      </Text>
+      {ssoHref ? (
+        <Button component="a" href={ssoHref} fullWidth data-testid="sso-sign-in">
+          {t("login.sso")}
+        </Button>
+      ) : (
+        <>
+          <Button variant="default" fullWidth disabled aria-describedby="sso-note">
+            {t("login.sso")}
+          </Button>
+          <Text id="sso-note" size="xs" c="dimmed" ta="center">
+            {t("login.ssoUnavailable")}
+          </Text>
+        </>
+      )}
     </AuthCard>
   );
 }

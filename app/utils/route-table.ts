@@ -38,6 +38,7 @@ const PAGE_ROUTES: RouteEntry[] = [
   { path: "/firm-information", accessKey: "firmAccess", titleKey: "pages.firmInformation", drawer: "firm", icon: "buildingCommunity" },
   { path: "/dictionary", accessKey: "firmAccess", titleKey: "pages.dictionary", drawer: "firm", icon: "book" },
   { path: "/special-handling", accessKey: "firmAccess", titleKey: "pages.specialHandling", drawer: "firm", icon: "handStop" },
+  { path: "/single-sign-on", accessKey: "firmAccess", titleKey: "pages.singleSignOn" },
   { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy", drawer: "firm", icon: "hierarchy" },
   { path: "/scim-provisioning", accessKey: "firmAccess", titleKey: "pages.scim", drawer: "firm", icon: "usersGroup" },
   { path: "/billing", accessKey: "firmAccess", titleKey: "pages.billing" },

@@ -19,6 +19,9 @@ import { logger } from "../../app/common/logger.server";
 import { withSecurityHeaders } from "./security-headers";
 import { isCrossSiteWrite } from "./same-origin";
 
+/** Where a firm's SAML identity provider posts its answers (decision 099). */
+const IDP_POSTS = new Set(["/auth/saml/acs", "/auth/saml/slo"]);
+
 const DEFAULT_TRUSTED_PROXIES = "127.0.0.1,::1,::ffff:127.0.0.1";
 
 const list = (value: string | undefined) =>
@@ -56,7 +59,8 @@ export async function startConsoleServer(buildPath: string): Promise<Server> {
 
   app.use((req, res, next) => {
     const ownHosts = new Set([req.headers.host?.toLowerCase(), publicHost, req.get("x-forwarded-host") && req.hostname].filter((h): h is string => Boolean(h)));
-    if (isCrossSiteWrite(req.method, req.headers, ownHosts)) {
+    // The identity provider posts sign-in and logout from its own site; what it posts is signed.
+    if (!IDP_POSTS.has(req.path) && isCrossSiteWrite(req.method, req.headers, ownHosts)) {
       res.status(403).set("X-Content-Type-Options", "nosniff").type("text/plain; charset=utf-8").send(message("errors:crossSiteRequest"));
       return;
     }

@@ -131,6 +131,10 @@ export interface FirmSsoTable {
   /** JSON object: identity provider group → security role id. */
   group_roles: Generated<string>;
   updated_at: Millis;
+  oidc_issuer: Generated<string>;
+  oidc_client_id: Generated<string>;
+  /** Sealed by the secret box. */
+  oidc_client_secret: Generated<string | null>;
 }
 
 export interface SsoRequestTable {

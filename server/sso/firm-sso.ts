@@ -21,6 +21,10 @@ export interface FirmSso {
   groupAttribute: string;
   /** Identity provider group → security role id. */
   groupRoles: Record<string, string>;
+  oidcIssuer: string;
+  oidcClientId: string;
+  /** Opened; empty when none is kept. */
+  oidcClientSecret: string;
 }
 
 const parseJson = <T>(text: string, fallback: T): T => {
@@ -45,6 +49,9 @@ function fromRow(ctx: ServerContext, row: Selectable<FirmSsoTable>): FirmSso {
     breakGlassUserId: row.break_glass_user_id,
     groupAttribute: row.group_attribute,
     groupRoles: parseJson<Record<string, string>>(row.group_roles, {}),
+    oidcIssuer: row.oidc_issuer,
+    oidcClientId: row.oidc_client_id,
+    oidcClientSecret: row.oidc_client_secret ? ctx.secretBox.open(row.oidc_client_secret) : "",
   };
 }
 
@@ -70,7 +77,18 @@ export async function firmSsoWithKeys(ctx: ServerContext, firmId: number, spEnti
 
 export type FirmSsoUpdate = Pick<
   FirmSso,
-  "idpEntityId" | "idpSsoUrl" | "idpSloUrl" | "idpCertificates" | "idpMetadataUrl" | "emailAttribute" | "breakGlassUserId" | "groupAttribute" | "groupRoles"
+  | "idpEntityId"
+  | "idpSsoUrl"
+  | "idpSloUrl"
+  | "idpCertificates"
+  | "idpMetadataUrl"
+  | "emailAttribute"
+  | "breakGlassUserId"
+  | "groupAttribute"
+  | "groupRoles"
+  | "oidcIssuer"
+  | "oidcClientId"
+  | "oidcClientSecret"
 >;
 
 export async function saveFirmSso(ctx: ServerContext, firmId: number, update: FirmSsoUpdate): Promise<void> {
@@ -86,6 +104,9 @@ export async function saveFirmSso(ctx: ServerContext, firmId: number, update: Fi
       break_glass_user_id: update.breakGlassUserId,
       group_attribute: update.groupAttribute,
       group_roles: JSON.stringify(update.groupRoles),
+      oidc_issuer: update.oidcIssuer,
+      oidc_client_id: update.oidcClientId,
+      oidc_client_secret: update.oidcClientSecret ? ctx.secretBox.seal(update.oidcClientSecret) : null,
       updated_at: ctx.clock.now(),
     })
     .where("firm_id", "=", firmId)
@@ -98,7 +119,8 @@ export const samlReady = (sso: FirmSso | undefined): boolean => Boolean(sso?.idp
 /** Whether the firm may switch to this sign-on type: its identity provider is set up for it. */
 export async function ssoReady(ctx: ServerContext, firmId: number, signonType: string): Promise<boolean> {
   const sso = await findFirmSso(ctx, firmId);
-  return signonType === "saml" ? samlReady(sso) : false;
+  if (signonType === "saml") return samlReady(sso);
+  return signonType === "oidc" && Boolean(sso?.oidcIssuer && sso.oidcClientId);
 }
 
 /**

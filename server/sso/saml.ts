@@ -109,6 +109,12 @@ export async function signInUrl(firm: FirmSaml, relayState: string): Promise<str
   return firm.saml.getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
+/** Where the browser goes to end a session at the identity provider, or null when it takes no logout (node-saml records the request). */
+export async function logoutRequestUrl(ctx: ServerContext, firmId: number, subject: Profile): Promise<string | null> {
+  const { sso, saml } = await firmSaml(ctx, firmId);
+  return sso.idpSloUrl ? saml.getLogoutUrlAsync(subject, "", {}) : null;
+}
+
 /** The one text node of an element, or null when it holds anything else (a comment, an element). */
 function plainText(element: Element): string | null {
   const nodes = Array.from(element.childNodes);

@@ -1,6 +1,6 @@
 import type { ServerContext } from "../context";
 import { findFirmSso } from "./firm-sso";
-import { firmSaml } from "./saml";
+import { logoutRequestUrl } from "./saml";
 
 /** Whether the firm signs in through its identity provider and this user is not its break-glass administrator. */
 export async function passwordRefused(ctx: ServerContext, user: { id: string; firm_id: number }): Promise<boolean> {
@@ -34,11 +34,10 @@ export async function ssoLogoutUrl(ctx: ServerContext, id: string): Promise<stri
   if (!row || row.ended_at !== null) return null;
   await db.updateTable("sso_session").set({ ended_at: ctx.clock.now() }).where("id", "=", id).execute();
   if (row.method !== "saml") return null;
-  const firm = await firmSaml(ctx, row.firm_id);
-  if (!firm.sso.idpSloUrl) return null;
-  return firm.saml.getLogoutUrlAsync(
-    { issuer: row.issuer, nameID: row.subject, nameIDFormat: row.subject_format, ...(row.session_index ? { sessionIndex: row.session_index } : {}) },
-    "",
-    {},
-  );
+  return logoutRequestUrl(ctx, row.firm_id, {
+    issuer: row.issuer,
+    nameID: row.subject,
+    nameIDFormat: row.subject_format,
+    ...(row.session_index ? { sessionIndex: row.session_index } : {}),
+  });
 }

@@ -29,6 +29,10 @@ export const ssoSettingsBody = z.object({
   group_attribute: text(500),
   /** One mapping a line: `IdP group = security role name`. */
   group_roles: z.string().max(20_000).default(""),
+  oidc_issuer: text(2000),
+  oidc_client_id: text(500),
+  /** Empty keeps the secret already kept; never answered back. */
+  oidc_client_secret: z.string().max(2000).default(""),
 });
 
 export type SsoSettingsBody = z.infer<typeof ssoSettingsBody>;
@@ -93,6 +97,10 @@ export async function readSsoSettings(ctx: ServerContext, firmId: number) {
       .filter(([, id]) => roleName.has(id))
       .map(([group, id]) => `${group} = ${roleName.get(id)}`)
       .join("\n"),
+    oidc_issuer: sso.oidcIssuer,
+    oidc_client_id: sso.oidcClientId,
+    oidc_redirect_url: `${urls.entityId.replace(/\/auth\/saml\/metadata$/, "")}/auth/oidc/callback`,
+    oidc_client_secret_kept: Boolean(sso.oidcClientSecret),
   };
 }
 
@@ -118,6 +126,7 @@ export async function writeSsoSettings(ctx: ServerContext, caller: Caller, body:
   const fieldErrors: Record<string, string[]> = {};
   if (idp.ssoUrl && !isHttpUrl(idp.ssoUrl)) fieldErrors.idp_sso_url = ["errors:sso.url"];
   if (idp.sloUrl && !isHttpUrl(idp.sloUrl)) fieldErrors.idp_slo_url = ["errors:sso.url"];
+  if (body.oidc_issuer && !isHttpUrl(body.oidc_issuer)) fieldErrors.oidc_issuer = ["errors:sso.url"];
 
   let breakGlassUserId: string | null = null;
   if (body.break_glass_email) {
@@ -161,6 +170,9 @@ export async function writeSsoSettings(ctx: ServerContext, caller: Caller, body:
     breakGlassUserId,
     groupAttribute: body.group_attribute,
     groupRoles,
+    oidcIssuer: body.oidc_issuer,
+    oidcClientId: body.oidc_client_id,
+    oidcClientSecret: body.oidc_client_secret || (await firmSaml(ctx, caller.firmId)).sso.oidcClientSecret,
   };
   await firmSaml(ctx, caller.firmId);
   await saveFirmSso(ctx, caller.firmId, update);

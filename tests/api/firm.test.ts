@@ -3,6 +3,7 @@ import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
 import { DEMO, api, backends, sessionsOf, useApi } from "./harness";
 import { solidPng } from "./png";
+import { selfSignedCertificate } from "../../server/auth/self-signed-certificate";
 
 const Firm = protobuf.loadSync(fileURLToPath(new URL("../../proto/firm.proto", import.meta.url))).lookupType("ecfx.Firm");
 const PROTOBUF = "application/x-protobuf";
@@ -11,6 +12,8 @@ type FirmJson = Record<string, unknown> & { id: number; name: string };
 
 const decodeFirm = (bytes: Uint8Array) => Firm.toObject(Firm.decode(bytes), { longs: Number, defaults: true, arrays: true }) as Record<string, unknown>;
 const encodeFirm = (value: Record<string, unknown>) => Firm.encode(Firm.fromObject(value)).finish();
+
+const IDP_CERTIFICATE = selfSignedCertificate("idp", new Date()).certificatePem;
 
 const BRANDING_KEYS = ["entitled_features", "has_logo", "id", "name", "primary_color", "secondary_color", "signon_type", "time_zone", "updated_at"];
 
@@ -204,8 +207,22 @@ describe.each(backends)("PUT /api/v1/firm/:id (%s)", (backend) => {
   const asAdmin = async () => {
     const admin = await sessionOf(DEMO.admin);
     const client = api(server().url, admin.access_token);
+    // A firm switches to SAML only once its identity provider is described (decision 099).
+    const idp = await client.put("/api/v1/firm/sso", {
+      idp_entity_id: "https://idp.example.test/metadata",
+      idp_sso_url: "https://idp.example.test/sso",
+      idp_certificates: IDP_CERTIFICATE,
+      break_glass_email: DEMO.admin,
+    });
+    expect(idp.status, idp.text).toBe(200);
     const firm = (await client.get("/api/v1/firm")).body as FirmJson;
     return { client, firm };
+  };
+
+  /** Later tests sign staff in with passwords: the firm goes back to password sign-in. */
+  const backToPasswords = async (client: ReturnType<typeof api>) => {
+    const firm = (await client.get("/api/v1/firm")).body as FirmJson;
+    expect((await client.put(`/api/v1/firm/${firm.id}`, { ...firm, signon_type: "local" })).status).toBe(200);
   };
 
   it("saves every field of the record sent back modified, as JSON", async () => {
@@ -229,6 +246,7 @@ describe.each(backends)("PUT /api/v1/firm/:id (%s)", (backend) => {
     const again = await client.post(`/api/v1/firm/${firm.id}`, reread);
     expect(again.status).toBe(200);
     expect({ ...again.body, updated_at: 0 }).toEqual({ ...reread, updated_at: 0 });
+    await backToPasswords(client);
   });
 
   it("saves a Firm message sent as protobuf", async () => {
@@ -245,6 +263,7 @@ describe.each(backends)("PUT /api/v1/firm/:id (%s)", (backend) => {
       publicDocumentAccess: false,
       replyToEmail: CHANGED.reply_to_email,
     });
+    await backToPasswords(client);
   });
 
   it("converts counts sent as text and normalises colours and e-mail addresses", async () => {

@@ -11,7 +11,6 @@ samlify.setSchemaValidator({ validate: () => Promise.resolve("skipped") });
 
 const IDP_ENTITY = "https://idp.example.test/metadata";
 const DEMO_BASE = "http://localhost:3000";
-const SECOND_BASE = "http://second.localhost:3000";
 
 function identityProvider(keys = selfSignedCertificate("idp", new Date()), encrypt = false) {
   return samlify.IdentityProvider({
@@ -142,7 +141,7 @@ describe.each(backends)("SAML sign-on with samlify as the identity provider (%s)
     const url = new URL(start.body.url);
     expect(url.origin + url.pathname).toBe("https://idp.example.test/sso");
     const parsed = await idp.parseLoginRequest(sp, "redirect", { query: Object.fromEntries(url.searchParams) });
-    const requestId = parsed.extract.request.id as string;
+    const requestId = parsed.extract.request!.id as string;
     const res = await acs(await respond(idp, sp, DEMO_BASE, { inResponseTo: requestId }));
     expect(res.status, res.text).toBe(200);
     expect(res.body.user.email).toBe(DEMO.manager);
@@ -233,7 +232,7 @@ describe.each(backends)("SAML sign-on with samlify as the identity provider (%s)
     const start = await api(server().url).post("/auth/saml/start", { host: "second.localhost", relay_state: "" });
     const url = new URL(start.body.url);
     const parsed = await idp.parseLoginRequest(secondSp, "redirect", { query: Object.fromEntries(url.searchParams) });
-    const res = await acs(await respond(idp, sp, DEMO_BASE, { inResponseTo: parsed.extract.request.id as string }));
+    const res = await acs(await respond(idp, sp, DEMO_BASE, { inResponseTo: parsed.extract.request!.id as string }));
     expect(res.status).toBe(401);
     expect(res.body.message).toContain("did not send");
   });

@@ -6,6 +6,7 @@ const PAGES = [
   { to: "/hierarchy", key: "hierarchy" },
   { to: "/ethical-walls", key: "walls" },
   { to: "/special-handling", key: "specialHandling" },
+  { to: "/single-sign-on", key: "singleSignOn" },
 ] as const;
 
 /** Firm settings that have their own pages: linked here rather than edited twice. */

@@ -28,7 +28,7 @@ export const FIRM_SECTIONS: FirmSection[] = [
     fields: [
       { name: "name", kind: "text", required: true },
       { name: "reply_to_email", kind: "email" },
-      { name: "signon_type", kind: "select", options: ["local", "saml"] },
+      { name: "signon_type", kind: "select", options: ["local", "saml", "oidc"] },
       { name: "public_document_access", kind: "boolean" },
     ],
   },

@@ -6,6 +6,7 @@ import { type SignedIn, requireUser } from "../../utils/auth.server";
 import type { FirmRecord } from "../../common/firm-schema";
 import type { Toast } from "../../utils/toast";
 import { redirectWithToast } from "../../utils/toast.server";
+import { forgetBranding } from "../../utils/branding.server";
 import { inputOf } from "../../utils/wizard-state";
 import { FIRM_INFORMATION_PAGE, type FirmSettingsPage, fieldsOf, firmUpdateOf, parseFirmForm } from "./firm-fields";
 import { LOGO_INTENT, MAX_LOGO_BYTES, isPng } from "./logo";
@@ -62,7 +63,11 @@ async function saveSettings(request: Request, page: FirmSettingsPage, formData: 
     const { data: firm } = await api.json<FirmRecord>("/api/v1/firm");
     const path = `/api/v1/firm/${firm.id}`;
     const response = await api.raw(path, { method: "PUT", json: firmUpdateOf(firm, submission.value) });
-    if (response.ok) return redirectWithToast(request, page.path, { type: "success", key: "firm:saved" }, { headers });
+    if (response.ok) {
+      // The sign-in page shows the new branding and sign-on type at once, not in half a minute.
+      forgetBranding();
+      return redirectWithToast(request, page.path, { type: "success", key: "firm:saved" }, { headers });
+    }
     const error = await errorOf(response, path);
     const fieldErrors: Record<string, string[]> = {};
     for (const [key, messages] of Object.entries(error.body.fieldErrors ?? {})) (fieldErrors[inputOf(key)] ??= []).push(...messages);

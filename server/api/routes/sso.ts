@@ -7,6 +7,7 @@ import { message } from "../../lib/messages";
 import { findFirmForHost, implicitHostNames } from "../../firm/firm-repository";
 import { acceptResponse, firmSaml, refusedSignIn, signInUrl, spMetadata } from "../../sso/saml";
 import { endSsoSessions, signInVouched } from "../../sso/sso-sign-in";
+import { acceptOidcCallback, oidcSignInUrl } from "../../sso/oidc";
 import { readSsoSettings, ssoSettingsBody, writeSsoSettings } from "../../sso/sso-settings";
 
 // Single sign-on (decision 099). The console forwards what the browser and the identity provider
@@ -16,6 +17,7 @@ import { readSsoSettings, ssoSettingsBody, writeSsoSettings } from "../../sso/ss
 const hostQuery = z.object({ host: z.string().max(255).default("") });
 const startBody = z.object({ host: z.string().max(255).default(""), relay_state: z.string().max(1000).default("") });
 const acsBody = z.object({ host: z.string().max(255).default(""), SAMLResponse: z.string().min(1).max(1_000_000) });
+const callbackBody = z.object({ host: z.string().max(255).default(""), query: z.string().max(20_000) });
 const sloBody = z.object({
   host: z.string().max(255).default(""),
   /** The query string exactly as the browser sent it (HTTP-Redirect binding: its signature covers the raw text). */
@@ -93,6 +95,22 @@ export function ssoRoutes(app: FastifyInstance, ctx: ServerContext) {
       return { ended, redirect: url };
     }
     return { ended: 0, redirect: null };
+  });
+
+  app.post("/auth/oidc/start", async (request) => {
+    const body = startBody.parse(request.body ?? {});
+    const firm = await firmOfHost(body.host);
+    if (firm.signon_type !== "oidc") throw new HttpError(404, message("errors:sso.notConfigured"));
+    return { url: await oidcSignInUrl(ctx, firm.id, body.relay_state) };
+  });
+
+  app.post("/auth/oidc/callback", async (request) => {
+    const body = callbackBody.parse(request.body ?? {});
+    const firm = await firmOfHost(body.host);
+    if (firm.signon_type !== "oidc") throw new HttpError(404, message("errors:sso.notConfigured"));
+    const accepted = await acceptOidcCallback(ctx, firm.id, body.query);
+    const signedIn = await signInVouched(ctx, accepted.sso, accepted.who);
+    return { user: signedIn.user, ...signedIn.tokens, relay_state: accepted.relayState };
   });
 
   app.get("/api/v1/firm/sso", async (request) => {

@@ -1,0 +1,5 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { continueIdpLogout } from "../utils/sso.server";
+
+// After /logout ended a single sign-on session here: on to the identity provider's logout.
+export const loader = ({ request }: LoaderFunctionArgs) => continueIdpLogout(request);
