@@ -41,7 +41,6 @@ const PAGE_ROUTES: RouteEntry[] = [
   { path: "/single-sign-on", accessKey: "firmAccess", titleKey: "pages.singleSignOn" },
   { path: "/hierarchy", accessKey: "firmAccess", titleKey: "pages.hierarchy", drawer: "firm", icon: "hierarchy" },
   { path: "/scim-provisioning", accessKey: "firmAccess", titleKey: "pages.scim", drawer: "firm", icon: "usersGroup" },
-  { path: "/billing", accessKey: "firmAccess", titleKey: "pages.billing" },
   { path: "/profile", accessKey: null, titleKey: "pages.profile", drawer: "main", icon: "userCircle" },
   { path: "/totest", accessKey: "firmAccess", titleKey: "pages.releaseNotes", drawer: "developer", icon: "notes" },
   { path: "/dev", accessKey: "firmAccess", titleKey: "pages.dev", drawer: "developer", icon: "code" },

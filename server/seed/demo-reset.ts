@@ -107,6 +107,21 @@ export const KEPT_TABLES = [
   "dashboard_key_count",
   "dashboard_document_count",
   "firm_row_count",
+  // Sign-in through the firm's identity provider and provisioning by it: who may sign in and how.
+  "firm_sso",
+  "sso_request",
+  "sso_replay",
+  "sso_session",
+  "scim_token",
+  "scim_user",
+  "scim_group",
+  "scim_group_member",
+  // What the firm subscribed to and was billed: an issued invoice is never changed or removed.
+  "firm_service",
+  "invoice",
+  "invoice_line",
+  "invoice_checkout",
+  "invoice_payment",
 ] as const;
 
 /** The tables with a free-text index that SQLite keeps beside them (`<table>_fts`, migration 002), read from the schema. */

@@ -6,8 +6,12 @@ import { requiredText } from "../validation";
 export const optionalText = (max = 500) => z.string().trim().max(max, `errors:fieldLength|${max}`).optional();
 // null empties an optional reference or date through the API (an edit form clearing it).
 export const optionalId = () => z.string().trim().min(1).nullable().optional();
-/** Whether a YYYY-MM-DD string names a day of the calendar (2025-13-45 has the form but is none). */
+/**
+ * Whether a YYYY-MM-DD string names a day of the calendar (2025-13-45 has the form but is none).
+ * Another form is the format's message alone.
+ */
 const calendarDay = (value: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return true;
   const day = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
 };
