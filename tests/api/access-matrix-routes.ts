@@ -109,16 +109,20 @@ function credentialRoutes(): Record<string, RouteRule> {
       cross: "404",
     };
   }
-  out["GET /api/v1/clio-credential/:id/authorization"] = {
-    needs: [{ entry: "dms-clio", need: "read" }],
-    request: (r) => ({ path: `/api/v1/clio-credential/${r.ids["dms-clio"]}/authorization` }),
-    cross: "404",
-  };
-  out["POST /api/v1/clio-credential/:id/authorization"] = {
-    needs: [{ entry: "dms-clio", need: "write" }],
-    request: (r) => ({ path: `/api/v1/clio-credential/${r.ids["dms-clio"]}/authorization` }),
-    cross: "404",
-  };
+  // The credentials a firm authorizes at the vendor (the authorization-code grant).
+  for (const segment of ["clio-credential", "imanage-cloud-credential", "imanage-on-prem-credential", "net-documents-cloud-credential"]) {
+    const key = CREDENTIAL_TYPES[segment]!;
+    out[`GET /api/v1/${segment}/:id/authorization`] = {
+      needs: [{ entry: key, need: "read" }],
+      request: (r) => ({ path: `/api/v1/${segment}/${r.ids[key]}/authorization` }),
+      cross: "404",
+    };
+    out[`POST /api/v1/${segment}/:id/authorization`] = {
+      needs: [{ entry: key, need: "write" }],
+      request: (r) => ({ path: `/api/v1/${segment}/${r.ids[key]}/authorization` }),
+      cross: "404",
+    };
+  }
   return out;
 }
 
@@ -212,6 +216,9 @@ export const ROUTES: Record<string, RouteRule> = {
     }),
     cross: "refused",
   },
+  "GET /api/v1/firm/sso": { needs: firmRead, request: at("/api/v1/firm/sso"), cross: "none" },
+  // Empty settings: the firm keeps signing in with passwords whoever may send them.
+  "PUT /api/v1/firm/sso": { needs: firmWrite, request: () => ({ path: "/api/v1/firm/sso", options: json({}) }), cross: "none" },
   "GET /api/v1/firm/internal-walls": { needs: firmRead, request: at("/api/v1/firm/internal-walls"), cross: "none" },
   "PUT /api/v1/firm/internal-walls": {
     needs: firmWrite,
@@ -458,6 +465,12 @@ export const EXCLUDED: Record<string, string> = {
   "PUT /auth/:id/change-password": "the caller's own password; tests/api/change-password.test.ts",
   "POST /oauth/access_token": "token refresh; tests/api/refresh.test.ts",
   "GET *": "signed public document links; tests/api/notify.test.ts",
+  "GET /auth/saml/metadata": "the firm's public service provider metadata, no session; tests/api/saml.test.ts",
+  "POST /auth/saml/start": "no session: begins a sign-on; tests/api/saml.test.ts",
+  "POST /auth/saml/acs": "no session: the identity provider's signed answer is its authority; tests/api/saml.test.ts",
+  "POST /auth/saml/slo": "no session: the identity provider's signed logout is its authority; tests/api/saml.test.ts",
+  "POST /auth/oidc/start": "no session: begins a sign-on; tests/api/oidc.test.ts",
+  "POST /auth/oidc/callback": "no session: the issuer's signed ID token is its authority; tests/api/oidc.test.ts",
   "POST /api/v1/billing/stripe/webhook": "no session: the payment provider's signature is its authority; tests/api/billing.test.ts",
   "GET /scim/v2/ServiceProviderConfig": "a firm's SCIM token, no session; tests/api/scim.test.ts",
   "GET /scim/v2/ResourceTypes": "a firm's SCIM token, no session; tests/api/scim.test.ts",

@@ -275,6 +275,8 @@ describe.each(backends)("access matrix: every route, role, wall and firm (%s)", 
         ids.customRole ??= id;
       }
 
+      // The firm's service provider key pair is made by the first read of its sign-on settings.
+      expect((await admin.get("/api/v1/firm/sso")).status).toBe(200);
       for (const key of CREATE_ORDER) ids[key] = await post(entryOf(key).def.apiPath, withCredentialMarks(key, minimalBody(key, TAG[firm], ids, ids.viewRole)));
       for (const res of SERVER_RESOURCES.filter((r) => r.firmOwned && !r.writable)) {
         ids[res.def.key] = await readOnlyRow(server(), res.def.key, firmId, admins[firm].access_token, TAG[firm], ids);
