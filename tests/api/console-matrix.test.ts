@@ -85,6 +85,18 @@ const NO_NOTICE_ROUTE_FILES = [
   "public.document.$token",
   "resources.inbox-bulk", // a change: each notice is admitted through the read scope (inbox-bulk tests)
   "theme[.css]",
+  "_app.scim-provisioning",
+  "_app.single-sign-on",
+  // Sign-on through the firm's identity provider: sessions, never notices.
+  "auth.oidc.callback",
+  "auth.oidc.login",
+  "auth.saml.acs",
+  "auth.saml.login",
+  "auth.saml.logout",
+  "auth.saml.metadata",
+  "auth.saml.slo",
+  "resources.ping",
+  "scim.v2.$", // the identity provider's provisioning calls: users and groups
 ];
 
 interface Answer {
