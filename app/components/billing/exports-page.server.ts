@@ -30,8 +30,8 @@ export async function exportsPageData(request: Request) {
   const { me, api, headers } = await requireUser(request, billing.accessKey);
   const [settings, clients, matters] = await Promise.all([
     api.json<BillingSettings>("/api/v1/billing/settings"),
-    api.json<{ id: string; name: string }[]>("/api/v1/client/search?max=500&sort=name"),
-    api.json<{ id: string; name: string }[]>("/api/v1/matter/search?max=500&sort=name"),
+    api.json<{ id: string; name: string }[]>("/api/v1/client/search?max=100&sort=name"),
+    api.json<{ id: string; name: string }[]>("/api/v1/matter/search?max=100&sort=name"),
   ]);
   return data(
     {
