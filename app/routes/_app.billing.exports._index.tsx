@@ -2,7 +2,8 @@ import { Alert, Anchor, Button, Card, Group, NativeSelect, Stack, Text, TextInpu
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { EXPORTS_PATH, exportsPageAction, exportsPageData } from "../components/billing/exports-page.server";
+import { exportsPageAction, exportsPageData } from "../components/billing/exports-page.server";
+import { EXPORTS_PATH } from "../components/billing/paths";
 
 // /billing/exports: the cost load and timeslips downloads and the settings they need.
 

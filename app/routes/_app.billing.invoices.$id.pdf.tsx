@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { billing } from "../common/resources/billing";
-import { invoicePath } from "../components/billing/invoice-page.server";
+import { invoicePath } from "../components/billing/paths";
 import { requireUser } from "../utils/auth.server";
 import { redirectWithToast } from "../utils/toast.server";
 

@@ -3,7 +3,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatCents } from "../common/billing";
-import { invoicePageAction, invoicePageData, invoicePath } from "../components/billing/invoice-page.server";
+import { invoicePageAction, invoicePageData } from "../components/billing/invoice-page.server";
+import { invoicePath } from "../components/billing/paths";
 import { useFormatMoment } from "../utils/dates";
 
 // One invoice or credit note of /billing: its lines, its PDF and, while something is due, Pay.

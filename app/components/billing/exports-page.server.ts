@@ -5,12 +5,11 @@ import { ApiError } from "../../utils/api.server";
 import { requireUser } from "../../utils/auth.server";
 import { readForm } from "../../utils/request-body.server";
 import { redirectWithToast } from "../../utils/toast.server";
+import { EXPORTS_PATH } from "./paths";
 
 // /billing/exports (decision 113): the firm's cost code, LEDES law firm id and review minutes per
 // timekeeper title, and the cost load and time downloads, filtered by period, client and matter.
 // Every form is plain HTML: a download posts to a resource route (each export is logged).
-
-export const EXPORTS_PATH = "/billing/exports";
 
 export interface BillingSettings {
   cost_code: string | null;

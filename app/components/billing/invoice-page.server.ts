@@ -4,6 +4,7 @@ import { billing } from "../../common/resources/billing";
 import { ApiError } from "../../utils/api.server";
 import { requireUser } from "../../utils/auth.server";
 import { redirectWithToast } from "../../utils/toast.server";
+import { invoicePath } from "./paths";
 
 // One invoice on /billing (decision 112): its lines, the PDF, and Pay for a role with FULL on the
 // firm while something is due. Pay is a plain form post answered with a redirect to the payment
@@ -33,8 +34,6 @@ export interface InvoiceRecord {
   corrects_invoice_id: string | null;
   created_at: number;
 }
-
-export const invoicePath = (id: string) => `/billing/invoices/${q(id)}`;
 
 export async function invoicePageData(request: Request, id: string) {
   const { me, api, headers } = await requireUser(request, billing.accessKey);
