@@ -62,6 +62,7 @@ export interface CostRow {
   description: string;
   cost_code: string | null;
   case_number: string | null;
+  case_id: string | null;
   client: { id: string; code: string; name: string } | null;
   matter: { id: string; code: string; name: string } | null;
 }
@@ -81,6 +82,7 @@ export async function costRows(db: Kysely<DB>, firmId: number, filter: ExportFil
       "k.description",
       "k.cost_code",
       "c.case_number",
+      "k.case_id",
       "m.id as matter_id",
       "m.name as matter_name",
       "m.reference_id as matter_reference",
@@ -105,6 +107,7 @@ export async function costRows(db: Kysely<DB>, firmId: number, filter: ExportFil
     description: r.description,
     cost_code: r.cost_code,
     case_number: r.case_number,
+    case_id: r.case_id,
     client: r.client_id
       ? { id: r.client_id, name: r.client_name ?? "", code: codeOf({ id: r.client_id, reference_id: r.client_reference, unique_key: r.client_key }) }
       : null,
@@ -120,7 +123,7 @@ export interface TimeRow {
   minutes: number;
   timekeeper: { id: string; code: string; name: string; title: string };
   case_number: string | null;
-  subject: string;
+  case_id: string | null;
   client: { id: string; code: string; name: string } | null;
   matter: { id: string; code: string; name: string } | null;
 }
@@ -152,7 +155,7 @@ export async function timeRows(db: Kysely<DB>, firmId: number, filter: ExportFil
       "t.title",
       "t.reference_id as timekeeper_reference",
       "t.unique_key as timekeeper_key",
-      "i.subject",
+      "c.id as case_id",
       "c.case_number",
       "m.id as matter_id",
       "m.name as matter_name",
@@ -179,7 +182,7 @@ export async function timeRows(db: Kysely<DB>, firmId: number, filter: ExportFil
       "t.title",
       "t.reference_id",
       "t.unique_key",
-      "i.subject",
+      "c.id",
       "c.case_number",
       "m.id",
       "m.name",
@@ -203,7 +206,7 @@ export async function timeRows(db: Kysely<DB>, firmId: number, filter: ExportFil
         code: codeOf({ id: r.timekeeper_id, reference_id: r.timekeeper_reference, unique_key: r.timekeeper_key }),
       },
       case_number: r.case_number,
-      subject: r.subject,
+      case_id: r.case_id,
       client: r.client_id
         ? { id: r.client_id, name: r.client_name ?? "", code: codeOf({ id: r.client_id, reference_id: r.client_reference, unique_key: r.client_key }) }
         : null,
@@ -337,7 +340,7 @@ export function timeLedes(rows: TimeRow[], meta: { lawFirmId: string; filter: Ex
       expenseCode: "",
       activityCode: "A104",
       timekeeperId: r.timekeeper.code,
-      description: `Review court notice: ${r.subject}`,
+      description: `Review of a court notice${r.case_number ? `, case ${r.case_number}` : ""}`,
       timekeeperName: r.timekeeper.name,
       classification: classificationOf(r.timekeeper.title),
     }));
@@ -376,7 +379,14 @@ export function timeTimeslips(rows: TimeRow[]): string {
     ["Timekeeper Nickname 1", "Client Nickname 1", "Activity Nickname 1", "Transaction Date", "Time Spent", "Description"],
     ...rows.map((r) => {
       const [y, m, d] = isoDay(r.at).split("-");
-      return [r.timekeeper.code, r.matter?.code ?? r.client?.code ?? "", "REVIEW", `${m}/${d}/${y}`, hoursOf(r.minutes), `Review court notice: ${r.subject}`];
+      return [
+        r.timekeeper.code,
+        r.matter?.code ?? r.client?.code ?? "",
+        "REVIEW",
+        `${m}/${d}/${y}`,
+        hoursOf(r.minutes),
+        `Review of a court notice${r.case_number ? `, case ${r.case_number}` : ""}`,
+      ];
     }),
   ]);
 }

@@ -14,6 +14,7 @@ import { dispositionOf } from "../../lib/content-disposition";
 import { HttpError, fieldErrorsOf, invalid, notFound } from "../../lib/errors";
 import { message } from "../../lib/messages";
 import { formatCents } from "../../../app/common/billing";
+import { userWalledOutOfCase } from "../../walls/walls";
 
 // Billing (spec §2 /billing, firmAccess; decisions 111, 112): an invoice's lines and its PDF for
 // READ on the firm, paying it for FULL only, and the payment provider's signed webhook, which
@@ -188,6 +189,17 @@ export function billingRoutes(app: FastifyInstance, ctx: ServerContext) {
     };
   };
 
+  /** Rows on a case an ethical wall keeps the caller out of are left out of what the caller downloads. */
+  const visibleRows = async <R extends { case_id: string | null }>(caller: Caller, rows: R[]): Promise<R[]> => {
+    const walled = new Map<string, boolean>();
+    const out: R[] = [];
+    for (const row of rows) {
+      if (row.case_id && !walled.has(row.case_id)) walled.set(row.case_id, await userWalledOutOfCase(db, caller.firmId, caller.userId, row.case_id));
+      if (!row.case_id || !walled.get(row.case_id)) out.push(row);
+    }
+    return out;
+  };
+
   const sendFile = (reply: FastifyReply, name: string, type: string, body: string) =>
     reply.header("content-type", `${type}; charset=utf-8`).header("content-disposition", dispositionOf(name, "attachment")).send(body);
 
@@ -229,7 +241,7 @@ export function billingRoutes(app: FastifyInstance, ctx: ServerContext) {
     const { filter, format, days } = filterOf(request.body);
     if (format === "timeslips") throw invalid({ format: [message("errors:invalidRequest")] });
     const setting = await billingSettingOf(db, caller.firmId);
-    const rows = await costRows(db, caller.firmId, filter);
+    const rows = await visibleRows(caller, await costRows(db, caller.firmId, filter));
     // A cost load without a cost code cannot be imported: say so where the code is set.
     if (!setting.cost_code && rows.some((r) => !r.cost_code)) throw new HttpError(409, message("errors:costCodeRequired"));
     const body =
@@ -251,7 +263,7 @@ export function billingRoutes(app: FastifyInstance, ctx: ServerContext) {
     const { filter, format, days } = filterOf(request.body);
     if (format === "csv") throw invalid({ format: [message("errors:invalidRequest")] });
     const setting = await billingSettingOf(db, caller.firmId);
-    const rows = await timeRows(db, caller.firmId, filter);
+    const rows = await visibleRows(caller, await timeRows(db, caller.firmId, filter));
     const body = format === "timeslips" ? timeTimeslips(rows) : timeLedes(rows, { lawFirmId: setting.law_firm_id || String(caller.firmId), filter });
     await logEvent(db, {
       firmId: caller.firmId,
