@@ -77,6 +77,9 @@ export default defineConfig({
             ECFX_SALESFORCE_LOGIN_URL: `http://127.0.0.1:${instance.litifyPort}`,
             ECFX_FILEVINE_BASE_URL: `http://127.0.0.1:${instance.fileVinePort}`,
             ECFX_PACER_AUTH_URL: `http://127.0.0.1:${instance.pacerPort}`,
+            ECFX_STRIPE_SECRET_KEY: "sk_test_e2e",
+            ECFX_STRIPE_WEBHOOK_SECRET: "whsec_e2e",
+            ECFX_STRIPE_BASE_URL: `http://127.0.0.1:${instance.stripePort}`,
             // Litify's instance URL and ProLaw's base URL are the credential's own: local ones are allowed.
             ECFX_DMS_ALLOWED_ORIGINS: [instance.litifyPort, instance.proLawPort].map((port) => `http://127.0.0.1:${port}`).join(","),
           };

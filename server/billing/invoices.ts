@@ -4,6 +4,7 @@ import type { DB } from "../db/schema";
 import { isUniqueViolation } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { proratedCents } from "./amounts";
+import { recordCost } from "./court-costs";
 
 // Monthly invoices (decision 111): one per firm and calendar month (UTC), from the firm's service
 // subscriptions and its ECFX Track periods with their documents. An invoice is written once, in one
@@ -172,6 +173,21 @@ async function writeDocument(
           .insertInto("invoice_line")
           .values(doc.lines.map((l, position) => ({ id: newId(), invoice_id: id, firm_id: doc.firmId, position, ...l })))
           .execute();
+      }
+      // A tracked case's fees are the firm's cost on that case, to pass on to its client (decision 113).
+      if (doc.kind === "INVOICE") {
+        for (const [position, line] of doc.lines.entries()) {
+          if (!line.case_id || line.amount_cents <= 0) continue;
+          await recordCost(trx, {
+            firmId: doc.firmId,
+            sourceKey: `invoice:${number}:${position}`,
+            kind: "ECFX_TRACK",
+            caseId: line.case_id,
+            at: end - 1,
+            cents: line.amount_cents,
+            description: `${line.description} (${line.quantity}), ECFX invoice ${number}`,
+          });
+        }
       }
       return { id, number, total_cents: total, created: true };
     });

@@ -10,6 +10,7 @@ const commands: Record<string, () => Promise<Command>> = {
   features: async () => (await import("./features")).featuresCommand,
   secrets: async () => (await import("./secrets")).secretsCommand,
   firm: async () => (await import("./firm")).firmCommand,
+  billing: async () => (await import("./billing")).billingCommand,
 };
 
 const [name, ...rest] = process.argv.slice(2);

@@ -7,6 +7,7 @@ import { ENTITLED_FEATURES, isEntitledFeature } from "../../app/common/entitled-
 import { openContext } from "../bootstrap";
 import { commandConfig, usageExit } from "./command-start";
 import { setEntitledFeatures } from "../firm/entitled-features";
+import { syncServices } from "../billing/prices";
 import { findFirm } from "../firm/firm-repository";
 import { logEvent } from "../jobs/event-log";
 import { message } from "../lib/messages";
@@ -61,6 +62,8 @@ export async function featuresCommand(argv: string[]): Promise<number> {
     if (opts.set) {
       const now = ctx.clock.now();
       const set = await setEntitledFeatures(ctx.database, firm.id, opts.set, now);
+      // What is billed follows the entitlement from this moment (decision 111).
+      await syncServices(ctx.database.db, config, firm.id, ENTITLED_FEATURES, set, now);
       const detail = message("audit:featuresSet", { before: firm.entitled_features.join(", ") || "—", after: set.join(", ") || "—" });
       await logEvent(ctx.database.db, { firmId: firm.id, level: "AUDIT", event: "configuration changed", detail, at: now });
       process.stdout.write(`${firm.name}: ${set.join(", ") || "no features"}\n`);

@@ -4,7 +4,7 @@
  * because Mantine sets style attributes and Monaco injects style elements; a nonce would switch
  * 'unsafe-inline' off for them. Monaco runs its workers from blob: URLs.
  */
-export function contentSecurityPolicy(nonce: string): string {
+export function contentSecurityPolicy(nonce: string, formTargets: readonly string[] = paymentPages()): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
@@ -16,9 +16,21 @@ export function contentSecurityPolicy(nonce: string): string {
     "frame-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    // Pay is a form post answered with a redirect to the payment provider's hosted page (decision 112).
+    `form-action 'self'${formTargets.map((t) => ` ${t}`).join("")}`,
     "frame-ancestors 'self'",
   ].join("; ");
+}
+
+/** Stripe's hosted Checkout, and the origin the operator sends Stripe's calls to instead (a local server in tests). */
+export function paymentPages(env: NodeJS.ProcessEnv = process.env): string[] {
+  const pages = ["https://checkout.stripe.com"];
+  try {
+    if (env.ECFX_STRIPE_BASE_URL) pages.push(new URL(env.ECFX_STRIPE_BASE_URL).origin);
+  } catch {
+    // The API refuses to start with a malformed value; the console keeps Stripe's own page.
+  }
+  return pages;
 }
 
 /**

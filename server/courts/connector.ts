@@ -4,7 +4,9 @@ import { courtIdFromHost } from "./federal-courts";
 import { message } from "../lib/messages";
 import type { CourtSession, ProviderFetch } from "./court-session";
 
-export type FetchOutcome = { kind: "document"; bytes: Buffer; contentType: string; stamped: boolean } | { kind: "restricted"; reason: string };
+/** `charged`: fetched signed in, outside the free look, so the provider's account paid for it. */
+export type FetchOutcome =
+  { kind: "document"; bytes: Buffer; contentType: string; stamped: boolean; charged?: boolean } | { kind: "restricted"; reason: string };
 
 /** The header line CM/ECF stamps on every page of a filed document: "Document 12 Filed 01/02/26". */
 const COURT_STAMP = /Document\s+\S+\s+Filed\s+\d{2}\/\d{2}\/\d{2,4}/;
@@ -148,7 +150,7 @@ export class CourtConnector {
       if (answer.kind === "sign-in" || answer.kind === "page") {
         return { kind: "restricted", reason: message("pipeline:providerSignedInRestricted", { provider: session.provider }) };
       }
-      return answer;
+      return answer.kind === "document" ? { ...answer, charged: true } : answer;
     }
   }
 

@@ -877,6 +877,32 @@ export interface InvoicePaymentTable {
   paid_at: Millis;
 }
 
+/** A firm's billing settings: its cost code, its LEDES law firm id, minutes per notice by timekeeper title. */
+export interface BillingSettingTable {
+  firm_id: number;
+  cost_code: string | null;
+  law_firm_id: string;
+  review_minutes: string;
+  updated_at: Millis;
+}
+
+/** A court cost incurred for a firm, once per source, to pass on to its client. */
+export interface CourtCostTable {
+  id: string;
+  firm_id: number;
+  source_key: string;
+  kind: "PACER_DOCUMENT" | "ECFX_TRACK";
+  case_id: string | null;
+  matter_id: string | null;
+  client_id: string | null;
+  document_id: string | null;
+  incurred_at: Millis;
+  pages: number | null;
+  amount_cents: number;
+  description: string;
+  cost_code: string | null;
+}
+
 export interface DB {
   firm: FirmTable;
   firm_logo: FirmLogoTable;
@@ -960,6 +986,8 @@ export interface DB {
   invoice_line: InvoiceLineTable;
   invoice_checkout: InvoiceCheckoutTable;
   invoice_payment: InvoicePaymentTable;
+  billing_setting: BillingSettingTable;
+  court_cost: CourtCostTable;
 }
 
 /** A firm's SCIM provisioning token: only its hash is kept (decision 101). */

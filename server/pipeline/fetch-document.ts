@@ -1,3 +1,4 @@
+import { pageCount, recordPacerDocument } from "../billing/court-costs";
 import type { ServerContext } from "../context";
 import { RetryableFetchError } from "../courts/connector";
 import { message } from "../lib/messages";
@@ -27,6 +28,9 @@ export async function fetchDocument(ctx: ServerContext, documentId: string, atte
       "document.processed_from_id",
       "document.firm_id",
       "document.stamp_wait_started_at",
+      "document.name",
+      "envelope.case_id",
+      "envelope.docket_text",
       "envelope.ecfx_jurisdiction_id as court",
     ])
     .where("document.id", "=", documentId)
@@ -44,6 +48,9 @@ interface PendingDocument {
   firm_id: number;
   processed_from_id: string;
   stamp_wait_started_at: number | null;
+  name: string;
+  case_id: string | null;
+  docket_text: string | null;
 }
 
 async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: number): Promise<void> {
@@ -55,6 +62,8 @@ async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: n
       if (!outcome.stamped && (await waitForStamp(ctx, doc))) return;
       const sha = await ctx.blobs.put(outcome.bytes, outcome.contentType, ctx.clock.now());
       const extraction = await titleExtractionFor(ctx, doc.processed_from_id, doc.firm_id);
+      // Fetched signed in, outside the free look: the court's charge becomes a cost on the case (decision 113).
+      const pages = outcome.charged ? await pageCount(outcome.bytes) : null;
       // The title to ask for commits with its job, so the item never waits for a title nobody asks.
       await db.transaction().execute(async (trx) => {
         await trx
@@ -69,6 +78,17 @@ async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: n
           .where("id", "=", doc.id)
           .execute();
         if (extraction) await enqueue(trx, { kind: "extract-title", firmId: doc.firm_id, refId: doc.id, runAt: ctx.clock.now() });
+        if (outcome.charged) {
+          await recordPacerDocument(trx, {
+            firmId: doc.firm_id,
+            documentId: doc.id,
+            caseId: doc.case_id,
+            name: doc.name,
+            docketText: doc.docket_text,
+            pages,
+            at: ctx.clock.now(),
+          });
+        }
       });
     } else {
       await db.updateTable("document").set({ fetch_status: "restricted", fetch_error: outcome.reason }).where("id", "=", doc.id).execute();

@@ -418,6 +418,18 @@ export const ROUTES: Record<string, RouteRule> = {
   "GET /api/v1/invoice/:id/lines": { needs: firmRead, request: (r) => ({ path: `/api/v1/invoice/${r.ids.billing}/lines` }), cross: "404" },
   "GET /api/v1/invoice/:id/pdf": { needs: firmRead, request: (r) => ({ path: `/api/v1/invoice/${r.ids.billing}/pdf` }), cross: "404" },
   "POST /api/v1/invoice/:id/pay": { needs: firmWrite, request: (r) => ({ path: `/api/v1/invoice/${r.ids.billing}/pay` }), cross: "404" },
+  "GET /api/v1/billing/settings": { needs: firmRead, request: at("/api/v1/billing/settings"), cross: "none" },
+  "PUT /api/v1/billing/settings": { needs: firmWrite, request: () => ({ path: "/api/v1/billing/settings", options: json({}) }), cross: "none" },
+  "POST /api/v1/billing/costs/export": {
+    needs: firmRead,
+    request: () => ({ path: "/api/v1/billing/costs/export", options: json({ from: "2026-01-01", to: "2026-01-31", format: "csv" }) }),
+    cross: "none",
+  },
+  "POST /api/v1/billing/time/export": {
+    needs: firmRead,
+    request: () => ({ path: "/api/v1/billing/time/export", options: json({ from: "2026-01-01", to: "2026-01-31" }) }),
+    cross: "none",
+  },
 
   ...credentialRoutes(),
 

@@ -48,6 +48,13 @@ const NOTICE_ROUTE_FILES = [
  */
 const NO_NOTICE_ROUTE_FILES = [
   "$", // unknown paths redirect
+  // Billing: invoices, costs and review time name cases, never a notice's text; a case a wall
+  // keeps the caller out of is left out of the exports (server/api/routes/billing.ts).
+  "_app.billing.exports._index",
+  "_app.billing.exports.costs",
+  "_app.billing.exports.time",
+  "_app.billing.invoices.$id",
+  "_app.billing.invoices.$id.pdf",
   "_app.$resource.import",
   "_app.$resource.new",
   "_app.demo",

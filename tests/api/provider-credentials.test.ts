@@ -177,6 +177,17 @@ describe.each(backends)("provider credentials (%s)", (backend) => {
     // The connection test's token is reused: no sign-in for either document.
     expect(simulator.pacerSignIns().signedIn).toBe(before);
     expect(simulator.pacerCharged()).toBe(2);
+    // Each document the account paid for is a court cost on its case: PACER's rate, per page up to the cap (decision 113).
+    const costs = await db()
+      .selectFrom("court_cost")
+      .select(["kind", "pages", "amount_cents", "document_id", "case_id"])
+      .where("kind", "=", "PACER_DOCUMENT")
+      .execute();
+    expect(costs.map((c) => c.document_id).sort()).toEqual([first.id, second.id].sort());
+    for (const cost of costs) {
+      expect(cost.pages).toBeGreaterThan(0);
+      expect(cost.amount_cents).toBe(10 * Math.min(cost.pages!, 30));
+    }
     const token = await db().selectFrom("dms_credential_token").select("sealed").where("credential_id", "=", credentialId).executeTakeFirstOrThrow();
     expect(token.sealed).toMatch(/^sb1\./);
   });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import Ajv from "ajv";
+import Stripe from "stripe";
 
 // A local server speaking Stripe's API for the payment tests: every request is checked against
 // Stripe's published OpenAPI description (tests/fixtures/stripe, PROVENANCE.md): its path and
@@ -43,6 +44,8 @@ export function parseStripeForm(body: string): Record<string, unknown> {
   return root;
 }
 
+const signer = new Stripe("sk_test_local_signer");
+
 const EXAMPLES = JSON.parse(readFileSync(new URL("../fixtures/stripe/fixtures.json", import.meta.url), "utf8")) as Record<string, Record<string, unknown>>;
 
 export interface LocalStripe {
@@ -60,7 +63,12 @@ export interface LocalStripe {
   close(): Promise<void>;
 }
 
-export async function startLocalStripe(): Promise<LocalStripe> {
+/**
+ * `hosted`: the server also plays Stripe's hosted Checkout page for the browser tests: the session's
+ * URL is a page of its own with a Pay button, which sends the signed `checkout.session.completed`
+ * event to the webhook and returns the browser to the session's success URL.
+ */
+export async function startLocalStripe(options: { port?: number; hosted?: { webhookUrl: string; secret: string } } = {}): Promise<LocalStripe> {
   const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: "array" });
   ajv.addFormat("unix-time", true);
   ajv.addFormat("decimal", /^-?\d+(\.\d+)?$/);
@@ -90,6 +98,28 @@ export async function startLocalStripe(): Promise<LocalStripe> {
   const requests: LocalStripe["requests"] = [];
   const byKey = new Map<string, string>();
   let failing: number | null = null;
+  let base = "";
+
+  /** The hosted page: GET shows the amount and Pay; POST pays, tells the webhook, returns to the success URL. */
+  const hostedPage = async (req: http.IncomingMessage, res: http.ServerResponse, id: string) => {
+    const session = sessions.get(id)!;
+    if (req.method === "GET") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      return res.end(
+        `<!doctype html><title>Checkout</title><main><h1>Pay ${Number(session.amount_total) / 100} ${String(session.currency).toUpperCase()}</h1><form method="post"><button type="submit">Pay</button></form></main>`,
+      );
+    }
+    const payload = completedEvent(id);
+    const signature = signer.webhooks.generateTestHeaderString({ payload, secret: options.hosted!.secret });
+    const delivered = await fetch(options.hosted!.webhookUrl, {
+      method: "POST",
+      body: payload,
+      headers: { "content-type": "application/json", "stripe-signature": signature },
+    });
+    if (!delivered.ok) violations.push(`webhook answered ${delivered.status}`);
+    res.writeHead(303, { location: String(session.success_url) });
+    res.end();
+  };
 
   const error = (res: http.ServerResponse, status: number, text: string) => {
     res.writeHead(status, { "content-type": "application/json", "request-id": `req_${randomUUID()}` });
@@ -101,6 +131,16 @@ export async function startLocalStripe(): Promise<LocalStripe> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://stripe.local");
+      const hostedId = /^\/checkout\/(cs_test_\w+)$/.exec(url.pathname)?.[1];
+      if (options.hosted && hostedId && sessions.has(hostedId)) {
+        void hostedPage(req, res, hostedId);
+        return;
+      }
+      // The hosted page's browser asks for its icon: part of the page, not of Stripe's API.
+      if (options.hosted && url.pathname === "/favicon.ico") {
+        res.writeHead(404);
+        return res.end();
+      }
       const method = (req.method ?? "GET").toLowerCase();
       const body = Buffer.concat(chunks).toString("utf8");
       const params = parseStripeForm(body);
@@ -152,7 +192,7 @@ export async function startLocalStripe(): Promise<LocalStripe> {
         payment_status: "unpaid",
         status: "open",
         expires_at: Math.floor(Date.now() / 1000) + 86_400,
-        url: `https://checkout.stripe.com/c/pay/${id}`,
+        url: options.hosted ? `${base}/checkout/${id}` : `https://checkout.stripe.com/c/pay/${id}`,
       };
       if (!sessionSchema(session)) violations.push(`answer: ${strictAjv.errorsText(sessionSchema.errors)}`);
       sessions.set(id, session);
@@ -161,8 +201,9 @@ export async function startLocalStripe(): Promise<LocalStripe> {
       res.end(JSON.stringify(session));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}`;
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -172,19 +213,21 @@ export async function startLocalStripe(): Promise<LocalStripe> {
     failNext: (status) => {
       failing = status;
     },
-    completedEvent(sessionId) {
-      const session = sessions.get(sessionId);
-      if (!session) throw new Error(`no session ${sessionId}`);
-      const event = {
-        ...EXAMPLES.event,
-        id: `evt_${randomUUID().replace(/-/g, "")}`,
-        created: Math.floor(Date.now() / 1000),
-        type: "checkout.session.completed",
-        data: { object: { ...session, status: "complete", payment_status: "paid", payment_intent: `pi_${randomUUID().replace(/-/g, "")}` } },
-      };
-      if (!eventSchema(event)) violations.push(`event: ${strictAjv.errorsText(eventSchema.errors)}`);
-      return JSON.stringify(event);
-    },
+    completedEvent,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+
+  function completedEvent(sessionId: string): string {
+    const session = sessions.get(sessionId);
+    if (!session) throw new Error(`no session ${sessionId}`);
+    const event = {
+      ...EXAMPLES.event,
+      id: `evt_${randomUUID().replace(/-/g, "")}`,
+      created: Math.floor(Date.now() / 1000),
+      type: "checkout.session.completed",
+      data: { object: { ...session, status: "complete", payment_status: "paid", payment_intent: `pi_${randomUUID().replace(/-/g, "")}` } },
+    };
+    if (!eventSchema(event)) violations.push(`event: ${strictAjv.errorsText(eventSchema.errors)}`);
+    return JSON.stringify(event);
+  }
 }

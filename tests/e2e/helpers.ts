@@ -28,6 +28,8 @@ export function e2eInstance(index = Number(process.env.TEST_PARALLEL_INDEX ?? 0)
     proLawPort: port + 7000,
     /** PACER's Authentication API: the court simulator the provider credentials spec starts. */
     pacerPort: port + 8000,
+    /** A local server speaking Stripe's API and playing its hosted Checkout (the billing spec starts it). */
+    stripePort: port + 9000,
     dataDir: `tests/.tmp/e2e-data-${port}`,
   };
 }

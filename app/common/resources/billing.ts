@@ -37,5 +37,6 @@ export const billing = defineResource({
   defaultSort: "-number",
   quickFilters: {},
   wizard: [],
+  extraAction: { path: "/billing/exports", labelKey: "resources:billing.exports.title" },
   viewPath: (id) => `/billing/invoices/${encodeURIComponent(id)}`,
 });

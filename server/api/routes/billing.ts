@@ -1,17 +1,20 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context";
 import { type Caller, authenticate, levelOf, requireAccess } from "../../auth/caller";
 import { allows } from "../../../app/common/access";
+import { billingSettingOf } from "../../billing/court-costs";
+import { costRows, costsCsv, costsLedes, timeLedes, timeRows, timeTimeslips } from "../../billing/exports";
 import { creditedCents } from "../../billing/invoices";
 import { invoicePdf } from "../../billing/invoice-pdf";
 import { PaymentProviderError, paymentProviderOf, recordPayment } from "../../billing/payments";
 import { findFirm } from "../../firm/firm-repository";
 import { logEvent } from "../../jobs/event-log";
 import { dispositionOf } from "../../lib/content-disposition";
-import { HttpError, notFound } from "../../lib/errors";
+import { HttpError, fieldErrorsOf, invalid, notFound } from "../../lib/errors";
 import { message } from "../../lib/messages";
 import { formatCents } from "../../../app/common/billing";
+import { userWalledOutOfCase } from "../../walls/walls";
 
 // Billing (spec §2 /billing, firmAccess; decisions 111, 112): an invoice's lines and its PDF for
 // READ on the firm, paying it for FULL only, and the payment provider's signed webhook, which
@@ -156,5 +159,119 @@ export function billingRoutes(app: FastifyInstance, ctx: ServerContext) {
       const outcome = completed ? await recordPayment(db, provider.name, completed, ctx.clock.now()) : "ignored";
       return reply.send({ received: true, outcome });
     });
+  });
+
+  // Cost load and time exports (decision 113), and the settings they need.
+  const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+  const exportQuery = z.object({
+    from: day,
+    to: day,
+    client_id: z.string().trim().max(100).optional(),
+    matter_id: z.string().trim().max(100).optional(),
+    format: z.enum(["ledes", "csv", "timeslips"]).default("ledes"),
+  });
+  const settingsBody = z.object({
+    cost_code: z.string().trim().max(20).nullable().optional(),
+    law_firm_id: z.string().trim().max(20).optional(),
+    review_minutes: z.record(z.string().trim().min(1).max(100), z.number().int().min(0).max(600)).optional(),
+  });
+
+  const filterOf = (raw: unknown) => {
+    const parsed = exportQuery.safeParse(raw ?? {});
+    if (!parsed.success) throw invalid(fieldErrorsOf(parsed.error));
+    const from = Date.parse(`${parsed.data.from}T00:00:00Z`);
+    const to = Date.parse(`${parsed.data.to}T00:00:00Z`) + 86_400_000;
+    if (!Number.isFinite(from) || !Number.isFinite(to) || to <= from) throw invalid({ to: [message("errors:invalidRequest")] });
+    return {
+      filter: { from, to, clientId: parsed.data.client_id || undefined, matterId: parsed.data.matter_id || undefined },
+      format: parsed.data.format,
+      days: `${parsed.data.from}_${parsed.data.to}`,
+    };
+  };
+
+  /** Rows on a case an ethical wall keeps the caller out of are left out of what the caller downloads. */
+  const visibleRows = async <R extends { case_id: string | null }>(caller: Caller, rows: R[]): Promise<R[]> => {
+    const walled = new Map<string, boolean>();
+    const out: R[] = [];
+    for (const row of rows) {
+      if (row.case_id && !walled.has(row.case_id)) walled.set(row.case_id, await userWalledOutOfCase(db, caller.firmId, caller.userId, row.case_id));
+      if (!row.case_id || !walled.get(row.case_id)) out.push(row);
+    }
+    return out;
+  };
+
+  const sendFile = (reply: FastifyReply, name: string, type: string, body: string) =>
+    reply.header("content-type", `${type}; charset=utf-8`).header("content-disposition", dispositionOf(name, "attachment")).send(body);
+
+  app.get("/api/v1/billing/settings", async (request) => {
+    const caller = await callerFor(request, "read");
+    return { ...(await billingSettingOf(db, caller.firmId)), can_change: allows(levelOf(caller, "firm"), "write") };
+  });
+
+  app.put("/api/v1/billing/settings", async (request) => {
+    const caller = await callerFor(request, "write");
+    const body = settingsBody.safeParse(request.body ?? {});
+    if (!body.success) throw invalid(fieldErrorsOf(body.error));
+    const before = await billingSettingOf(db, caller.firmId);
+    const next = {
+      cost_code: body.data.cost_code === undefined ? before.cost_code : body.data.cost_code || null,
+      law_firm_id: body.data.law_firm_id ?? before.law_firm_id,
+      review_minutes: body.data.review_minutes ?? before.review_minutes,
+    };
+    const now = ctx.clock.now();
+    const row = { cost_code: next.cost_code, law_firm_id: next.law_firm_id, review_minutes: JSON.stringify(next.review_minutes), updated_at: now };
+    await db
+      .insertInto("billing_setting")
+      .values({ firm_id: caller.firmId, ...row })
+      .onConflict((oc) => oc.column("firm_id").doUpdateSet(row))
+      .execute();
+    await logEvent(db, {
+      firmId: caller.firmId,
+      level: "AUDIT",
+      event: "configuration changed",
+      detail: `Billing settings by ${caller.email}: ${JSON.stringify(before)} → ${JSON.stringify(next)}`,
+      at: now,
+    });
+    return { ...next, can_change: true };
+  });
+
+  // Exports are posts: each one is written to the event log.
+  app.post("/api/v1/billing/costs/export", async (request, reply) => {
+    const caller = await callerFor(request, "read");
+    const { filter, format, days } = filterOf(request.body);
+    if (format === "timeslips") throw invalid({ format: [message("errors:invalidRequest")] });
+    const setting = await billingSettingOf(db, caller.firmId);
+    const rows = await visibleRows(caller, await costRows(db, caller.firmId, filter));
+    // A cost load without a cost code cannot be imported: say so where the code is set.
+    if (!setting.cost_code && rows.some((r) => !r.cost_code)) throw new HttpError(409, message("errors:costCodeRequired"));
+    const body =
+      format === "csv"
+        ? costsCsv(rows, setting.cost_code ?? "")
+        : costsLedes(rows, { lawFirmId: setting.law_firm_id || String(caller.firmId), filter, costCode: setting.cost_code ?? "" });
+    await logEvent(db, {
+      firmId: caller.firmId,
+      level: "AUDIT",
+      event: "costs exported",
+      detail: `${rows.length} costs, ${days}, ${format}, by ${caller.email}`,
+      at: ctx.clock.now(),
+    });
+    return sendFile(reply, `costload-${days}.${format === "csv" ? "csv" : "txt"}`, format === "csv" ? "text/csv" : "text/plain", body);
+  });
+
+  app.post("/api/v1/billing/time/export", async (request, reply) => {
+    const caller = await callerFor(request, "read");
+    const { filter, format, days } = filterOf(request.body);
+    if (format === "csv") throw invalid({ format: [message("errors:invalidRequest")] });
+    const setting = await billingSettingOf(db, caller.firmId);
+    const rows = await visibleRows(caller, await timeRows(db, caller.firmId, filter));
+    const body = format === "timeslips" ? timeTimeslips(rows) : timeLedes(rows, { lawFirmId: setting.law_firm_id || String(caller.firmId), filter });
+    await logEvent(db, {
+      firmId: caller.firmId,
+      level: "AUDIT",
+      event: "time exported",
+      detail: `${rows.length} entries, ${days}, ${format}, by ${caller.email}`,
+      at: ctx.clock.now(),
+    });
+    return sendFile(reply, `timeslips-${days}.${format === "timeslips" ? "csv" : "txt"}`, format === "timeslips" ? "text/csv" : "text/plain", body);
   });
 }
