@@ -11,7 +11,7 @@ import { documentOnlyStore } from "./utils/load-context";
 import { DocumentOnlyContext } from "./utils/document-only";
 import { NonceContext } from "./utils/nonce";
 import { wholeOutput } from "./utils/whole-output.server";
-import { logger } from "./common/logger.server";
+import { logger } from "./common/logger";
 import { redactUrl } from "./common/redact";
 
 // A page waits for data it asks for while drawing as long as the API may take to answer (its

@@ -30,6 +30,7 @@ const SERVER_FLOORS = [
   "resources",
   "pipeline",
   "scim",
+  "sso",
   "api",
   "seed",
   "bootstrap",

@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseRange } from "./outbound/guard";
-import { LOG_LEVELS } from "../app/common/logger.server";
+import { LOG_LEVELS } from "../app/common/logger";
 
 const roles = ["console", "api", "worker", "smtp"] as const;
 export type ProcessRole = (typeof roles)[number];
@@ -186,7 +186,7 @@ const schema = z.object({
   ECFX_ANALYTICS_TOKEN_DEV: z.string().min(1).optional(),
   ECFX_ANALYTICS_PRODUCTION_MARKER: z.string().min(1).default("ecfx"),
   ECFX_ANALYTICS_URL: z.string().url().default("https://api.mixpanel.com"),
-  /** How much every process logs (app/common/logger.server.ts); LOG_LEVEL is its earlier name, read when it is not set. */
+  /** How much every process logs (app/common/logger.ts); LOG_LEVEL is its earlier name, read when it is not set. */
   ECFX_LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   /** json (one object a line, the container's) or pretty (readable lines, `npm start`'s). */

@@ -26,7 +26,7 @@ import { requeueStalledWork } from "./pipeline/requeue-stalled";
 import { startOrphanSweep } from "./storage/orphan-sweep";
 import { issueDueInvoices } from "./billing/invoices";
 import { isServerCopy, startServerCopies } from "./lib/server-copies";
-import { logger } from "../app/common/logger.server";
+import { logger } from "../app/common/logger";
 
 const log = logger();
 

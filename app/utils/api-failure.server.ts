@@ -1,4 +1,4 @@
-import { logger } from "../common/logger.server";
+import { logger } from "../common/logger";
 import { ApiError } from "./api.server";
 
 /**

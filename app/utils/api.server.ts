@@ -1,4 +1,4 @@
-import { REQUEST_ID_HEADER, currentRequestId, logger } from "../common/logger.server";
+import { REQUEST_ID_HEADER, currentRequestId, logger } from "../common/logger";
 import { redactUrl } from "../common/redact";
 import { noteAccessStamp } from "./access-stamps.server";
 import { consoleEnv } from "./env.server";

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { SlowRoute } from "../../app/common/slow-route";
 import type { Database } from "../db/database";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 
 // Every signed-in API call's duration, per firm and route pattern, for the slow-requests page.
 // Calls are buffered and written in one statement every few seconds (never one write per call);

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from "node:http";
 import type { Writable } from "node:stream";
 import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
-import { type LogLevel, type Logger, REQUEST_ID_HEADER, createLogger, logger, requestIdOf } from "../../app/common/logger.server";
+import { type LogLevel, type Logger, REQUEST_ID_HEADER, createLogger, logger, requestIdOf } from "../../app/common/logger";
 import { redactUrl } from "../lib/redact";
 import { requestLine } from "../lib/request-log";
 
-// The API's log: the product's logger (app/common/logger.server.ts), and Fastify's own two lines
+// The API's log: the product's logger (app/common/logger.ts), and Fastify's own two lines
 // per request (incoming, completed) become one line at info when the answer has gone out.
 
 /** The API's logger: the process's, or one writing to `stream` (tests). */

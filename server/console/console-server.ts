@@ -15,7 +15,7 @@ import { message } from "../lib/messages";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import { requestLogger } from "./request-log";
 import { redactUrl } from "../lib/redact";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 import { withSecurityHeaders } from "./security-headers";
 import { isCrossSiteWrite } from "./same-origin";
 

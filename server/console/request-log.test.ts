@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../app/common/logger.server";
+import { createLogger } from "../../app/common/logger";
 import { logCapture } from "../../tests/log-capture";
 import { requestLogger } from "./request-log";
 

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import { type Logger, REQUEST_ID_HEADER, inRequestScope, isAssetPath, requestIdOf } from "../../app/common/logger.server";
+import { type Logger, REQUEST_ID_HEADER, inRequestScope, isAssetPath, requestIdOf } from "../../app/common/logger";
 import { redactUrl } from "../lib/redact";
 import { requestLine } from "../lib/request-log";
 

@@ -3,7 +3,7 @@ import cluster from "node:cluster";
 import { fileURLToPath } from "node:url";
 import { isServerCopy, startServerCopies } from "../lib/server-copies";
 import { startConsoleServer } from "./console-server";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 
 /** Copies of this server on every core (ECFX_WEB_CONCURRENCY), sharing its port. */
 function startCopies(count: number): void {

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { Database } from "../db/database";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 
 // On PostgreSQL the kept counts are added to, one row per change (migration 038), so that workers
 // never wait on each other's count rows. This folds the rows of each bucket changed in the last

@@ -8,7 +8,7 @@ import { loadMigrations } from "./migrations/index";
 import { withStatementCache } from "./statement-cache";
 import { TurnTakingSqliteDialect, WRITE_TURN_TIMEOUT_MS } from "./sqlite-write-turns";
 import type { DB } from "./schema";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 
 export type DialectName = "sqlite" | "postgres";
 

@@ -8,7 +8,7 @@ import { emitWebhookEvent } from "../jobs/webhook-events";
 import { message as text } from "../lib/messages";
 import { enqueue } from "../jobs/queue";
 import { decodeUtf8OrLegacy } from "../notices/charset";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 
 /** What an item holds before processing: no docket, links or case yet, nothing filed. */
 export const NOT_YET_PROCESSED = {

@@ -4,7 +4,7 @@ import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import type { ServerContext } from "../context";
 import { findFirm } from "../firm/firm-repository";
 import { firmForAddress, receiveMessage } from "./receive";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 
 export interface SmtpOptions {
   port: number;

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 
 // A worker serves no port, so its health is told by a file: touched every few seconds while the
 // process runs and reaches its queue, stale once it hangs or loses the database. A container's

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import type { ServerContext } from "../context";
 import { withFirmWords } from "../db/firm-words";
 import { newId } from "../lib/ids";
-import { type Logger, logger } from "../../app/common/logger.server";
+import { type Logger, logger } from "../../app/common/logger";
 import { type Job, type JobKind, RetryLater, claimJob, completeAndClaimNext, completeJob, releaseJob, retryJob } from "./queue";
 
 const IDLE_POLL_MS = 250;

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 
 // Several copies of one HTTP server on one port, one per core: Node's cluster hands each new
 // connection to one copy. A copy that dies is started again; one that dies again and again within

@@ -8,7 +8,7 @@ import { dueLocalDate, isKnownTimeZone } from "./digest-schedule";
 import { type DigestSchedule, loadSchedules } from "./digest-schedules";
 import { sendErrorReports } from "./error-report";
 import { sendDigest } from "./send-digest";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 
 // The daily mails. Every tick looks for schedules whose local time has come today and whose run
 // of the day is not yet claimed. Inserting the digest_run row is the claim: its unique key

@@ -14,7 +14,7 @@ import { discardUpload } from "./import-upload";
 import { type WrittenLine, importLine } from "./import-write";
 import { checkWritableFields, requireResource } from "./repository";
 import type { ServerResource } from "./types";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 
 // Import of a comma-separated file into any writable registry entity. The request checks the
 // file and the firm's limits and answers at once; the lines are then written by a job in this

@@ -14,7 +14,7 @@ import { DEMO_INBOX } from "./demo";
 import { seedDemoFirmData } from "./demo-firm-data";
 import { demoNotices } from "./demo-notices";
 import { seedDemoYear } from "./demo-year";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 
 // Puts the demo firm's data back as a first start leaves it (decision 048). Users, roles, the
 // firm row and its inbox address stay; so do AUDIT entries, the firm's own history.

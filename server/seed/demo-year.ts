@@ -11,7 +11,7 @@ import { type AnyDb, type Row, insertTable } from "./large";
 import { MATTER_TOPICS, type Random, companyName, opposingParty, seededRandom, shortParty } from "./large-names";
 import { tinyPdf } from "./tiny-pdf";
 import { targetForCredential } from "../storage/dms-targets";
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 
 // A year of the demo firm's court mail, written straight to the tables in the shape the pipeline
 // leaves behind (received, parsed, matched, fetched, filed, notified), so that tables, filters,

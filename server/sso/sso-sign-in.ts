@@ -3,6 +3,7 @@ import { HttpError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { issueTokens, revokeAllSessions, type TokenPair } from "../auth/tokens";
+import { keepAnAdministrator } from "../resources/user-guard";
 import type { FirmSso } from "./firm-sso";
 
 // What an identity provider vouched for becomes a session of an existing user of the firm
@@ -27,16 +28,30 @@ export interface SsoSignedIn {
 export async function signInVouched(ctx: ServerContext, sso: FirmSso, who: VouchedIdentity): Promise<SsoSignedIn> {
   const db = ctx.database.db;
   const user = await db.selectFrom("app_user").selectAll().where("firm_id", "=", sso.firmId).where("email", "=", who.email).executeTakeFirst();
-  if (!user) throw new HttpError(401, message("errors:sso.refused", { reason: message("errors:sso.reason.unknownUser") }));
+  // A user the identity provider deactivated by provisioning (SCIM) is refused as one it never had.
+  const deactivated = user && (await db.selectFrom("scim_user").select("user_id").where("user_id", "=", user.id).where("active", "=", 0).executeTakeFirst());
+  if (!user || deactivated) throw new HttpError(401, message("errors:sso.refused", { reason: message("errors:sso.reason.unknownUser") }));
   const now = ctx.clock.now();
   const mapped = who.groups.map((g) => sso.groupRoles[g]).find((roleId): roleId is string => Boolean(roleId));
   let roleId = user.security_role_id;
   if (mapped && mapped !== user.security_role_id) {
     const role = await db.selectFrom("security_role").select("id").where("id", "=", mapped).where("firm_id", "=", sso.firmId).executeTakeFirst();
-    if (role) {
+    // The firm keeps an administrator: a mapping that would take the role of its last one leaves it.
+    const changed =
+      role &&
+      (await db.transaction().execute(async (trx) => {
+        try {
+          await keepAnAdministrator(trx, ctx, sso.firmId, { userIds: [user.id], roleId: role.id });
+        } catch (error) {
+          if (error instanceof HttpError) return false;
+          throw error;
+        }
+        await trx.updateTable("app_user").set({ security_role_id: role.id, updated_at: now }).where("id", "=", user.id).execute();
+        return true;
+      }));
+    if (changed) {
       // A new role ends the sessions held under the old one.
       await revokeAllSessions(ctx, user.id);
-      await db.updateTable("app_user").set({ security_role_id: role.id, updated_at: now }).where("id", "=", user.id).execute();
       roleId = role.id;
     }
   }

@@ -1,4 +1,4 @@
-import { logger } from "../../app/common/logger.server";
+import { logger } from "../../app/common/logger";
 import type { ServerContext } from "../context";
 import { ORPHAN_AGE_MS } from "./blob-store";
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../app/common/logger.server";
+import { createLogger } from "../../app/common/logger";
 import { apiRequest } from "../../app/utils/api.server";
 import { requestLogger } from "../../server/console/request-log";
 import { receiveMessage } from "../../server/inbox/receive";

@@ -175,6 +175,29 @@ describe.each(backends)("SAML sign-on with samlify as the identity provider (%s)
     expect(me.body.roleName).toBe("Docketing");
   });
 
+  it("keeps the firm's last administrator when the group mapping would give them another role", async () => {
+    const res = await acs(await respond(idp, sp, DEMO_BASE, { nameId: DEMO.admin, groups: "docketers" }));
+    expect(res.status, res.text).toBe(200);
+    const me = await api(server().url, res.body.access_token).get("/auth/me");
+    expect(me.body.roleName).toBe("Administrator");
+  });
+
+  it("refuses a user the identity provider deactivated by provisioning", async () => {
+    const db = server().ctx.database.db;
+    const user = await db.selectFrom("app_user").select(["id", "firm_id"]).where("email", "=", DEMO.docketing).executeTakeFirstOrThrow();
+    await db
+      .insertInto("scim_user")
+      .values({ user_id: user.id, firm_id: user.firm_id, external_id: null, given_name: "", family_name: "", active: 0 })
+      .execute();
+    try {
+      const res = await acs(await respond(idp, sp, DEMO_BASE, { nameId: DEMO.docketing }));
+      expect(res.status).toBe(401);
+      expect(res.body.access_token).toBeUndefined();
+    } finally {
+      await db.deleteFrom("scim_user").where("user_id", "=", user.id).execute();
+    }
+  });
+
   it("refuses password sign-in but for the break-glass administrator", async () => {
     const refused = await api(server().url).post("/auth/login", { username: DEMO.manager, password: DEMO_PASSWORD });
     expect(refused.status).toBe(403);

@@ -11,7 +11,7 @@ import { inputOf } from "../../utils/wizard-state";
 import { FIRM_INFORMATION_PAGE, type FirmSettingsPage, fieldsOf, firmUpdateOf, parseFirmForm } from "./firm-fields";
 import { LOGO_INTENT, MAX_LOGO_BYTES, isPng } from "./logo";
 import { readForm } from "../../utils/request-body.server";
-import { logger } from "../../common/logger.server";
+import { logger } from "../../common/logger";
 
 // The firm settings pages (/firm-information, /special-handling): the firm, the choices of their
 // selects, saving a page's settings, and the logo.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { logCapture } from "../../tests/log-capture";
-import { createLogger, currentRequestId, inRequestScope, isAssetPath, logLevelOf, requestIdOf } from "./logger.server";
+import { createLogger, currentRequestId, inRequestScope, isAssetPath, logLevelOf, requestIdOf } from "./logger";
 
 // The one logger: JSON lines with ISO times and level names, secrets replaced, errors as objects,
 // the level the environment sets.
