@@ -12,6 +12,8 @@ export interface ExportFilter {
   to: number;
   clientId?: string;
   matterId?: string;
+  /** Matters the reader's walls keep them out of (read-scope.ts, walledMatterIds): their rows are left out. */
+  walledMatterIds: string[];
 }
 
 export const LEDES_FIELDS = [
@@ -97,6 +99,8 @@ export async function costRows(db: Kysely<DB>, firmId: number, filter: ExportFil
     .where("k.incurred_at", "<", filter.to);
   if (filter.clientId) query = query.where("k.client_id", "=", filter.clientId);
   if (filter.matterId) query = query.where("k.matter_id", "=", filter.matterId);
+  const walled = filter.walledMatterIds;
+  if (walled.length) query = query.where((eb) => eb.or([eb("k.matter_id", "is", null), eb("k.matter_id", "not in", walled)]));
   const rows = await query.orderBy("k.incurred_at").orderBy("k.id").execute();
   return rows.map((r) => ({
     id: r.id,
@@ -174,6 +178,8 @@ export async function timeRows(db: Kysely<DB>, firmId: number, filter: ExportFil
     .where("n.sent_at", "<", filter.to);
   if (filter.clientId) query = query.where("l.id", "=", filter.clientId);
   if (filter.matterId) query = query.where("m.id", "=", filter.matterId);
+  const walled = filter.walledMatterIds;
+  if (walled.length) query = query.where((eb) => eb.or([eb("m.id", "is", null), eb("m.id", "not in", walled)]));
   const rows = await query
     .groupBy([
       "n.inbox_item_id",

@@ -26,7 +26,7 @@ function plural(phrase: string): string {
 }
 
 /** Entities whose list title names the area rather than the plural of one record. */
-const AREA_TITLES: Record<string, string> = { "inbox-items": "Inbox", "auto-case-creation": "Auto case creation" };
+const AREA_TITLES: Record<string, string> = { "inbox-items": "Inbox", "auto-case-creation": "Auto case creation", billing: "Billing" };
 
 /** The resource types of the role message, as the profile lists them. */
 function roleResourceTypes(): string[] {

@@ -131,6 +131,8 @@ const REACHED_ALLOWED: Record<string, string> = {
   "server/pipeline/fetch-document.ts": "the worker's document fetch, queued by the route",
   "server/pipeline/extract-title.ts": "the worker's title extraction, queued by the route",
   "server/pipeline/stamp-wait.ts": "stamps a notice's wait (writes)",
+  "server/billing/exports.ts": "review time per notice, outside the matters of walledMatterIds, from the caller's ReadScope, that the route passes",
+  "server/billing/invoices.ts": "counts a tracked case's entries for the firm's invoice; an invoice line names the case, never a notice",
 };
 
 function modules(folder: string): string[] {

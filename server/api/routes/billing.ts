@@ -4,6 +4,7 @@ import type { ServerContext } from "../../context";
 import { type Caller, authenticate, levelOf, requireAccess } from "../../auth/caller";
 import { allows } from "../../../app/common/access";
 import { billingSettingOf } from "../../billing/court-costs";
+import { readScopeOf, walledMatterIds } from "../../resources/read-scope";
 import { costRows, costsCsv, costsLedes, timeLedes, timeRows, timeTimeslips } from "../../billing/exports";
 import { creditedCents } from "../../billing/invoices";
 import { invoicePdf } from "../../billing/invoice-pdf";
@@ -14,7 +15,6 @@ import { dispositionOf } from "../../lib/content-disposition";
 import { HttpError, fieldErrorsOf, invalid, notFound } from "../../lib/errors";
 import { message } from "../../lib/messages";
 import { formatCents } from "../../../app/common/billing";
-import { userWalledOutOfCase } from "../../walls/walls";
 
 // Billing (spec §2 /billing, firmAccess; decisions 111, 112): an invoice's lines and its PDF for
 // READ on the firm, paying it for FULL only, and the payment provider's signed webhook, which
@@ -176,28 +176,24 @@ export function billingRoutes(app: FastifyInstance, ctx: ServerContext) {
     review_minutes: z.record(z.string().trim().min(1).max(100), z.number().int().min(0).max(600)).optional(),
   });
 
-  const filterOf = (raw: unknown) => {
+  /** The export's filter, within what the caller's read scope leaves them: no matter a wall keeps them from. */
+  const filterOf = async (caller: Caller, raw: unknown) => {
     const parsed = exportQuery.safeParse(raw ?? {});
     if (!parsed.success) throw invalid(fieldErrorsOf(parsed.error));
     const from = Date.parse(`${parsed.data.from}T00:00:00Z`);
     const to = Date.parse(`${parsed.data.to}T00:00:00Z`) + 86_400_000;
     if (!Number.isFinite(from) || !Number.isFinite(to) || to <= from) throw invalid({ to: [message("errors:invalidRequest")] });
     return {
-      filter: { from, to, clientId: parsed.data.client_id || undefined, matterId: parsed.data.matter_id || undefined },
+      filter: {
+        from,
+        to,
+        clientId: parsed.data.client_id || undefined,
+        matterId: parsed.data.matter_id || undefined,
+        walledMatterIds: await walledMatterIds(db, await readScopeOf(db, caller)),
+      },
       format: parsed.data.format,
       days: `${parsed.data.from}_${parsed.data.to}`,
     };
-  };
-
-  /** Rows on a case an ethical wall keeps the caller out of are left out of what the caller downloads. */
-  const visibleRows = async <R extends { case_id: string | null }>(caller: Caller, rows: R[]): Promise<R[]> => {
-    const walled = new Map<string, boolean>();
-    const out: R[] = [];
-    for (const row of rows) {
-      if (row.case_id && !walled.has(row.case_id)) walled.set(row.case_id, await userWalledOutOfCase(db, caller.firmId, caller.userId, row.case_id));
-      if (!row.case_id || !walled.get(row.case_id)) out.push(row);
-    }
-    return out;
   };
 
   const sendFile = (reply: FastifyReply, name: string, type: string, body: string) =>
@@ -238,10 +234,10 @@ export function billingRoutes(app: FastifyInstance, ctx: ServerContext) {
   // Exports are posts: each one is written to the event log.
   app.post("/api/v1/billing/costs/export", async (request, reply) => {
     const caller = await callerFor(request, "read");
-    const { filter, format, days } = filterOf(request.body);
+    const { filter, format, days } = await filterOf(caller, request.body);
     if (format === "timeslips") throw invalid({ format: [message("errors:invalidRequest")] });
     const setting = await billingSettingOf(db, caller.firmId);
-    const rows = await visibleRows(caller, await costRows(db, caller.firmId, filter));
+    const rows = await costRows(db, caller.firmId, filter);
     // A cost load without a cost code cannot be imported: say so where the code is set.
     if (!setting.cost_code && rows.some((r) => !r.cost_code)) throw new HttpError(409, message("errors:costCodeRequired"));
     const body =
@@ -260,10 +256,10 @@ export function billingRoutes(app: FastifyInstance, ctx: ServerContext) {
 
   app.post("/api/v1/billing/time/export", async (request, reply) => {
     const caller = await callerFor(request, "read");
-    const { filter, format, days } = filterOf(request.body);
+    const { filter, format, days } = await filterOf(caller, request.body);
     if (format === "csv") throw invalid({ format: [message("errors:invalidRequest")] });
     const setting = await billingSettingOf(db, caller.firmId);
-    const rows = await visibleRows(caller, await timeRows(db, caller.firmId, filter));
+    const rows = await timeRows(db, caller.firmId, filter);
     const body = format === "timeslips" ? timeTimeslips(rows) : timeLedes(rows, { lawFirmId: setting.law_firm_id || String(caller.firmId), filter });
     await logEvent(db, {
       firmId: caller.firmId,
