@@ -119,6 +119,28 @@ describe.each(backends)("billing exports (%s)", (backend) => {
     expect(events).toHaveLength(3);
   });
 
+  it("leaves out of a walled reader's cost load the matters a wall keeps them out of", async () => {
+    const admin = await as(DEMO.admin);
+    const wall = await creator(admin)("/api/v1/ethical-wall", {
+      name: "Keep out",
+      type: "exclusionary",
+      matter_id: ids.matters,
+      timekeepers: [ids.timekeepers],
+    });
+    expect((await admin.put("/api/v1/firm/internal-walls", { enabled: true })).status).toBe(200);
+    await db().updateTable("app_user").set({ timekeeper_id: ids.timekeepers! }).where("email", "=", DEMO.manager).execute();
+    try {
+      const walled = await exportOf("costs", { format: "csv" }, DEMO.manager);
+      expect(walled.status).toBe(200);
+      expect(walled.text.trim().split("\r\n")).toHaveLength(1);
+      expect((await exportOf("costs", { format: "csv" })).text.trim().split("\r\n")).toHaveLength(3);
+    } finally {
+      await db().updateTable("app_user").set({ timekeeper_id: null }).where("email", "=", DEMO.manager).execute();
+      expect((await admin.put("/api/v1/firm/internal-walls", { enabled: false })).status).toBe(200);
+      expect((await admin.request("DELETE", `/api/v1/ethical-wall/${wall}`)).status).toBeLessThan(300);
+    }
+  });
+
   it("records review time only once the firm sets minutes for a title, and exports it as LEDES 1998B and for Timeslips", async () => {
     const admin = await as(DEMO.admin);
     const itemId = await readOnlyRow(running, "inbox-items", firmId, (await sessionOf(DEMO.admin)).access_token, "Exp", ids);
