@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Card, Group, NativeSelect, Stack, Text, TextInpu
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import type { ReactNode } from "react";
 import { exportsPageAction, exportsPageData } from "../components/billing/exports-page.server";
 import { EXPORTS_PATH } from "../components/billing/paths";
 
@@ -53,55 +54,28 @@ export default function BillingExportsPage() {
       </Anchor>
       <Title order={2}>{t("billing.exports.title")}</Title>
 
-      <Card withBorder>
-        <Title order={3} size="h4">
-          {t("billing.exports.costsTitle")}
-        </Title>
-        <Text size="sm" c="dimmed" mb="sm">
-          {t("billing.exports.costsHelp")}
-        </Text>
-        <Form method="post" action={`${EXPORTS_PATH}/costs`} reloadDocument>
-          <Stack>
-            <PeriodFields from={period.from} to={period.to} clients={clients} matters={matters} />
-            <Group align="end">
-              <NativeSelect
-                name="format"
-                label={t("billing.exports.format")}
-                data={[
-                  { value: "ledes", label: "LEDES 1998B" },
-                  { value: "csv", label: "CSV" },
-                ]}
-              />
-              <Button type="submit">{t("billing.exports.downloadCosts")}</Button>
-            </Group>
-          </Stack>
-        </Form>
-      </Card>
-
-      <Card withBorder>
-        <Title order={3} size="h4">
-          {t("billing.exports.timeTitle")}
-        </Title>
-        <Text size="sm" c="dimmed" mb="sm">
-          {t("billing.exports.timeHelp")}
-        </Text>
-        <Form method="post" action={`${EXPORTS_PATH}/time`} reloadDocument>
-          <Stack>
-            <PeriodFields from={period.from} to={period.to} clients={clients} matters={matters} />
-            <Group align="end">
-              <NativeSelect
-                name="format"
-                label={t("billing.exports.format")}
-                data={[
-                  { value: "ledes", label: "LEDES 1998B" },
-                  { value: "timeslips", label: "Sage Timeslips (CSV)" },
-                ]}
-              />
-              <Button type="submit">{t("billing.exports.downloadTime")}</Button>
-            </Group>
-          </Stack>
-        </Form>
-      </Card>
+      <ExportCard
+        kind="costs"
+        title={t("billing.exports.costsTitle")}
+        help={t("billing.exports.costsHelp")}
+        formats={[
+          { value: "ledes", label: "LEDES 1998B" },
+          { value: "csv", label: "CSV" },
+        ]}
+        download={t("billing.exports.downloadCosts")}
+        fields={<PeriodFields from={period.from} to={period.to} clients={clients} matters={matters} />}
+      />
+      <ExportCard
+        kind="time"
+        title={t("billing.exports.timeTitle")}
+        help={t("billing.exports.timeHelp")}
+        formats={[
+          { value: "ledes", label: "LEDES 1998B" },
+          { value: "timeslips", label: "Sage Timeslips (CSV)" },
+        ]}
+        download={t("billing.exports.downloadTime")}
+        fields={<PeriodFields from={period.from} to={period.to} clients={clients} matters={matters} />}
+      />
 
       <Card withBorder>
         <Title order={3} size="h4">
@@ -142,5 +116,36 @@ export default function BillingExportsPage() {
         </Form>
       </Card>
     </Stack>
+  );
+}
+
+/** One download of the page: its period and filters, its formats, posted as a plain form. */
+function ExportCard(props: {
+  kind: "costs" | "time";
+  title: string;
+  help: string;
+  formats: { value: string; label: string }[];
+  download: string;
+  fields: ReactNode;
+}) {
+  const { t } = useTranslation(["resources", "errors"]);
+  return (
+    <Card withBorder>
+      <Title order={3} size="h4">
+        {props.title}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {props.help}
+      </Text>
+      <Form method="post" action={`${EXPORTS_PATH}/${props.kind}`} reloadDocument>
+        <Stack>
+          {props.fields}
+          <Group align="end">
+            <NativeSelect name="format" label={t("billing.exports.format")} data={props.formats} />
+            <Button type="submit">{props.download}</Button>
+          </Group>
+        </Stack>
+      </Form>
+    </Card>
   );
 }

@@ -69,6 +69,18 @@ export interface CostRow {
   matter: { id: string; code: string; name: string } | null;
 }
 
+/** The matter and client a row is billed to, as aliases `m` and `l` name them. */
+const MATTER_AND_CLIENT = [
+  "m.id as matter_id",
+  "m.name as matter_name",
+  "m.reference_id as matter_reference",
+  "m.unique_key as matter_key",
+  "l.id as client_id",
+  "l.name as client_name",
+  "l.reference_id as client_reference",
+  "l.unique_key as client_key",
+] as const;
+
 export async function costRows(db: Kysely<DB>, firmId: number, filter: ExportFilter): Promise<CostRow[]> {
   let query = db
     .selectFrom("court_cost as k")
@@ -85,14 +97,7 @@ export async function costRows(db: Kysely<DB>, firmId: number, filter: ExportFil
       "k.cost_code",
       "c.case_number",
       "k.case_id",
-      "m.id as matter_id",
-      "m.name as matter_name",
-      "m.reference_id as matter_reference",
-      "m.unique_key as matter_key",
-      "l.id as client_id",
-      "l.name as client_name",
-      "l.reference_id as client_reference",
-      "l.unique_key as client_key",
+      ...MATTER_AND_CLIENT,
     ])
     .where("k.firm_id", "=", firmId)
     .where("k.incurred_at", ">=", filter.from)
@@ -161,14 +166,7 @@ export async function timeRows(db: Kysely<DB>, firmId: number, filter: ExportFil
       "t.unique_key as timekeeper_key",
       "c.id as case_id",
       "c.case_number",
-      "m.id as matter_id",
-      "m.name as matter_name",
-      "m.reference_id as matter_reference",
-      "m.unique_key as matter_key",
-      "l.id as client_id",
-      "l.name as client_name",
-      "l.reference_id as client_reference",
-      "l.unique_key as client_key",
+      ...MATTER_AND_CLIENT,
       eb.fn.min("n.sent_at").as("at"),
     ])
     .where("n.firm_id", "=", firmId)
