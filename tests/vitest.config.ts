@@ -26,6 +26,9 @@ export default defineConfig({
     environment: "node",
     // Tags the run for its test databases and drops them at its end (api/test-run.ts).
     globalSetup: ["tests/api/test-run.ts"],
+    // The product's own log lines of servers a test runs in its process: tests that read them
+    // set their level and stream; processes a test starts name the level they need.
+    env: { LOG_LEVEL: "silent" },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
