@@ -1,13 +1,13 @@
-import { logger } from "../common/logger";
+import { type Logger, logger } from "../common/logger";
 import { ApiError } from "./api.server";
 
 /**
  * The catalogue's words for an API call that failed after the page's answer had begun (data the
  * page draws while it waits): too late to redirect or to change the status, so the page says it.
  */
-export function failureKey(error: unknown): string {
+export function failureKey(error: unknown, log: Logger = logger("console")): string {
   if (!(error instanceof ApiError)) {
-    logger("console").error({ err: error }, "page data failed");
+    log.error({ err: error }, "page data failed");
     return "errors:internal";
   }
   if (error.status === 401) return "errors:sessionExpired";

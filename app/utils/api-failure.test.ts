@@ -1,10 +1,9 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createLogger } from "../common/logger";
 import { failureKey } from "./api-failure.server";
 import { ApiError } from "./api.server";
 
 describe("the words for an API call that failed while the page was drawn", () => {
-  afterEach(() => vi.restoreAllMocks());
-
   it("says what the API's answer meant", () => {
     expect(failureKey(new ApiError(401, {}, "/api/v1/dashboard"))).toBe("errors:sessionExpired");
     expect(failureKey(new ApiError(403, { message: "errors:forbidden" }, "/api/v1/dashboard"))).toBe("errors:forbidden");
@@ -14,9 +13,11 @@ describe("the words for an API call that failed while the page was drawn", () =>
   });
 
   it("logs anything else and answers the internal error's words, never its text", () => {
-    const logged = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-    expect(failureKey(new TypeError("secret detail"))).toBe("errors:internal");
-    const lines = logged.mock.calls.map(([line]) => JSON.parse(String(line)) as { level: string; err: { type: string } });
-    expect(lines).toEqual([expect.objectContaining({ level: "error", err: expect.objectContaining({ type: "TypeError" }) })]);
+    const lines: string[] = [];
+    const log = createLogger({ level: "info", stream: { write: (line: string) => void lines.push(line) } });
+    expect(failureKey(new TypeError("secret detail"), log)).toBe("errors:internal");
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      expect.objectContaining({ level: "error", err: expect.objectContaining({ type: "TypeError", message: "secret detail" }) }),
+    ]);
   });
 });

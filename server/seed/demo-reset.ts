@@ -25,6 +25,8 @@ import { logger } from "../../app/common/logger";
  * KEPT_TABLES, so a table added later is not forgotten.
  */
 export const RESET_TABLES = [
+  // What the demo's notices cost: it goes with them.
+  "court_cost",
   "webhook_delivery",
   "webhook",
   "missed_notice",
@@ -118,6 +120,7 @@ export const KEPT_TABLES = [
   "scim_group_member",
   // What the firm subscribed to and was billed: an issued invoice is never changed or removed.
   "firm_service",
+  "billing_setting",
   "invoice",
   "invoice_line",
   "invoice_checkout",

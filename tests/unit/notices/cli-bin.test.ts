@@ -35,6 +35,6 @@ describe("ecfx bin", () => {
 
   it("runs the other commands from the compiled ES modules", async () => {
     const run = promisify(execFile)(process.execPath, [path.join(projectRoot, "scripts/ecfx.cjs"), "no-such-command"], noLoader);
-    await expect(run).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("usage: ecfx <parse|ingest|seed|features|secrets|firm>") });
+    await expect(run).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("usage: ecfx <parse|ingest|seed|features|secrets|firm|billing>") });
   });
 });
