@@ -37,7 +37,7 @@ for (const js of [true, false]) {
       await field(page, "Name").fill(`Litify ${tag}`);
       await field(page, "Salesforce instance URL").fill(settings.instance_url!);
       await field(page, "Consumer key (client ID)").fill(settings.client_id!);
-      await field(page, "Consumer secret").fill(settings.client_secret!);
+      await field(page, "Consumer secret, or private key (PEM) for JWT bearer").fill(settings.client_secret!);
       await field(page, "Username").fill(settings.username!);
       await field(page, "Password").fill(settings.password!);
       await press(page, "Next");
