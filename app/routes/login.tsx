@@ -64,9 +64,12 @@ export default function Login() {
           <Button type="submit" loading={navigation.state === "submitting"} fullWidth>
             {t("login.submit")}
           </Button>
-          <Anchor component={Link} to="/password-forgot" size="sm" ta="center">
-            {t("login.forgot")}
-          </Anchor>
+          {/* Staff of a firm on single sign-on have no password here to reset; its break-glass administrator opens /password-forgot. */}
+          {ssoPath ? null : (
+            <Anchor component={Link} to="/password-forgot" size="sm" ta="center">
+              {t("login.forgot")}
+            </Anchor>
+          )}
         </Stack>
       </Form>
       <Divider />

@@ -99,3 +99,51 @@ describe.each(backends)("password forgot and reset (%s)", (backend) => {
     expect(res.status).toBe(403);
   });
 });
+
+describe.each(backends)("password reset of a firm that signs in through its identity provider (%s)", (backend) => {
+  const server = useApi({ backend });
+
+  const resetMailsTo = async (url: string, admin: Session, to: string) => {
+    const list = await api(url, admin.access_token).get("/api/v1/outbox/search?max=100");
+    expect(list.status).toBe(200);
+    return (list.body as { to_addresses: string[]; purpose: string }[]).filter((m) => m.purpose === "password-reset" && m.to_addresses.includes(to)).length;
+  };
+
+  it("makes and mails no link for staff, answers as for a sent one, and still serves the break-glass administrator", async () => {
+    const url = server().url;
+    // A link asked for while the firm still signed in with passwords.
+    expect((await api(url).post("/auth/password-forgot", { email: DEMO.docketing })).status).toBe(202);
+    const earlier = await resetTokenFromOutbox(url, await login(url, DEMO.admin), DEMO.docketing);
+    const local = await api(url).post("/auth/password-forgot", { email: DEMO.viewOnly });
+
+    const admin = api(url, (await login(url, DEMO.admin)).access_token);
+    const saved = await admin.put("/api/v1/firm/sso", {
+      oidc_issuer: "https://idp.example.test",
+      oidc_client_id: "ecfx",
+      oidc_client_secret: "a-secret",
+      break_glass_email: DEMO.admin,
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const firm = (await admin.get("/api/v1/firm")).body;
+    expect((await admin.put(`/api/v1/firm/${firm.id}`, { ...firm, signon_type: "oidc" })).status).toBe(200);
+    const session = await login(url, DEMO.admin);
+
+    const staff = await api(url).post("/auth/password-forgot", { email: DEMO.manager });
+    expect(staff.status).toBe(local.status);
+    expect(staff.body).toEqual(local.body);
+    expect(await resetMailsTo(url, session, DEMO.manager)).toBe(0);
+    // An address nobody has is answered as the specification says, as before.
+    expect((await api(url).post("/auth/password-forgot", { email: "nobody@demo.ecfx.test" })).status).toBe(404);
+
+    const breakGlass = await api(url).post("/auth/password-forgot", { email: DEMO.admin });
+    expect(breakGlass.status).toBe(202);
+    expect(await resetMailsTo(url, session, DEMO.admin)).toBe(1);
+
+    // The link sent before the switch sets no password now.
+    const late = await api(url).post("/auth/password-reset", { token: earlier, password: "Docketing-Passw0rd" });
+    expect(late.status).toBe(400);
+    expect(late.body.message).toBe("This password reset link is invalid or has expired. Ask for a new one.");
+    expect((await api(url).post("/auth/login", { username: DEMO.docketing, password: "Docketing-Passw0rd" })).status).toBe(401);
+    expect((await api(url).post("/auth/login", { username: DEMO.docketing, password: DEMO_PASSWORD })).status).toBe(403);
+  });
+});

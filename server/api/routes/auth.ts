@@ -148,6 +148,10 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     await countAttempt(ctx, keys);
     const user = await db.selectFrom("app_user").selectAll().where("email", "=", body.email).executeTakeFirst();
     if (!user) throw new HttpError(404, message("errors:emailDoesNotExist"));
+    // Staff of a firm that signs in through its identity provider have no password here to reset:
+    // no link is made or mailed, and the answer is the one a sent link gets, so it tells nobody
+    // how the firm signs in or who its break-glass administrator is.
+    if (await passwordRefused(ctx, user)) return reply.status(202).send({ ok: true });
     const now = ctx.clock.now();
     const recent = await db
       .selectFrom("password_reset")
@@ -178,7 +182,10 @@ export function authRoutes(app: FastifyInstance, ctx: ServerContext) {
       .where("expires_at", ">", now)
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) throw invalid({ token: ["errors:resetLinkInvalid"] }, message("errors:resetLinkInvalid"));
-    const reset = await db.selectFrom("password_reset").select("user_id").where("token_hash", "=", hash).executeTakeFirstOrThrow();
+    const reset = await db.selectFrom("password_reset").select(["user_id", "firm_id"]).where("token_hash", "=", hash).executeTakeFirstOrThrow();
+    // A link sent before the firm moved to single sign-on sets no password any more.
+    if (await passwordRefused(ctx, { id: reset.user_id, firm_id: reset.firm_id }))
+      throw invalid({ token: ["errors:resetLinkInvalid"] }, message("errors:resetLinkInvalid"));
     await db
       .updateTable("app_user")
       .set({ password_hash: await hashPassword(body.password), updated_at: now })
