@@ -71,6 +71,9 @@ export default function SingleSignOn() {
             {t("sso.oidcRedirect")}: <Code>{settings.oidc_redirect_url}</Code>
           </Text>
           <Text size="sm">
+            {t("sso.oidcLogout")}: <Code>{settings.oidc_logout_url}</Code>
+          </Text>
+          <Text size="sm">
             {t("sso.signonType")}: <Code data-testid="signon-type">{settings.signon_type}</Code>{" "}
             <Anchor component={Link} to="/firm-information">
               {t("sso.switch")}

@@ -25,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
   // its own instead, the address kept in a cookie this server set (never taken from the request).
   if (idpLogout && /^https?:\/\//i.test(idpLogout)) {
     headers.append("Set-Cookie", await idpLogoutCookie.serialize(idpLogout, { secure: cookieSecure(request) }));
-    return redirectDocument("/auth/saml/logout", { headers });
+    return redirectDocument("/auth/sso/logout", { headers });
   }
   return redirectWithToast(request, "/login", { type: "info", key: "login.signedOut" }, { headers });
 }

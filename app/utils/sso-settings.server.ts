@@ -24,6 +24,7 @@ export interface SsoSettings {
   oidc_issuer: string;
   oidc_client_id: string;
   oidc_redirect_url: string;
+  oidc_logout_url: string;
   oidc_client_secret_kept: boolean;
 }
 

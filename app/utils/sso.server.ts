@@ -9,8 +9,8 @@ import { redirectWithToast } from "./toast.server";
 // identity provider send on the firm's host to the API, and keeps the session the API answers in
 // the encrypted cookie, as a password sign-in does.
 
-/** Where signing out goes on at the identity provider: set by /logout, read once by /auth/saml/logout. */
-export const idpLogoutCookie = createCookie("ecfx_idp_logout", { httpOnly: true, sameSite: "lax", path: "/auth/saml/logout", maxAge: 120 });
+/** Where signing out goes on at the identity provider: set by /logout, read once by /auth/sso/logout. */
+export const idpLogoutCookie = createCookie("ecfx_idp_logout", { httpOnly: true, sameSite: "lax", path: "/auth/sso/logout", maxAge: 120 });
 
 /** The page that sends the browser on to the identity provider's logout: a refresh, and a link. */
 export async function continueIdpLogout(request: Request): Promise<Response> {
@@ -21,6 +21,12 @@ export async function continueIdpLogout(request: Request): Promise<Response> {
   return new Response(html, {
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Set-Cookie": await idpLogoutCookie.serialize("", { maxAge: 0 }) },
   });
+}
+
+/** Back from the OpenID Connect issuer's logout: signed out there and here. */
+export async function oidcSignedOut(request: Request): Promise<Response> {
+  const headers = new Headers({ "Set-Cookie": await clearSession(request) });
+  return redirectWithToast(request, "/login", { type: "info", key: "login.signedOut" }, { headers });
 }
 
 const hostOf = (request: Request) => new URL(request.url).host;

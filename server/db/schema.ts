@@ -153,6 +153,8 @@ export interface SsoSessionTable {
   subject: string;
   subject_format: string;
   session_index: string;
+  /** OpenID Connect: the ID token the sign-in received, named to the issuer at sign-out. */
+  id_token: string | null;
   created_at: Millis;
   ended_at: Millis | null;
 }

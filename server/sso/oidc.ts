@@ -47,6 +47,9 @@ async function configurationOf(ctx: ServerContext, sso: FirmSso): Promise<client
 
 const redirectUri = async (ctx: ServerContext, firmId: number) => `${await spBaseUrl(ctx, firmId)}/auth/oidc/callback`;
 
+/** Where the issuer sends the browser back after signing it out (registered with the issuer as a post-logout redirect URI). */
+export const postLogoutUri = (base: string) => `${base}/auth/oidc/logout`;
+
 /** Where the browser goes to sign in; the request's verifier, nonce and destination wait in the database under its state. */
 export async function oidcSignInUrl(ctx: ServerContext, firmId: number, relayState: string): Promise<string> {
   const sso = await findFirmSso(ctx, firmId);
@@ -100,6 +103,7 @@ export async function acceptOidcCallback(ctx: ServerContext, firmId: number, que
   const current = new URL(await redirectUri(ctx, firmId));
   current.search = params.toString();
   let claims: (client.IDToken & Record<string, unknown>) | undefined;
+  let idToken = "";
   try {
     const tokens = await client.authorizationCodeGrant(config, current, {
       pkceCodeVerifier: verifier,
@@ -108,6 +112,7 @@ export async function acceptOidcCallback(ctx: ServerContext, firmId: number, que
       idTokenExpected: true,
     });
     claims = tokens.claims();
+    idToken = tokens.id_token ?? "";
     // Many issuers keep the e-mail address out of the ID token: it is then asked of userinfo, for this subject only.
     if (claims && typeof claims.email !== "string")
       claims = { ...claims, ...(await client.fetchUserInfo(config, tokens.access_token, claims.sub)), iss: claims.iss, sub: claims.sub };
@@ -131,6 +136,31 @@ export async function acceptOidcCallback(ctx: ServerContext, firmId: number, que
       subjectFormat: "",
       sessionIndex: typeof claims.sid === "string" ? claims.sid : "",
       groups,
+      idToken,
     },
   };
+}
+
+/**
+ * Where the browser goes to end the session at the issuer too (RP-initiated logout, decision
+ * 102): its end_session_endpoint with the session's ID token as the hint and the firm's
+ * post-logout address. Null when the issuer publishes no such endpoint or cannot be reached:
+ * the session here has ended anyway.
+ */
+export async function oidcLogoutUrl(ctx: ServerContext, firmId: number, idToken: string): Promise<string | null> {
+  const sso = await findFirmSso(ctx, firmId);
+  if (!sso?.oidcIssuer || !sso.oidcClientId) return null;
+  let config: client.Configuration;
+  try {
+    config = await configurationOf(ctx, sso);
+  } catch {
+    return null;
+  }
+  if (!config.serverMetadata().end_session_endpoint) return null;
+  return client
+    .buildEndSessionUrl(config, {
+      post_logout_redirect_uri: postLogoutUri(await spBaseUrl(ctx, firmId)),
+      ...(idToken ? { id_token_hint: idToken } : {}),
+    })
+    .toString();
 }

@@ -1,5 +1,6 @@
 import type { ServerContext } from "../context";
 import { findFirmSso } from "./firm-sso";
+import { oidcLogoutUrl } from "./oidc";
 import { logoutRequestUrl } from "./saml";
 
 /** Whether the firm signs in through its identity provider and this user is not its break-glass administrator. */
@@ -26,13 +27,15 @@ export async function ssoSessionOf(ctx: ServerContext, id: string) {
 
 /**
  * Ends a single sign-on session on this side and answers where the browser goes to end it at the
- * identity provider too (SAML single logout), or null when the provider takes no logout.
+ * identity provider too (SAML single logout, OpenID Connect RP-initiated logout), or null when the
+ * provider takes no logout.
  */
 export async function ssoLogoutUrl(ctx: ServerContext, id: string): Promise<string | null> {
   const db = ctx.database.db;
   const row = await db.selectFrom("sso_session").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row || row.ended_at !== null) return null;
   await db.updateTable("sso_session").set({ ended_at: ctx.clock.now() }).where("id", "=", id).execute();
+  if (row.method === "oidc") return oidcLogoutUrl(ctx, row.firm_id, row.id_token ?? "");
   if (row.method !== "saml") return null;
   return logoutRequestUrl(ctx, row.firm_id, {
     issuer: row.issuer,

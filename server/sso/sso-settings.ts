@@ -8,6 +8,7 @@ import { OutboundRefusedError } from "../outbound/guard";
 import { auditFirmChange } from "../resources/audit";
 import { type FirmSsoUpdate, saveFirmSso } from "./firm-sso";
 import { IdpMetadataError, certificatePem, parseIdpMetadata } from "./idp-metadata";
+import { postLogoutUri } from "./oidc";
 import { firmSaml } from "./saml";
 
 // The firm's single sign-on settings as the control room edits them: the identity provider by
@@ -79,6 +80,7 @@ export async function readSsoSettings(ctx: ServerContext, firmId: number) {
     : undefined;
   const roles = await db.selectFrom("security_role").select(["id", "name"]).where("firm_id", "=", firmId).execute();
   const roleName = new Map(roles.map((r) => [r.id, r.name]));
+  const spBase = urls.entityId.replace(/\/auth\/saml\/metadata$/, "");
   return {
     signon_type: firm.signon_type,
     sp_entity_id: urls.entityId,
@@ -99,7 +101,8 @@ export async function readSsoSettings(ctx: ServerContext, firmId: number) {
       .join("\n"),
     oidc_issuer: sso.oidcIssuer,
     oidc_client_id: sso.oidcClientId,
-    oidc_redirect_url: `${urls.entityId.replace(/\/auth\/saml\/metadata$/, "")}/auth/oidc/callback`,
+    oidc_redirect_url: `${spBase}/auth/oidc/callback`,
+    oidc_logout_url: postLogoutUri(spBase),
     oidc_client_secret_kept: Boolean(sso.oidcClientSecret),
   };
 }

@@ -18,6 +18,8 @@ export interface VouchedIdentity {
   subjectFormat: string;
   sessionIndex: string;
   groups: string[];
+  /** OpenID Connect: the ID token, named to the issuer when the session is signed out. */
+  idToken?: string;
 }
 
 export interface SsoSignedIn {
@@ -68,6 +70,7 @@ export async function signInVouched(ctx: ServerContext, sso: FirmSso, who: Vouch
       subject: who.subject,
       subject_format: who.subjectFormat,
       session_index: who.sessionIndex,
+      id_token: who.idToken || null,
       created_at: now,
       ended_at: null,
     })

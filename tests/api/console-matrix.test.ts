@@ -97,11 +97,12 @@ const NO_NOTICE_ROUTE_FILES = [
   // Sign-on through the firm's identity provider: sessions, never notices.
   "auth.oidc.callback",
   "auth.oidc.login",
+  "auth.oidc.logout",
   "auth.saml.acs",
   "auth.saml.login",
-  "auth.saml.logout",
   "auth.saml.metadata",
   "auth.saml.slo",
+  "auth.sso.logout",
   "resources.ping",
   "scim.v2.$", // the identity provider's provisioning calls: users and groups
 ];

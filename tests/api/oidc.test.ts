@@ -9,6 +9,7 @@ import { DEMO, DEMO_PASSWORD, api, backends, login, useApi } from "./harness";
 
 const CLIENT = { client_id: "ecfx-demo", client_secret: "a-client-secret-of-the-demo-firm" };
 const REDIRECT = "http://localhost:3000/auth/oidc/callback";
+const POST_LOGOUT = "http://localhost:3000/auth/oidc/logout";
 
 const port = await freePort();
 const issuer = `http://127.0.0.1:${port}`;
@@ -16,7 +17,7 @@ let provider: Server;
 
 beforeAll(async () => {
   const oidc = new Provider(issuer, {
-    clients: [{ ...CLIENT, redirect_uris: [REDIRECT], grant_types: ["authorization_code"], response_types: ["code"] }],
+    clients: [{ ...CLIENT, redirect_uris: [REDIRECT], post_logout_redirect_uris: [POST_LOGOUT], grant_types: ["authorization_code"], response_types: ["code"] }],
     claims: { openid: ["sub"], email: ["email", "email_verified"] },
     findAccount: (_ctx, id) => ({
       accountId: id,
@@ -108,6 +109,25 @@ describe.each(backends)("OpenID Connect sign-on with oidc-provider as the issuer
     expect(res.body.relay_state).toBe("/inbox-items");
     const me = await api(server().url, res.body.access_token).get("/auth/me");
     expect(me.body.sso).toMatchObject({ method: "oidc", issuer, subject: DEMO.manager });
+  });
+
+  it("signs out at the issuer too: its end-session endpoint with the ID token as hint and the post-logout address", async () => {
+    const settings = await api(server().url, (await login(server().url, DEMO.admin)).access_token).get("/api/v1/firm/sso");
+    expect(settings.body.oidc_logout_url).toBe(POST_LOGOUT);
+    const signedIn = (await callback(await signInAtIssuer((await start()).href, DEMO.docketing))).body;
+    const out = await api(server().url, signedIn.access_token).post("/auth/logout", { refresh_token: signedIn.refresh_token });
+    expect(out.status, out.text).toBe(200);
+    const logout = new URL(out.body.redirect);
+    const discovered = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as { end_session_endpoint: string };
+    expect(`${logout.origin}${logout.pathname}`).toBe(discovered.end_session_endpoint);
+    expect(logout.searchParams.get("post_logout_redirect_uri")).toBe(POST_LOGOUT);
+    const hint = logout.searchParams.get("id_token_hint")!.split(".")[1]!;
+    expect(JSON.parse(Buffer.from(hint, "base64url").toString())).toMatchObject({ iss: issuer, aud: CLIENT.client_id, sub: DEMO.docketing });
+    // The issuer takes it: its sign-out confirmation, not an error page.
+    const page = await fetch(logout, { redirect: "manual" });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`action="${issuer}/session/end/confirm"`);
+    expect((await api(server().url, signedIn.access_token).get("/auth/me")).status).toBe(401);
   });
 
   it("refuses a callback used twice, a state it never gave, and a user of another firm", async () => {
