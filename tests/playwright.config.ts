@@ -82,6 +82,8 @@ export default defineConfig({
             ECFX_STRIPE_BASE_URL: `http://127.0.0.1:${instance.stripePort}`,
             // Litify's instance URL and ProLaw's base URL are the credential's own: local ones are allowed.
             ECFX_DMS_ALLOWED_ORIGINS: [instance.litifyPort, instance.proLawPort].map((port) => `http://127.0.0.1:${port}`).join(","),
+            // The OpenID Connect issuer of the single sign-on spec, local and plain http.
+            ECFX_SSO_ALLOWED_ORIGINS: `http://127.0.0.1:${instance.oidcPort}`,
           };
         }),
       ),

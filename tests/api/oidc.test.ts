@@ -17,7 +17,9 @@ let provider: Server;
 
 beforeAll(async () => {
   const oidc = new Provider(issuer, {
-    clients: [{ ...CLIENT, redirect_uris: [REDIRECT], post_logout_redirect_uris: [POST_LOGOUT], grant_types: ["authorization_code"], response_types: ["code"] }],
+    clients: [
+      { ...CLIENT, redirect_uris: [REDIRECT], post_logout_redirect_uris: [POST_LOGOUT], grant_types: ["authorization_code"], response_types: ["code"] },
+    ],
     claims: { openid: ["sub"], email: ["email", "email_verified"] },
     findAccount: (_ctx, id) => ({
       accountId: id,

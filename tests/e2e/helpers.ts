@@ -30,6 +30,8 @@ export function e2eInstance(index = Number(process.env.TEST_PARALLEL_INDEX ?? 0)
     pacerPort: port + 8000,
     /** A local server speaking Stripe's API and playing its hosted Checkout (the billing spec starts it). */
     stripePort: port + 9000,
+    /** The OpenID Connect issuer the single sign-on spec starts (tests/e2e/oidc-provider.ts). */
+    oidcPort: port + 10000,
     dataDir: `tests/.tmp/e2e-data-${port}`,
   };
 }
