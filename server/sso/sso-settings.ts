@@ -1,3 +1,4 @@
+import { X509Certificate } from "node:crypto";
 import { z } from "zod";
 import type { Caller } from "../auth/caller";
 import type { ServerContext } from "../context";
@@ -68,7 +69,12 @@ async function fetchMetadata(ctx: ServerContext, address: string): Promise<strin
 
 function splitCertificates(textValue: string): string[] {
   const blocks = textValue.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? (textValue.trim() ? [textValue] : []);
-  return blocks.map((b) => certificatePem(b));
+  return blocks.map((b) => {
+    const pem = certificatePem(b);
+    // Base64 text alone is not a certificate: one that does not parse would refuse every sign-in.
+    new X509Certificate(pem);
+    return pem;
+  });
 }
 
 export async function readSsoSettings(ctx: ServerContext, firmId: number) {

@@ -219,6 +219,19 @@ describe.each(backends)("PUT /api/v1/firm/:id (%s)", (backend) => {
     return { client, firm };
   };
 
+  it("refuses identity provider certificates that are not certificates, with the field named", async () => {
+    const client = api(server().url, (await sessionOf(DEMO.admin)).access_token);
+    for (const idp_certificates of ["not a certificate", "-----BEGIN CERTIFICATE-----\nTUlJ\n-----END CERTIFICATE-----"]) {
+      const res = await client.put("/api/v1/firm/sso", {
+        idp_entity_id: "https://idp.example.test/metadata",
+        idp_sso_url: "https://idp.example.test/sso",
+        idp_certificates,
+      });
+      expect(res.status, idp_certificates).toBe(400);
+      expect(res.body.fieldErrors.idp_certificates).toEqual(["Enter the identity provider's certificates in PEM form."]);
+    }
+  });
+
   /** Later tests sign staff in with passwords: the firm goes back to password sign-in. */
   const backToPasswords = async (client: ReturnType<typeof api>) => {
     const firm = (await client.get("/api/v1/firm")).body as FirmJson;
