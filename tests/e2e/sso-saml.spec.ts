@@ -32,30 +32,45 @@ test.afterAll(async () => {
   expect(restored.status).toBe(200);
 });
 
-test("an administrator sets the firm's identity provider up and switches the firm to SAML", async ({ page, request }) => {
-  await signedIn(page, USERS.admin);
-  await page.goto("/single-sign-on");
-  await expect(page.getByRole("heading", { name: "What your identity provider needs" })).toBeVisible();
-  const base = new URL(page.url()).origin;
-  const spMetadata = await (await request.get("/auth/saml/metadata")).text();
-  idp.trustServiceProvider({
-    entityId: `${base}/auth/saml/metadata`,
-    acs: `${base}/auth/saml/acs`,
-    slo: `${base}/auth/saml/slo`,
-    certificate: /<(?:ds:)?X509Certificate[^>]*>([^<]+)</.exec(spMetadata)![1]!,
-  });
-  await page.waitForSelector("main form[data-hydrated], main form", { state: "attached" });
-  await field(page, "Or upload: identity provider metadata XML").fill(await (await fetch(idp.metadataUrl)).text());
-  await field(page, "E-mail attribute").fill("email");
-  await field(page, "Break-glass administrator").fill(USERS.admin);
-  await press(page, "Save");
-  await expect(page.getByText("Firm settings saved.")).toBeVisible();
-  await expect(field(page, "Identity provider entity id")).toHaveValue(`${idp.origin}/saml2/idp/metadata.php`);
+test.describe("the control room without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
 
-  await page.goto("/firm-information");
-  await field(page, "Sign-on type").selectOption("saml");
-  await press(page, "Save");
-  await expect(page.getByText("Firm settings saved.")).toBeVisible();
+  test("an administrator sets the firm's identity provider up, is told what is wrong, and switches the firm to SAML", async ({ page, request }) => {
+    await signedIn(page, USERS.admin);
+    await page.goto("/single-sign-on");
+    await expect(page.getByRole("heading", { name: "What your identity provider needs" })).toBeVisible();
+    const base = new URL(page.url()).origin;
+    const spMetadata = await (await request.get("/auth/saml/metadata")).text();
+    idp.trustServiceProvider({
+      entityId: `${base}/auth/saml/metadata`,
+      acs: `${base}/auth/saml/acs`,
+      slo: `${base}/auth/saml/slo`,
+      certificate: /<(?:ds:)?X509Certificate[^>]*>([^<]+)</.exec(spMetadata)![1]!,
+    });
+    await field(page, "Or upload: identity provider metadata XML").fill("<EntityDescriptor/>");
+    await field(page, "Signing certificates").fill("not a certificate");
+    await press(page, "Save");
+    await expect(page.getByTestId("sso-error")).toHaveText("Enter the identity provider's certificates in PEM form.");
+    await expect(field(page, "Signing certificates")).toHaveValue("not a certificate");
+    await field(page, "Signing certificates").fill("");
+    await press(page, "Save");
+    await expect(page.getByTestId("sso-error")).toHaveText(
+      "This is not SAML metadata of an identity provider with a sign-on address and a signing certificate.",
+    );
+    await expect(field(page, "Or upload: identity provider metadata XML")).toHaveValue("<EntityDescriptor/>");
+
+    await field(page, "Or upload: identity provider metadata XML").fill(await (await fetch(idp.metadataUrl)).text());
+    await field(page, "E-mail attribute").fill("email");
+    await field(page, "Break-glass administrator").fill(USERS.admin);
+    await press(page, "Save");
+    await expect(page.getByText("Firm settings saved.")).toBeVisible();
+    await expect(field(page, "Identity provider entity id")).toHaveValue(`${idp.origin}/saml2/idp/metadata.php`);
+
+    await page.goto("/firm-information");
+    await field(page, "Sign-on type").selectOption("saml");
+    await press(page, "Save");
+    await expect(page.getByText("Firm settings saved.")).toBeVisible();
+  });
 });
 
 for (const javaScriptEnabled of [true, false]) {
@@ -84,6 +99,11 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText("You have been signed out.")).toBeVisible();
       await page.goto("/dashboard");
       await expect(page).toHaveURL(/\/login\?from=%2Fdashboard$/);
+
+      // Signed out at the identity provider too: single sign-on asks for the password there again.
+      await page.getByRole("link", { name: "Sign in with single sign-on" }).click();
+      await expect(page).toHaveURL(new RegExp(`^${idp.origin}/`));
+      await expect(page.locator("input[name=password]")).toBeVisible();
     });
 
     test("a password is refused to staff, and taken from the break-glass administrator", async ({ page }) => {
