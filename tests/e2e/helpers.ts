@@ -30,8 +30,9 @@ export function e2eInstance(index = Number(process.env.TEST_PARALLEL_INDEX ?? 0)
     pacerPort: port + 8000,
     /** A local server speaking Stripe's API and playing its hosted Checkout (the billing spec starts it). */
     stripePort: port + 9000,
-    /** The OpenID Connect issuer the single sign-on spec starts (tests/e2e/oidc-provider.ts). */
+    /** The identity providers the single sign-on specs start: an OpenID Connect issuer (tests/e2e/oidc-provider.ts) and SimpleSAMLphp. */
     oidcPort: port + 10000,
+    samlIdpPort: port + 11000,
     dataDir: `tests/.tmp/e2e-data-${port}`,
   };
 }

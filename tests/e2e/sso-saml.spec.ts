@@ -14,7 +14,7 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   const instance = e2eInstance();
-  idp = await startSimpleSamlPhp(path.resolve(import.meta.dirname, `../.tmp/simplesamlphp-${instance.port}`), instance.port + 9000, [IDP_USER]);
+  idp = await startSimpleSamlPhp(path.resolve(import.meta.dirname, `../.tmp/simplesamlphp-${instance.port}`), instance.samlIdpPort, [IDP_USER]);
 });
 
 // Other tests of this instance sign in with passwords: the firm goes back to local sign-on.
