@@ -14,7 +14,8 @@ export const VERIFIED_AGAINST: Partial<Record<CredentialKey, string>> = {
   "dms-netdocuments-cloud": "NetDocuments' published REST API v1 reference; not a live repository",
   "dms-netdocuments-client": "NetDocuments' published REST API v1 reference; not a live repository",
   "dms-dropbox": "Dropbox's Stone API specification (github.com/dropbox/dropbox-api-spec)",
-  "dms-filevine": "Filevine's published API v2 reference; not a live org",
+  "dms-filevine":
+    'Filevine\'s published API v2 reference (developer.filevine.io, its Swagger export "Filevine Api Gateway" 2.0.0); the Canadian hosts and the older key API are not confirmed; not a live org',
 };
 
 /** The line for a credential type, when its calls were checked against anything. */
