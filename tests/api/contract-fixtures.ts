@@ -234,6 +234,8 @@ export function fieldValue(res: ServerResource, field: string, current: Record<s
   if (/(^|_)(url|endpoint)$/.test(field)) return `https://hooks.example.test/changed/${++serial}`;
   // A Salesforce field's API name must stay one.
   if (field === "matter_column_name") return `Changed_${++serial}__c`;
+  // A FileVine web address (it says the firm's region) must stay one.
+  if (field === "subdomain") return `changed-${++serial}`;
   if (def?.reference && def.reference === res.def.key) return real ? ids[`${def.reference}:other`] : `no-such-${def.reference}`;
   switch (def?.kind) {
     case "email":

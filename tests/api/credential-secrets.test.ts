@@ -15,7 +15,7 @@ import { DEMO, api, login, useApi } from "./harness";
 const CREDENTIAL_NAME = /(secret|password|passwd|token|api_?key|private_?key|basic_auth)/i;
 const RECEIVER = "https://127.0.0.1:9";
 /** Values a field's rules tie to another field's. */
-const CHOSEN: Record<string, unknown> = { max_minutes_wait_for_stamp: 10, minutes_wait_before_unstamped_release: 5 };
+const CHOSEN: Record<string, unknown> = { max_minutes_wait_for_stamp: 10, minutes_wait_before_unstamped_release: 5, subdomain: "value-subdomain" };
 
 const secretFields = (res: ServerResource) => res.def.fields.filter((f) => f.secret || CREDENTIAL_NAME.test(f.name));
 const withSecrets = SERVER_RESOURCES.filter((res) => res.writable && !res.view && secretFields(res).length > 0);

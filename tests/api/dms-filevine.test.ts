@@ -79,6 +79,18 @@ describe.each(backends)("a notice filed end to end into FileVine (%s)", (backend
     for (const billingItem of ["Court notice review", "Court notice review | 0.2", "Court notice review | 0.1 | 250", ""]) {
       expect((await bed.client.put(path, { billingItem })).status, billingItem).toBe(200);
     }
+    // And when it is created: nothing is stored.
+    const created = await bed.client.post(apiPathOf(KEY), { ...fileVine.credentialSettings(), name: "Billed wrong", billingItem: "| x | y" });
+    expect(created.status).toBe(400);
+    expect(created.body.fieldErrors.billingItem[0]).toMatch(/^Enter the billing item as description \| hours \| rate/);
+
+    // The web address says the region: a Canadian firm's is accepted, an address that is not FileVine's is not.
+    for (const subdomain of ["penafirm", "penafirm.filevineapp.com", "https://penafirm.filevineapp.ca"])
+      expect((await bed.client.put(path, { subdomain })).status, subdomain).toBe(200);
+    const foreign = await bed.client.put(path, { subdomain: "penafirm.example.com" });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.fieldErrors.subdomain[0]).toMatch(/^Enter your FileVine web address/);
+    expect((await bed.client.put(path, { subdomain: fileVine.credentialSettings().subdomain })).status).toBe(200);
 
     const incomplete = await bed.client.post(apiPathOf(KEY), { name: "Half a key", api_key: "only-the-key" });
     expect(incomplete.status).toBe(400);

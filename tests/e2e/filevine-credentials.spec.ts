@@ -58,6 +58,7 @@ for (const js of [true, false]) {
       const report = page.getByTestId("connection-test");
       await expect(report.getByText("The connection works.")).toBeVisible();
       await expect(report).toContainText("Signed in as ECFX Filing");
+      await expect(report.getByTestId("verified-against")).toContainText("Verified against Filevine's published API v2 reference");
       await expect(report).toContainText("Listed 2 projects");
       const record = page.url();
 

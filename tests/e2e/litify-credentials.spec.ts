@@ -59,6 +59,9 @@ for (const js of [true, false]) {
       await expect(report.getByText("The connection works.")).toBeVisible();
       await expect(report).toContainText(`as ${settings.username}`);
       await expect(report).toContainText(`by ${MATTER_COLUMN}, e.g. M-501`);
+      // How far a passing test goes: Salesforce Files, not Litify Docs, which has no published API.
+      await expect(report.getByTestId("verified-against")).toContainText("Verified against Salesforce's REST API");
+      await expect(report.getByTestId("verified-against")).toContainText("not against Litify Docs (Docrio)");
 
       // A wrong password: the edit keeps everything else, and the test says where it fails.
       await page.goto(`${page.url()}?edit`);

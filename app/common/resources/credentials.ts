@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FILEVINE_BILLING_ITEM, FILEVINE_SUBDOMAIN } from "../filevine";
 import { requiredText } from "../validation";
 import { name, optionalText, properties } from "./schema-parts";
 import { type ColumnDef, type CrossCheck, type FieldDef, type ResourceDef, defineResource } from "./types";
@@ -384,13 +385,6 @@ export const litifyCredentials = credentialResource({
   ],
 });
 
-/**
- * FileVine's billing item as server/dms/filevine/filevine-billing.ts reads it: "<description> |
- * <hours> | <rate>", a description before the first "|", hours and rate optional non-negative
- * numbers. Checked when the credential is saved, so "| x | y" is refused then, not at filing.
- */
-export const FILEVINE_BILLING_ITEM = /^\s*[^|\s][^|]*(\|\s*(\d+(\.\d+)?)?\s*(\|\s*(\d+(\.\d+)?)?\s*)?)?$/;
-
 export const fileVineCredentials = credentialResource({
   key: "dms-filevine",
   resource: "file_vine_credential",
@@ -401,7 +395,12 @@ export const fileVineCredentials = credentialResource({
     ["api_key", "api_secret"],
   ],
   fields: [
-    f("subdomain", "text", "connection", { column: true }),
+    // The web address also says the firm's region (app/common/filevine.ts).
+    f("subdomain", "text", "connection", {
+      column: true,
+      hintKey: "resources:dms-filevine.hints.subdomain",
+      pattern: { regex: FILEVINE_SUBDOMAIN, message: "errors:fileVineSubdomain" },
+    }),
     f("personalAccessToken", "secret", "connection"),
     f("clientId", "text", "connection"),
     f("clientSecret", "secret", "connection"),

@@ -14,7 +14,10 @@ export const VERIFIED_AGAINST: Partial<Record<CredentialKey, string>> = {
   "dms-netdocuments-cloud": "NetDocuments' published REST API v1 reference; not a live repository",
   "dms-netdocuments-client": "NetDocuments' published REST API v1 reference; not a live repository",
   "dms-dropbox": "Dropbox's Stone API specification (github.com/dropbox/dropbox-api-spec)",
-  "dms-filevine": "Filevine's published API v2 reference; not a live org",
+  "dms-litify":
+    "Salesforce's REST API and OAuth documentation, files filed as Salesforce Files on the matter; not against Litify Docs (Docrio): Litify documents it but publishes no API reference for it, so ECFX files nothing there (docs/dms/litify.md); not a live org",
+  "dms-filevine":
+    'Filevine\'s published API v2 reference (developer.filevine.io, its Swagger export "Filevine Api Gateway" 2.0.0); the Canadian hosts and the older key API are not confirmed; not a live org',
 };
 
 /** The line for a credential type, when its calls were checked against anything. */

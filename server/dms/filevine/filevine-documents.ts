@@ -1,17 +1,19 @@
 import { DmsTargetError } from "../dms-target";
-import { FILEVINE_KIND, field, nativeId, pageOf, refusal, send } from "./filevine-http";
+import { FILEVINE_KIND, refusal, send } from "./filevine-http";
+import { documentAnswer, documentList, uploadLocator } from "./filevine-schemas";
 import type { FileVineSession } from "./filevine-session";
 
-// A project's documents and FileVine's three-step upload: ask for an upload address for the
-// file (POST /Documents with its name and size: a document id and a short-lived address on
-// Amazon S3), PUT the bytes there, then add the document to the project's folder with its
-// hashtags (POST /Projects/<project>/Documents/<document>). Only that last step puts the document
-// in the project, so a document whose upload was cut short is never seen in it.
+// A project's documents and FileVine's upload, as its API v2 reference describes it: ask for an
+// upload address (POST /Documents with the file's name and size, its project and folder: a
+// document id and an address on Amazon S3), PUT the bytes there, add the document to the project
+// (POST /Projects/<project>/Documents/<document>?folderId=<folder>, no body: only this step puts
+// it in the project), then set its hashtags (PATCH /Documents/<document> with `Hashtags`, which
+// replaces the document's tags). A document whose upload was cut short is never seen in the project.
 
 export interface FileVineDocument {
   id: string;
   name: string;
-  folderId: string | null;
+  uploaderId: string | null;
   hashtags: string[];
 }
 
@@ -21,20 +23,9 @@ const PAGE = 1000;
 export async function folderDocuments(session: FileVineSession, projectId: string, folderId: string): Promise<FileVineDocument[]> {
   const documents: FileVineDocument[] = [];
   for (let offset = 0; ; offset += PAGE) {
-    const answer = await session.call("/Documents", { query: { projectId, folderId, limit: PAGE, offset } }, "to list the folder's documents");
-    const page = pageOf(answer);
-    for (const item of page.items) {
-      const id = nativeId(field(item, "documentId"));
-      if (!id) continue;
-      const hashtags = field(item, "hashtags");
-      documents.push({
-        id,
-        name: String(field(item, "filename") ?? ""),
-        folderId: nativeId(field(item, "folderId")),
-        hashtags: Array.isArray(hashtags) ? hashtags.map((tag) => String(tag).replace(/^#+/, "").toLowerCase()) : [],
-      });
-    }
-    if (!page.hasMore || page.items.length === 0) return documents;
+    const page = await session.call("/Documents", { query: { projectId, folderId, limit: PAGE, offset } }, "to list the folder's documents", documentList);
+    for (const item of page.Items) documents.push({ id: item.DocumentId, name: item.Filename, uploaderId: item.UploaderId, hashtags: item.Hashtags });
+    if (!page.HasMore || page.Items.length === 0) return documents;
   }
 }
 
@@ -47,24 +38,35 @@ export interface Upload {
   hashtags: string[];
 }
 
-/** Uploads the bytes and adds the document to the project's folder; its document id. */
+/** Sets a document's hashtags (all of them: FileVine replaces the document's tags with these). */
+export async function tagDocument(session: FileVineSession, documentId: string, hashtags: string[]): Promise<void> {
+  await session.call(
+    `/Documents/${encodeURIComponent(documentId)}`,
+    { method: "PATCH", json: { Hashtags: hashtags } },
+    "to set the document's hashtags",
+    documentAnswer,
+  );
+}
+
+/** Uploads the bytes, adds the document to the project's folder and tags it; its document id. */
 export async function uploadDocument(session: FileVineSession, upload: Upload): Promise<string> {
-  const size = upload.bytes.length;
-  const placed = await session.call("/Documents", { method: "POST", json: { filename: upload.name, size } }, "the upload");
-  const documentId = nativeId(field(placed, "documentId"));
-  const address = field(placed, "url");
-  if (!documentId || typeof address !== "string" || !address) {
-    throw new DmsTargetError(FILEVINE_KIND, "FileVine did not give an upload address for the document", false);
-  }
-  let target: URL;
-  try {
-    target = new URL(address);
-  } catch (error) {
-    throw new DmsTargetError(FILEVINE_KIND, "FileVine gave an upload address that is not a URL", false, { cause: error });
-  }
+  const placed = await session.call(
+    "/Documents",
+    {
+      method: "POST",
+      json: {
+        Filename: upload.name,
+        Size: upload.bytes.length,
+        ProjectId: { Native: Number(upload.projectId) },
+        FolderId: { Native: Number(upload.folderId) },
+      },
+    },
+    "the upload",
+    uploadLocator,
+  );
   // The address is signed for the content type FileVine answered: the bytes go up under it.
-  const contentType = String(field(placed, "contentType") || upload.contentType || "application/octet-stream");
-  const put = await send(session.ctx, session.hosts, target, {
+  const contentType = placed.ContentType || upload.contentType || "application/octet-stream";
+  const put = await send(session.ctx, session.hosts, new URL(placed.Url), {
     method: "PUT",
     headers: { "content-type": contentType, accept: "*/*" },
     body: upload.bytes,
@@ -72,21 +74,14 @@ export async function uploadDocument(session: FileVineSession, upload: Upload): 
   if (!put.ok) throw await refusal(session.ctx, put, "the document's bytes");
   await put.body?.cancel();
 
-  await session.call(
-    `/Projects/${encodeURIComponent(upload.projectId)}/Documents/${encodeURIComponent(documentId)}`,
-    {
-      method: "POST",
-      json: {
-        documentId: { native: Number(documentId) },
-        projectId: { native: Number(upload.projectId) },
-        folderId: { native: Number(upload.folderId) },
-        filename: upload.name,
-        size,
-        uploadDate: new Date(session.ctx.now()).toISOString(),
-        hashtags: upload.hashtags,
-      },
-    },
+  const added = await session.call(
+    `/Projects/${encodeURIComponent(upload.projectId)}/Documents/${encodeURIComponent(placed.DocumentId)}`,
+    { method: "POST", query: { folderId: upload.folderId } },
     "to add the document to the project",
+    documentAnswer,
   );
-  return documentId;
+  if (added.DocumentId !== placed.DocumentId)
+    throw new DmsTargetError(FILEVINE_KIND, `FileVine added document ${added.DocumentId} to the project, not ${placed.DocumentId}`, false);
+  await tagDocument(session, placed.DocumentId, upload.hashtags);
+  return placed.DocumentId;
 }

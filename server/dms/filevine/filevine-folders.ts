@@ -1,13 +1,14 @@
 import { DmsTargetError } from "../dms-target";
-import { FILEVINE_KIND, field, nativeId, pageOf } from "./filevine-http";
+import { FILEVINE_KIND } from "./filevine-http";
 import { fileVineSafeName } from "./filevine-names";
 import type { FileVineProject } from "./filevine-projects";
+import { folderAnswer, folderList } from "./filevine-schemas";
 import type { FileVineSession } from "./filevine-session";
 
 // A project's document folders: the storage policy's folder path, segment by segment, below the
 // project's root documents folder. FileVine lists a project's whole folder structure at once
-// (GET /Folders/list?projectId=…) and creates one folder at a time (POST /Folders with the
-// project, the parent folder and the name).
+// (GET /Folders/list?projectId=…) and creates one folder at a time (POST /Folders with a
+// `Folder`: its project, parent and name, not archived).
 
 interface Folder {
   id: string;
@@ -20,14 +21,9 @@ const PAGE = 1000;
 async function projectFolders(session: FileVineSession, projectId: string): Promise<Folder[]> {
   const folders: Folder[] = [];
   for (let offset = 0; ; offset += PAGE) {
-    const answer = await session.call("/Folders/list", { query: { projectId, limit: PAGE, offset } }, "to list the project's folders");
-    const page = pageOf(answer);
-    for (const item of page.items) {
-      const id = nativeId(field(item, "folderId"));
-      if (!id || field(item, "isArchived") === true) continue;
-      folders.push({ id, parentId: nativeId(field(item, "parentId")), name: String(field(item, "name") ?? "") });
-    }
-    if (!page.hasMore || page.items.length === 0) return folders;
+    const page = await session.call("/Folders/list", { query: { projectId, limit: PAGE, offset } }, "to list the project's folders", folderList);
+    for (const item of page.Items) if (item.IsArchived !== true) folders.push({ id: item.FolderId, parentId: item.ParentId, name: item.Name });
+    if (!page.HasMore || page.Items.length === 0) return folders;
   }
 }
 
@@ -57,13 +53,12 @@ export async function resolveFolder(session: FileVineSession, project: FileVineP
       continue;
     }
     if (!create) return { id: null, created: false };
-    const answer = await session.call(
+    const { FolderId: id } = await session.call(
       "/Folders",
-      { method: "POST", json: { projectId: { native: Number(project.id) }, parentId: { native: Number(current) }, name: segment } },
+      { method: "POST", json: { ProjectId: { Native: Number(project.id) }, ParentId: { Native: Number(current) }, Name: segment, IsArchived: false } },
       `to create folder "${segment}"`,
+      folderAnswer,
     );
-    const id = nativeId(field(answer, "folderId"));
-    if (!id) throw new DmsTargetError(FILEVINE_KIND, `FileVine created folder "${segment}" without saying its id`, false);
     folders.push({ id, parentId: current, name: segment });
     current = id;
     created = true;

@@ -1,5 +1,6 @@
 import type { BodyInit, Response } from "undici";
-import type { DmsTargetError } from "../dms-target";
+import type { z } from "zod";
+import { DmsTargetError } from "../dms-target";
 import { textOf, vendorHttp } from "../vendor-http";
 import type { VendorContext } from "../vendor-target";
 import type { FileVineHosts } from "./filevine-hosts";
@@ -55,28 +56,11 @@ export function refusal(ctx: VendorContext, response: Response, action: string):
   return http.refusal(ctx, response, action);
 }
 
-/** FileVine's identifiers come as `{ native: 123 }` (or a bare number, in older answers). */
-export function nativeId(value: unknown): string | null {
-  if (typeof value === "number" || (typeof value === "string" && value.trim())) return String(value);
-  if (value && typeof value === "object") {
-    const native = (value as Record<string, unknown>).native ?? (value as Record<string, unknown>).Native;
-    if (typeof native === "number" || (typeof native === "string" && native.trim())) return String(native);
-  }
-  return null;
-}
-
-/** A field of a FileVine object, whatever the casing the answer used (camelCase or PascalCase). */
-export function field(item: unknown, name: string): unknown {
-  if (!item || typeof item !== "object") return undefined;
-  const record = item as Record<string, unknown>;
-  if (name in record) return record[name];
-  const lower = name.toLowerCase();
-  const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === lower);
-  return key === undefined ? undefined : record[key];
-}
-
-/** The items of a list answer ({ items, hasMore }). */
-export function pageOf(answer: unknown): { items: unknown[]; hasMore: boolean } {
-  const items = field(answer, "items");
-  return { items: Array.isArray(items) ? items : [], hasMore: field(answer, "hasMore") === true };
+/** FileVine's answer read through its schema (filevine-schemas.ts); an answer of another shape fails for good, naming the call. */
+export function parsed<T extends z.ZodTypeAny>(schema: T, answer: unknown, action: string): z.output<T> {
+  const result = schema.safeParse(answer);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue ? `${issue.path.join(".") || "the answer"}: ${issue.message}` : "unreadable";
+  throw new DmsTargetError(FILEVINE_KIND, `FileVine answered ${action} in an unexpected form (${where})`, false);
 }

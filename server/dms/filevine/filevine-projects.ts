@@ -1,5 +1,7 @@
 import { DmsTargetError, type FilingSubject } from "../dms-target";
-import { FILEVINE_KIND, field, nativeId, pageOf } from "./filevine-http";
+import type { z } from "zod";
+import { FILEVINE_KIND } from "./filevine-http";
+import { projectAnswer, projectList } from "./filevine-schemas";
 import type { FileVineSession } from "./filevine-session";
 
 // The FileVine project a filing goes to: the project whose number is the firm's matter number,
@@ -19,29 +21,24 @@ export interface FileVineProject {
 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-export function projectOf(item: unknown): FileVineProject | null {
-  const id = nativeId(field(item, "projectId"));
-  if (!id) return null;
-  const url = field(item, "projectUrl");
+function projectOf(item: z.output<typeof projectAnswer>): FileVineProject {
   return {
-    id,
-    name: String(field(item, "projectName") ?? field(item, "projectOrClientName") ?? ""),
-    number: String(field(item, "number") ?? ""),
-    rootFolderId: nativeId(field(item, "rootDocFolderId")),
-    url: typeof url === "string" && url ? url : null,
+    id: item.ProjectId,
+    name: item.ProjectName || item.ProjectOrClientName,
+    number: item.Number,
+    rootFolderId: item.RootDocFolderId,
+    url: item.ProjectUrl || null,
   };
 }
 
 async function projectsWhere(session: FileVineSession, filter: "number" | "name", value: string): Promise<FileVineProject[]> {
-  const answer = await session.call(
+  const page = await session.call(
     "/Projects",
     { query: { [filter]: value, excludeArchived: true, limit: 50 } },
     `the project search by ${filter} "${value}"`,
+    projectList,
   );
-  return pageOf(answer)
-    .items.map(projectOf)
-    .filter((project): project is FileVineProject => project !== null)
-    .filter((project) => same(filter === "number" ? project.number : project.name, value));
+  return page.Items.map(projectOf).filter((project) => same(filter === "number" ? project.number : project.name, value));
 }
 
 /** The matter's project; a permanent failure when there is none or several. */
@@ -68,7 +65,5 @@ export async function findProject(session: FileVineSession, subject: FilingSubje
 
 /** The project an earlier attempt chose, by its id. */
 export async function projectById(session: FileVineSession, id: string): Promise<FileVineProject> {
-  const project = projectOf(await session.call(`/Projects/${encodeURIComponent(id)}`, {}, `to read project ${id}`));
-  if (!project) throw new DmsTargetError(FILEVINE_KIND, `FileVine did not answer project ${id}`, false);
-  return project;
+  return projectOf(await session.call(`/Projects/${encodeURIComponent(id)}`, {}, `to read project ${id}`, projectAnswer));
 }

@@ -1,9 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Response } from "undici";
+import type { z } from "zod";
+import { fileVineAddress } from "../../../app/common/filevine";
 import { DmsTargetError } from "../dms-target";
 import type { StoredToken, VendorContext } from "../vendor-target";
 import { type FileVineHosts, fileVineHosts } from "./filevine-hosts";
-import { FILEVINE_KIND, type FileVineRequest, field, nativeId, readJson, refusal, send, vendorReason, withQuery } from "./filevine-http";
+import { FILEVINE_KIND, type FileVineRequest, parsed, readJson, refusal, send, vendorReason, withQuery } from "./filevine-http";
+import { keySessionAnswer, tokenAnswer, userOrgs } from "./filevine-schemas";
 
 // Signing in to FileVine and calling its API as the credential's user, one of two ways:
 // - a personal access token (PAT) with the API app's client id and secret: the identity server
@@ -69,7 +72,9 @@ export class FileVineSession {
     private readonly settings: FileVineSettings,
     readonly ctx: VendorContext,
   ) {
-    this.hosts = fileVineHosts(ctx.baseUrl);
+    const address = fileVineAddress(settings.subdomain);
+    if (!address) throw new DmsTargetError(FILEVINE_KIND, `The credential's subdomain is not a FileVine web address: "${settings.subdomain}"`, false);
+    this.hosts = fileVineHosts(ctx.baseUrl, address.region);
   }
 
   /** A token good for at least the renewal margin: the kept one or a new one. */
@@ -87,14 +92,23 @@ export class FileVineSession {
 
   /** The API's URL of a resource path ("/Projects"): the gateway's v2 API, or the older API's /core. */
   urlOf(path: string, way: Way = this.way()): string {
-    return way === "pat" ? `${this.hosts.gatewayRoot}${path}` : `${this.hosts.legacyOrigin}/core${path.toLowerCase()}`;
+    return way === "pat" ? `${this.hosts.gatewayRoot}${path}` : `${this.legacyOrigin()}/core${path.toLowerCase()}`;
+  }
+
+  private legacyOrigin(): string {
+    if (this.hosts.legacyOrigin && this.hosts.region === "us") return this.hosts.legacyOrigin;
+    throw new DmsTargetError(
+      FILEVINE_KIND,
+      `${TOKEN_FAILED}: FileVine's older API key sign-in exists in its US environment only; a firm on FileVine Canada signs in with a personal access token, client ID and secret`,
+      false,
+    );
   }
 
   /**
    * One API call as the signed-in user; a 401 signs in again and tries once more. Answers the
-   * JSON of a successful call; a refusal throws, `action` naming what was refused.
+   * successful call's JSON read through `answer`; a refusal throws, `action` naming what was refused.
    */
-  async call(path: string, request: FileVineRequest & { json?: unknown }, action: string): Promise<unknown> {
+  async call<T extends z.ZodTypeAny>(path: string, request: FileVineRequest & { json?: unknown }, action: string, answer: T): Promise<z.output<T>> {
     const way = this.way();
     let token = await this.token();
     let response = await this.authorised(path, request, token, way);
@@ -105,7 +119,7 @@ export class FileVineSession {
       response = await this.authorised(path, request, token, way);
     }
     if (!response.ok) throw await refusal(this.ctx, response, action);
-    return readJson(response);
+    return parsed(answer, await readJson(response), action);
   }
 
   private authorised(path: string, request: FileVineRequest & { json?: unknown }, token: StoredToken, way: Way): Promise<Response> {
@@ -169,10 +183,10 @@ export class FileVineSession {
       body: form.toString(),
     });
     if (!response.ok) throw await this.signInRefused(response);
-    const answer = await readJson(response);
-    const accessToken = field(answer, "access_token");
-    const expiresIn = Number(field(answer, "expires_in") ?? 0);
-    if (typeof accessToken !== "string" || !accessToken) throw new DmsTargetError(FILEVINE_KIND, `${TOKEN_FAILED}: FileVine answered without a token`, false);
+    const token = tokenAnswer.safeParse(await readJson(response));
+    if (!token.success) throw new DmsTargetError(FILEVINE_KIND, `${TOKEN_FAILED}: FileVine answered without a token`, false);
+    const accessToken = token.data.access_token;
+    const expiresIn = token.data.expires_in ?? 0;
 
     // The user and org the token acts for: every later call names them.
     const orgs = await send(ctx, hosts, new URL(`${hosts.gatewayRoot}/utils/GetUserOrgsWithToken`), {
@@ -180,15 +194,12 @@ export class FileVineSession {
       headers: { authorization: `Bearer ${accessToken}` },
     });
     if (!orgs.ok) throw await this.signInRefused(orgs);
-    const who = await readJson(orgs);
-    const user = field(who, "user");
-    const userId = nativeId(field(user, "userId"));
-    const orgList = field(who, "orgs");
-    const orgId = Array.isArray(orgList) ? nativeId(field(orgList[0], "orgId")) : null;
-    if (!userId || !orgId) throw new DmsTargetError(FILEVINE_KIND, `${TOKEN_FAILED}: FileVine did not say which user and org the token belongs to`, false);
-    // FileVine's user: { userId: { native }, firstName, lastName, email, userName }.
-    const words = (key: string) => String(field(user, key) ?? "").trim();
-    const name = `${words("firstName")} ${words("lastName")}`.trim() || words("userName") || words("email");
+    const who = userOrgs.safeParse(await readJson(orgs));
+    if (!who.success) throw new DmsTargetError(FILEVINE_KIND, `${TOKEN_FAILED}: FileVine did not say which user and org the token belongs to`, false);
+    const { User: user, Orgs: orgList } = who.data;
+    const userId = user.UserId;
+    const orgId = orgList[0]!.OrgId;
+    const name = `${user.FirstName.trim()} ${user.LastName.trim()}`.trim() || user.Username.trim() || user.Email.trim();
     return {
       accessToken,
       expiresAt: ctx.now() + (expiresIn > 0 ? expiresIn * 1000 : LEGACY_SESSION_MS),
@@ -201,21 +212,16 @@ export class FileVineSession {
     const apiKey = settings.api_key.trim();
     const apiTimestamp = new Date(ctx.now()).toISOString();
     const apiHash = createHash("md5").update(`${apiKey}/${apiTimestamp}/${settings.api_secret.trim()}`).digest("hex");
-    const response = await send(ctx, hosts, new URL(`${hosts.legacyOrigin}/session`), {
+    const response = await send(ctx, hosts, new URL(`${this.legacyOrigin()}/session`), {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ mode: "key", apiKey, apiHash, apiTimestamp }),
     });
     if (!response.ok) throw await this.signInRefused(response);
-    const answer = await readJson(response);
-    const accessToken = field(answer, "accessToken");
-    const sessionId = field(answer, "refreshToken");
-    const userId = nativeId(field(answer, "userId"));
-    const orgId = nativeId(field(answer, "orgId"));
-    if (typeof accessToken !== "string" || !accessToken || typeof sessionId !== "string" || !userId || !orgId) {
-      throw new DmsTargetError(FILEVINE_KIND, `${TOKEN_FAILED}: FileVine's session answer lacks its token, session or ids`, false);
-    }
-    const until = Date.parse(String(field(answer, "accessTokenExpiry") ?? ""));
+    const session = keySessionAnswer.safeParse(await readJson(response));
+    if (!session.success) throw new DmsTargetError(FILEVINE_KIND, `${TOKEN_FAILED}: FileVine's session answer lacks its token, session or ids`, false);
+    const { AccessToken: accessToken, RefreshToken: sessionId, UserId: userId, OrgId: orgId } = session.data;
+    const until = Date.parse(session.data.AccessTokenExpiry ?? "");
     return {
       accessToken,
       refreshToken: sessionId,

@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import { DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
 import { type VendorContext, type VendorTarget, runConnectionChecks } from "../vendor-target";
+import { fileVineAddress } from "../../../app/common/filevine";
 import { type BillingSetting, billingSetting, ensureBillingItem } from "./filevine-billing";
-import { folderDocuments, uploadDocument } from "./filevine-documents";
+import { type FileVineDocument, folderDocuments, tagDocument, uploadDocument } from "./filevine-documents";
 import { resolveFolder } from "./filevine-folders";
-import { webOrigin } from "./filevine-hosts";
-import { FILEVINE_KIND, pageOf } from "./filevine-http";
+import { FILEVINE_KIND } from "./filevine-http";
 import { fileVineSafeName, filingHashtag, firstFreeFileName, hashtagsOf } from "./filevine-names";
 import { type FileVineProject, findProject, projectById } from "./filevine-projects";
+import { projectList } from "./filevine-schemas";
 import { FileVineSession, type FileVineSettings } from "./filevine-session";
 
 // The FileVine target: a filing's documents go into the project of the case's matter, into the
@@ -45,7 +46,7 @@ export function createFileVineTarget(settings: FileVineSettings, ctx: VendorCont
   const billing = (): BillingSetting | null => billingSetting(settings.billingItem ?? "");
 
   const linkOf = (project: FileVineProject, documentId: string): string | undefined => {
-    const origin = webOrigin(settings.subdomain ?? "") ?? (project.url ? new URL(project.url).origin : null);
+    const origin = fileVineAddress(settings.subdomain)?.web ?? (project.url ? new URL(project.url).origin : null);
     return origin ? fileVineDocumentLink(origin, project.id, documentId) : undefined;
   };
 
@@ -60,13 +61,33 @@ export function createFileVineTarget(settings: FileVineSettings, ctx: VendorCont
     return { location: locationOf(project.id, folder, name), contentHash: sha256(request.bytes), idempotencyKey };
   }
 
+  const filingTags = (idempotencyKey: string) => [...tags, filingHashtag(idempotencyKey)];
+
+  /**
+   * The filing's copy in the folder: the document with the filing's hashtag; else, when an attempt
+   * stopped between adding the document and tagging it, the untagged document of the chosen name
+   * the signed-in user uploaded (the name was free when chosen), tagged now.
+   */
+  async function copyOf(projectId: string, folderId: string, name: string, idempotencyKey: string): Promise<FileVineDocument | null> {
+    const mark = filingHashtag(idempotencyKey);
+    const documents = await folderDocuments(session, projectId, folderId);
+    const tagged = documents.find((document) => document.hashtags.includes(mark));
+    if (tagged) return tagged;
+    const { userId } = await session.user();
+    const untagged = documents.find(
+      (document) => document.name === name && document.uploaderId === userId && !document.hashtags.some((tag) => /^ecfx[0-9a-z]+$/.test(tag)),
+    );
+    if (!untagged) return null;
+    await tagDocument(session, untagged.id, filingTags(idempotencyKey));
+    return untagged;
+  }
+
   async function findExisting(intended: DmsIntended): Promise<DmsStoreResult | null> {
     const { projectId, folder, name } = parseLocation(intended.location);
     const project = await projectById(session, projectId);
     const found = await resolveFolder(session, project, folder, false);
     if (!found.id) return null;
-    const mark = filingHashtag(intended.idempotencyKey);
-    const copy = (await folderDocuments(session, project.id, found.id)).find((document) => document.hashtags.includes(mark));
+    const copy = await copyOf(project.id, found.id, name, intended.idempotencyKey);
     if (!copy) return null;
     // The attempt that filed it may have stopped before its billing item.
     const setting = billing();
@@ -86,7 +107,7 @@ export function createFileVineTarget(settings: FileVineSettings, ctx: VendorCont
       name,
       bytes: request.bytes,
       contentType: request.contentType,
-      hashtags: [...tags, filingHashtag(intended.idempotencyKey)],
+      hashtags: filingTags(intended.idempotencyKey),
     });
     const setting = billing();
     if (setting) await ensureBillingItem(session, setting, project.id, request.subject, name, intended.idempotencyKey);
@@ -105,7 +126,7 @@ export function createFileVineTarget(settings: FileVineSettings, ctx: VendorCont
       {
         step: "List projects",
         run: async () => {
-          const count = pageOf(await session.call("/Projects", { query: { limit: 10, excludeArchived: true } }, "to list projects")).items.length;
+          const count = (await session.call("/Projects", { query: { limit: 10, excludeArchived: true } }, "to list projects", projectList)).Items.length;
           return `Listed ${count} ${count === 1 ? "project" : "projects"}`;
         },
       },

@@ -177,7 +177,18 @@ export class DropboxNamespace {
       name: nameOf(found.pathDisplay),
       id: found.id,
       path_lower: lower(found.pathDisplay),
-      link_permissions: { can_revoke: true, resolved_visibility: { ".tag": "public" } },
+      link_permissions: {
+        can_revoke: true,
+        resolved_visibility: { ".tag": "public" },
+        visibility_policies: [],
+        can_set_expiry: false,
+        can_remove_expiry: false,
+        allow_download: true,
+        can_allow_download: true,
+        can_disallow_download: false,
+        allow_comments: false,
+        team_restricts_comments: false,
+      },
       ...(found.tag === "file"
         ? { client_modified: found.serverModified, server_modified: found.serverModified, rev: found.rev, size: found.bytes?.length ?? 0 }
         : {}),

@@ -2,20 +2,22 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Ajv, type ValidateFunction } from "ajv";
 import { dropboxContentHash } from "../../../server/dms/dropbox/content-hash";
 import type { HeldDocument, VendorTestServer } from "../vendor-test-server";
 import { DropboxNamespace, type PropertyGroup, RouteError, type Template } from "./dropbox-namespace";
+import { Stone, type StoneRoute } from "./stone";
 
 // A local Dropbox for the tests, on 127.0.0.1 with an ephemeral port: the OAuth token endpoint
 // and the API v2 routes the Dropbox target calls, at Dropbox's paths (/oauth2/token, /2/<route>;
 // RPC and content routes share the origin, as the target maps them when its base URL is
 // switched), with Dropbox's status codes and bodies: 400 plain text for a malformed call, 401
 // JSON for a bad token, 409 JSON with error_summary for a route error, 429 with Retry-After.
-// Every call's arguments are checked against the JSON Schemas in tests/fixtures/dropbox-api/,
-// written from Dropbox's Stone specification.
+// Every call's arguments (JSON body or Dropbox-API-Arg header), its Dropbox-API-Path-Root header,
+// and every answer this server gives (the result, or a route error's `error`) are checked against
+// the route's types in Dropbox's Stone specification, tests/fixtures/dropbox-api/*.stone, read by
+// ./stone.ts: a call off the specification is refused and recorded, an answer off it recorded.
 
-const SCHEMA_FILE = new URL("../../fixtures/dropbox-api/dropbox-api-arguments.schema.json", import.meta.url);
+const STONE_DIR = new URL("../../fixtures/dropbox-api/", import.meta.url);
 const MAX_REQUEST_BYTES = 200 * 1024 * 1024;
 const ROOT_PATH = "/ECFX";
 
@@ -63,19 +65,23 @@ function failureBody(status: number, retryAfterSeconds?: number): { json?: unkno
   return { text: status >= 500 ? "Internal Server Error" : `HTTP ${status}` };
 }
 
-// One compiled validator per route, shared by every server a test run starts.
-let schemaCheck: { ajv: Ajv; validators: Map<string, ValidateFunction> } | undefined;
-function validatorOf(route: string): { ajv: Ajv; validate: ValidateFunction } {
-  if (!schemaCheck) {
-    const ajv = new Ajv({ allErrors: false, strict: false });
-    ajv.addSchema(JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")) as object);
-    schemaCheck = { ajv, validators: new Map() };
-  }
-  let validate = schemaCheck.validators.get(route);
-  // Route names hold "/", which a JSON pointer writes "~1".
-  if (!validate)
-    schemaCheck.validators.set(route, (validate = schemaCheck.ajv.compile({ $ref: `dropbox-api-arguments#/definitions/${route.replaceAll("/", "~1")}` })));
-  return { ajv: schemaCheck.ajv, validate };
+// The specification, read once for every server a test run starts.
+let stone: Stone | undefined;
+function specification(): Stone {
+  stone ??= new Stone(
+    fs
+      .readdirSync(STONE_DIR)
+      .filter((file) => file.endsWith(".stone"))
+      .map((file) => new URL(file, STONE_DIR).pathname),
+  );
+  return stone;
+}
+
+/** The route's types in the specification. */
+function routeOf(name: string): StoneRoute {
+  const route = specification().routes.get(name);
+  if (!route) throw new Error(`${name} is not a route of Dropbox's Stone specification`);
+  return route;
 }
 
 function readBody(request: http.IncomingMessage): Promise<Buffer> {
@@ -255,8 +261,8 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
     } catch {
       return { why: "could not decode input as JSON" };
     }
-    const { ajv, validate } = validatorOf(route);
-    if (!validate(args)) return { why: `request body: ${ajv.errorsText(validate.errors)}` };
+    const problems = specification().check(routeOf(route).arg, args);
+    if (problems.length) return { why: `request body: ${problems.join("; ")}` };
     return { args: (args ?? {}) as Args };
   }
 
@@ -270,6 +276,8 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
     } catch {
       return { why: "Dropbox-API-Path-Root is not JSON" };
     }
+    const problems = specification().check(specification().type("common", "PathRoot"), value);
+    if (problems.length) return { why: `Dropbox-API-Path-Root: ${problems.join("; ")}` };
     if (value[".tag"] === "home") return { namespace: home };
     if (value[".tag"] === "root" && options.teamSpace && value.root === TEAM_ROOT) return { namespace: team };
     if (value[".tag"] === "root" && !options.teamSpace && value.root === "3235641") return { namespace: home };
@@ -301,11 +309,21 @@ export async function startDropboxServer(options: DropboxServerOptions = {}): Pr
     const root = pathRootOf(request);
     if ("why" in root) return refuse(response, name, root.why);
     namespace = root.namespace;
+    // What this server answers is held to the specification too: a wrong answer would let a wrong reading pass.
+    const answerProblems = (type: StoneRoute["result"], value: unknown) =>
+      violations.push(
+        ...specification()
+          .check(type, value)
+          .map((problem) => `${name}: answer ${problem}`),
+      );
     try {
-      send(response, 200, { json: route.handle(parsed.args, body) ?? null });
+      const result = route.handle(parsed.args, body) ?? null;
+      answerProblems(routeOf(name).result, result);
+      send(response, 200, { json: result });
     } catch (error) {
-      if (error instanceof RouteError) return send(response, 409, { json: { error_summary: error.summary, error: error.error } });
-      refuse(response, name, (error as Error).message);
+      if (!(error instanceof RouteError)) return refuse(response, name, (error as Error).message);
+      answerProblems(routeOf(name).error, error.error);
+      send(response, 409, { json: { error_summary: error.summary, error: error.error } });
     }
   }
 

@@ -1,26 +1,34 @@
 import { z } from "zod";
 
-// FileVine's API v2 as its developer pages describe it (developer.filevine.io: "Get Project
-// List", "Get Folder Structure", "Create Document URL for Upload", "Add Document to Project",
-// billing items; the identity server's personal-access-token exchange; the older /session), as
-// the judge of every request the local FileVine receives. FileVine publishes no machine-readable
-// description, so each operation's parameters and body are written down here from those pages.
-// Bodies are read the way FileVine's .NET binder reads them: property names without regard to case.
+// FileVine's API v2 as its published reference declares it, as the judge of every request the
+// local FileVine receives. The reference is the gateway's Swagger 2.0 description ("Filevine Api
+// Gateway" 2.0.0, FV.App.API.json, exported from FileVine's developer documentation at
+// developer.filevine.io/docs/v2-us): each operation below names its operationId there, and its
+// parameters and body are that operation's, written down here (the description is FileVine's and
+// carries no licence to copy it). Bodies are read the way FileVine's .NET binder reads them:
+// property names without regard to case; a property the definition does not have is refused.
 
-const native = z.object({ native: z.number().int().positive() }).strict();
+/** `Identifier`: `{ Native, Partner }`. */
+const identifier = z.object({ native: z.number().int(), partner: z.string().nullish() }).strict();
 const paging = { limit: z.coerce.number().int().min(0).max(1000).optional(), offset: z.coerce.number().int().min(0).optional() };
 const flag = z.enum(["true", "false"]);
+const digits = z.string().regex(/^\d+$/);
+/** Swagger's `format: date`: "2026-01-19". */
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date as YYYY-MM-DD");
 
 export interface Operation {
+  /** The operation's summary in FileVine's reference (its operationId in the comment). */
   name: string;
   method: string;
   /** The path below the API root, lower-cased, with ":name" for path parameters. */
   path: string;
   query?: z.ZodTypeAny;
+  /** The body's schema; absent: the operation takes no body. */
   body?: z.ZodTypeAny;
 }
 
 export const OPERATIONS: Operation[] = [
+  // get-project-list
   {
     name: "Get Project List",
     method: "GET",
@@ -28,73 +36,157 @@ export const OPERATIONS: Operation[] = [
     query: z
       .object({
         ...paging,
-        number: z.string().optional(),
-        name: z.string().optional(),
+        latestActivityBefore: z.string().optional(),
+        latestActivitySince: z.string().optional(),
+        hashtags: z.string().optional(),
+        phaseName: z.string().optional(),
+        incidentDate: z.string().optional(),
+        orderBy: z.string().optional(),
+        sortBy: z.string().optional(),
+        projectID: digits.optional(),
         excludeArchived: flag.optional(),
         searchTerm: z.string().optional(),
+        createdSince: z.string().optional(),
+        number: z.string().optional(),
+        name: z.string().optional(),
         requestedFields: z.string().optional(),
-        orderBy: z.enum(["asc", "desc"]).optional(),
       })
       .strict(),
   },
+  // get-project
   { name: "Get Project", method: "GET", path: "/projects/:projectId", query: z.object({ requestedFields: z.string().optional() }).strict() },
+  // get-entire-folder-structure
   {
     name: "Get Folder Structure",
     method: "GET",
     path: "/folders/list",
     query: z
-      .object({ ...paging, projectId: z.string().regex(/^\d+$/), includeArchivedFolders: flag.optional(), requestedFields: z.string().optional() })
+      .object({
+        ...paging,
+        projectId: digits,
+        ascendingOrder: flag.optional(),
+        includeArchivedFolders: flag.optional(),
+        includeArchivedProjects: flag.optional(),
+        requestedFields: z.string().optional(),
+      })
       .strict(),
   },
+  // create-folder: a `Folder` (ParentId, Name and IsArchived required)
   {
     name: "Create Folder",
     method: "POST",
     path: "/folders",
-    body: z.object({ projectid: native, parentid: native, name: z.string().trim().min(1).max(255) }).strict(),
+    body: z
+      .object({
+        links: z.record(z.string()).optional(),
+        folderid: identifier.optional(),
+        parentid: identifier,
+        projectid: identifier.optional(),
+        name: z.string().trim().min(1),
+        isarchived: z.boolean(),
+        isprotected: z.boolean().optional(),
+      })
+      .strict(),
   },
+  // get-document-list
   {
     name: "Get Document List",
     method: "GET",
     path: "/documents",
-    query: z.object({ ...paging, projectId: z.string().regex(/^\d+$/), folderId: z.string().regex(/^\d+$/).optional() }).strict(),
+    query: z
+      .object({
+        ...paging,
+        includeFullUserName: flag.optional(),
+        filterEndDateByTime: flag.optional(),
+        filterStartDateByTime: flag.optional(),
+        endDate: z.string().optional(),
+        startDate: z.string().optional(),
+        requestedFields: z.string().optional(),
+        searchTerm: z.string().optional(),
+        noteId: digits.optional(),
+        folderId: digits.optional(),
+        projectId: digits.optional(),
+      })
+      .strict(),
   },
+  // create-document-url-for-upload (Filename and Size required)
   {
     name: "Create Document URL for Upload",
     method: "POST",
     path: "/documents",
-    body: z.object({ filename: z.string().trim().min(1).max(255), size: z.number().int().min(0) }).strict(),
+    body: z
+      .object({
+        filename: z.string().trim().min(1),
+        size: z.number().int().min(0),
+        projectid: identifier.optional(),
+        folderid: identifier.optional(),
+        uploaderid: identifier.optional(),
+        documentid: identifier.optional(),
+      })
+      .strict(),
   },
+  // add-document-to-project: the folder in the query, no body
   {
     name: "Add Document to Project",
     method: "POST",
     path: "/projects/:projectId/documents/:documentId",
+    query: z.object({ folderId: digits.optional() }).strict(),
+  },
+  // update-document-metadata: a `DocumentUpdateRequest`, every field optional
+  {
+    name: "Update Document Metadata",
+    method: "PATCH",
+    path: "/documents/:documentId",
     body: z
       .object({
-        documentid: native,
-        projectid: native,
-        folderid: native.optional(),
-        filename: z.string().trim().min(1).max(255),
-        size: z.number().int().min(0),
-        uploaddate: z.string().datetime().optional(),
+        filename: z.string().optional(),
+        folderid: identifier.optional(),
         hashtags: z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, "a hashtag is letters, digits, _ and -")).optional(),
       })
       .strict(),
   },
-  { name: "Get Project Billing Items", method: "GET", path: "/billingitem/projects/:projectId", query: z.object(paging).strict() },
+  // get-project-billing-items
   {
-    name: "Create Billing Item",
+    name: "Get Project Billing Items",
+    method: "GET",
+    path: "/billingitem/projects/:projectId",
+    query: z
+      .object({
+        ...paging,
+        dateCreated: z.string().optional(),
+        unsynced: flag.optional(),
+        billingType: z.string().optional(),
+        endDate: isoDate.optional(),
+        startDate: isoDate.optional(),
+      })
+      .strict(),
+  },
+  // new-create-billing-item: a `BillingItemRequest`
+  {
+    name: "Create a Billing Item",
     method: "POST",
     path: "/projects/:projectId/billingitem",
     body: z
       .object({
-        billingtype: z.enum(["Time", "Expense", "FlatFee"]),
-        date: z.string().datetime(),
-        description: z.string().min(1).max(1000),
-        quantity: z.number().min(0),
-        rate: z.number().min(0),
+        invoiceid: z.number().int().optional(),
+        billingtype: z.enum(["Time", "Expenses", "FlatFee"]),
+        isdraft: z.boolean().optional(),
         isbillable: z.boolean(),
+        ischargeable: z.boolean(),
+        userid: z.number().int().optional(),
+        date: isoDate,
+        description: z.string().max(4000),
+        unit: z.string().optional(),
+        rate: z.number().optional(),
+        quantity: z.number(),
+        billingcodeonekey: z.string().optional(),
+        billingcodetwokey: z.string().optional(),
       })
-      .strict(),
+      .strict()
+      // "User ID of the timekeeper - required for Time entries"; "Unit … Required for Expenses"; a rate for Expenses and Flat Fees.
+      .refine((item) => item.billingtype !== "Time" || item.userid !== undefined, { message: "a Time entry names its timekeeper (UserID)", path: ["userid"] })
+      .refine((item) => item.billingtype !== "Expenses" || item.unit !== undefined, { message: "an Expenses entry names its Unit", path: ["unit"] })
+      .refine((item) => item.billingtype === "Time" || item.rate !== undefined, { message: "Expenses and Flat Fees have a Rate", path: ["rate"] }),
   },
 ];
 

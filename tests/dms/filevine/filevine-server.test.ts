@@ -30,10 +30,10 @@ async function signIn(): Promise<{ authorization: string; "x-fv-orgid": string; 
   const who = (await (
     await fetch(`${server.origin}/fv-app/v2/utils/GetUserOrgsWithToken`, { method: "POST", headers: { authorization: `Bearer ${access_token}` } })
   ).json()) as {
-    user: { userId: { native: number } };
-    orgs: { orgId: number }[];
+    User: { UserId: { Native: number } };
+    Orgs: { OrgId: number }[];
   };
-  return { authorization: `Bearer ${access_token}`, "x-fv-orgid": String(who.orgs[0]!.orgId), "x-fv-userid": String(who.user.userId.native) };
+  return { authorization: `Bearer ${access_token}`, "x-fv-orgid": String(who.Orgs[0]!.OrgId), "x-fv-userid": String(who.User.UserId.Native) };
 }
 
 describe("the local FileVine's contract", () => {
@@ -66,6 +66,63 @@ describe("the local FileVine's contract", () => {
     expect(server.contractViolations().length).toBeGreaterThanOrEqual(cases.length);
     expect(server.contractViolations().join("\n")).toMatch(/x-fv-orgid header is required/);
     expect(server.contractViolations().join("\n")).toMatch(/Get Project List: limit/);
-    expect(server.contractViolations().join("\n")).toMatch(/Create Folder: projectid/);
+    expect(server.contractViolations().join("\n")).toMatch(/Create Folder: parentid/);
+  });
+
+  it("holds the add-to-project, folder and billing calls to the bodies FileVine's reference declares", async () => {
+    const headers = { ...(await signIn()), "content-type": "application/json" };
+    const project = server.projectOf(FILEVINE_MATTER_PROJECT.number)!;
+    const post = (path: string, body: unknown, method = "POST") =>
+      fetch(`${server.origin}/fv-app/v2${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const before = server.contractViolations().length;
+
+    // The bodies this client sent before they were checked against FileVine's reference: each refused.
+    const oldFolder = await post("/Folders", { projectId: { native: project.id }, parentId: { native: project.rootFolderId }, name: "Old" });
+    expect(oldFolder.status).toBe(400);
+    const oldAdd = await post(`/Projects/${project.id}/Documents/1`, {
+      documentId: { native: 1 },
+      projectId: { native: project.id },
+      folderId: { native: project.rootFolderId },
+      filename: "a.pdf",
+      size: 3,
+      uploadDate: new Date().toISOString(),
+      hashtags: ["ecf"],
+    });
+    expect(oldAdd.status).toBe(400);
+    const oldBilling = await post(`/projects/${project.id}/BillingItem`, {
+      billingType: "Time",
+      date: new Date().toISOString(),
+      description: "Review",
+      quantity: 0.1,
+      rate: 300,
+      isBillable: true,
+    });
+    expect(oldBilling.status).toBe(400);
+    const problems = server.contractViolations().slice(before).join("\n");
+    expect(problems).toMatch(/Create Folder: isarchived Required/);
+    expect(problems).toMatch(/Add Document to Project: the operation takes no body/);
+    expect(problems).toMatch(/Create a Billing Item: ischargeable Required/);
+    expect(problems).toMatch(/Create a Billing Item: date a date as YYYY-MM-DD/);
+
+    // A time entry without its timekeeper is refused too ("UserID … required for Time entries").
+    const dated = {
+      BillingType: "Time",
+      Date: new Date().toISOString().slice(0, 10),
+      Description: "Review",
+      Quantity: 0.1,
+      IsBillable: false,
+      IsChargeable: false,
+    };
+    expect((await post(`/projects/${project.id}/BillingItem`, dated)).status).toBe(400);
+    expect(server.contractViolations().slice(before).join("\n")).toMatch(/Create a Billing Item: userid a Time entry names its timekeeper/);
+
+    // The bodies the reference declares pass, unrecorded.
+    const refused = server.contractViolations().length;
+    const folder = await post("/Folders", { ProjectId: { Native: project.id }, ParentId: { Native: project.rootFolderId }, Name: "New", IsArchived: false });
+    expect(folder.status).toBe(200);
+    expect(((await folder.json()) as { FolderId: { Native: number } }).FolderId.Native).toBeGreaterThan(0);
+    const billing = await post(`/projects/${project.id}/BillingItem`, { ...dated, UserID: Number(headers["x-fv-userid"]) });
+    expect(billing.status).toBe(200);
+    expect(server.contractViolations()).toHaveLength(refused);
   });
 });

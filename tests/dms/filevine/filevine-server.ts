@@ -10,7 +10,8 @@ import { KEY_SESSION_REQUEST, PAT_TOKEN_REQUEST, lowerKeys, matchOperation, prob
 // gateway (/fv-app/v2/…, bearer token with x-fv-orgid and x-fv-userid) and under the older API
 // (/core/…, with x-fv-sessionid as well): projects, folder structure and folder creation, the
 // document list, upload addresses, the upload itself (PUT to the address, as to Amazon S3),
-// adding a document to a project with hashtags, and project billing items. A request that does
+// adding a document to a project, its hashtags, and project billing items. Answers are shaped as
+// FileVine's reference declares them (PascalCase, `{ Native }` identifiers). A request that does
 // not match the contract is answered 400 and recorded.
 
 const PAT = "fv-pat-ecfx-0000-1111";
@@ -46,6 +47,7 @@ interface StoredDocument {
   bytes: Buffer | null;
   projectId: number | null;
   folderId: number | null;
+  uploaderId: number;
   hashtags: string[];
 }
 
@@ -54,8 +56,11 @@ interface BillingItem {
   projectId: number;
   description: string;
   quantity: number;
-  rate: number;
+  rate: number | null;
   billingType: string;
+  userId: number;
+  date: string;
+  isBillable: boolean;
 }
 
 interface Failure {
@@ -148,29 +153,33 @@ export async function startFileVineServer(options: FileVineServerOptions = {}): 
       names.unshift(folder.name);
     return names;
   };
+  const id = (value: number) => ({ Native: value, Partner: null });
   const projectJson = (project: Project) => ({
-    projectId: { native: project.id },
-    projectName: project.name,
-    number: project.number,
-    projectOrClientName: project.name,
-    rootDocFolderId: { native: project.rootFolderId },
-    isArchived: project.archived,
-    orgId: ORG_ID,
-    projectUrl: `${FILEVINE_WEB}/#/project/${project.id}`,
+    ProjectId: id(project.id),
+    ProjectName: project.name,
+    Number: project.number,
+    ProjectOrClientName: project.name,
+    RootDocFolderId: id(project.rootFolderId),
+    IsArchived: project.archived,
+    OrgId: ORG_ID,
+    ProjectUrl: `${FILEVINE_WEB}/#/project/${project.id}`,
   });
   const documentJson = (document: StoredDocument) => ({
-    documentId: { native: document.id },
-    filename: document.filename,
-    size: document.size,
-    projectId: document.projectId === null ? null : { native: document.projectId },
-    folderId: document.folderId === null ? null : { native: document.folderId },
-    hashtags: document.hashtags,
+    DocumentId: id(document.id),
+    Filename: document.filename,
+    Size: document.size,
+    ProjectId: document.projectId === null ? null : id(document.projectId),
+    FolderId: document.folderId === null ? null : id(document.folderId),
+    UploaderId: id(document.uploaderId),
+    UploadDate: new Date().toISOString(),
+    OrgID: ORG_ID,
+    Hashtags: document.hashtags,
   });
   const page = <T>(items: T[], query: URLSearchParams) => {
     const limit = Number(query.get("limit") ?? 50);
     const offset = Number(query.get("offset") ?? 0);
     const slice = items.slice(offset, offset + limit);
-    return { items: slice, count: slice.length, offset, limit, hasMore: offset + limit < items.length };
+    return { Items: slice, Count: slice.length, Offset: offset, Limit: limit, HasMore: offset + limit < items.length };
   };
 
   function violation(method: string, path: string, problems: string[]): Answer {
@@ -238,14 +247,16 @@ export async function startFileVineServer(options: FileVineServerOptions = {}): 
       ? problemsOf(operation.query.safeParse(Object.fromEntries(query)))
       : [...query.keys()].map((key) => `unknown parameter ${key}`);
     let body: unknown;
-    if (method === "POST") {
+    if (!operation.body) {
+      if (raw.length > 0) problems.push("the operation takes no body");
+    } else {
       if (!(request.headers["content-type"] ?? "").startsWith("application/json")) problems.push("the body is JSON");
       try {
         body = lowerKeys(JSON.parse(raw.toString("utf8")));
+        problems.push(...problemsOf(operation.body.safeParse(body)));
       } catch {
         problems.push("the body is not JSON");
       }
-      if (operation.body && body !== undefined) problems.push(...problemsOf(operation.body.safeParse(body)));
     }
     if (problems.length)
       return violation(
@@ -275,23 +286,23 @@ export async function startFileVineServer(options: FileVineServerOptions = {}): 
       case "Get Folder Structure": {
         const list = [...folders.values()].filter((folder) => folder.projectId === Number(query.get("projectId")));
         const items = list.map((folder) => ({
-          folderId: { native: folder.id },
-          parentId: folder.parentId === null ? null : { native: folder.parentId },
-          projectId: { native: folder.projectId },
-          name: folder.name,
-          isArchived: false,
+          FolderId: id(folder.id),
+          ParentId: folder.parentId === null ? null : id(folder.parentId),
+          ProjectId: id(folder.projectId),
+          Name: folder.name,
+          IsArchived: false,
         }));
         return new Answer(200, page(items, query));
       }
       case "Create Folder": {
-        const { projectid, parentid, name: folderName } = body as unknown as { projectid: { native: number }; parentid: { native: number }; name: string };
+        const { projectid, parentid, name: folderName } = body as unknown as { projectid?: { native: number }; parentid: { native: number }; name: string };
         const parent = folders.get(parentid.native);
-        if (!projects.has(projectid.native) || !parent || parent.projectId !== projectid.native) return fail(404, "Parent folder not found in the project");
+        if (!parent || (projectid && parent.projectId !== projectid.native)) return fail(404, "Parent folder not found in the project");
         if ([...folders.values()].some((f) => f.parentId === parent.id && f.name.toLowerCase() === folderName.toLowerCase()))
           return fail(409, "A folder with that name already exists");
-        const id = newId();
-        folders.set(id, { id, projectId: projectid.native, parentId: parent.id, name: folderName });
-        return new Answer(200, { folderId: { native: id }, parentId: { native: parent.id }, projectId: { native: projectid.native }, name: folderName });
+        const folderId = newId();
+        folders.set(folderId, { id: folderId, projectId: parent.projectId, parentId: parent.id, name: folderName });
+        return new Answer(200, { FolderId: id(folderId), ParentId: id(parent.id), ProjectId: id(parent.projectId), Name: folderName, IsArchived: false });
       }
       case "Get Document List": {
         const projectId = Number(query.get("projectId"));
@@ -301,41 +312,89 @@ export async function startFileVineServer(options: FileVineServerOptions = {}): 
       }
       case "Create Document URL for Upload": {
         const { filename, size } = body as unknown as { filename: string; size: number };
-        const id = newId();
+        const documentId = newId();
         const uploadToken = randomBytes(12).toString("hex");
         const contentType = filename.toLowerCase().endsWith(".pdf") ? "application/pdf" : "application/octet-stream";
-        documents.set(id, { id, filename, size, contentType, uploadToken, bytes: null, projectId: null, folderId: null, hashtags: [] });
-        return new Answer(200, { documentId: { native: id }, url: `${origin}/s3/fv-documents/${uploadToken}?X-Amz-Signature=${uploadToken}`, contentType });
+        documents.set(documentId, {
+          id: documentId,
+          filename,
+          size,
+          contentType,
+          uploadToken,
+          bytes: null,
+          projectId: null,
+          folderId: null,
+          uploaderId: USER.id,
+          hashtags: [],
+        });
+        return new Answer(200, {
+          DocumentId: id(documentId),
+          Url: `${origin}/s3/fv-documents/${uploadToken}?X-Amz-Signature=${uploadToken}`,
+          ContentType: contentType,
+        });
       }
       case "Add Document to Project": {
         const document = documents.get(Number(params.documentId));
-        const fields = body as unknown as { documentid: { native: number }; projectid: { native: number }; folderid?: { native: number }; hashtags?: string[] };
         if (!project || !document) return fail(404, "Project or document not found");
-        if (fields.documentid.native !== document.id || fields.projectid.native !== project.id) return fail(400, "The body names another project or document");
         if (!document.bytes) return fail(400, "The document's content was never uploaded");
         if (document.projectId !== null) return fail(409, "The document belongs to a project already");
-        const folder = fields.folderid ? folders.get(fields.folderid.native) : folders.get(project.rootFolderId);
+        const folderId = query.get("folderId");
+        const folder = folderId ? folders.get(Number(folderId)) : folders.get(project.rootFolderId);
         if (!folder || folder.projectId !== project.id) return fail(404, "Folder not found in the project");
-        Object.assign(document, { projectId: project.id, folderId: folder.id, hashtags: fields.hashtags ?? [] });
+        Object.assign(document, { projectId: project.id, folderId: folder.id });
+        return new Answer(200, documentJson(document));
+      }
+      case "Update Document Metadata": {
+        const document = documents.get(Number(params.documentId));
+        // FileVine answers 403 for a document the caller cannot see, or that does not exist.
+        if (!document || document.projectId === null) return fail(403, "Forbidden");
+        const fields = body as unknown as { hashtags?: string[] };
+        if (fields.hashtags) document.hashtags = fields.hashtags.map((tag) => tag.toLowerCase());
         return new Answer(200, documentJson(document));
       }
       case "Get Project Billing Items": {
         if (!project) return fail(404, "Project not found");
+        // "Range defaults to 30 days."
+        const end = query.get("endDate") ?? new Date().toISOString().slice(0, 10);
+        const start = query.get("startDate") ?? new Date(Date.parse(end) - 30 * 86_400_000).toISOString().slice(0, 10);
         const items = billing
-          .filter((item) => item.projectId === project.id)
-          .map((item) => ({ ID: item.id, ProjectID: item.projectId, Description: item.description, Quantity: item.quantity, Rate: item.rate }));
+          .filter((item) => item.projectId === project.id && item.date >= start && item.date <= end)
+          .map((item) => ({
+            ID: item.id,
+            BillingType: item.billingType,
+            ProjectID: item.projectId,
+            OrgID: ORG_ID,
+            UserID: item.userId,
+            Date: item.date,
+            Description: item.description,
+            Quantity: item.quantity,
+            Rate: item.rate ?? 0,
+            IsBillable: item.isBillable,
+          }));
         return new Answer(200, page(items, query));
       }
-      case "Create Billing Item": {
+      case "Create a Billing Item": {
         if (!project) return fail(404, "Project not found");
-        const fields = body as unknown as { description: string; quantity: number; rate: number; billingtype: string };
+        const fields = body as unknown as {
+          description: string;
+          quantity: number;
+          rate?: number;
+          billingtype: string;
+          userid: number;
+          date: string;
+          isbillable: boolean;
+        };
+        if (fields.userid !== USER.id) return fail(400, "The timekeeper is not a user of the org");
         const item = {
           id: randomBytes(8).toString("hex"),
           projectId: project.id,
           description: fields.description,
           quantity: fields.quantity,
-          rate: fields.rate,
+          rate: fields.rate ?? null,
           billingType: fields.billingtype,
+          userId: fields.userid,
+          date: fields.date,
+          isBillable: fields.isbillable,
         };
         billing.push(item);
         return new Answer(200, { BillingItemId: item.id });
@@ -363,8 +422,8 @@ export async function startFileVineServer(options: FileVineServerOptions = {}): 
       const { token } = bearer(request);
       if (!token || token.sessionId) return fail(401, "Unauthorized");
       return new Answer(200, {
-        user: { userId: { native: USER.id }, firstName: USER.first, lastName: USER.last, email: USER.email, userName: USER.username },
-        orgs: [{ orgId: ORG_ID, name: "Peña Firm" }],
+        User: { UserId: { Native: USER.id, Partner: null }, FirstName: USER.first, LastName: USER.last, Email: USER.email, Username: USER.username },
+        Orgs: [{ OrgId: ORG_ID, Name: "Peña Firm" }],
       });
     }
     if (method === "POST" && path === "/session") {
@@ -491,6 +550,7 @@ export async function startFileVineServer(options: FileVineServerOptions = {}): 
         bytes,
         projectId: project.id,
         folderId: ensurePath(project, folder),
+        uploaderId: USER.id + 1,
         hashtags,
       });
       return id;

@@ -176,6 +176,24 @@ describe("filing", () => {
     expect(server.documentsHeld().filter((d) => d.folder.join("/") === "Retry")).toHaveLength(1);
   });
 
+  it("adopts, and tags, the document an attempt added to the project but stopped before tagging", async () => {
+    const { target: fv } = target();
+    const key = newKey();
+    const req = request(["Untagged"], "Halted");
+    const intended = await fv.intend(req, key);
+    server.failNext(503, { path: /^\/fv-app\/v2\/Documents\/\d+$/ });
+    expect((await failure(fv.write(req, intended))).retryable).toBe(true);
+    const [added] = server.documentsHeld().filter((d) => d.folder.join("/") === "Untagged");
+    expect(added!.hashtags).toEqual([]);
+    const adopted = await target().target.findExisting(intended);
+    expect(adopted?.location).toBe(added!.id);
+    expect(server.documentsHeld().find((d) => d.id === added!.id)!.hashtags).toContain(`ecfx${key.replace(/-/g, "")}`);
+    // Someone else's untagged document of another name is never taken.
+    server.seed(FILEVINE_MATTER_PROJECT.number, ["Untagged2"], "Halted.pdf", Buffer.from("%PDF theirs"));
+    const other = await fv.intend(request(["Untagged2"], "Halted"), newKey());
+    expect(await fv.findExisting(other)).toBeNull();
+  });
+
   it("does not take a document whose upload was cut short for the filing's copy: it was never added to the project", async () => {
     const { target: fv } = target();
     const key = newKey();
@@ -229,7 +247,29 @@ describe("billing items", () => {
   it("refuses a billing item it cannot read before anything is written", async () => {
     const { target: fv } = target(patSettings(server, { billingItem: "Review | many" }));
     const refused = await failure(fv.intend(request(["Billing"], "Never"), newKey()));
-    expect(refused).toMatchObject({ retryable: false, message: 'The credential\'s billing item has no valid hours: "many"' });
+    expect(refused).toMatchObject({ retryable: false, message: 'The credential\'s billing item is not "description | hours | rate": "Review | many"' });
+  });
+
+  it("sends FileVine's BillingItemRequest: a dated time entry for the signed-in timekeeper, and leaves the rate out when none is set", async () => {
+    const { target: fv, ctx } = target(patSettings(server, { billingItem: "Notice review" }));
+    const key = newKey();
+    const req = request(["Billing"], "Dated");
+    await fv.write(req, await fv.intend(req, key));
+    const [item] = server.billingItems().filter((entry) => entry.description.includes(key));
+    expect(item).toMatchObject({ userId: 77001, date: new Date(ctx.now()).toISOString().slice(0, 10), quantity: 0.1, rate: null, isBillable: false });
+  });
+
+  it("finds the filing's billing item on a retry weeks later, beyond the 30 days FileVine lists by default", async () => {
+    const settings = patSettings(server, { billingItem: "Notice | 0.1 | 200" });
+    const { target: fv } = target(settings);
+    const key = newKey();
+    const req = request(["Billing"], "Late");
+    const intended = await fv.intend(req, key);
+    await fv.write(req, intended);
+    const mine = () => server.billingItems().filter((item) => item.description.includes(key));
+    mine()[0]!.date = new Date(Date.now() - 45 * 86_400_000).toISOString().slice(0, 10);
+    await target(settings).target.findExisting(intended);
+    expect(mine()).toHaveLength(1);
   });
 });
 
