@@ -26,18 +26,6 @@ export class BoxCallError extends Error {
   }
 }
 
-/** The call never got an answer: a time-out or a connection that failed. */
-export class BoxUnreachableError extends Error {
-  constructor(
-    message: string,
-    readonly timedOut: boolean,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = "BoxUnreachableError";
-  }
-}
-
 // Retry-After as every vendor client reads it.
 export { retryAfterMs };
 
@@ -68,9 +56,6 @@ export function toDmsError(error: unknown, action: string): DmsTargetError {
     const retryable = error.status === 429 || error.status >= 500;
     const what = retryable ? action.replace(/^Box refused/, "Box could not take") : action;
     return new DmsTargetError(BOX_KIND, `${what}: ${error.reason}`, retryable, { cause: error, retryAfterMs: error.retryAfterMs });
-  }
-  if (error instanceof BoxUnreachableError) {
-    return new DmsTargetError(BOX_KIND, `${action.replace(/^Box refused/, "Box did not answer")}: ${error.message}`, true, { cause: error });
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new DmsTargetError(BOX_KIND, `${action}: ${reason}`, false, { cause: error });
