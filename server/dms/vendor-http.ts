@@ -69,10 +69,11 @@ export function vendorHttp(spec: VendorHttpSpec) {
   const failure = (text: string, retryable: boolean, options?: { cause?: unknown; retryAfterMs?: number }) =>
     new DmsTargetError(kind, text, retryable, options);
 
-  async function bytes(response: Response): Promise<Buffer> {
-    const tooLarge = () => failure(`${vendor} sent an answer larger than ${spec.maxAnswerBytes} bytes`, false);
+  /** The answer's bytes, refused past `max` (the spec's bound unless a call reads content of its own size). */
+  async function bytes(response: Response, max = spec.maxAnswerBytes): Promise<Buffer> {
+    const tooLarge = () => failure(`${vendor} sent an answer larger than ${max} bytes`, false);
     try {
-      return await readBoundedBody(response, spec.maxAnswerBytes, tooLarge);
+      return await readBoundedBody(response, max, tooLarge);
     } catch (error) {
       if (error instanceof DmsTargetError) throw error;
       if (isTimeout(error)) throw failure(`${vendor} stopped answering part way`, true, { cause: error });
