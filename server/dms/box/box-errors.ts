@@ -1,3 +1,4 @@
+import { BoxSdkError } from "box-node-sdk/lib/box/errors";
 import { DmsTargetError } from "../dms-target";
 import { retryAfterMs } from "../vendor-http";
 
@@ -56,6 +57,11 @@ export function toDmsError(error: unknown, action: string): DmsTargetError {
     const retryable = error.status === 429 || error.status >= 500;
     const what = retryable ? action.replace(/^Box refused/, "Box could not take") : action;
     return new DmsTargetError(BOX_KIND, `${what}: ${error.reason}`, retryable, { cause: error, retryAfterMs: error.retryAfterMs });
+  }
+  // The SDK's own reading of an answer ("Expecting "id" of type "FolderFull" to be defined").
+  if (error instanceof BoxSdkError && error.message.startsWith("Expecting ")) {
+    const asked = action.replace(/^Box refused /, "").replace(/^to /, "the request to ");
+    return new DmsTargetError(BOX_KIND, `Box answered ${asked} in an unexpected shape: ${error.message}`, false, { cause: error });
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new DmsTargetError(BOX_KIND, `${action}: ${reason}`, false, { cause: error });

@@ -30,5 +30,5 @@ export const token = z.object({
 
 /** GET /api (discovery): who the token belongs to and the customer the API paths need. */
 export const discovery = z.object({
-  data: z.object({ user: z.object({ id: z.string().optional(), customer_id: z.union([z.number(), z.string()]).optional() }) }),
+  data: z.object({ user: z.object({ id: z.string().optional(), customer_id: z.union([z.number(), z.string()]).optional() }).optional() }),
 });

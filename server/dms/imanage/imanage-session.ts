@@ -177,8 +177,8 @@ export class IManageSession {
     if (!response.ok) throw await refusal(this.connection, response, "the sign-in", TOKEN_FAILED);
     const { user } = (await readAnswer(this.connection.kind, response, discovery, "the discovery call")).data;
     const extra: Record<string, string> = {};
-    if (user.id) extra.user_id = user.id;
-    if (user.customer_id !== undefined) extra.customer_id = String(user.customer_id);
+    if (user?.id) extra.user_id = user.id;
+    if (user?.customer_id !== undefined) extra.customer_id = String(user.customer_id);
     return extra;
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BOX_MAX_NAME_LENGTH, boxFileName, boxSafeName, firstFreeName } from "../../../server/dms/box/box-names";
+import { BoxSdkError } from "box-node-sdk/lib/box/errors";
 import { BoxCallError, retryAfterMs, toDmsError } from "../../../server/dms/box/box-errors";
 import { filingMetadata, isFilingCopy, metadataKey } from "../../../server/dms/box/box-metadata";
 import { BOX_DEFAULT_BASE_URL, boxPurpose, boxUrls } from "../../../server/dms/box/box-hosts";
@@ -50,6 +51,11 @@ describe("Box errors", () => {
     const throttled = toDmsError(new BoxCallError(429, "rate_limit_exceeded", "Slow down", 5000, false), "Box refused the upload");
     expect(throttled).toMatchObject({ retryable: true, retryAfterMs: 5000, message: "Box could not take the upload: Slow down" });
     expect(toDmsError(new BoxCallError(502, undefined, "HTTP 502", undefined, false), "Box refused the upload").retryable).toBe(true);
+    const offShape = new BoxSdkError({ message: 'Expecting "id" of type "FolderFull" to be defined' });
+    expect(toDmsError(offShape, "Box refused to create folder /Acme")).toMatchObject({
+      retryable: false,
+      message: 'Box answered the request to create folder /Acme in an unexpected shape: Expecting "id" of type "FolderFull" to be defined',
+    });
     for (const status of [400, 401, 403, 404]) {
       const error = toDmsError(new BoxCallError(status, "x", "Access denied", undefined, false), "Box refused the upload");
       expect(error).toMatchObject({ retryable: false, message: "Box refused the upload: Access denied" });
