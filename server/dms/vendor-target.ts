@@ -26,7 +26,7 @@ export interface TokenStore {
 }
 
 export interface VendorContext {
-  /** Every request goes through guard.fetch with a purpose that allows the vendor's hosts only. */
+  /** The outbound guard: every request reaches it through the one HTTP layer (vendor-http.ts), with a purpose that allows the vendor's hosts only. */
   guard: OutboundGuard;
   /** The vendor's API base URL: the vendor's own unless the operator switched it (ECFX_<TARGET>_BASE_URL). */
   baseUrl: string;

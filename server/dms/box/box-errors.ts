@@ -1,3 +1,4 @@
+import { BoxSdkError } from "box-node-sdk/lib/box/errors";
 import { DmsTargetError } from "../dms-target";
 import { retryAfterMs } from "../vendor-http";
 
@@ -23,18 +24,6 @@ export class BoxCallError extends Error {
   ) {
     super(`${status} ${code ?? ""} ${reason}`.replace(/\s+/g, " ").trim());
     this.name = "BoxCallError";
-  }
-}
-
-/** The call never got an answer: a time-out or a connection that failed. */
-export class BoxUnreachableError extends Error {
-  constructor(
-    message: string,
-    readonly timedOut: boolean,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = "BoxUnreachableError";
   }
 }
 
@@ -69,8 +58,10 @@ export function toDmsError(error: unknown, action: string): DmsTargetError {
     const what = retryable ? action.replace(/^Box refused/, "Box could not take") : action;
     return new DmsTargetError(BOX_KIND, `${what}: ${error.reason}`, retryable, { cause: error, retryAfterMs: error.retryAfterMs });
   }
-  if (error instanceof BoxUnreachableError) {
-    return new DmsTargetError(BOX_KIND, `${action.replace(/^Box refused/, "Box did not answer")}: ${error.message}`, true, { cause: error });
+  // The SDK's own reading of an answer ("Expecting "id" of type "FolderFull" to be defined").
+  if (error instanceof BoxSdkError && error.message.startsWith("Expecting ")) {
+    const asked = action.replace(/^Box refused /, "").replace(/^to /, "the request to ");
+    return new DmsTargetError(BOX_KIND, `Box answered ${asked} in an unexpected shape: ${error.message}`, false, { cause: error });
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new DmsTargetError(BOX_KIND, `${action}: ${reason}`, false, { cause: error });

@@ -1,4 +1,5 @@
 import type { BoxClient } from "box-node-sdk";
+import { type BoxItem, boxAnswer, created as createdAnswer, folderItems } from "./box-answers";
 import { BOX_KIND, nameInUse, toDmsError } from "./box-errors";
 import { nameKey } from "./box-names";
 import { DmsTargetError } from "../dms-target";
@@ -10,14 +11,7 @@ export const BOX_ROOT_FOLDER_ID = "0";
 /** Box's largest page of folder items. */
 const PAGE_SIZE = 1000;
 
-/** A folder item as Box lists it, with the fields asked for. */
-export interface BoxItem {
-  type: "file" | "folder" | "web_link";
-  id: string;
-  name: string;
-  size?: number;
-  metadata?: Record<string, Record<string, Record<string, unknown>>>;
-}
+export type { BoxItem } from "./box-answers";
 
 /** Every item of a folder, with `fields` besides type, id and name. */
 export async function listItems(client: BoxClient, folderId: string, fields: string[] = []): Promise<BoxItem[]> {
@@ -28,8 +22,8 @@ export async function listItems(client: BoxClient, folderId: string, fields: str
       queryParams: { fields: ["type", "id", "name", ...fields], usemarker: true, limit: PAGE_SIZE, ...(marker ? { marker } : {}) },
     });
     // The raw answer: the fields asked for (metadata above all) as Box sent them.
-    const raw = (page.rawData ?? {}) as { entries?: BoxItem[]; next_marker?: string | null };
-    items.push(...(raw.entries ?? []));
+    const raw = boxAnswer(folderItems, page, `listing folder ${folderId}`);
+    items.push(...raw.entries);
     marker = raw.next_marker ?? undefined;
   } while (marker);
   return items;
@@ -74,7 +68,7 @@ export async function resolveFolder(client: BoxClient, path: string[], create: b
 async function createFolder(client: BoxClient, parentId: string, name: string, where: string): Promise<string> {
   try {
     const folder = await client.folders.createFolder({ name, parent: { id: parentId } });
-    return folder.id;
+    return boxAnswer(createdAnswer, folder, `creating folder ${where}`).id;
   } catch (error) {
     if (!nameInUse(error)) throw toDmsError(error, `Box refused to create folder ${where}`);
     const raced = await childFolder(client, parentId, name);

@@ -1,4 +1,3 @@
-import { readBoundedBody } from "../../lib/bounded-body";
 import { Blob } from "node:buffer";
 import { Readable } from "node:stream";
 import { BoxCcgAuth, BoxClient, CcgConfig } from "box-node-sdk";
@@ -9,20 +8,25 @@ import type { FetchOptionsInput, MultipartItem } from "box-node-sdk/lib/networki
 import type { FetchResponse } from "box-node-sdk/lib/networking/fetchResponse";
 import { NetworkSession } from "box-node-sdk/lib/networking/network";
 import type { NetworkClient } from "box-node-sdk/lib/networking/networkClient";
-import { FormData, type Response } from "undici";
-import { type OutboundPurpose, OutboundRefusedError } from "../../outbound/guard";
+import { FormData } from "undici";
+import type { OutboundPurpose } from "../../outbound/guard";
 import { DmsTargetError } from "../dms-target";
 import type { StoredToken, VendorContext } from "../vendor-target";
-import { BOX_KIND, BoxCallError, BoxUnreachableError, boxReason, retryAfterMs } from "./box-errors";
+import { vendorHttp } from "../vendor-http";
+import { BOX_KIND, BoxCallError, boxReason, retryAfterMs } from "./box-errors";
 import { boxPurpose, boxUrls } from "./box-hosts";
 
 // The Box SDK signed in with the client-credential grant (CCG), its every HTTP call made through
-// the product's outbound guard: the SDK's own network client (with its retries and sleeps) is
-// replaced by one that calls ctx.guard.fetch with a time-out, reads bounded answers and turns
-// refusals into BoxCallError. Retries are the storage step's business, not the SDK's.
+// the vendors' one HTTP layer (vendor-http.ts): the SDK's own network client (with its retries
+// and sleeps) is replaced by one that sends through the layer (the outbound guard, a time-out,
+// bounded answers) and turns refusals into BoxCallError. Retries are the storage step's business,
+// not the SDK's.
 
 /** Largest JSON answer read from Box: a folder page of 1000 items with metadata stays well below. */
 export const MAX_BOX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/** The vendors' HTTP layer as Box's calls use it; refusals are read by the network client below. */
+export const boxHttp = vendorHttp({ kind: BOX_KIND, vendor: "Box", maxAnswerBytes: MAX_BOX_ANSWER_BYTES, reasonOf: () => undefined });
 /** A token is renewed this long before Box says it expires. */
 const TOKEN_MARGIN_MS = 60_000;
 
@@ -96,15 +100,6 @@ async function formOf(items: readonly MultipartItem[]): Promise<FormData> {
   return form;
 }
 
-/** The answer's body, refused past MAX_BOX_ANSWER_BYTES without reading the rest. */
-async function boundedBytes(response: Response): Promise<Buffer> {
-  return readBoundedBody(
-    response,
-    MAX_BOX_ANSWER_BYTES,
-    () => new DmsTargetError(BOX_KIND, `Box answered with more than ${MAX_BOX_ANSWER_BYTES} bytes`, false),
-  );
-}
-
 function parsed(bytes: Buffer): unknown {
   const text = bytes.toString("utf8");
   if (!text.trim()) return undefined;
@@ -141,8 +136,13 @@ export class GuardedBoxNetworkClient implements NetworkClient {
     const headers: Record<string, string> = { ...options.headers, ...options.networkSession?.additionalHeaders };
     if (contentType && options.method !== "GET") headers["content-type"] = contentType;
     if (options.auth) headers.authorization = await options.auth.retrieveAuthorizationHeader(options.networkSession);
-    const response = await this.send(url, { method: options.method, headers, body, cancel: options.cancellationToken as AbortSignal | undefined });
-    const bytes = await boundedBytes(response);
+    const response = await boxHttp.send(this.ctx, this.purpose, url, {
+      method: options.method,
+      headers,
+      body,
+      signal: options.cancellationToken as AbortSignal | undefined,
+    });
+    const bytes = await boxHttp.bytes(response);
     const data = parsed(bytes);
     if (response.status >= 400) {
       // One new token when Box no longer takes the kept one; a second 401 is Box refusing the app.
@@ -164,26 +164,6 @@ export class GuardedBoxNetworkClient implements NetworkClient {
       content: Readable.from([bytes]) as unknown as FetchResponse["content"],
       headers: Object.fromEntries(response.headers.entries()),
     };
-  }
-
-  private async send(
-    url: URL,
-    request: { method: string; headers: Record<string, string>; body?: string | Buffer | FormData; cancel?: AbortSignal },
-  ): Promise<Response> {
-    const timeout = AbortSignal.timeout(this.ctx.timeoutMs);
-    try {
-      return await this.ctx.guard.fetch(url, this.purpose, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        signal: request.cancel ? AbortSignal.any([timeout, request.cancel]) : timeout,
-      });
-    } catch (error) {
-      if (error instanceof OutboundRefusedError) throw new DmsTargetError(BOX_KIND, error.message, false, { cause: error });
-      if (timeout.aborted) throw new BoxUnreachableError(`no answer within ${Math.round(this.ctx.timeoutMs / 1000)} s`, true, { cause: error });
-      const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-      throw new BoxUnreachableError(`${url.host} could not be reached (${reason})`, false, { cause: error });
-    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { boxAnswer, folderCount, user } from "./box-answers";
 import { createHash } from "node:crypto";
 import type { BoxClient } from "box-node-sdk";
 import { DmsLocationTaken, DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
@@ -108,7 +109,7 @@ export function createBoxTarget(settings: BoxSettings, ctx: VendorContext): Vend
         step: "Sign in",
         describe: (error) => toDmsError(error, "Box refused the sign-in").message,
         run: async () => {
-          const me = await client.users.getUserMe();
+          const me = boxAnswer(user, await client.users.getUserMe(), "the sign-in");
           return `Signed in as ${me.name ?? me.id}${me.login ? ` (${me.login})` : ""}`;
         },
       },
@@ -117,7 +118,8 @@ export function createBoxTarget(settings: BoxSettings, ctx: VendorContext): Vend
         describe: (error) => toDmsError(error, "Box refused to list the root folder").message,
         run: async () => {
           const page = await client.folders.getFolderItems(BOX_ROOT_FOLDER_ID, { queryParams: { fields: ["name"], limit: 100 } });
-          const count = page.totalCount ?? page.entries?.length ?? 0;
+          const listed = boxAnswer(folderCount, page, "listing the root folder");
+          const count = listed.total_count ?? listed.entries?.length ?? 0;
           return `Listed ${count} ${count === 1 ? "item" : "items"} in All Files`;
         },
       },

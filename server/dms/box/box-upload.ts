@@ -2,10 +2,10 @@ import { createHash, randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import type { BoxClient } from "box-node-sdk";
 import type { ByteStream } from "box-node-sdk/lib/internal/utils";
-import { BOX_KIND, BoxCallError, nameInUse } from "./box-errors";
+import { BoxCallError, nameInUse } from "./box-errors";
 import { type BoxItem, listItems } from "./box-folders";
+import { boxAnswer, uploadSession, uploadedFiles } from "./box-answers";
 import { METADATA_SCOPE, METADATA_TEMPLATE } from "./box-metadata";
-import { DmsTargetError } from "../dms-target";
 import type { VendorContext } from "../vendor-target";
 import { GuardedBoxNetworkClient } from "./box-session";
 
@@ -51,12 +51,13 @@ const DEFAULT_COMMIT_WAIT_MS = 5_000;
 const digest = (bytes: Buffer) => `sha=${createHash("sha1").update(bytes).digest("base64")}`;
 
 async function uploadInParts(client: BoxClient, ctx: VendorContext, folderId: string, name: string, bytes: Buffer): Promise<string> {
-  const session = await client.chunkedUploads.createFileUploadSession({ fileName: name, fileSize: bytes.length, folderId });
-  const endpoints = session.sessionEndpoints;
-  const partSize = session.partSize ?? 0;
-  if (!endpoints?.uploadPart || !endpoints.commit || !endpoints.abort || partSize <= 0) {
-    throw new DmsTargetError(BOX_KIND, "Box refused the upload: the upload session came without its endpoints", false);
-  }
+  const session = boxAnswer(
+    uploadSession,
+    await client.chunkedUploads.createFileUploadSession({ fileName: name, fileSize: bytes.length, folderId }),
+    "the upload session",
+  );
+  const { session_endpoints: sent, part_size: partSize } = session;
+  const endpoints = { uploadPart: sent.upload_part, commit: sent.commit, abort: sent.abort };
   try {
     const parts = [];
     for (let offset = 0; offset < bytes.length; offset += partSize) {
@@ -70,9 +71,7 @@ async function uploadInParts(client: BoxClient, ctx: VendorContext, folderId: st
     const network = client.networkSession?.networkClient;
     for (let commit = 1; ; commit++) {
       const committed = await client.chunkedUploads.createFileUploadSessionCommitByUrl(endpoints.commit, { parts }, { digest: digest(bytes) });
-      const file = committed?.entries?.[0];
-      if (file) return file.id;
-      if (committed) throw new DmsTargetError(BOX_KIND, "Box refused the upload: the commit answered without the file", false);
+      if (committed) return boxAnswer(uploadedFiles, committed, "the upload's commit").entries[0]!.id;
       const asked = network instanceof GuardedBoxNetworkClient ? network.retryAfterAccepted(endpoints.commit) : undefined;
       if (commit >= MAX_COMMITS)
         throw new BoxCallError(503, "upload_not_committed", `Box had not finished assembling the upload after ${commit} commits`, asked, false);
@@ -92,9 +91,7 @@ async function uploadTemporary(client: BoxClient, ctx: VendorContext, folderId: 
     fileFileName: name,
     fileContentType: contentType || "application/octet-stream",
   });
-  const file = files.entries?.[0];
-  if (!file) throw new DmsTargetError(BOX_KIND, "Box refused the upload: Box answered without the file", false);
-  return file.id;
+  return boxAnswer(uploadedFiles, files, "the upload").entries[0]!.id;
 }
 
 export interface UploadRequest {

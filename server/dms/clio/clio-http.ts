@@ -27,18 +27,19 @@ export interface ClioRequest {
   body?: BodyInit;
 }
 
-const http = vendorHttp({ kind: CLIO_KIND, vendor: "Clio", maxAnswerBytes: MAX_CLIO_ANSWER_BYTES, reasonOf: (body) => clioReason(body) });
+/** The vendors' one HTTP layer as Clio's calls use it. */
+export const clioHttp = vendorHttp({ kind: CLIO_KIND, vendor: "Clio", maxAnswerBytes: MAX_CLIO_ANSWER_BYTES, reasonOf: (body) => clioReason(body) });
 
 /** Sends one request to `url` (a path on the Clio host, or an absolute upload URL). */
 export function send(connection: ClioConnection, url: string | URL, request: ClioRequest = {}): Promise<Response> {
   const target = new URL(url, connection.base.origin);
   for (const [key, value] of Object.entries(request.query ?? {})) target.searchParams.set(key, String(value));
-  return http.send(connection.ctx, connection.purpose, target, request);
+  return clioHttp.send(connection.ctx, connection.purpose, target, request);
 }
 
 /** A successful answer's JSON (an empty body reads as null). */
 export function readJson(response: Response): Promise<unknown> {
-  return http.json(response);
+  return clioHttp.json(response);
 }
 
 const text = textOf;
@@ -60,5 +61,5 @@ export function clioReason(body: unknown): string | undefined {
  * the sentence's start (sign-in's own wording).
  */
 export function refusal(connection: ClioConnection, response: Response, action: string, prefix?: string): Promise<DmsTargetError> {
-  return http.refusal(connection.ctx, response, action, prefix);
+  return clioHttp.refusal(connection.ctx, response, action, prefix);
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { DmsTargetError } from "../dms-target";
-import { CLIO_KIND } from "./clio-hosts";
+import type { Schema } from "../vendor-http";
+import { clioHttp } from "./clio-http";
 import type { ClioSession } from "./clio-session";
 
 // Clio's list answers: `{ data: [...], meta: { paging: { next: <url> } } }`, at most 200 records
@@ -19,14 +19,7 @@ const page = z.object({
 });
 
 /** A Clio answer read through `schema`; a permanent error naming `action` when it does not fit. */
-export function parseAnswer<T>(schema: z.ZodType<T>, answer: unknown, action: string): T {
-  const parsed = schema.safeParse(answer);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new DmsTargetError(CLIO_KIND, `Clio answered ${action} in an unexpected shape (${issue?.path.join(".") || "body"}: ${issue?.message})`, false);
-  }
-  return parsed.data;
-}
+export const parseAnswer = <T>(schema: Schema<T>, answer: unknown, action: string): T => clioHttp.parse(schema, answer, action);
 
 /** Every record of the list at `path` with `query` (limit 200), up to MAX_PAGES pages. */
 export async function listAll<T>(

@@ -1,7 +1,8 @@
 import type { VendorContext } from "../vendor-target";
 import { DmsTargetError } from "../dms-target";
 import { DROPBOX_KIND, dropboxReason, retryAfterMs } from "./dropbox-errors";
-import type { DropboxFetch } from "./dropbox-http";
+import { type DropboxFetch, dropboxHttp } from "./dropbox-http";
+import { token } from "./dropbox-answers";
 import type { DropboxSettings } from "./dropbox-settings";
 
 // Dropbox access tokens live four hours; the credential keeps the long-lived refresh token the
@@ -54,9 +55,7 @@ export class DropboxTokens {
         retryAfterMs: busy ? retryAfterMs(response.headers.get("retry-after"), answer, this.ctx.now()) : undefined,
       });
     }
-    const { access_token: accessToken, expires_in: expiresIn } = answer;
-    if (typeof accessToken !== "string" || !accessToken) throw new DmsTargetError(DROPBOX_KIND, `${TOKEN_FAILED}: Dropbox sent no access token`, false);
-    const seconds = typeof expiresIn === "number" && expiresIn > 0 ? expiresIn : 0;
+    const { access_token: accessToken, expires_in: seconds = 0 } = dropboxHttp.parse(token, answer, "the token request");
     await this.ctx.tokens.write({ accessToken, refreshToken: this.settings.refresh_token, expiresAt: this.ctx.now() + seconds * 1000 });
     return accessToken;
   }

@@ -2,7 +2,9 @@ import { Dropbox, DropboxResponseError, type DropboxResponse } from "dropbox";
 import type { VendorContext } from "../vendor-target";
 import { dropboxRefusal } from "./dropbox-errors";
 import { dropboxHosts } from "./dropbox-hosts";
-import { guardedFetch } from "./dropbox-http";
+import { dropboxHttp, guardedFetch } from "./dropbox-http";
+import { account } from "./dropbox-answers";
+import type { Schema } from "../vendor-http";
 import { DropboxTokens } from "./dropbox-auth";
 import type { DropboxSettings } from "./dropbox-settings";
 
@@ -12,7 +14,8 @@ import type { DropboxSettings } from "./dropbox-settings";
 // space see the team's shared folders only from the team's root namespace: the account's
 // root_info (users/get_current_account) names it, and when it is not the member's home
 // namespace every call carries Dropbox-API-Path-Root {".tag": "root", "root": <id>} (Dropbox's
-// "Namespace guide"), so paths are read from the team space the firm sees.
+// "Namespace guide"), so paths are read from the team space the firm sees. Every result is parsed
+// by the schema of its answer (dropbox-answers.ts), whatever type the SDK gives it.
 
 export class DropboxClient {
   readonly tokens: DropboxTokens;
@@ -29,25 +32,28 @@ export class DropboxClient {
     this.tokens = new DropboxTokens(settings, ctx, this.fetch, hosts.tokenUrl);
   }
 
-  /** Runs one SDK call; a refusal becomes a DropboxRefusal naming `action` ("the upload of /a/b.pdf"). */
-  async call<T>(action: string, run: (dropbox: Dropbox) => Promise<DropboxResponse<T>>): Promise<T> {
+  /**
+   * Runs one SDK call and reads its result through `schema`; a refusal becomes a DropboxRefusal
+   * naming `action` ("the upload of /a/b.pdf"), an answer of another shape a permanent error.
+   */
+  async call<T>(action: string, schema: Schema<T>, run: (dropbox: Dropbox) => Promise<DropboxResponse<unknown>>): Promise<T> {
     this.pathRoot ??= this.rootOf().catch((error: unknown) => {
       this.pathRoot = undefined;
       throw error;
     });
     const pathRoot = await this.pathRoot;
-    return this.send(action, (dropbox) => run(dropbox), pathRoot);
+    return dropboxHttp.parse(schema, await this.send(action, run, pathRoot), action);
   }
 
   /** The team space's root namespace when the account is a team member's with one; "" otherwise. */
   private async rootOf(): Promise<string> {
-    const account = await this.send("reading the account's root", (dropbox) => dropbox.usersGetCurrentAccount(), "");
-    const root = account.root_info;
+    const action = "reading the account's root";
+    const root = dropboxHttp.parse(account, await this.send(action, (dropbox) => dropbox.usersGetCurrentAccount(), ""), action).root_info;
     if (root.root_namespace_id === root.home_namespace_id) return "";
     return JSON.stringify({ ".tag": "root", root: root.root_namespace_id });
   }
 
-  private async send<T>(action: string, run: (dropbox: Dropbox) => Promise<DropboxResponse<T>>, pathRoot: string): Promise<T> {
+  private async send(action: string, run: (dropbox: Dropbox) => Promise<DropboxResponse<unknown>>, pathRoot: string): Promise<unknown> {
     let token = await this.tokens.current();
     for (let attempt = 1; ; attempt++) {
       try {

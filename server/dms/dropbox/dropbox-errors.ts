@@ -1,4 +1,5 @@
 import { DmsTargetError } from "../dms-target";
+import { retryAfterMs as headerRetryAfterMs } from "../vendor-http";
 
 // What Dropbox answered, in the words the storage step and the firm's IT read. Dropbox's error
 // bodies carry an `error_summary` ("path/conflict/file/..") that names the cause; it is repeated
@@ -36,14 +37,10 @@ export function dropboxReason(body: unknown): string {
     .slice(0, MAX_REASON);
 }
 
-/** Milliseconds a Retry-After header (seconds or an HTTP date) or a body's `retry_after` asks for. */
+/** Milliseconds a Retry-After header (read as every vendor's is) or, failing that, a body's `retry_after` asks for. */
 export function retryAfterMs(header: string | null, body: unknown, now: number): number | undefined {
-  if (header) {
-    const seconds = Number(header);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-    const date = Date.parse(header);
-    if (!Number.isNaN(date)) return Math.max(0, date - now);
-  }
+  const fromHeader = headerRetryAfterMs(header, now);
+  if (fromHeader !== undefined) return fromHeader;
   const inBody = (body as { error?: { retry_after?: unknown } } | null)?.error?.retry_after;
   return typeof inBody === "number" && inBody >= 0 ? inBody * 1000 : undefined;
 }

@@ -1,4 +1,5 @@
-import type { files } from "dropbox";
+import type { z } from "zod";
+import { folderListing, metadata, unread } from "./dropbox-answers";
 import type { DropboxClient } from "./dropbox-client";
 import { DropboxRefusal } from "./dropbox-errors";
 import { dropboxSegment } from "./dropbox-names";
@@ -18,13 +19,9 @@ export const parentOf = (path: string) => path.slice(0, path.lastIndexOf("/"));
 const isNotFound = (error: unknown) => error instanceof DropboxRefusal && error.status === 409 && /^path\/not_found/.test(error.summary);
 
 /** The metadata at `path`, or null when nothing is there. */
-export async function metadataOrNull(
-  client: DropboxClient,
-  path: string,
-  templateId?: string,
-): Promise<files.FileMetadataReference | files.FolderMetadataReference | files.DeletedMetadataReference | null> {
+export async function metadataOrNull(client: DropboxClient, path: string, templateId?: string): Promise<z.infer<typeof metadata> | null> {
   try {
-    return await client.call(`looking up ${path}`, (dropbox) =>
+    return await client.call(`looking up ${path}`, metadata, (dropbox) =>
       dropbox.filesGetMetadata({ path, ...(templateId ? { include_property_groups: { ".tag": "filter_some", filter_some: [templateId] } } : {}) }),
     );
   } catch (error) {
@@ -37,7 +34,7 @@ export async function metadataOrNull(
 export async function ensureFolder(client: DropboxClient, path: string): Promise<boolean> {
   if (path === "") return false;
   try {
-    await client.call(`creating the folder ${path}`, (dropbox) => dropbox.filesCreateFolderV2({ path, autorename: false }));
+    await client.call(`creating the folder ${path}`, unread, (dropbox) => dropbox.filesCreateFolderV2({ path, autorename: false }));
     return true;
   } catch (error) {
     if (error instanceof DropboxRefusal && /^path\/conflict\/folder/.test(error.summary)) return false;
@@ -46,9 +43,9 @@ export async function ensureFolder(client: DropboxClient, path: string): Promise
 }
 
 /** The entries directly in a folder (the first page: enough to say the folder can be read). */
-export async function listFolder(client: DropboxClient, path: string): Promise<files.ListFolderResult | null> {
+export async function listFolder(client: DropboxClient, path: string): Promise<z.infer<typeof folderListing> | null> {
   try {
-    return await client.call(`listing ${path || "the root folder"}`, (dropbox) => dropbox.filesListFolder({ path, limit: 2000 }));
+    return await client.call(`listing ${path || "the root folder"}`, folderListing, (dropbox) => dropbox.filesListFolder({ path, limit: 2000 }));
   } catch (error) {
     if (isNotFound(error)) return null;
     throw error;

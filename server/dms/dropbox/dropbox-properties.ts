@@ -1,6 +1,7 @@
 import type { file_properties } from "dropbox";
 import type { DropboxClient } from "./dropbox-client";
 import { DropboxRefusal } from "./dropbox-errors";
+import { type FileMetadata, template, templateAdded, templateIds, unread } from "./dropbox-answers";
 
 // Each filed document carries one property group of the user template "ECFX filing": the filing's
 // idempotency key and the SHA-256 of its bytes (how a retry recognises its own copy), and the
@@ -37,17 +38,17 @@ export function filingFields(idempotencyKey: string, sha256: string, properties:
 }
 
 /** The fields of the ECFX group among a file's property groups. */
-export function groupValues(groups: file_properties.PropertyGroup[] | undefined, templateId: string): Record<string, string> {
+export function groupValues(groups: FileMetadata["property_groups"], templateId: string): Record<string, string> {
   const group = groups?.find((candidate) => candidate.template_id === templateId);
   return Object.fromEntries((group?.fields ?? []).map((field) => [field.name, field.value]));
 }
 
 /** The template of the connected user named TEMPLATE_NAME, or null when there is none yet. */
 export async function findTemplate(client: DropboxClient): Promise<{ id: string; fields: string[] } | null> {
-  const { template_ids: ids } = await client.call("listing property templates", (dropbox) => dropbox.filePropertiesTemplatesListForUser());
+  const { template_ids: ids } = await client.call("listing property templates", templateIds, (dropbox) => dropbox.filePropertiesTemplatesListForUser());
   for (const id of ids) {
-    const template = await client.call("reading a property template", (dropbox) => dropbox.filePropertiesTemplatesGetForUser({ template_id: id }));
-    if (template.name === TEMPLATE_NAME) return { id, fields: template.fields.map((field) => field.name) };
+    const found = await client.call("reading a property template", template, (dropbox) => dropbox.filePropertiesTemplatesGetForUser({ template_id: id }));
+    if (found.name === TEMPLATE_NAME) return { id, fields: found.fields.map((field) => field.name) };
   }
   return null;
 }
@@ -62,7 +63,7 @@ const fieldTemplate = (name: string): file_properties.PropertyFieldTemplate => (
 export async function ensureTemplate(client: DropboxClient, names: string[]): Promise<string> {
   const existing = await findTemplate(client);
   if (!existing) {
-    const created = await client.call("creating the property template", (dropbox) =>
+    const created = await client.call("creating the property template", templateAdded, (dropbox) =>
       dropbox.filePropertiesTemplatesAddForUser({
         name: TEMPLATE_NAME,
         description: "Court documents filed by ECFX",
@@ -75,7 +76,7 @@ export async function ensureTemplate(client: DropboxClient, names: string[]): Pr
   if (missing.length > 0) {
     if (existing.fields.length + missing.length > MAX_FIELDS)
       throw refused(`The Dropbox template "${TEMPLATE_NAME}" would need more than ${MAX_FIELDS} fields`);
-    await client.call("adding fields to the property template", (dropbox) =>
+    await client.call("adding fields to the property template", unread, (dropbox) =>
       dropbox.filePropertiesTemplatesUpdateForUser({ template_id: existing.id, add_fields: missing.map(fieldTemplate) }),
     );
   }

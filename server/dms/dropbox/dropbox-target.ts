@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import type { files } from "dropbox";
 import { DmsLocationTaken, DmsTargetError, type DmsIntended, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
 import { type ConnectionReport, type VendorContext, type VendorTarget, runConnectionChecks } from "../vendor-target";
 import { DropboxClient } from "./dropbox-client";
+import { type FileMetadata, account } from "./dropbox-answers";
 import { DROPBOX_KIND, DropboxRefusal } from "./dropbox-errors";
 import { ensureFolder, folderPath, listFolder, metadataOrNull, parentOf } from "./dropbox-folders";
 import { sharedLink } from "./dropbox-links";
@@ -34,7 +34,7 @@ const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex
 export function createDropboxTarget(settings: DropboxSettings, ctx: VendorContext): VendorTarget {
   const client = new DropboxClient(settings, ctx);
 
-  async function stored(path: string, metadata: files.FileMetadata): Promise<DropboxStoreResult> {
+  async function stored(path: string, metadata: FileMetadata): Promise<DropboxStoreResult> {
     const { link, refused } = await sharedLink(client, metadata.path_lower ?? path);
     return { location: metadata.path_display ?? path, ...(link ? { link } : { linkRefused: refused }) };
   }
@@ -70,7 +70,7 @@ export function createDropboxTarget(settings: DropboxSettings, ctx: VendorContex
       client,
       fields.map((field) => field.name),
     );
-    let metadata: files.FileMetadata;
+    let metadata: FileMetadata;
     try {
       metadata = await uploadFile(client, intended.location, request.bytes, [{ template_id: templateId, fields }]);
     } catch (error) {
@@ -93,8 +93,8 @@ export function createDropboxTarget(settings: DropboxSettings, ctx: VendorContex
         describe,
         run: async () => {
           await client.tokens.renew();
-          const account = await client.call("reading the signed-in account", (dropbox) => dropbox.usersGetCurrentAccount());
-          return `Signed in as ${account.name.display_name} (${account.email})`;
+          const signedIn = await client.call("reading the signed-in account", account, (dropbox) => dropbox.usersGetCurrentAccount());
+          return `Signed in as ${signedIn.name.display_name} (${signedIn.email})`;
         },
       },
       {

@@ -1,7 +1,7 @@
 import { Blob } from "node:buffer";
 import { FormData } from "undici";
-import { DmsTargetError } from "../dms-target";
-import { entries, single } from "./imanage-folders";
+import type { z } from "zod";
+import { created as createdAnswer, documents } from "./imanage-answers";
 import { displayName } from "./imanage-names";
 import type { IManageSession } from "./imanage-session";
 
@@ -22,14 +22,14 @@ export interface DocumentEntry {
 const PAGE = 500;
 const MAX_PAGES = 20;
 
-const asString = (value: unknown) => (typeof value === "string" ? value : value === undefined || value === null ? "" : String(value));
+const asString = (value: string | number | null | undefined) => (value === undefined || value === null ? "" : String(value));
 
-function documentEntry(entry: Record<string, unknown>): DocumentEntry | null {
-  if (typeof entry.id !== "string") return null;
-  return { id: entry.id, fileName: displayName(asString(entry.name), asString(entry.extension).toLowerCase()), comment: asString(entry.comment) };
-}
-
-const documentsOf = (answer: unknown) => entries(answer).flatMap((entry) => documentEntry(entry) ?? []);
+const documentsOf = (answer: z.infer<typeof documents>): DocumentEntry[] =>
+  answer.data.map((entry) => ({
+    id: entry.id,
+    fileName: displayName(asString(entry.name), asString(entry.extension).toLowerCase()),
+    comment: asString(entry.comment),
+  }));
 
 export class IManageDocuments {
   constructor(
@@ -43,8 +43,8 @@ export class IManageDocuments {
     const path = await this.session.libraryPath(this.library, `/folders/${encodeURIComponent(folderId)}/documents`);
     const found: DocumentEntry[] = [];
     for (let page = 0; page < MAX_PAGES; page++) {
-      const answer = await this.session.call(path, { query: { limit: PAGE, offset: page * PAGE } }, "the folder listing");
-      const batch = entries(answer).length;
+      const answer = await this.session.call(path, { query: { limit: PAGE, offset: page * PAGE } }, "the folder listing", documents);
+      const batch = answer.data.length;
       found.push(...documentsOf(answer));
       if (batch < PAGE) break;
     }
@@ -54,7 +54,7 @@ export class IManageDocuments {
   /** Documents whose comment is exactly `comment` (iManage's search matches words; the exact value is checked here). */
   async withComment(comment: string): Promise<DocumentEntry[]> {
     const path = await this.session.libraryPath(this.library, "/documents");
-    const answer = await this.session.call(path, { query: { comments: comment, limit: 25 } }, "the document search");
+    const answer = await this.session.call(path, { query: { comments: comment, limit: 25 } }, "the document search", documents);
     return documentsOf(answer).filter((entry) => entry.comment === comment);
   }
 
@@ -65,8 +65,6 @@ export class IManageDocuments {
     const profilePart = JSON.stringify({ doc_profile: profile, warnings_for_required_and_disabled_fields: true });
     form.append("profile", new Blob([profilePart], { type: "application/json" }));
     form.append("file", new Blob([file.bytes], { type: file.contentType || "application/octet-stream" }), file.fileName);
-    const created = single(await this.session.call(path, { method: "POST", body: form }, "the upload"));
-    if (typeof created.id !== "string") throw new DmsTargetError(this.kind, "iManage took the upload but sent no document id", false);
-    return created.id;
+    return (await this.session.call(path, { method: "POST", body: form }, "the upload", createdAnswer)).data.id;
   }
 }

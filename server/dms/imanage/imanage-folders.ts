@@ -1,5 +1,6 @@
 import { DmsTargetError } from "../dms-target";
 import type { IManageSession } from "./imanage-session";
+import { children, created as createdAnswer, workspaces } from "./imanage-answers";
 
 // Folders in an iManage library. A credential files below one folder (folder_id), or, with
 // matter workspace search, below the folders of the matter's workspace. Missing folders are
@@ -10,25 +11,6 @@ import type { IManageSession } from "./imanage-session";
 export interface FolderRef {
   kind: "folders" | "workspaces";
   id: string;
-}
-
-interface Entry {
-  id?: unknown;
-  name?: unknown;
-  wstype?: unknown;
-  [field: string]: unknown;
-}
-
-/** The `data` list of an iManage answer. */
-export function entries(answer: unknown): Entry[] {
-  const data = typeof answer === "object" && answer !== null ? (answer as { data?: unknown }).data : undefined;
-  return Array.isArray(data) ? data.filter((entry): entry is Entry => typeof entry === "object" && entry !== null) : [];
-}
-
-/** The `data` object of an iManage answer (a created folder or document). */
-export function single(answer: unknown): Entry {
-  const data = typeof answer === "object" && answer !== null ? (answer as { data?: unknown }).data : undefined;
-  return typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Entry) : {};
 }
 
 const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: "accent" }) === 0;
@@ -43,12 +25,10 @@ export class IManageFolders {
   /** The workspace whose `field` (custom1…custom30, or a profile field) is the matter number. */
   async matterWorkspace(field: string, matter: string): Promise<FolderRef> {
     const path = await this.session.libraryPath(this.library, "/workspaces");
-    const found = entries(await this.session.call(path, { query: { [field]: matter, limit: 25 } }, "the workspace search"));
+    const found = (await this.session.call(path, { query: { [field]: matter, limit: 25 } }, "the workspace search", workspaces)).data;
     // The field must be there and be the matter: a workspace without it (or a search that did
     // not filter on it) would put the document in another matter's workspace.
-    const matches = found.filter(
-      (entry) => typeof entry.id === "string" && entry[field] !== undefined && entry[field] !== null && String(entry[field]) === matter,
-    );
+    const matches = found.filter((entry) => entry[field] !== undefined && entry[field] !== null && String(entry[field]) === matter);
     if (matches.length === 0) throw new DmsTargetError(this.kind, `iManage has no workspace in ${this.library} whose ${field} is ${matter}`, false);
     if (matches.length > 1)
       throw new DmsTargetError(
@@ -56,21 +36,21 @@ export class IManageFolders {
         `iManage has ${matches.length} workspaces in ${this.library} whose ${field} is ${matter}: the matter's documents have no single place`,
         false,
       );
-    return { kind: "workspaces", id: matches[0]!.id as string };
+    return { kind: "workspaces", id: matches[0]!.id };
   }
 
   /** How many workspaces the library shows the user (a first page of them, for a connection test). */
   async workspaceCount(): Promise<number> {
     const path = await this.session.libraryPath(this.library, "/workspaces");
-    return entries(await this.session.call(path, { query: { limit: 25 } }, "the workspace listing")).length;
+    return (await this.session.call(path, { query: { limit: 25 } }, "the workspace listing", workspaces)).data.length;
   }
 
   /** The folders directly inside a folder or workspace, by name. */
   async children(parent: FolderRef): Promise<{ id: string; name: string }[]> {
     const path = await this.session.libraryPath(this.library, `/${parent.kind}/${encodeURIComponent(parent.id)}/children`);
-    return entries(await this.session.call(path, {}, "the folder lookup"))
-      .filter((entry) => entry.wstype !== "document" && typeof entry.id === "string" && typeof entry.name === "string")
-      .map((entry) => ({ id: entry.id as string, name: entry.name as string }));
+    return (await this.session.call(path, {}, "the folder lookup", children)).data
+      .filter((entry) => entry.wstype !== "document")
+      .map((entry) => ({ id: entry.id, name: entry.name }));
   }
 
   /** Creates a folder inside a folder or workspace; answers its id. */
@@ -78,9 +58,8 @@ export class IManageFolders {
     const suffix = parent.kind === "workspaces" ? "/folders" : "/subfolders";
     const path = await this.session.libraryPath(this.library, `/${parent.kind}/${encodeURIComponent(parent.id)}${suffix}`);
     const body = JSON.stringify({ name, default_security: defaultSecurity || "inherit" });
-    const created = single(await this.session.call(path, { method: "POST", headers: { "content-type": "application/json" }, body }, "the folder creation"));
-    if (typeof created.id !== "string") throw new DmsTargetError(this.kind, `iManage created folder ${name} but sent no id for it`, false);
-    return created.id;
+    const request = { method: "POST", headers: { "content-type": "application/json" }, body };
+    return (await this.session.call(path, request, "the folder creation", createdAnswer)).data.id;
   }
 
   /**

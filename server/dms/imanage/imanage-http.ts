@@ -1,7 +1,7 @@
 import type { BodyInit, Response } from "undici";
 import type { OutboundPurpose } from "../../outbound/guard";
 import type { DmsTargetError } from "../dms-target";
-import { textOf, vendorHttp } from "../vendor-http";
+import { type Schema, textOf, vendorHttp } from "../vendor-http";
 import type { VendorContext } from "../vendor-target";
 
 // One call to an iManage server through the product's outbound guard: a time-out on every call,
@@ -48,9 +48,9 @@ export function send(connection: IManageConnection, path: string, request: IMana
   return httpOf(connection.kind).send(connection.ctx, connection.purpose, url, { ...request, headers: { accept: "application/json", ...request.headers } });
 }
 
-/** A successful answer's JSON. */
-export function readJson(kind: string, response: Response): Promise<unknown> {
-  return httpOf(kind).json(response);
+/** A successful answer's JSON parsed by `schema`; another shape is a permanent failure naming what is wrong. */
+export function readAnswer<T>(kind: string, response: Response, schema: Schema<T>, action: string): Promise<T> {
+  return httpOf(kind).answer(response, schema, action);
 }
 
 /** iManage's own words for a refusal: `{"error": {"code_message": …}}` from the Work API, `{"error_description": …}` from sign-in. */

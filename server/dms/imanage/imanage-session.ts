@@ -1,7 +1,9 @@
 import type { Response } from "undici";
 import { DmsTargetError } from "../dms-target";
 import type { StoredToken } from "../vendor-target";
-import { type IManageConnection, type IManageRequest, readJson, refusal, send } from "./imanage-http";
+import { type IManageConnection, type IManageRequest, readAnswer, refusal, send } from "./imanage-http";
+import { discovery, token as tokenAnswer } from "./imanage-answers";
+import type { Schema } from "../vendor-http";
 
 // Signing in to iManage Work and calling its API as the credential's user. iManage issues tokens
 // at /auth/oauth2/token with OAuth 2's password grant (the app's client id and secret with the
@@ -49,16 +51,6 @@ export function imanageAuthorizeUrl(base: URL, clientId: string, state: string, 
 export interface IManageUser {
   userId: string;
   customerId: number;
-}
-
-interface TokenAnswer {
-  access_token?: unknown;
-  refresh_token?: unknown;
-  expires_in?: unknown;
-}
-
-interface DiscoveryAnswer {
-  data?: { user?: { id?: unknown; customer_id?: unknown } };
 }
 
 export class IManageSession {
@@ -111,7 +103,7 @@ export class IManageSession {
    * One API call as the signed-in user; a 401 renews the token and tries once more. Answers the
    * JSON of a successful call; a refusal throws (see `refusal`), `action` naming what was refused.
    */
-  async call(path: string, request: IManageRequest, action: string): Promise<unknown> {
+  async call<T>(path: string, request: IManageRequest, action: string, schema: Schema<T>): Promise<T> {
     let token = await this.token();
     let response = await this.authorised(path, request, token);
     if (response.status === 401) {
@@ -120,7 +112,7 @@ export class IManageSession {
       response = await this.authorised(path, request, token);
     }
     if (!response.ok) throw await refusal(this.connection, response, action);
-    return readJson(this.connection.kind, response);
+    return readAnswer(this.connection.kind, response, schema, action);
   }
 
   private authorised(path: string, request: IManageRequest, token: StoredToken): Promise<Response> {
@@ -172,11 +164,10 @@ export class IManageSession {
       }
       throw await refusal(this.connection, response, "the sign-in", TOKEN_FAILED);
     }
-    const answer = (await readJson(kind, response)) as TokenAnswer;
-    if (typeof answer.access_token !== "string" || !answer.access_token) throw new DmsTargetError(kind, `${TOKEN_FAILED}: iManage sent no access token`, false);
-    const seconds = typeof answer.expires_in === "number" ? answer.expires_in : Number(answer.expires_in ?? 0);
+    const answer = await readAnswer(kind, response, tokenAnswer, "the sign-in");
+    const seconds = answer.expires_in ?? 0;
     const token: StoredToken = { accessToken: answer.access_token, expiresAt: ctx.now() + (seconds > 0 ? seconds : 0) * 1000 };
-    if (typeof answer.refresh_token === "string" && answer.refresh_token) token.refreshToken = answer.refresh_token;
+    if (answer.refresh_token) token.refreshToken = answer.refresh_token;
     return token;
   }
 
@@ -184,10 +175,10 @@ export class IManageSession {
   private async discover(token: StoredToken): Promise<Record<string, string>> {
     const response = await this.authorised("/api", {}, token);
     if (!response.ok) throw await refusal(this.connection, response, "the sign-in", TOKEN_FAILED);
-    const user = ((await readJson(this.connection.kind, response)) as DiscoveryAnswer).data?.user;
+    const { user } = (await readAnswer(this.connection.kind, response, discovery, "the discovery call")).data;
     const extra: Record<string, string> = {};
-    if (typeof user?.id === "string") extra.user_id = user.id;
-    if (typeof user?.customer_id === "number" || typeof user?.customer_id === "string") extra.customer_id = String(user.customer_id);
+    if (user?.id) extra.user_id = user.id;
+    if (user?.customer_id !== undefined) extra.customer_id = String(user.customer_id);
     return extra;
   }
 }

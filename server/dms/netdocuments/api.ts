@@ -1,13 +1,16 @@
 import type { BodyInit, Response } from "undici";
 import { DmsTargetError } from "../dms-target";
+import { type Schema, vendorHttp } from "../vendor-http";
 import type { StoredToken, VendorContext } from "../vendor-target";
-import { readBounded, refusal, unanswered, vendorReason } from "./errors";
+import { token as tokenAnswer } from "./answers";
+import { netDocumentsReason } from "./errors";
 import { apiUrl, type NetDocumentsEndpoints } from "./hosts";
 
-// One credential's calls to the NetDocuments REST API: every request through the outbound
-// guard with the NetDocuments purpose and the context's time-out, a bearer token from the
-// token store (renewed a minute before it expires, and once more when NetDocuments refuses it),
-// bounded answers, and failures as DmsTargetErrors.
+// One credential's calls to the NetDocuments REST API: every request through the vendors' one
+// HTTP layer (vendor-http.ts: the outbound guard with the NetDocuments purpose, the context's
+// time-out, bounded answers), a bearer token from the token store (renewed a minute before it
+// expires, and once more when NetDocuments refuses it), answers parsed by the schemas of
+// answers.ts, and failures as DmsTargetErrors.
 
 /** A token is renewed this long before NetDocuments says it expires. */
 const TOKEN_MARGIN_MS = 60_000;
@@ -42,6 +45,7 @@ export interface CallOptions {
 }
 
 export class NetDocumentsApi {
+  private readonly http;
   private current: StoredToken | null = null;
   private storedRefused = false;
   private initialTried = false;
@@ -51,23 +55,22 @@ export class NetDocumentsApi {
     private readonly ctx: VendorContext,
     readonly endpoints: NetDocumentsEndpoints,
     private readonly signIn: NetDocumentsSignIn,
-  ) {}
+  ) {
+    this.http = vendorHttp({ kind, vendor: "NetDocuments", maxAnswerBytes: MAX_JSON_BYTES, reasonOf: netDocumentsReason });
+  }
 
-  /** A JSON answer of an API call; `action` names it in errors ("the upload", "listing folder X"). */
-  async json(action: string, path: string, options: CallOptions = {}): Promise<unknown> {
+  /** An API call's answer parsed by `schema`; `action` names it in errors ("the upload", "listing folder X"). */
+  async json<T>(action: string, path: string, schema: Schema<T>, options: CallOptions & { notFound: true }): Promise<T | null>;
+  async json<T>(action: string, path: string, schema: Schema<T>, options?: CallOptions): Promise<T>;
+  async json<T>(action: string, path: string, schema: Schema<T>, options: CallOptions = {}): Promise<T | null> {
     const response = await this.call(action, path, options);
     if (response === null) return null;
-    const body = await readBounded(this.kind, response, MAX_JSON_BYTES);
-    try {
-      return JSON.parse(body.toString("utf8")) as unknown;
-    } catch {
-      throw new DmsTargetError(this.kind, `NetDocuments answered ${action} with something that is not JSON`, false);
-    }
+    return this.http.answer(response, schema, action);
   }
 
   /** The bytes of an answer (a document's content), refused past `max`. */
   async bytes(action: string, path: string, max: number): Promise<Buffer> {
-    return readBounded(this.kind, await this.call(action, path, {}), max);
+    return this.http.bytes(await this.call(action, path, {}), max);
   }
 
   /** A valid access token: the kept one while it lasts, else a new one from /v1/OAuth. */
@@ -106,7 +109,7 @@ export class NetDocumentsApi {
         await response.body?.cancel();
         return null;
       }
-      if (!response.ok) throw await refusal(this.kind, action, response, this.ctx.now());
+      if (!response.ok) throw await this.http.refusal(this.ctx, response, action);
       return response;
     }
   }
@@ -115,14 +118,14 @@ export class NetDocumentsApi {
     const body = options.multipart ? options.multipart() : options.form ? new URLSearchParams(options.form).toString() : undefined;
     const contentType: Record<string, string> = options.form && !options.multipart ? { "content-type": "application/x-www-form-urlencoded" } : {};
     try {
-      return await this.ctx.guard.fetch(url, this.endpoints.purpose, {
+      return await this.http.send(this.ctx, this.endpoints.purpose, url, {
         method: options.method ?? (body === undefined ? "GET" : "POST"),
         headers: { accept: "application/json", ...contentType, ...headers },
         body,
-        signal: AbortSignal.timeout(this.ctx.timeoutMs),
       });
     } catch (error) {
-      throw unanswered(this.kind, error, this.ctx.timeoutMs, prefix);
+      if (!prefix || !(error instanceof DmsTargetError)) throw error;
+      throw new DmsTargetError(this.kind, `${prefix}${error.message}`, error.retryable, { cause: error });
     }
   }
 
@@ -143,7 +146,7 @@ export class NetDocumentsApi {
     const grant = asked ?? this.signIn.grant(stored);
     const response = await this.send(apiUrl(this.endpoints, "/v1/OAuth"), { form: grant.form }, { authorization: `Basic ${grant.basic}` }, failed);
     if (!response.ok) {
-      const reason = await vendorReason(response);
+      const reason = (await this.http.reasonIn(response)) ?? `HTTP ${response.status}`;
       const retryable = response.status === 429 || response.status >= 500;
       if (!retryable) {
         // Another filing may have renewed at the same moment and used up the rotated refresh token:
@@ -161,17 +164,9 @@ export class NetDocumentsApi {
       const mend = response.status === 400 && this.signIn.mend ? `; ${this.signIn.mend}` : "";
       throw new DmsTargetError(this.kind, `${failed}${reason}${mend}`, retryable);
     }
-    let answer: Record<string, unknown> = {};
-    try {
-      answer = JSON.parse((await readBounded(this.kind, response, MAX_JSON_BYTES)).toString("utf8")) as Record<string, unknown>;
-    } catch (error) {
-      if (error instanceof DmsTargetError) throw error;
-    }
-    if (typeof answer.access_token !== "string" || answer.access_token === "") {
-      throw new DmsTargetError(this.kind, `${failed}NetDocuments answered without an access token`, false);
-    }
-    const seconds = typeof answer.expires_in === "number" ? answer.expires_in : Number(answer.expires_in ?? 0);
-    const rotated = typeof answer.refresh_token === "string" && answer.refresh_token !== "" ? answer.refresh_token : undefined;
+    const answer = await this.http.answer(response, tokenAnswer, "the token request");
+    const seconds = answer.expires_in ?? 0;
+    const rotated = answer.refresh_token || undefined;
     const refreshToken = rotated ?? stored?.extra?.refresh_token ?? stored?.refreshToken;
     const token: StoredToken = {
       accessToken: answer.access_token,

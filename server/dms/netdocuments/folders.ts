@@ -1,5 +1,5 @@
-import { DmsTargetError } from "../dms-target";
 import type { NetDocumentsApi } from "./api";
+import { type NetDocumentsItem, item, listing } from "./answers";
 import { netDocumentsName, sameName } from "./names";
 
 // A cabinet's folders as NetDocuments lists them: the cabinet's top-level folders
@@ -14,30 +14,7 @@ export const FOLDER_EXTENSION = "ndfld";
 /** A folder with more pages than this is not searched further (a runaway listing). */
 const MAX_PAGES = 200;
 
-export interface NetDocumentsItem {
-  id: string;
-  name: string;
-  extension: string;
-  size?: number;
-}
-
-function toItem(value: unknown): NetDocumentsItem | null {
-  if (typeof value !== "object" || value === null) return null;
-  const raw = value as Record<string, unknown>;
-  const attributes = (typeof raw.standardAttributes === "object" && raw.standardAttributes !== null ? raw.standardAttributes : raw) as Record<string, unknown>;
-  const id = attributes.id ?? attributes.envId;
-  if (typeof id !== "string" || typeof attributes.name !== "string") return null;
-  const extension = typeof attributes.extension === "string" ? attributes.extension : "";
-  const size = typeof attributes.size === "number" ? attributes.size : undefined;
-  return { id, name: attributes.name, extension, ...(size === undefined ? {} : { size }) };
-}
-
-function itemsOf(answer: unknown): NetDocumentsItem[] {
-  const list = Array.isArray(answer)
-    ? answer
-    : ((answer as { standardList?: unknown; list?: unknown } | null)?.standardList ?? (answer as { list?: unknown } | null)?.list);
-  return Array.isArray(list) ? list.map(toItem).filter((item): item is NetDocumentsItem => item !== null) : [];
-}
+export type { NetDocumentsItem } from "./answers";
 
 export interface ResolvedFolder {
   /** The folder's id; null for the cabinet itself (no folder segments). */
@@ -55,8 +32,7 @@ export interface WorkspaceKey {
 /** The workspace of `key` in `cabinet`, or null when NetDocuments has none. */
 export async function findWorkspace(api: NetDocumentsApi, cabinet: string, key: WorkspaceKey): Promise<NetDocumentsItem | null> {
   const path = `/v1/Workspace/${[cabinet, key.client, key.matter].map(encodeURIComponent).join("/")}/info`;
-  const answer = await api.json(`finding the workspace of client ${key.client} matter ${key.matter}`, path, { notFound: true });
-  return answer === null ? null : toItem(answer);
+  return api.json(`finding the workspace of client ${key.client} matter ${key.matter}`, path, item, { notFound: true });
 }
 
 export class NetDocumentsFolders {
@@ -75,8 +51,8 @@ export class NetDocumentsFolders {
   /** The folders directly below the root: the cabinet's top-level folders, or the workspace's. */
   async topLevel(): Promise<NetDocumentsItem[]> {
     if (this.root) return (await this.content(this.root.id, this.root.name)).filter((item) => item.extension === FOLDER_EXTENSION);
-    const answer = await this.api.json(`listing the folders of cabinet ${this.cabinet}`, `/v1/Cabinet/${encodeURIComponent(this.cabinet)}/folders`);
-    return itemsOf(answer).filter((item) => item.extension === "" || item.extension === FOLDER_EXTENSION);
+    const answer = await this.api.json(`listing the folders of cabinet ${this.cabinet}`, `/v1/Cabinet/${encodeURIComponent(this.cabinet)}/folders`, listing);
+    return answer.items.filter((item) => item.extension === "" || item.extension === FOLDER_EXTENSION);
   }
 
   /** Everything in a folder (documents and subfolders), every page; the cabinet's folders for null. */
@@ -90,11 +66,10 @@ export class NetDocumentsFolders {
     for (let page = 0; page < MAX_PAGES; page++) {
       const query: Record<string, string> = { $select: "standardAttributes" };
       if (next) query.$skiptoken = next;
-      const answer = await this.api.json(`listing folder ${label}`, `/v1/Folder/${encodeURIComponent(folderId)}`, { query });
-      items.push(...itemsOf(answer));
-      const more = (answer as { next?: unknown } | null)?.next;
-      if (typeof more !== "string" || more === "") return items;
-      next = more;
+      const answer = await this.api.json(`listing folder ${label}`, `/v1/Folder/${encodeURIComponent(folderId)}`, listing, { query });
+      items.push(...answer.items);
+      if (!answer.next) return items;
+      next = answer.next;
     }
     return items;
   }
@@ -128,8 +103,6 @@ export class NetDocumentsFolders {
     const form: Record<string, string> = { name, cabinet: this.cabinet };
     const container = parent ?? this.root?.id ?? null;
     if (container !== null) form.parent = container;
-    const made = toItem(await this.api.json(`creating folder ${label}`, "/v1/Folder", { form }));
-    if (!made) throw new DmsTargetError(this.api.kind, `NetDocuments answered creating folder ${label} without the folder's id`, false);
-    return made.id;
+    return (await this.api.json(`creating folder ${label}`, "/v1/Folder", item, { form })).id;
   }
 }

@@ -1,3 +1,4 @@
+import { cabinetInfo, uploaded, userInfo } from "./answers";
 import { createHash } from "node:crypto";
 import { FormData } from "undici";
 import { DmsLocationTaken, DmsTargetError, type DmsStoreRequest, type DmsStoreResult } from "../dms-target";
@@ -259,7 +260,7 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): { target: VendorT
       const destination = folder.id ?? within.rootId;
       const present = (await within.content(folder.id, segments.join("/") || within.cabinet)).filter(isDocument);
       if (present.some((item) => sameName(itemName(item), file))) throw new DmsLocationTaken(kind, intended.location);
-      const answer = await api.json(`the upload of ${intended.location}`, "/v1/Document", {
+      const answer = await api.json(`the upload of ${intended.location}`, "/v1/Document", uploaded, {
         multipart: () => {
           const form = new FormData();
           form.append("action", "upload");
@@ -272,12 +273,7 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): { target: VendorT
           return form;
         },
       });
-      const id =
-        (answer as { id?: unknown; standardAttributes?: { id?: unknown } } | null)?.id ??
-        (answer as { standardAttributes?: { id?: unknown } } | null)?.standardAttributes?.id;
-      if (typeof id !== "string" || id === "")
-        throw new DmsTargetError(kind, `NetDocuments answered the upload of ${intended.location} without a document id`, false);
-      return { location: id, link: link(id) };
+      return { location: answer.id, link: link(answer.id) };
     },
 
     testConnection(): Promise<ConnectionReport> {
@@ -285,19 +281,15 @@ function createTarget(setup: TargetSetup, ctx: VendorContext): { target: VendorT
         {
           step: "Sign in",
           run: async () => {
-            const user = (await api.json("reading the signed-in user", "/v1/User/info")) as Record<string, unknown> | null;
-            const who = [user?.displayName, user?.email, user?.id].find((value) => typeof value === "string" && value !== "");
-            return `Signed in as ${typeof who === "string" ? who : "the credential's account"}`;
+            const user = await api.json("reading the signed-in user", "/v1/User/info", userInfo);
+            return `Signed in as ${user.displayName || user.email || user.id || "the credential's account"}`;
           },
         },
         {
           step: "List the cabinet",
           run: async () => {
-            const info = (await api.json(`reading cabinet ${folders.cabinet}`, `/v1/Cabinet/${encodeURIComponent(folders.cabinet)}/info`)) as Record<
-              string,
-              unknown
-            > | null;
-            const name = typeof info?.name === "string" && info.name !== "" ? info.name : folders.cabinet;
+            const info = await api.json(`reading cabinet ${folders.cabinet}`, `/v1/Cabinet/${encodeURIComponent(folders.cabinet)}/info`, cabinetInfo);
+            const name = info.name || folders.cabinet;
             const count = (await folders.topLevel()).length;
             return `Listed ${count} ${count === 1 ? "folder" : "folders"} in cabinet ${name}`;
           },

@@ -1,9 +1,7 @@
 import type { Response } from "undici";
-import type { ZodType, ZodTypeDef } from "zod";
 import type { OutboundPurpose } from "../../outbound/guard";
 import { DmsTargetError } from "../dms-target";
-import { hostsPurpose } from "../guarded-call";
-import { retryAfterMs, vendorHttp } from "../vendor-http";
+import { type Schema, hostsPurpose, retryAfterMs, vendorHttp } from "../vendor-http";
 import type { VendorContext } from "../vendor-target";
 
 // One call to the firm's ProLaw REST API (the contract ECFX implements is
@@ -26,8 +24,6 @@ const http = vendorHttp({
     return [Message ?? message, MessageDetail].filter((part) => typeof part === "string" && part).join(" ") || undefined;
   },
 });
-
-type Schema<T> = ZodType<T, ZodTypeDef, unknown>;
 
 /** ProLaw's reason in an error body: ASP.NET Web API's {"Message", "MessageDetail"}, else the text. */
 export function proLawReason(body: string): string {
@@ -95,14 +91,7 @@ export class ProLawApi {
     } else if (request.contentType) headers["content-type"] = request.contentType;
     const response = await http.send(this.ctx, this.purpose, this.url(path, request.query), { method: request.method ?? "GET", headers, body });
     if (response.ok) {
-      const parsed = schema.safeParse(await http.json(response));
-      if (parsed.success) return parsed.data;
-      const issue = parsed.error.issues[0];
-      throw new DmsTargetError(
-        PROLAW_KIND,
-        `ProLaw's answer ${action} is not the contract's: ${issue?.path.join(".") || "the answer"}: ${issue?.message ?? "unreadable"}`,
-        false,
-      );
+      return http.answer(response, schema, action);
     }
     if (nullOn.includes(response.status)) {
       await response.body?.cancel();

@@ -3,11 +3,7 @@ import type { Response } from "undici";
 import { DmsTargetError } from "../dms-target";
 import type { GraphTokens } from "./graph-auth";
 import type { GraphEndpoints } from "./graph-endpoints";
-import { type ApiRequest, SharePointApi } from "./sharepoint-api";
-import type { CallOptions } from "../guarded-call";
-import { vendorHttp } from "../vendor-http";
-import type { VendorContext } from "../vendor-target";
-import { MAX_ANSWER_BYTES } from "../guarded-call";
+import { type ApiRequest, SharePointApi, type SharePointWire } from "./sharepoint-api";
 
 // Microsoft Graph through the Graph SDK, whose only way out is a middleware that sends the request
 // through the vendors' one HTTP layer (vendor-http.ts: the outbound guard, the time-out) with the
@@ -16,30 +12,18 @@ import { MAX_ANSWER_BYTES } from "../guarded-call";
 
 export type GraphRequest = ApiRequest;
 
-/** The vendors' HTTP layer as SharePoint Online's calls use it. */
-export const graphHttp = vendorHttp({
-  kind: "share_point_cloud_credential",
-  vendor: "SharePoint",
-  maxAnswerBytes: MAX_ANSWER_BYTES,
-  reasonOf: (body) => {
-    const error = (body as { error?: { message?: unknown } } | null)?.error;
-    return typeof error?.message === "string" ? error.message : undefined;
-  },
-});
-
 export class GraphApi extends SharePointApi {
   constructor(
+    wire: SharePointWire,
     private readonly tokens: GraphTokens,
-    private readonly call: CallOptions,
     private readonly endpoints: GraphEndpoints,
-    private readonly ctx: VendorContext,
   ) {
-    super(call.kind, () => ctx.now());
+    super(wire);
   }
 
   /** A request outside Graph's base (an upload session's URL, which carries its own authorisation). */
   sendTo(url: URL, init: { method: string; headers?: Record<string, string>; body?: Buffer }): Promise<Response> {
-    return graphHttp.send(this.ctx, this.call.purpose, url, init);
+    return this.wire.http.send(this.wire.ctx, this.wire.purpose, url, init);
   }
 
   async send(request: GraphRequest): Promise<Response> {
@@ -56,7 +40,7 @@ export class GraphApi extends SharePointApi {
       execute: async (context: Context) => {
         const headers = { ...(context.options?.headers as Record<string, string> | undefined), authorization: `Bearer ${token}` };
         try {
-          response = await graphHttp.send(this.ctx, this.call.purpose, new URL(String(context.request)), {
+          response = await this.wire.http.send(this.wire.ctx, this.wire.purpose, new URL(String(context.request)), {
             method: context.options?.method,
             headers,
             body: context.options?.body as Buffer | string | undefined,
@@ -83,9 +67,9 @@ export class GraphApi extends SharePointApi {
       else await api.delete();
     } catch (error) {
       if (failure) throw failure;
-      if (!response) throw new DmsTargetError(this.call.kind, `Microsoft Graph could not be called: ${(error as Error).message}`, false, { cause: error });
+      if (!response) throw new DmsTargetError(this.kind, `Microsoft Graph could not be called: ${(error as Error).message}`, false, { cause: error });
     }
-    if (!response) throw new DmsTargetError(this.call.kind, "Microsoft Graph gave no answer", true);
+    if (!response) throw new DmsTargetError(this.kind, "Microsoft Graph gave no answer", true);
     return response;
   }
 }

@@ -1,12 +1,12 @@
 import { ConfidentialClientApplication, type INetworkModule, type NetworkResponse } from "@azure/msal-node";
 import { DmsTargetError } from "../dms-target";
-import type { StoredToken, VendorContext } from "../vendor-target";
+import type { StoredToken } from "../vendor-target";
 import { type GraphEndpoints, LOGIN_DEFAULT_BASE_URL, loginUrl } from "./graph-endpoints";
-import { type CallOptions, boundedJson, guardedFetch, refusal } from "../guarded-call";
+import type { SharePointWire } from "./sharepoint-api";
 
 // The app's own token for Microsoft Graph (client-credential grant through MSAL), kept in the
-// credential's token store and renewed a minute before it expires. MSAL's network calls go
-// through the outbound guard; its discovery calls are not made (the metadata is given here).
+// credential's token store and renewed a minute before it expires. MSAL's network client is the
+// vendors' one HTTP layer (vendor-http.ts); its discovery calls are not made (the metadata is given here).
 
 const TOKEN_MARGIN_MS = 60_000;
 const GRAPH_SCOPE = "https://graph.microsoft.com/.default";
@@ -38,16 +38,17 @@ function tenantMetadata(tenant: string) {
   };
 }
 
-/** MSAL's network client: the guard, with the time-out; a failure it cannot express is kept for the caller. */
-function guardedNetwork(call: CallOptions, endpoints: GraphEndpoints, now: () => number, failures: DmsTargetError[]): INetworkModule {
+/** MSAL's network client: the layer, with the time-out; a failure it cannot express is kept for the caller. */
+function guardedNetwork({ http, ctx, purpose }: SharePointWire, endpoints: GraphEndpoints, failures: DmsTargetError[]): INetworkModule {
   const send = async <T>(method: string, url: string, options?: { headers?: Record<string, string>; body?: string }): Promise<NetworkResponse<T>> => {
     try {
-      const response = await guardedFetch(call, loginUrl(endpoints, url), { method, headers: options?.headers, body: options?.body });
+      const response = await http.send(ctx, purpose, loginUrl(endpoints, url), { method, headers: options?.headers, body: options?.body });
       if (response.status === 429 || response.status >= 500) {
-        failures.push(await refusal(response, call.kind, "Microsoft sign-in", "the token request", now()));
+        const busy = `Microsoft sign-in is busy or unavailable (${response.status}) for the token request`;
+        failures.push(await http.refusal(ctx, response, "the token request", busy));
         return { status: response.status, headers: {}, body: {} as T };
       }
-      return { status: response.status, headers: Object.fromEntries(response.headers), body: await boundedJson<T>(response, call.kind) };
+      return { status: response.status, headers: Object.fromEntries(response.headers), body: ((await http.json(response)) ?? {}) as T };
     } catch (error) {
       if (error instanceof DmsTargetError) failures.push(error);
       throw error;
@@ -67,10 +68,13 @@ function msalReason(error: unknown): string {
 export class GraphTokens {
   constructor(
     private readonly settings: GraphAuthSettings,
-    private readonly ctx: VendorContext,
-    private readonly call: CallOptions,
+    private readonly wire: SharePointWire,
     private readonly endpoints: GraphEndpoints,
   ) {}
+
+  private get ctx() {
+    return this.wire.ctx;
+  }
 
   /** A token valid for at least another minute: the stored one, or a new one written back. */
   async accessToken(): Promise<string> {
@@ -90,7 +94,7 @@ export class GraphTokens {
         authority: `${LOGIN_DEFAULT_BASE_URL}/${this.settings.tenant_id}`,
         ...tenantMetadata(this.settings.tenant_id),
       },
-      system: { networkClient: guardedNetwork(this.call, this.endpoints, () => this.ctx.now(), failures) },
+      system: { networkClient: guardedNetwork(this.wire, this.endpoints, failures) },
     });
     let result;
     try {
@@ -98,12 +102,12 @@ export class GraphTokens {
     } catch (error) {
       const unreachable = failures[0];
       if (unreachable) throw unreachable;
-      throw new DmsTargetError(this.call.kind, `Token generation failed: ${msalReason(error)}`, false, { cause: error });
+      throw new DmsTargetError(this.wire.http.kind, `Token generation failed: ${msalReason(error)}`, false, { cause: error });
     }
     if (!result?.accessToken) {
       // MSAL may settle quietly on an answer it could not use (a 503); the reason is kept here.
       if (failures[0]) throw failures[0];
-      throw new DmsTargetError(this.call.kind, "Token generation failed: Microsoft returned no token", false);
+      throw new DmsTargetError(this.wire.http.kind, "Token generation failed: Microsoft returned no token", false);
     }
     // MSAL dates the expiry by the system clock; the store counts in the context's.
     const lifetimeMs = Math.max(0, (result.expiresOn?.getTime() ?? Date.now()) - Date.now());

@@ -1,5 +1,5 @@
 import type { VendorContext } from "../vendor-target";
-import { hostsPurpose } from "../guarded-call";
+import { hostsPurpose } from "../vendor-http";
 import type { OutboundPurpose } from "../../outbound/guard";
 
 // Where SharePoint Online's calls go. Microsoft's hosts unless the operator switched

@@ -2,7 +2,6 @@ import { DmsTargetError } from "../dms-target";
 import type { GraphApi } from "./graph-api";
 import { removeItem, uploadFile } from "./graph-upload";
 import { type LibraryUrl, encodePath } from "./library-url";
-import type { CallOptions } from "../guarded-call";
 import {
   type DriveItem,
   type Library,
@@ -141,9 +140,7 @@ export class GraphLibrary implements SharePointLibrary<DriveItem> {
 
   constructor(
     private readonly api: GraphApi,
-    private readonly call: CallOptions,
     private readonly url: LibraryUrl,
-    private readonly now: () => number,
   ) {}
 
   library(): Promise<Library> {
@@ -242,7 +239,7 @@ export class GraphLibrary implements SharePointLibrary<DriveItem> {
     const library = await this.library();
     const parent = await findItem(this.api, library, path.slice(0, -1));
     if (!parent?.folder) throw new DmsTargetError(this.api.kind, `The folder of ${location} is missing in SharePoint`, true);
-    return uploadFile(this.api, this.call, { library, parentId: parent.id, name: path[path.length - 1] ?? "", location }, bytes, contentType, this.now);
+    return uploadFile(this.api, { library, parentId: parent.id, name: path[path.length - 1] ?? "", location }, bytes, contentType);
   }
 
   /**

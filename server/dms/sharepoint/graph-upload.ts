@@ -1,8 +1,6 @@
 import { DmsLocationTaken, DmsTargetError } from "../dms-target";
 import type { GraphApi } from "./graph-api";
 import { type DriveItem, type Library, driveItemSchema, uploadSessionSchema } from "./graph-types";
-import { parseAnswer } from "./sharepoint-api";
-import { type CallOptions, boundedJson, refusal } from "../guarded-call";
 
 // Puts a file into a folder under exactly one name, never replacing another document
 // (conflictBehavior "fail": a 409 is DmsLocationTaken). Up to 4 MB in one PUT; above, through an
@@ -24,14 +22,7 @@ export interface UploadTarget {
 const itemAddress = (target: UploadTarget) =>
   `/drives/${encodeURIComponent(target.library.driveId)}/items/${encodeURIComponent(target.parentId)}:/${encodeURIComponent(target.name)}:`;
 
-export async function uploadFile(
-  api: GraphApi,
-  call: CallOptions,
-  target: UploadTarget,
-  bytes: Buffer,
-  contentType: string,
-  now: () => number,
-): Promise<DriveItem> {
+export async function uploadFile(api: GraphApi, target: UploadTarget, bytes: Buffer, contentType: string): Promise<DriveItem> {
   if (bytes.length <= SIMPLE_UPLOAD_LIMIT) {
     const response = await api.send({
       method: "PUT",
@@ -46,10 +37,10 @@ export async function uploadFile(
     }
     return api.read(response, `the upload of ${target.location}`, driveItemSchema);
   }
-  return uploadInSession(api, call, target, bytes, now);
+  return uploadInSession(api, target, bytes);
 }
 
-async function uploadInSession(api: GraphApi, call: CallOptions, target: UploadTarget, bytes: Buffer, now: () => number): Promise<DriveItem> {
+async function uploadInSession(api: GraphApi, target: UploadTarget, bytes: Buffer): Promise<DriveItem> {
   const action = `the upload of ${target.location}`;
   const session = await api.json(
     {
@@ -74,10 +65,10 @@ async function uploadInSession(api: GraphApi, call: CallOptions, target: UploadT
         await response.body?.cancel();
         throw new DmsLocationTaken(api.kind, target.location);
       }
-      if (!response.ok) throw await refusal(response, call.kind, "SharePoint", action, now());
+      if (!response.ok) throw await api.refusal(response, action);
       if (end === bytes.length) {
-        if (response.status !== 200 && response.status !== 201) throw new DmsTargetError(call.kind, `SharePoint did not finish ${action}`, true);
-        return parseAnswer(call.kind, driveItemSchema, await boundedJson<unknown>(response, call.kind), action);
+        if (response.status !== 200 && response.status !== 201) throw new DmsTargetError(api.kind, `SharePoint did not finish ${action}`, true);
+        return api.wire.http.answer(response, driveItemSchema, action);
       }
       await response.body?.cancel();
     }

@@ -1,8 +1,6 @@
 import type { Response } from "undici";
 import { z } from "zod";
-import type { VendorContext } from "../vendor-target";
-import { type ApiRequest, SharePointApi } from "./sharepoint-api";
-import type { CallOptions } from "../guarded-call";
+import { type ApiRequest, SharePointApi, type SharePointWire } from "./sharepoint-api";
 import type { WindowsSignIn } from "./windows-sign-in";
 
 // SharePoint Server's REST API (/_api, JSON "nometadata", SharePoint 2016 and later) for one
@@ -21,10 +19,9 @@ export class RestApi extends SharePointApi {
     /** The site's address without a trailing slash: "https://sp.contoso.local/sites/Legal". */
     readonly siteUrl: string,
     private readonly signIn: WindowsSignIn,
-    call: CallOptions,
-    private readonly ctx: VendorContext,
+    wire: SharePointWire,
   ) {
-    super(call.kind, () => ctx.now());
+    super(wire);
   }
 
   async send(request: ApiRequest): Promise<Response> {
@@ -45,10 +42,10 @@ export class RestApi extends SharePointApi {
   }
 
   private async formDigest(): Promise<string> {
-    if (this.digest && this.digest.renewAt > this.ctx.now()) return this.digest.value;
+    if (this.digest && this.digest.renewAt > this.wire.ctx.now()) return this.digest.value;
     const response = await this.signIn.send(new URL(`${this.siteUrl}/_api/contextinfo`), { method: "POST", headers: { accept: ACCEPT } });
     const info = await this.read(response, "asking for a form digest", contextInfoSchema);
-    this.digest = { value: info.FormDigestValue, renewAt: this.ctx.now() + info.FormDigestTimeoutSeconds * 1000 - DIGEST_MARGIN_MS };
+    this.digest = { value: info.FormDigestValue, renewAt: this.wire.ctx.now() + info.FormDigestTimeoutSeconds * 1000 - DIGEST_MARGIN_MS };
     return info.FormDigestValue;
   }
 }

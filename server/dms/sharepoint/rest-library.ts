@@ -3,7 +3,6 @@ import { DmsLocationTaken, DmsTargetError } from "../dms-target";
 import type { LibraryUrl } from "./library-url";
 import type { RestApi } from "./rest-api";
 import { restLiteral } from "./rest-api";
-import { errorBody, refusalOf } from "../guarded-call";
 import type { LibraryEntry, SharePointLibrary } from "./sharepoint-target-core";
 
 // The credential's library on SharePoint Server, addressed by server-relative URL
@@ -40,7 +39,6 @@ export class RestLibrary implements SharePointLibrary<RestFile> {
   constructor(
     private readonly api: RestApi,
     private readonly url: LibraryUrl,
-    private readonly now: () => number,
   ) {
     if (!url.library) throw new DmsTargetError(api.kind, "The SharePoint address names a site but no document library", false);
     this.libraryPath = `${url.sitePath}/${url.library}`;
@@ -111,9 +109,10 @@ export class RestLibrary implements SharePointLibrary<RestFile> {
       action: `the upload of ${location}`,
     });
     if (!response.ok) {
-      const body = await errorBody(response, this.api.kind);
+      const { http, ctx } = this.api.wire;
+      const body = await http.text(response).catch(() => "");
       if (body.includes(FILE_EXISTS)) throw new DmsLocationTaken(this.api.kind, location);
-      throw refusalOf(response, body, this.api.kind, "SharePoint", `the upload of ${location}`, this.now());
+      throw http.refusalOf(ctx, response, body, `the upload of ${location}`);
     }
     return this.api.read(response, `the upload of ${location}`, restFileSchema);
   }

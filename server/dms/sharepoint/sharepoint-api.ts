@@ -1,12 +1,17 @@
 import type { Response } from "undici";
-import type { ZodType, ZodTypeDef } from "zod";
-import { DmsTargetError } from "../dms-target";
-import { boundedJson, refusal } from "../guarded-call";
+import type { OutboundPurpose } from "../../outbound/guard";
+import type { DmsTargetError } from "../dms-target";
+import { type Schema, type VendorHttp, textOf, vendorHttp } from "../vendor-http";
+import type { VendorContext } from "../vendor-target";
 
 // What both SharePoint APIs (Graph and SharePoint REST) offer the library code: send a request
-// (signing in again once when the token is refused), and read its answer as JSON parsed by the
-// zod schema of what the caller reads, as "not there" or as a DmsTargetError in the vendor's
-// words. An answer off its schema is a permanent failure that says what was missing.
+// through the vendors' one HTTP layer (vendor-http.ts; signing in again once when the token is
+// refused), and read its answer as JSON parsed by the zod schema of what the caller reads, as
+// "not there" or as a DmsTargetError in the vendor's words. An answer off its schema is a
+// permanent failure that says what was missing.
+
+/** Largest JSON answer read; folder listings come in pages far below it. */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 export interface ApiRequest {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -20,23 +25,37 @@ export interface ApiRequest {
   action: string;
 }
 
-/** A zod schema of an answer (its output may differ from its input: defaults, transforms). */
-export type Schema<T> = ZodType<T, ZodTypeDef, unknown>;
+/** The vendor's reason in an error body: Graph's {error:{message}}, SharePoint REST's {error:{message:{value}}} or odata.error, OAuth's error_description. */
+export function sharePointReason(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const answer = body as { error?: unknown; error_description?: unknown; "odata.error"?: { message?: { value?: unknown } } };
+  const description = textOf(answer.error_description);
+  if (description) return description.split(/\r?\n/)[0];
+  const odata = textOf(answer["odata.error"]?.message?.value);
+  if (odata) return odata;
+  if (typeof answer.error === "string") return textOf(answer.error);
+  const error = answer.error as { code?: unknown; message?: unknown } | undefined;
+  if (typeof error?.message === "object" && error.message !== null) return textOf((error.message as { value?: unknown }).value) ?? textOf(error.code);
+  return textOf(error?.message) ?? textOf(error?.code);
+}
 
-/** A vendor answer parsed by its schema; off the schema, a permanent DmsTargetError naming what is wrong. */
-export function parseAnswer<T>(kind: string, schema: Schema<T>, body: unknown, action: string): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? issue.path.join(".") : "the answer";
-  throw new DmsTargetError(kind, `SharePoint's answer ${action} is not what its API describes: ${where}: ${issue?.message ?? "unreadable"}`, false);
+/** How one credential's calls travel: the layer under its kind, the context, the hosts it may reach. */
+export interface SharePointWire {
+  http: VendorHttp;
+  ctx: VendorContext;
+  purpose: OutboundPurpose;
+}
+
+export function sharePointWire(kind: string, ctx: VendorContext, purpose: OutboundPurpose): SharePointWire {
+  return { http: vendorHttp({ kind, vendor: "SharePoint", maxAnswerBytes: MAX_ANSWER_BYTES, reasonOf: sharePointReason }), ctx, purpose };
 }
 
 export abstract class SharePointApi {
-  constructor(
-    readonly kind: string,
-    protected readonly now: () => number,
-  ) {}
+  constructor(readonly wire: SharePointWire) {}
+
+  get kind(): string {
+    return this.wire.http.kind;
+  }
 
   /** The raw answer; only a refused token and an unreachable host throw. */
   abstract send(request: ApiRequest): Promise<Response>;
@@ -48,13 +67,13 @@ export abstract class SharePointApi {
 
   /** An answer already received, read as JSON when it is a success. */
   async read<T>(response: Response, action: string, schema: Schema<T>): Promise<T> {
-    if (!response.ok) throw await refusal(response, this.kind, "SharePoint", action, this.now());
-    return parseAnswer(this.kind, schema, await boundedJson<unknown>(response, this.kind), action);
+    if (!response.ok) throw await this.refusal(response, action);
+    return this.wire.http.answer(response, schema, action);
   }
 
   /** Fails unless the answer is a success; its body is not needed. */
   async expectOk(response: Response, action: string): Promise<void> {
-    if (!response.ok) throw await refusal(response, this.kind, "SharePoint", action, this.now());
+    if (!response.ok) throw await this.refusal(response, action);
     await response.body?.cancel();
   }
 
@@ -66,5 +85,10 @@ export abstract class SharePointApi {
       return null;
     }
     return this.read(response, request.action, schema);
+  }
+
+  /** A refused call in SharePoint's words: throttling and outages retryable, the rest permanent. */
+  refusal(response: Response, action: string): Promise<DmsTargetError> {
+    return this.wire.http.refusal(this.wire.ctx, response, action);
   }
 }

@@ -5,7 +5,7 @@ import { GraphTokens } from "./graph-auth";
 import { GRAPH_DEFAULT_BASE_URL, graphEndpoints } from "./graph-endpoints";
 import { GraphLibrary } from "./graph-library";
 import { parseLibraryUrl } from "./library-url";
-import type { CallOptions } from "../guarded-call";
+import { sharePointWire } from "./sharepoint-api";
 import { createSharePointTarget } from "./sharepoint-target-core";
 
 // SharePoint Online through Microsoft Graph: the app signs in with its client credentials
@@ -38,12 +38,10 @@ export function createSharePointCloudTarget(settings: SharePointCloudSettings, c
     throw new DmsTargetError(SHAREPOINT_CLOUD_KIND, (error as Error).message, false, { cause: error });
   }
   const endpoints = graphEndpoints(ctx, settings.base_url);
-  const call: CallOptions = { guard: ctx.guard, purpose: endpoints.purpose, timeoutMs: ctx.timeoutMs, kind: SHAREPOINT_CLOUD_KIND };
-  const tokens = new GraphTokens(settings, ctx, call, endpoints);
-  const api = new GraphApi(tokens, call, endpoints, ctx);
-  const { testSteps, ...target } = createSharePointTarget(SHAREPOINT_CLOUD_KIND, settings, new GraphLibrary(api, call, url, () => ctx.now()), (ms) =>
-    ctx.sleep(ms),
-  );
+  const wire = sharePointWire(SHAREPOINT_CLOUD_KIND, ctx, endpoints.purpose);
+  const tokens = new GraphTokens(settings, wire, endpoints);
+  const api = new GraphApi(wire, tokens, endpoints);
+  const { testSteps, ...target } = createSharePointTarget(SHAREPOINT_CLOUD_KIND, settings, new GraphLibrary(api, url), (ms) => ctx.sleep(ms));
   const signIn = {
     step: "Sign in",
     run: async () => {

@@ -3,7 +3,8 @@ import type { VendorContext, VendorTarget } from "../vendor-target";
 import { parseLibraryUrl } from "./library-url";
 import { RestApi } from "./rest-api";
 import { RestLibrary } from "./rest-library";
-import { type CallOptions, hostsPurpose } from "../guarded-call";
+import { hostsPurpose } from "../vendor-http";
+import { sharePointWire } from "./sharepoint-api";
 import { createSharePointTarget } from "./sharepoint-target-core";
 import { WindowsSignIn } from "./windows-sign-in";
 
@@ -59,15 +60,12 @@ export function createSharePointOnPremTarget(settings: SharePointOnPremSettings,
     }
   }
   const purpose = hostsPurpose("SharePoint Server", [origin.hostname, ...(ctx.baseUrl ? [new URL(ctx.baseUrl).hostname] : [])]);
-  const call: CallOptions = { guard: ctx.guard, purpose, timeoutMs: ctx.timeoutMs, kind: SHAREPOINT_ON_PREM_KIND };
-  const signIn = new WindowsSignIn({ account: settings.client_id, password: settings.client_secret, domain: settings.tenant_id }, origin, call);
+  const wire = sharePointWire(SHAREPOINT_ON_PREM_KIND, ctx, purpose);
+  const signIn = new WindowsSignIn({ account: settings.client_id, password: settings.client_secret, domain: settings.tenant_id }, origin, wire);
   const siteUrl = `${origin.origin}${url.sitePath}`;
-  const api = new RestApi(siteUrl, signIn, call, ctx);
-  const { testSteps, ...target } = createSharePointTarget(
-    SHAREPOINT_ON_PREM_KIND,
-    settings,
-    new RestLibrary(api, { ...url, origin: origin.origin }, () => ctx.now()),
-    (ms) => ctx.sleep(ms),
+  const api = new RestApi(siteUrl, signIn, wire);
+  const { testSteps, ...target } = createSharePointTarget(SHAREPOINT_ON_PREM_KIND, settings, new RestLibrary(api, { ...url, origin: origin.origin }), (ms) =>
+    ctx.sleep(ms),
   );
   const signInStep = {
     step: "Sign in",

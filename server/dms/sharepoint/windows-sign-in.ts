@@ -1,16 +1,17 @@
 import httpntlm from "httpntlm";
-import type { RequestInit, Response } from "undici";
-import type { GuardedConnection } from "../../outbound/guard";
-import { OutboundRefusedError } from "../../outbound/guard";
+import type { Response } from "undici";
+import { type GuardedConnection, OutboundRefusedError } from "../../outbound/guard";
 import { DmsTargetError } from "../dms-target";
-import type { CallOptions } from "../guarded-call";
+import type { VendorRequest } from "../vendor-http";
+import type { SharePointWire } from "./sharepoint-api";
 
 // Windows sign-in (NTLM) to SharePoint Server, the way its web applications accept a service
 // account. NTLM authenticates a connection, not a request: the three messages (negotiate,
 // challenge, authenticate) must travel on one kept-alive connection, and what follows on that
 // connection is signed in. So the client holds one guarded connection per credential, sends
 // plainly while it is signed in, and shakes hands again whenever the server asks (a new
-// connection, an idle one the server closed). The messages are httpntlm's (NTLMv2).
+// connection, an idle one the server closed). The messages are httpntlm's (NTLMv2); each request
+// goes through the vendors' one HTTP layer on that connection (vendor-http.ts, `via`).
 
 export interface WindowsAccount {
   /** "CONTOSO\svc-ecfx", "svc-ecfx@contoso.local" or "svc-ecfx" with the domain given apart. */
@@ -31,7 +32,7 @@ export function ntlmAccount(settings: WindowsAccount) {
   return { username, domain, password: settings.password, workstation: WORKSTATION };
 }
 
-const isTimeout = (error: unknown) => error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+type SignedRequest = Pick<VendorRequest, "method" | "headers" | "body">;
 
 /** Whether a 401 offers NTLM: IIS and Apache list "NTLM" (or "Negotiate", which carries it). */
 const offersNtlm = (response: Response) => /\b(NTLM|Negotiate)\b/i.test(response.headers.get("www-authenticate") ?? "");
@@ -45,7 +46,7 @@ export class WindowsSignIn {
   constructor(
     private readonly settings: WindowsAccount,
     private readonly origin: URL,
-    private readonly call: CallOptions,
+    private readonly wire: SharePointWire,
   ) {}
 
   /** "CONTOSO\svc-ecfx", as messages name the account. */
@@ -55,7 +56,7 @@ export class WindowsSignIn {
   }
 
   /** Sends one request signed in, shaking hands first when the server asks for it. */
-  send(url: URL, init: Omit<RequestInit, "redirect" | "dispatcher" | "signal">): Promise<Response> {
+  send(url: URL, init: SignedRequest): Promise<Response> {
     const next = this.queue.then(() => this.signedSend(url, init));
     this.queue = next.then(
       // The answer must be read before the next request may use the connection.
@@ -89,10 +90,10 @@ export class WindowsSignIn {
   }
 
   private refused(): DmsTargetError {
-    return new DmsTargetError(this.call.kind, `Windows sign-in failed: SharePoint refused the account ${this.accountName}`, false);
+    return new DmsTargetError(this.wire.http.kind, `Windows sign-in failed: SharePoint refused the account ${this.accountName}`, false);
   }
 
-  private async signedSend(url: URL, init: Omit<RequestInit, "redirect" | "dispatcher" | "signal">): Promise<Response> {
+  private async signedSend(url: URL, init: SignedRequest): Promise<Response> {
     if (this.signedIn) {
       const plain = await this.fetch(url, init);
       if (plain.status !== 401) return plain;
@@ -100,13 +101,13 @@ export class WindowsSignIn {
       this.signedIn = false;
     }
     const account = ntlmAccount(this.settings);
-    const headers = { ...(init.headers as Record<string, string> | undefined) };
+    const headers = { ...init.headers };
     // Negotiate without the body: the server answers it with its challenge before reading one.
     const challenge = await this.fetch(url, { method: init.method, headers: { ...headers, authorization: httpntlm.ntlm.createType1Message(account) } });
     await challenge.arrayBuffer().catch(() => undefined);
     if (challenge.status !== 401) {
       throw new DmsTargetError(
-        this.call.kind,
+        this.wire.http.kind,
         `Windows sign-in failed: SharePoint answered HTTP ${challenge.status} instead of an NTLM challenge`,
         challenge.status >= 500,
       );
@@ -116,7 +117,7 @@ export class WindowsSignIn {
       .find((value) => /^(NTLM|Negotiate) \S/i.test(value.trim()));
     if (!offered) {
       throw new DmsTargetError(
-        this.call.kind,
+        this.wire.http.kind,
         offersNtlm(challenge)
           ? `Windows sign-in failed: SharePoint gave no NTLM challenge for the account ${this.accountName}`
           : "Windows sign-in failed: this SharePoint address does not accept Windows (NTLM) sign-in",
@@ -125,7 +126,7 @@ export class WindowsSignIn {
     }
     let parseError: Error | undefined;
     const type2 = httpntlm.ntlm.parseType2Message(offered.trim().replace(/^Negotiate /i, "NTLM "), (error) => (parseError = error));
-    if (!type2) throw new DmsTargetError(this.call.kind, `Windows sign-in failed: ${parseError?.message ?? "the challenge could not be read"}`, false);
+    if (!type2) throw new DmsTargetError(this.wire.http.kind, `Windows sign-in failed: ${parseError?.message ?? "the challenge could not be read"}`, false);
     const answer = await this.fetch(url, { ...init, headers: { ...headers, authorization: httpntlm.ntlm.createType3Message(type2, account) } });
     if (answer.status === 401) {
       await answer.body?.cancel();
@@ -135,17 +136,18 @@ export class WindowsSignIn {
     return answer;
   }
 
-  private async fetch(url: URL, init: Omit<RequestInit, "redirect" | "dispatcher" | "signal">): Promise<Response> {
+  private async fetch(url: URL, init: SignedRequest): Promise<Response> {
+    const { http, ctx, purpose } = this.wire;
     try {
-      this.connection ??= this.call.guard.connection(this.origin, this.call.purpose);
-      return await this.connection.fetch(url, { ...init, signal: AbortSignal.timeout(this.call.timeoutMs) });
+      this.connection ??= ctx.guard.connection(this.origin, purpose);
+      return await http.send(ctx, purpose, url, { ...init, via: this.connection });
     } catch (error) {
       // A connection that failed is not reused: the next request opens another and signs in again.
       await this.reset();
-      if (error instanceof OutboundRefusedError) throw new DmsTargetError(this.call.kind, error.message, false, { cause: error });
-      if (isTimeout(error))
-        throw new DmsTargetError(this.call.kind, `${url.host} did not answer within ${Math.round(this.call.timeoutMs / 1000)} s`, true, { cause: error });
-      throw new DmsTargetError(this.call.kind, `${url.host} could not be reached`, true, { cause: error });
+      // The guard refuses the origin when the connection is opened, before the layer is reached.
+      if (error instanceof OutboundRefusedError)
+        throw new DmsTargetError(http.kind, `SharePoint may not be reached at ${url.host}: ${error.message}`, false, { cause: error });
+      throw error;
     }
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BOX_MAX_NAME_LENGTH, boxFileName, boxSafeName, firstFreeName } from "../../../server/dms/box/box-names";
-import { BoxCallError, BoxUnreachableError, retryAfterMs, toDmsError } from "../../../server/dms/box/box-errors";
+import { BoxSdkError } from "box-node-sdk/lib/box/errors";
+import { BoxCallError, retryAfterMs, toDmsError } from "../../../server/dms/box/box-errors";
 import { filingMetadata, isFilingCopy, metadataKey } from "../../../server/dms/box/box-metadata";
 import { BOX_DEFAULT_BASE_URL, boxPurpose, boxUrls } from "../../../server/dms/box/box-hosts";
 
@@ -46,13 +47,14 @@ describe("Box errors", () => {
     expect(retryAfterMs(null, now)).toBeUndefined();
   });
 
-  it("classifies Box's answers: throttling, faults and time-outs pass, refusals are final", () => {
+  it("classifies Box's answers: throttling and faults pass, refusals are final", () => {
     const throttled = toDmsError(new BoxCallError(429, "rate_limit_exceeded", "Slow down", 5000, false), "Box refused the upload");
     expect(throttled).toMatchObject({ retryable: true, retryAfterMs: 5000, message: "Box could not take the upload: Slow down" });
     expect(toDmsError(new BoxCallError(502, undefined, "HTTP 502", undefined, false), "Box refused the upload").retryable).toBe(true);
-    expect(toDmsError(new BoxUnreachableError("no answer within 5 s", true), "Box refused the upload")).toMatchObject({
-      retryable: true,
-      message: "Box did not answer the upload: no answer within 5 s",
+    const offShape = new BoxSdkError({ message: 'Expecting "id" of type "FolderFull" to be defined' });
+    expect(toDmsError(offShape, "Box refused to create folder /Acme")).toMatchObject({
+      retryable: false,
+      message: 'Box answered the request to create folder /Acme in an unexpected shape: Expecting "id" of type "FolderFull" to be defined',
     });
     for (const status of [400, 401, 403, 404]) {
       const error = toDmsError(new BoxCallError(status, "x", "Access denied", undefined, false), "Box refused the upload");

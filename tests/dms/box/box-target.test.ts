@@ -344,7 +344,17 @@ describe("Box target, large files and edges", () => {
   it("gives up on a Box that does not answer within the time-out, as retryable", async () => {
     const error = await againstRawServer(() => undefined, { timeoutMs: 200 });
     expect(error.retryable).toBe(true);
-    expect(error.message).toMatch(/no answer within/);
+    expect(error.message).toBe("Box did not answer within 1 s");
+  });
+
+  it("fails clearly, not with a wrong filing, when a folder listing lacks a field Box's description requires", async () => {
+    // A token, then the root's listing with a folder whose name is missing.
+    const error = await againstRawServer((request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      if (request.url?.startsWith("/oauth2/token")) return response.end('{"access_token":"T","expires_in":3600,"token_type":"bearer"}');
+      response.end('{"entries":[{"type":"folder","id":"11"}],"next_marker":null}');
+    });
+    expect(error).toMatchObject({ retryable: false, message: "Box answered listing folder 0 in an unexpected shape: entries.0.name: Required" });
   });
 
   it("refuses an answer larger than any Box answer, unread", async () => {
@@ -353,7 +363,7 @@ describe("Box target, large files and edges", () => {
       response.write("{");
     });
     expect(error.retryable).toBe(false);
-    expect(error.message).toMatch(/more than \d+ bytes/);
+    expect(error.message).toBe(`Box sent an answer larger than ${MAX_BOX_ANSWER_BYTES} bytes`);
   });
 
   it("answers a request Box's description does not allow with 400 and records it", async () => {

@@ -241,6 +241,23 @@ describe("failures", () => {
     expect(error.message).toBe(`Dropbox refused the upload of ${intended.location}: no_permission/..`);
   });
 
+  it("fails clearly, not with a wrong filing, when Dropbox answers in another shape than its specification", async () => {
+    // A token, then an account without root_info: the client must not guess the namespace.
+    const offShape: http.RequestListener = (incoming, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      if (incoming.url?.startsWith("/oauth2/token")) return response.end('{"access_token":"sl.token","expires_in":14400,"token_type":"bearer"}');
+      response.end('{"account_id":"dbid:1","name":{"display_name":"Franz"},"email":"f@example.com"}');
+    };
+    await withRawServer(offShape, async (origin) => {
+      const test = await contextFor(origin);
+      const error = await rejection(createDropboxTarget(test.settings, test.ctx).intend(request(), "filing-1"));
+      expect(error).toMatchObject({
+        retryable: false,
+        message: "Dropbox answered reading the account's root in an unexpected shape: root_info: Required",
+      });
+    });
+  });
+
   it("counts a call Dropbox does not answer in time as worth another try", async () => {
     await withRawServer(
       () => undefined,

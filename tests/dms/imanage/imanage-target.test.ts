@@ -367,6 +367,29 @@ describe("iManage failures", () => {
     }
   });
 
+  it("fails clearly, not with a folder made twice, when a folder listing lacks an item's name", async () => {
+    // Sign-in and discovery as iManage answers them, then a folder's children without a name.
+    const offShape = http.createServer((req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      if (req.url?.startsWith("/auth/oauth2/token")) return res.end('{"access_token":"t","expires_in":1800,"token_type":"bearer"}');
+      if (req.url === "/api") return res.end(JSON.stringify({ data: { user: { id: "ECFX", customer_id: 1 } } }));
+      if (req.url?.includes("/children")) return res.end('{"data":[{"id":"ACTIVE!9","wstype":"folder"}]}');
+      res.end('{"data":[]}');
+    });
+    await new Promise<void>((resolve) => offShape.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(offShape.address() as AddressInfo).port}`;
+    const offGuard = new OutboundGuard({ allowedOrigins: [origin] });
+    try {
+      const { ctx } = context({ guard: offGuard, baseUrl: origin });
+      const error = await failure(() => createIManageCloudTarget(settings(), ctx).intend(request(), "off-shape"));
+      expect(error).toMatchObject({ retryable: false, message: "iManage answered the folder lookup in an unexpected shape: data.0.name: Required" });
+    } finally {
+      await offGuard.close();
+      offShape.closeAllConnections();
+      await new Promise((resolve) => offShape.close(resolve));
+    }
+  });
+
   it("reaches no host but the allowed ones: a base URL the guard does not allow is refused", async () => {
     const { ctx } = context({ baseUrl: "http://127.0.0.2:9" });
     const error = await failure(() => createIManageCloudTarget(settings(), ctx).intend(request(), "elsewhere"));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DmsTargetError } from "../../../server/dms/dms-target";
-import { Response } from "undici";
-import { readBounded, retryAfterMs } from "../../../server/dms/netdocuments/errors";
+import { item, listing, token } from "../../../server/dms/netdocuments/answers";
+import { netDocumentsReason } from "../../../server/dms/netdocuments/errors";
+import { vendorHttp } from "../../../server/dms/vendor-http";
 import { NETDOCUMENTS_DEFAULT_BASE_URL, documentLink, netDocumentsEndpoints } from "../../../server/dms/netdocuments/hosts";
 import { MAX_NAME_LENGTH, fullName, netDocumentsName, numberedName, sameName } from "../../../server/dms/netdocuments/names";
 import { profileAttributes } from "../../../server/dms/netdocuments/profile";
@@ -78,21 +79,36 @@ describe("NetDocuments hosts", () => {
   });
 });
 
-describe("Retry-After", () => {
-  it("reads seconds and HTTP dates", () => {
-    const now = Date.parse("2026-11-26T08:00:00Z");
-    expect(retryAfterMs("12", now)).toBe(12_000);
-    expect(retryAfterMs("Thu, 26 Nov 2026 08:00:30 GMT", now)).toBe(30_000);
-    expect(retryAfterMs("soon", now)).toBeUndefined();
-    expect(retryAfterMs(null, now)).toBeUndefined();
-  });
-});
+describe("NetDocuments answers", () => {
+  const http = vendorHttp({ kind: "net_documents_credential", vendor: "NetDocuments", maxAnswerBytes: 1024, reasonOf: netDocumentsReason });
 
-describe("bounded answers", () => {
-  it("refuses an answer past the limit, declared or streamed", async () => {
-    await expect(readBounded("k", new Response("x".repeat(10)), 5)).rejects.toThrow("NetDocuments answered with more than 5 bytes");
-    const declared = new Response("xx", { headers: { "content-length": "999" } });
-    await expect(readBounded("k", declared, 5)).rejects.toThrow(DmsTargetError);
-    expect((await readBounded("k", new Response("abc"), 5)).toString()).toBe("abc");
+  it("reads items alone or under standardAttributes, and listings as arrays or standardList with a next page", () => {
+    expect(http.parse(item, { standardAttributes: { id: "4821-1", name: "Notices", extension: "ndfld" } }, "reading")).toEqual({
+      id: "4821-1",
+      name: "Notices",
+      extension: "ndfld",
+    });
+    expect(http.parse(item, { envId: ":Q12:a:b", name: "Smith" }, "reading")).toEqual({ id: ":Q12:a:b", name: "Smith", extension: "" });
+    expect(http.parse(listing, [{ id: "1", name: "A", extension: "ndfld" }], "listing")).toEqual({
+      items: [{ id: "1", name: "A", extension: "ndfld" }],
+      next: undefined,
+    });
+    expect(http.parse(listing, { standardList: [], next: "tok" }, "listing")).toEqual({ items: [], next: "tok" });
+    expect(http.parse(token, { access_token: "at", expires_in: "3600" }, "the token request")).toEqual({ access_token: "at", expires_in: 3600 });
+  });
+
+  it("refuses an entry without its name or id, permanently, rather than passing it over", () => {
+    const listed = () => http.parse(listing, { standardList: [{ standardAttributes: { id: "1", extension: "ndfld" } }] }, "listing folder Smith");
+    expect(listed).toThrow(DmsTargetError);
+    expect(listed).toThrow("NetDocuments answered listing folder Smith in an unexpected shape: standardList.0.name: Required");
+    expect(() => http.parse(item, { name: "No id" }, "creating folder A")).toThrow(
+      "NetDocuments answered creating folder A in an unexpected shape: id: Required",
+    );
+  });
+
+  it("finds NetDocuments' reason in its error bodies", () => {
+    expect(netDocumentsReason({ error: "invalid_grant", error_description: "The refresh token has expired" })).toBe("The refresh token has expired");
+    expect(netDocumentsReason({ Message: "Access to this cabinet is denied" })).toBe("Access to this cabinet is denied");
+    expect(netDocumentsReason("<html>")).toBeUndefined();
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parseLibraryUrl } from "../../../server/dms/sharepoint/library-url";
 import { MAX_PATH_LENGTH, firstFreeName, sharePointFileName, sharePointFolder, sharePointSegment } from "../../../server/dms/sharepoint/sharepoint-names";
 import { documentDescription, isFromFiling, profileFields } from "../../../server/dms/sharepoint/sharepoint-profile";
-import { retryAfterMs, vendorReason } from "../../../server/dms/guarded-call";
+import { sharePointReason } from "../../../server/dms/sharepoint/sharepoint-api";
+import { retryAfterMs } from "../../../server/dms/vendor-http";
 
 describe("SharePoint names", () => {
   it.each([
@@ -87,9 +88,15 @@ describe("SharePoint answers", () => {
   });
 
   it("finds the vendor's reason in Graph, SharePoint REST and OAuth error bodies", () => {
-    expect(vendorReason('{"error":{"code":"accessDenied","message":"Access denied"}}')).toBe("Access denied");
-    expect(vendorReason('{"odata.error":{"code":"-1","message":{"lang":"en-US","value":"File Not Found."}}}')).toBe("File Not Found.");
-    expect(vendorReason('{"error":"invalid_client","error_description":"AADSTS7000215: Invalid client secret"}')).toBe("AADSTS7000215: Invalid client secret");
-    expect(vendorReason("<html>Service Unavailable</html>")).toBe("<html>Service Unavailable</html>");
+    expect(sharePointReason({ error: { code: "accessDenied", message: "Access denied" } })).toBe("Access denied");
+    expect(sharePointReason({ "odata.error": { code: "-1", message: { lang: "en-US", value: "File Not Found." } } })).toBe("File Not Found.");
+    expect(sharePointReason({ error: { code: "-2130575257", message: { lang: "en-US", value: "A file with that name exists." } } })).toBe(
+      "A file with that name exists.",
+    );
+    expect(sharePointReason({ error: "invalid_client", error_description: "AADSTS7000215: Invalid client secret\r\nTrace ID: 1" })).toBe(
+      "AADSTS7000215: Invalid client secret",
+    );
+    // Not the vendor's JSON (an HTML error page): the layer says the status instead.
+    expect(sharePointReason("<html>Service Unavailable</html>")).toBeUndefined();
   });
 });
