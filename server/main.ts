@@ -7,6 +7,7 @@ import { buildApi } from "./api/app";
 import { listenOnOwnPort } from "./api/own-port";
 import { loadOrCreateSecrets } from "./auth/secrets";
 import { openContext } from "./bootstrap";
+import { consoleBuildStale } from "./console/console-build";
 import { startConsoleServer } from "./console/console-server";
 import type { ServerContext } from "./context";
 import { ConfigError, type Config, loadConfig } from "./config";
@@ -33,23 +34,10 @@ const log = logger();
 const root = process.env.ECFX_ROOT ?? process.cwd();
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 
-/** The newest modification time under a folder, to tell whether the console build is stale. */
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 function buildConsoleIfNeeded(): void {
   // The template editor's Monaco is served from public/monaco (no CDN); cheap when already there.
   if (copyMonaco(root)) log.info("Copied the Monaco editor to public/monaco.");
-  const output = path.join(root, "build", "index.js");
-  const sources = ["app", "locales"].map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
-  const stale = !fs.existsSync(output) || sources.some((d) => newestMtime(d) > fs.statSync(output).mtimeMs);
-  if (!stale) return;
+  if (!consoleBuildStale(root)) return;
   log.info("Building the console…");
   const result = spawnSync(bin("remix"), ["build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) throw new Error("The console build failed.");

@@ -81,6 +81,27 @@ const MATTER_AND_CLIENT = [
   "l.unique_key as client_key",
 ] as const;
 
+/** The client and matter a row read with MATTER_AND_CLIENT is billed to, with their codes. */
+function billedTo(r: {
+  client_id: string | null;
+  client_name: string | null;
+  client_reference: string | null;
+  client_key: string | null;
+  matter_id: string | null;
+  matter_name: string | null;
+  matter_reference: string | null;
+  matter_key: string | null;
+}) {
+  return {
+    client: r.client_id
+      ? { id: r.client_id, name: r.client_name ?? "", code: codeOf({ id: r.client_id, reference_id: r.client_reference, unique_key: r.client_key }) }
+      : null,
+    matter: r.matter_id
+      ? { id: r.matter_id, name: r.matter_name ?? "", code: codeOf({ id: r.matter_id, reference_id: r.matter_reference, unique_key: r.matter_key }) }
+      : null,
+  };
+}
+
 export async function costRows(db: Kysely<DB>, firmId: number, filter: ExportFilter): Promise<CostRow[]> {
   let query = db
     .selectFrom("court_cost as k")
@@ -117,12 +138,7 @@ export async function costRows(db: Kysely<DB>, firmId: number, filter: ExportFil
     cost_code: r.cost_code,
     case_number: r.case_number,
     case_id: r.case_id,
-    client: r.client_id
-      ? { id: r.client_id, name: r.client_name ?? "", code: codeOf({ id: r.client_id, reference_id: r.client_reference, unique_key: r.client_key }) }
-      : null,
-    matter: r.matter_id
-      ? { id: r.matter_id, name: r.matter_name ?? "", code: codeOf({ id: r.matter_id, reference_id: r.matter_reference, unique_key: r.matter_key }) }
-      : null,
+    ...billedTo(r),
   }));
 }
 
@@ -211,12 +227,7 @@ export async function timeRows(db: Kysely<DB>, firmId: number, filter: ExportFil
       },
       case_number: r.case_number,
       case_id: r.case_id,
-      client: r.client_id
-        ? { id: r.client_id, name: r.client_name ?? "", code: codeOf({ id: r.client_id, reference_id: r.client_reference, unique_key: r.client_key }) }
-        : null,
-      matter: r.matter_id
-        ? { id: r.matter_id, name: r.matter_name ?? "", code: codeOf({ id: r.matter_id, reference_id: r.matter_reference, unique_key: r.matter_key }) }
-        : null,
+      ...billedTo(r),
     }))
     .filter((r) => r.minutes > 0)
     .sort((a, b) => a.at - b.at || a.key.localeCompare(b.key));

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 // @ts-expect-error: a plain ES module of the build scripts, without types.
-import { SERVER_ENTRY, buildServer } from "../../scripts/build-server.mjs";
+import { SERVER_ENTRY } from "../../scripts/build-server.mjs";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -8,6 +8,7 @@ import path from "node:path";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../free-port";
+import { BUILD_PRODUCT_MS, buildProduct } from "./product-processes";
 import { DEMO, DEMO_PASSWORD } from "./harness";
 
 // The console's edges, on the real product (console and API processes as `npm start` runs them):
@@ -61,12 +62,13 @@ describe("console edges", () => {
   const signIn = async (email: string = DEMO.admin, from?: string): Promise<Answer> =>
     request(port, "/login", { method: "POST", from, headers: { ...own, "content-type": FORM }, body: form({ email, password: DEMO_PASSWORD }) });
 
+  beforeAll(buildProduct, BUILD_PRODUCT_MS);
+
   beforeAll(async () => {
     port = await freePort();
     apiPort = await freePort();
     own = { origin: `http://localhost:${port}`, host: `localhost:${port}` };
     // The compiled product, as `npm start` and the container run it.
-    await buildServer();
     product = spawn(process.execPath, [SERVER_ENTRY], {
       cwd: root,
       env: {

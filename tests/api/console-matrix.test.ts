@@ -1,5 +1,3 @@
-// @ts-expect-error: a plain ES module of the build scripts, without types.
-import { buildServer } from "../../scripts/build-server.mjs";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -12,7 +10,7 @@ import { BlobStore } from "../../server/storage/blob-store";
 import { FolderBlobs } from "../../server/storage/folder-blobs";
 import { DEMO, DEMO_PASSWORD, api, creator, login } from "./harness";
 import { CUSTOM_ROLES, NO_INBOX } from "./matrix-roles";
-import { type Product, freePort, killGroup, spawnProduct } from "./product-processes";
+import { BUILD_PRODUCT_MS, type Product, buildProduct, freePort, killGroup, spawnProduct } from "./product-processes";
 import { insertDocument, insertEnvelope, insertTraces, processedNotice } from "./walled-notice";
 
 // The console's pages that show notice data, on the real product (console and API processes as
@@ -104,6 +102,7 @@ const NO_NOTICE_ROUTE_FILES = [
   "auth.saml.slo",
   "auth.sso.logout",
   "resources.ping",
+  "resources.page-view", // the browser's page views: a title and a path, never a notice
   "scim.v2.$", // the identity provider's provisioning calls: users and groups
 ];
 
@@ -141,11 +140,12 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
   const ids: Record<string, string> = {};
   const cookies: Record<string, string> = {};
 
+  beforeAll(buildProduct, BUILD_PRODUCT_MS);
+
   beforeAll(async () => {
     port = await freePort();
     const apiPort = await freePort();
     const host = `localhost:${port}`;
-    await buildServer();
     product = spawnProduct(
       {
         ECFX_ROLES: "console,api",

@@ -1,5 +1,6 @@
 import { data, redirect } from "@remix-run/node";
 import { allows } from "../../common/access";
+import type { InvoiceLines } from "../../common/invoice-lines";
 import { billing } from "../../common/resources/billing";
 import { ApiError } from "../../utils/api.server";
 import { requireUser } from "../../utils/auth.server";
@@ -11,15 +12,6 @@ import { invoicePath } from "./paths";
 // provider's hosted page, so it works without JavaScript.
 
 const q = encodeURIComponent;
-
-export interface InvoiceLine {
-  position: number;
-  service_kind: string;
-  case_id: string | null;
-  description: string;
-  quantity: string;
-  amount_cents: number;
-}
 
 export interface InvoiceRecord {
   id: string;
@@ -39,7 +31,7 @@ export async function invoicePageData(request: Request, id: string) {
   const { me, api, headers } = await requireUser(request, billing.accessKey);
   const [invoice, lines] = await Promise.all([
     api.json<InvoiceRecord>(`${billing.apiPath}/${q(id)}`),
-    api.json<{ lines: InvoiceLine[]; status: string; due_cents: number; can_pay: boolean }>(`${billing.apiPath}/${q(id)}/lines`),
+    api.json<InvoiceLines>(`${billing.apiPath}/${q(id)}/lines`),
   ]);
   const paidReturn = new URL(request.url).searchParams.get("paid") === "1";
   return data(

@@ -4,6 +4,7 @@ import type { ServerContext } from "../../context";
 import { type Caller, authenticate, levelOf, requireAccess } from "../../auth/caller";
 import { allows } from "../../../app/common/access";
 import { billingSettingOf } from "../../billing/court-costs";
+import type { InvoiceLines } from "../../../app/common/invoice-lines";
 import { readScopeOf, walledMatterIds } from "../../resources/read-scope";
 import { costRows, costsCsv, costsLedes, timeLedes, timeRows, timeTimeslips } from "../../billing/exports";
 import { creditedCents } from "../../billing/invoices";
@@ -50,7 +51,7 @@ export function billingRoutes(app: FastifyInstance, ctx: ServerContext) {
     return due > 0 ? { status: "OPEN", due } : { status: "CREDITED", due: 0 };
   };
 
-  app.get<IdParams>("/api/v1/invoice/:id/lines", async (request) => {
+  app.get<IdParams>("/api/v1/invoice/:id/lines", async (request): Promise<InvoiceLines> => {
     const caller = await callerFor(request, "read");
     const invoice = await invoiceOf(caller, request.params.id);
     const lines = await db
