@@ -54,7 +54,7 @@ export async function speakFirmWords(database: Database, firmId: number, version
   speakWith(await firmWords(database, firmId, version));
 }
 
-/** Runs `work` (a job, a mail) in the firm's words. */
-export async function withFirmWords<T>(database: Database, firmId: number, work: () => Promise<T>): Promise<T> {
-  return withWords(await firmWords(database, firmId), work);
+/** Runs `work` (a job, a mail) in the firm's words; at `version` when the caller read it already. */
+export async function withFirmWords<T>(database: Database, firmId: number, work: () => Promise<T>, version?: number): Promise<T> {
+  return withWords(await firmWords(database, firmId, version), work);
 }

@@ -3,7 +3,7 @@ import type { ServerContext } from "../context";
 import { withFirmWords } from "../db/firm-words";
 import { newId } from "../lib/ids";
 import { type Logger, logger } from "../../app/common/logger";
-import { type Job, type JobKind, RetryLater, claimJob, completeAndClaimNext, completeJob, releaseJob, retryJob } from "./queue";
+import { type ClaimedJob, type Job, type JobKind, RetryLater, claimJob, completeAndClaimNext, completeJob, releaseJob, retryJob } from "./queue";
 
 const IDLE_POLL_MS = 250;
 const DEFAULT_ATTEMPTS = 5;
@@ -75,16 +75,19 @@ async function releaseLeasesOfDeadProcesses(ctx: ServerContext): Promise<void> {
   }
 }
 
+/** The version of the job's firm's words its claim read (none when the firm is gone: read again). */
+const wordsOf = (job: ClaimedJob): number | undefined => (job.dictionary_version == null ? undefined : Number(job.dictionary_version));
+
 /** A failed job is tried again later, or given up past its attempts; says which. */
-async function recordFailure(ctx: ServerContext, handlers: JobHandlers, job: Job, error: unknown): Promise<"given up" | "retry"> {
+async function recordFailure(ctx: ServerContext, handlers: JobHandlers, job: ClaimedJob, error: unknown): Promise<"given up" | "retry"> {
   const reason = error instanceof Error ? error.message : String(error);
   const handler = handlers[job.kind as JobKind];
   if (job.attempts >= (handler?.attempts ?? DEFAULT_ATTEMPTS)) {
-    await withFirmWords(ctx.database, job.firm_id, async () => handler?.onGiveUp?.(ctx, job, reason));
+    await withFirmWords(ctx.database, job.firm_id, async () => handler?.onGiveUp?.(ctx, job, reason), wordsOf(job));
     await completeJob(ctx, job);
     return "given up";
   }
-  await withFirmWords(ctx.database, job.firm_id, async () => handler?.onRetry?.(ctx, job, reason));
+  await withFirmWords(ctx.database, job.firm_id, async () => handler?.onRetry?.(ctx, job, reason), wordsOf(job));
   await retryJob(ctx, job, reason, error instanceof RetryLater ? error.afterMs : 0);
   return "retry";
 }
@@ -156,7 +159,7 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
   const loop = async () => {
     await released;
     // The claim made with the last job's completion, as a poll of its own.
-    let carried: { poll: number; job: Job | undefined } | undefined;
+    let carried: { poll: number; job: ClaimedJob | undefined } | undefined;
     while (!stopping) {
       // Counted busy while claiming (and while carrying a claim): another loop's empty poll must
       // not call the queue drained while this claim may still bring a job back.
@@ -182,7 +185,7 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
       const handler = handlers[job.kind as JobKind] as JobHandler | undefined;
       try {
         // A job speaks its firm's words: the reasons it stores and the mail it sends.
-        await withFirmWords(ctx.database, job.firm_id, () => handlerOf(handlers, job).run(ctx, job));
+        await withFirmWords(ctx.database, job.firm_id, () => handlerOf(handlers, job).run(ctx, job), wordsOf(job));
         await stageLine(ctx, log, handler, job, started);
         if (stopping) await completeJob(ctx, job);
         else carried = { poll: ++polls, job: await completeAndClaimNext(ctx, job, workerId, leaseMs) };

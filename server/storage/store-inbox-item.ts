@@ -377,11 +377,14 @@ async function updateDocumentStatuses(db: Kysely<DB>, item: FilingItem, document
     .where("inbox_item_id", "=", item.id)
     .where("what", "=", "document")
     .execute();
+  // One update per status the documents move to, not one per document.
+  const moving = new Map<DmsStatus, string[]>();
   for (const document of documents) {
     const own = records.filter((r) => r.document_id === document.id);
     const status: DmsStatus = own.length === 0 ? "canceled" : own.every((r) => r.status === "succeeded") ? "succeeded" : final ? "failed" : "delayed";
-    if (status !== document.dms_status) await db.updateTable("document").set({ dms_status: status }).where("id", "=", document.id).execute();
+    if (status !== document.dms_status) moving.set(status, [...(moving.get(status) ?? []), document.id]);
   }
+  for (const [status, ids] of moving) await db.updateTable("document").set({ dms_status: status }).where("id", "in", ids).execute();
 }
 
 /** Sets the item's DMS status, with its event, the jobs that follow and whatever `alsoRecord` writes, in one transaction. */

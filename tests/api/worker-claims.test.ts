@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimJob, enqueue, releaseJob } from "../../server/jobs/queue";
+import { openDatabase } from "../../server/db/database";
+import { claimJob, completeAndClaimNext, enqueue, releaseJob } from "../../server/jobs/queue";
 import { type JobHandlers, startWorker } from "../../server/jobs/worker";
 import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 import { type RunningApi, backends, startApi } from "./harness";
@@ -75,5 +76,61 @@ describe.each(backends)("a worker completing a job and taking the next together 
     // Another worker takes it at once.
     expect(await claimJob(running.ctx, "other-worker", 60_000)).toMatchObject({ id: job!.id, locked_by: "other-worker" });
     await db().deleteFrom("job").execute();
+  });
+
+  it("never hands one job to two claims made at once, alone or with a completion", async () => {
+    const refs = Array.from({ length: 12 }, (_, n) => `due-${n}`);
+    for (const ref of refs) await queue(ref);
+    // Three times as many claims as jobs, all at once (on PostgreSQL, on as many connections).
+    const claims = await Promise.all(Array.from({ length: 36 }, (_, n) => claimJob(running.ctx, `claimer-${n}`, 60_000)));
+    const taken = claims.filter((job) => job !== undefined);
+    expect(taken.map((job) => job.ref_id).sort()).toEqual([...refs].sort());
+    expect(taken.every((job) => job.attempts === 1)).toBe(true);
+    // Each completion takes one of the next jobs; no two take the same, and none takes its own.
+    const next = Array.from({ length: 12 }, (_, n) => `next-${n}`);
+    for (const ref of next) await queue(ref);
+    const carried = await Promise.all(taken.map((job) => completeAndClaimNext(running.ctx, job, job.locked_by!, 60_000)));
+    expect(carried.map((job) => job?.ref_id).sort()).toEqual([...next].sort());
+    expect(carried.every((job) => job?.dictionary_version !== undefined)).toBe(true);
+    expect((await db().selectFrom("job").select("ref_id").execute()).map((j) => j.ref_id).sort()).toEqual([...next].sort());
+    await db().deleteFrom("job").execute();
+  });
+
+  it("runs every job once with three workers on connections of their own taking jobs at once", async () => {
+    const ran: string[] = [];
+    const step = withStep(async (refId) => {
+      ran.push(refId);
+      // Long enough for the other loops to claim meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    });
+    const databases = [0, 1, 2].map(() => openDatabase(running.ctx.config.databaseUrl));
+    const workers = databases.map((database) => startWorker({ ...running.ctx, database }, step, 4));
+    try {
+      const refs = Array.from({ length: 90 }, (_, n) => `burst-${n}`);
+      await db()
+        .insertInto("job")
+        .values(
+          refs.map((ref_id, n) => ({
+            id: `burst-job-${n}`,
+            kind: "apply-walls",
+            firm_id: firmId,
+            ref_id,
+            run_at: running.ctx.clock.now(),
+            attempts: 0,
+            locked_until: null,
+            locked_by: null,
+            last_error: null,
+            created_at: running.ctx.clock.now(),
+          })),
+        )
+        .execute();
+      for (let i = 0; i < 400 && ran.length < refs.length; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      await Promise.all(workers.map((worker) => worker.drain()));
+      expect([...ran].sort()).toEqual([...refs].sort());
+      expect(await db().selectFrom("job").select("id").execute()).toEqual([]);
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()));
+      await Promise.all(databases.map((database) => database.close()));
+    }
   });
 });

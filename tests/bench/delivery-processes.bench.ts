@@ -6,6 +6,7 @@
 // CPU per notice is also given as a ratio to the bare pipeline's (bare-pipeline.ts), measured first.
 // Run: npx tsx tests/bench/delivery-processes.bench.ts [sqlite|postgres] [workers] [rates,...] [seconds]
 import os from "node:os";
+import { sql } from "kysely";
 import nodemailer from "nodemailer";
 import { openDatabase } from "../../server/db/database";
 import { startCourtSimulator } from "../../server/courts/simulator";
@@ -46,6 +47,56 @@ interface RateResult {
   p95: number;
   done: number;
   cpuPerNotice: number;
+  /** Stages tried again later (the workers' own warnings), per notice. */
+  retriesPerNotice: number;
+  /** PostgreSQL only: what its counters and lock table said over the measured notices. */
+  contention?: Contention;
+}
+
+interface Contention {
+  /** Samples (every 100 ms) of the product's backends waiting for a lock, summed, per notice. */
+  lockWaitsPerNotice: number;
+  deadlocks: number;
+  /** Transactions committed (a statement outside a transaction is one), per notice. */
+  commitsPerNotice: number;
+  rollbacksPerNotice: number;
+}
+
+const RETRIED = "stage failed, tried again later";
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+/**
+ * Watches PostgreSQL while notices flow: its backends for the database waiting for a lock,
+ * sampled, and the database's deadlock and transaction counters. Resolves to the figures once stopped.
+ */
+async function watchContention(database: ReturnType<typeof openDatabase>, name: string): Promise<(notices: number) => Promise<Contention>> {
+  const counters = async () =>
+    (
+      await sql<{ deadlocks: number; commits: number; rollbacks: number }>`select deadlocks::int as deadlocks, xact_commit::int as commits,
+        xact_rollback::int as rollbacks from pg_stat_database where datname = ${name}`.execute(database.db)
+    ).rows[0]!;
+  const before = await counters();
+  let waits = 0;
+  const sampler = setInterval(() => {
+    void sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted
+      and pid in (select pid from pg_stat_activity where datname = ${name})`
+      .execute(database.db)
+      .then(
+        (r) => (waits += r.rows[0]?.n ?? 0),
+        () => undefined,
+      );
+  }, 100);
+  return async (notices) => {
+    clearInterval(sampler);
+    const after = await counters();
+    // The watcher's own statements are a few per second; they are left in the commit count.
+    return {
+      lockWaitsPerNotice: waits / notices,
+      deadlocks: after.deadlocks - before.deadlocks,
+      commitsPerNotice: (after.commits - before.commits) / notices,
+      rollbacksPerNotice: (after.rollbacks - before.rollbacks) / notices,
+    };
+  };
 }
 
 /** Resolves once a worker process says it runs jobs (it has opened the database and loaded its code). */
@@ -153,11 +204,15 @@ async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
       await sendAt(messages.slice(0, WARM_UP), 10);
       await waitUntilDelivered(db, WARM_UP);
       const cpuBefore = cpu();
+      const retriedBefore = workers.reduce((sum, worker) => sum + occurrences(worker.log(), RETRIED), 0);
+      const watching = BACKEND === "postgres" ? await watchContention(database, new URL(data.env.DATABASE_URL!).pathname.slice(1)) : undefined;
       const started = Date.now();
       await sendAt(messages.slice(WARM_UP), rate);
       transport.close();
       await waitUntilDelivered(db, WARM_UP + count);
       const cpuUsed = cpu() - cpuBefore;
+      const contention = await watching?.(count);
+      const retried = workers.reduce((sum, worker) => sum + occurrences(worker.log(), RETRIED), 0) - retriedBefore;
       // The warm-up's notices were all received before the clock started.
       const items = await db.selectFrom("inbox_item").select(["id", "created_at"]).where("created_at", ">=", started).execute();
       const mails = new Map(
@@ -178,6 +233,8 @@ async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
         p95: sorted.length < count ? Infinity : percentile(sorted, 95),
         done: both.length,
         cpuPerNotice: cpuUsed / count,
+        retriesPerNotice: retried / count,
+        contention,
       };
     } finally {
       await database.close();
@@ -213,6 +270,13 @@ async function main() {
     const p95 = Number.isFinite(r.p95) ? `${r.p95} ms` : `not all done (${r.done} of ${rate * SECONDS})`;
     console.log(
       `  ${String(rate).padStart(3)}/s: p50 ${r.p50} ms, p95 ${p95}, CPU ${r.cpuPerNotice.toFixed(1)} ms per notice (${(r.cpuPerNotice / bare).toFixed(1)}× the bare pipeline)`,
+    );
+    const c = r.contention;
+    console.log(
+      `        per notice: ${r.retriesPerNotice.toFixed(2)} stages tried again` +
+        (c
+          ? `, ${c.lockWaitsPerNotice.toFixed(2)} lock waits seen (sampled every 100 ms), ${c.commitsPerNotice.toFixed(1)} commits, ${c.rollbacksPerNotice.toFixed(2)} rollbacks; ${c.deadlocks} deadlocks`
+          : ""),
     );
     if (r.p95 < AIM_MS) best = rate;
     else if (r.p95 > 3 * AIM_MS) break;

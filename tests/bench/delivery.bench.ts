@@ -15,19 +15,8 @@ const summary = (values: number[]) => {
 
 async function main() {
   const pipeline = await startPipeline("ecfx-bench-delivery-");
-  const { ctx, post } = pipeline;
-  const timekeeper = await post("/api/v1/timekeeper", { full_name: "Bench Keeper", email: "bench@firm.test" });
-  await post("/api/v1/timekeeper-group", {
-    name: "Realtime PDF",
-    time_zone: "America/Chicago",
-    delivery_method: "PDF",
-    notification_cadence: "REALTIME",
-    timekeeper_ids: [timekeeper],
-  });
-  await pipeline.createFixtureCase(timekeeper);
-  const store = await post("/api/v1/generic-credential", { name: "Bench store", field: "bench" });
-  const policy = await post("/api/v1/storage-policy", { name: "Bench policy", dms_credential_id: store, store_documents: true, store_email: "eml" });
-  await ctx.database.db.updateTable("firm").set({ storage_policy_id: policy }).where("is_default", "=", 1).execute();
+  const { ctx } = pipeline;
+  await pipeline.fileAndMail();
 
   const messages = distinctNotices(COUNT);
   // The whole product runs in this process (SMTP, worker, court simulator, mail capture): its CPU

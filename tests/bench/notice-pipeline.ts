@@ -13,6 +13,7 @@ import type { DB } from "../../server/db/schema";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
 import { startWorker } from "../../server/jobs/worker";
+import { createLogger } from "../../app/common/logger";
 import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -52,7 +53,8 @@ export async function waitUntilDelivered(db: Kysely<DB>, total: number): Promise
   }
 }
 
-export async function startPipeline(prefix: string) {
+/** `env` adds to the product's settings: DATABASE_URL for PostgreSQL. */
+export async function startPipeline(prefix: string, env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const simulator = await startCourtSimulator();
   const config = loadConfig({
@@ -61,6 +63,7 @@ export async function startPipeline(prefix: string) {
     LOG_LEVEL: "silent",
     ECFX_COURT_CONCURRENCY: "8",
     ECFX_DEMO_DATA: "false",
+    ...env,
   });
   const ctx = await openContext(config);
   const api = buildApi(ctx);
@@ -68,7 +71,10 @@ export async function startPipeline(prefix: string) {
   const apiUrl = `http://127.0.0.1:${(api.server.address() as { port: number }).port}`;
   const smtp = createSmtpListener(ctx, { port: 0, host: "127.0.0.1" });
   const smtpPort = await listen(smtp, 0, "127.0.0.1");
-  const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY);
+  // The worker writes its line per stage as a firm's does (info), to nowhere: the cost stays, the noise goes.
+  const worker = startWorker(ctx, PIPELINE_JOBS, config.ECFX_WORKER_CONCURRENCY, {
+    log: createLogger({ level: "info", stream: { write: () => undefined } }),
+  });
 
   const login = await fetch(`${apiUrl}/auth/login`, {
     method: "POST",
@@ -100,6 +106,24 @@ export async function startPipeline(prefix: string) {
       assigned_timekeepers: [timekeeper],
     });
   };
+  /**
+   * A firm as one using the product has it: a timekeeper on the fixture's case in a group mailed
+   * each notice with its PDF, and a storage policy filing the documents and the e-mail.
+   */
+  const fileAndMail = async () => {
+    const timekeeper = await post("/api/v1/timekeeper", { full_name: "Bench Keeper", email: "bench@firm.test" });
+    await post("/api/v1/timekeeper-group", {
+      name: "Realtime PDF",
+      time_zone: "America/Chicago",
+      delivery_method: "PDF",
+      notification_cadence: "REALTIME",
+      timekeeper_ids: [timekeeper],
+    });
+    await createFixtureCase(timekeeper);
+    const store = await post("/api/v1/generic-credential", { name: "Bench store", field: "bench" });
+    const policy = await post("/api/v1/storage-policy", { name: "Bench policy", dms_credential_id: store, store_documents: true, store_email: "eml" });
+    await ctx.database.db.updateTable("firm").set({ storage_policy_id: policy }).where("is_default", "=", 1).execute();
+  };
   const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, pool: true, maxConnections: 10, ignoreTLS: true });
   const send = (raw: string) => transport.sendMail({ envelope: { from: "txed_cmecf@txed.uscourts.test", to: [DEMO_INBOX] }, raw });
 
@@ -107,6 +131,7 @@ export async function startPipeline(prefix: string) {
     ctx,
     post,
     createFixtureCase,
+    fileAndMail,
     send,
     async close() {
       transport.close();

@@ -104,7 +104,9 @@ async function main(): Promise<number> {
 const SCRIPTS: [title: string, script: string, args: string[]][] = [
   ["Notice parser", "parse.bench.ts", []],
   ["Notice parser against juriscraper, one core", "parse-vs-juriscraper.bench.ts", ["5", "3"]],
-  ["A burst of 400 notices: pipeline throughput", "pipeline.bench.ts", ["400"]],
+  // With the statements each notice sends its database, the most frequent listed.
+  ["A burst of 400 notices: pipeline throughput, SQLite", "pipeline.bench.ts", ["400", "sqlite", "12"]],
+  ["A burst of 400 notices: pipeline throughput, PostgreSQL", "pipeline.bench.ts", ["400", "postgres", "12"]],
   ["Notices at 20/s: in → filed and mailed", "delivery.bench.ts", ["20", "15"]],
   // From 10/s: the slower machines seen hold 10–17/s, and a run stops once a rate falls far behind.
   ["Highest steady rate, separate processes, SQLite, 1 worker", "delivery-processes.bench.ts", ["sqlite", "1", "10,15,20,30,40,50,60", "10"]],
