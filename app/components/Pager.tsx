@@ -18,8 +18,11 @@ function PageLink({ to, label }: { to: string | null; label: string }) {
   );
 }
 
-/** Previous/next as real links that keep the rest of the query, so paging works without JS. */
-export function Pager({ page, size, total }: { page: number; size: number; total: number }) {
+/**
+ * Previous/next as real links that keep the rest of the query, so paging works without JS. A
+ * table gives its own links (`neighbours`: with the API's cursor of each page, decision 121).
+ */
+export function Pager({ page, size, total, neighbours }: { page: number; size: number; total: number; neighbours?: { previous: string; next: string } }) {
   const { t } = useTranslation();
   const location = useLocation();
   const pages = Math.max(1, Math.ceil(total / size));
@@ -29,13 +32,15 @@ export function Pager({ page, size, total }: { page: number; size: number; total
     params.set("size", String(size));
     return `${location.pathname}?${params.toString()}`;
   };
+  const previous = neighbours?.previous ?? href(page - 1);
+  const next = neighbours?.next ?? href(page + 1);
   return (
     <Row gap="xs">
       <Text size="sm" c="dimmed">
         {t("table.total", { count: total })} · {t("table.pageOf", { page, pages })}
       </Text>
-      <PageLink to={page > 1 ? href(page - 1) : null} label={t("table.previous")} />
-      <PageLink to={page < pages ? href(page + 1) : null} label={t("table.next")} />
+      <PageLink to={page > 1 ? previous : null} label={t("table.previous")} />
+      <PageLink to={page < pages ? next : null} label={t("table.next")} />
     </Row>
   );
 }

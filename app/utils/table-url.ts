@@ -2,7 +2,9 @@ import { PAGE_SIZES } from "./paging";
 
 // Table state lives in the URL (?q=&sort=-created_at&page=3&size=50&filter.status=open
 // &filter.created_at=2026-01-01..2026-01-31&quick=recent): the loader reads it, both table
-// renderers write it, and the same state becomes the API's search or export query.
+// renderers write it, and the same state becomes the API's search or export query. The pager's
+// previous and next links also carry the API's cursor for that page (`before` or `after`,
+// decision 121): the page is then found from the row next to it; without one, by its number.
 
 export type PageSize = (typeof PAGE_SIZES)[number];
 export type QuickFilter = "all" | "recent" | "notMapped";
@@ -29,6 +31,9 @@ export interface TableState {
   /** Field → value: text, option(s) as a comma list, id(s), or a date range `from..to`. */
   filters: Record<string, string>;
   quick: QuickFilter;
+  /** The API's cursor of this page, from the previous page's next link (`after`) or the next page's previous link (`before`). */
+  after: string;
+  before: string;
 }
 
 export interface ParsedTableUrl {
@@ -43,7 +48,9 @@ export interface ParsedTableUrl {
 
 const MAX_TEXT = 200;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const STATE_KEYS = new Set(["q", "sort", "page", "size", "quick"]);
+const STATE_KEYS = new Set(["q", "sort", "page", "size", "quick", "after", "before"]);
+/** A cursor is the API's opaque base64url text; anything else is left out of the state. */
+const CURSOR = /^[A-Za-z0-9_-]{1,4000}$/;
 export const FILTER_PREFIX = "filter.";
 export const rangeInputName = (field: string, end: "from" | "to") => `${FILTER_PREFIX}${field}.${end}`;
 
@@ -141,7 +148,14 @@ export function parseTableUrl(params: URLSearchParams, spec: TableSpec): ParsedT
     size,
     filters,
     quick,
+    after: "",
+    before: "",
   };
+  // One cursor at most, and only on a page after the first (the first needs none).
+  const after = params.get("after") ?? "";
+  const before = params.get("before") ?? "";
+  if (page > 1 && CURSOR.test(after)) state.after = after;
+  else if (page > 1 && CURSOR.test(before)) state.before = before;
   // A half-entered range cannot be written back canonically; the page shows it with the message.
   return { state, partialRanges, errors, needsCanonical: needsCanonical && Object.keys(errors).length === 0 };
 }
@@ -158,6 +172,8 @@ export function tableSearchParams(state: TableState, spec: TableSpec): URLSearch
   if (state.sort && state.sort !== spec.defaultSort) out.set("sort", state.sort);
   if (state.page > 1) out.set("page", String(state.page));
   if (state.size !== spec.defaultSize) out.set("size", String(state.size));
+  if (state.after) out.set("after", state.after);
+  else if (state.before) out.set("before", state.before);
   return out;
 }
 
@@ -171,11 +187,24 @@ export function tableHref(pathname: string, state: TableState, spec: TableSpec, 
   return search ? `${pathname}?${search}` : pathname;
 }
 
-/** A changed state; anything but the page itself sends the reader back to page 1. */
+/**
+ * A changed state; anything but the page itself sends the reader back to page 1. A cursor is of
+ * the page it came with: kept only when the patch gives one.
+ */
 export function changeState(state: TableState, patch: Partial<TableState>): TableState {
-  const next = { ...state, ...patch };
+  const next = { ...state, after: "", before: "", ...patch };
   if (patch.page === undefined) next.page = 1;
   return next;
+}
+
+/**
+ * The state of the page before or after this one, with the API's cursor for it when the answer
+ * gave one (the first page needs none).
+ */
+export function neighbourState(state: TableState, cursors: { previous?: string; next?: string }, step: -1 | 1): TableState {
+  const page = state.page + step;
+  const cursor = page <= 1 ? {} : step === 1 ? { after: cursors.next ?? "" } : { before: cursors.previous ?? "" };
+  return changeState(state, { page, ...cursor });
 }
 
 /** The direction a field is sorted in, if it leads or takes part in the sort. */
@@ -202,6 +231,8 @@ function apiFilterParams(state: TableState, out: URLSearchParams): URLSearchPara
 /** The query of GET {apiPath}/search for one page of the table. */
 export function apiSearchQuery(state: TableState): URLSearchParams {
   const out = new URLSearchParams({ max: String(state.size), offset: String((state.page - 1) * state.size) });
+  if (state.after) out.set("after", state.after);
+  else if (state.before) out.set("before", state.before);
   return apiFilterParams(state, out);
 }
 

@@ -39,7 +39,7 @@ export interface KeptList {
 
 /**
  * The page's statement: the rows with keys `keys` when given, else after `after` (null: from the
- * first row) skipping `offset`; with `version`, each row also reads the table's version and its key.
+ * first row) skipping `offset`; each row reads its key (keyColumn) and, with `version`, the table's version.
  */
 export type PageQuery<R> = (page: {
   keys: unknown[] | null;
@@ -154,7 +154,8 @@ async function fromAnchor<R extends Record<string, unknown>>(
 /**
  * The page of `limit` rows at `offset`, exact: by the keys it had when the table is still at the
  * version they were found in; else from the nearest anchor of the current version; else by OFFSET.
- * With the version its statement read, when it has rows (row-counts.ts: it holds the firm's rows).
+ * With the version its statement read, when it has rows (row-counts.ts: it holds the firm's rows);
+ * each row keeps its key (rowKeyOf).
  */
 export async function keptPage<R extends Record<string, unknown>>(
   db: AnyDb,
@@ -179,14 +180,19 @@ export async function keptPage<R extends Record<string, unknown>>(
     if (rows.length > 0) keep(pages, pageKey, { version: versionOf(rows)!, keys: rows.map((r) => r[KEY_COLUMN]) }, MAX_PAGES);
   }
   const read = versionOf(rows);
-  for (const row of rows) {
-    delete row[VERSION_COLUMN];
-    delete row[KEY_COLUMN];
-  }
+  for (const row of rows) delete row[VERSION_COLUMN];
   return { rows, version: read };
 }
 
-/** The select-list entries that read the table's version and the row's key into the page's rows. */
-export function versionColumns(version: RawBuilder<unknown>, key: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`${version} as ${sql.ref(VERSION_COLUMN)}, ${key} as ${sql.ref(KEY_COLUMN)}`;
+/** The select-list entry that reads the table's version into the page's rows. */
+export function versionColumn(version: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`${version} as ${sql.ref(VERSION_COLUMN)}`;
 }
+
+/** The select-list entry that reads the row's key into the page's rows (every page reads it). */
+export function keyColumn(key: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`${key} as ${sql.ref(KEY_COLUMN)}`;
+}
+
+/** The row's key a page's row read (keyColumn). */
+export const rowKeyOf = (row: Record<string, unknown>): unknown => row[KEY_COLUMN];

@@ -14,6 +14,9 @@ export interface SearchQuery {
   sort: { field: string; descending: boolean }[];
   filters: Filter[];
   quick?: "recent" | "notMapped";
+  /** An opaque cursor from a previous search's answer: the page after (or before) a row (keyset.ts). */
+  after?: string;
+  before?: string;
 }
 
 export class QueryError extends Error {
@@ -32,6 +35,8 @@ const base = z.object({
   freeText: z.string().trim().max(200).optional(),
   sort: z.string().max(200).optional(),
   quick: z.enum(["all", "recent", "notMapped"]).optional(),
+  after: z.string().max(4_000).optional(),
+  before: z.string().max(4_000).optional(),
 });
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -71,5 +76,6 @@ export function parseSearchQuery(params: Record<string, string | string[] | unde
     sort,
     filters,
     quick: parsed.quick === "all" ? undefined : parsed.quick,
+    ...(parsed.after ? { after: parsed.after } : parsed.before ? { before: parsed.before } : {}),
   };
 }

@@ -110,12 +110,43 @@ export async function runApiSearches(apiUrl: string, requests: number, cpu?: () 
     },
     cpu,
   );
+  // The same deep pages as the pager's next link asks them, with the cursor the page before
+  // answered (decision 121), beside them by number; then both for a search by text, a list that
+  // keeps no anchors (decision 064), where a page by number reads every match before it.
+  const lastPage = async (query: string) => {
+    const res = await fetch(`${apiUrl}/api/v1/case/search?max=1&${query}`, { headers });
+    await res.arrayBuffer();
+    return Math.min(1_990, Math.floor(Number(res.headers.get("x-total-count")) / 50));
+  };
+  const byLink = async (query: string, from: number, to: number) => {
+    const linked: string[] = [];
+    for (let i = 0; i < requests + 20; i++) {
+      const page = pages.int(from, to);
+      const res = await fetch(`${apiUrl}/api/v1/case/search?max=50&offset=${(page - 2) * 50}&${query}`, { headers });
+      await res.arrayBuffer();
+      linked.push(`max=50&offset=${(page - 1) * 50}&${query}&after=${res.headers.get("x-next-cursor") ?? ""}`);
+    }
+    return linked;
+  };
+  const full = (rows: unknown[]) => rows.length === 50;
+  const deepLinked = await byLink("sort=-case_number", 100, 1_990);
+  const deepByLink = await sample(requests, 20, (i) => get(deepLinked[i]!, full), cpu);
+  const TEXT = "sort=-case_number&freeText=cv";
+  const textLast = await lastPage(TEXT);
+  const textFrom = Math.max(2, Math.floor(textLast / 20));
+  const textDeep = await sample(requests, 20, () => get(`max=50&offset=${(pages.int(textFrom, textLast) - 1) * 50}&${TEXT}`, full), cpu);
+  const textLinked = await byLink(TEXT, textFrom, textLast);
+  const textByLink = await sample(requests, 20, (i) => get(textLinked[i]!, full), cpu);
+  const textPages = `pages ${textFrom}-${textLast}`;
   return {
     totalCases,
     summaries: [
       summarise("API cases, first page (default sort)", first, API_AIM_MS),
       summarise("API cases, free text", text, API_AIM_MS),
       summarise(DEEP_PAGE_LABEL, deep, API_AIM_MS),
+      summarise("API cases, the same pages by the next link (cursor)", deepByLink, API_AIM_MS),
+      summarise(`API cases, free text "cv", sort=-case_number, ${textPages}`, textDeep, API_AIM_MS),
+      summarise(`API cases, free text "cv", the same pages by the next link (cursor)`, textByLink, API_AIM_MS),
     ],
   };
 }

@@ -6,7 +6,7 @@ import { MantineReactTable, useMantineReactTable } from "mantine-react-table";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PAGE_SIZES } from "../../utils/paging";
-import { type PageSize, type TableState, changeState, tableHref } from "../../utils/table-url";
+import { type PageSize, type TableState, changeState, neighbourState, tableHref } from "../../utils/table-url";
 import { CellContent } from "./CellContent";
 import { DateEndInput, DateRangesContext, useDateRanges } from "./DateRangeFilters";
 import { filterChoices } from "./format";
@@ -215,7 +215,10 @@ export function InteractiveTable({ table, striped, selection }: { table: TableDa
     },
     onPaginationChange: (updater: Updater<typeof pagination>) => {
       const next = apply(updater, pagination);
-      go(next.pageSize !== state.size ? changeState(state, { size: next.pageSize as PageSize }) : changeState(state, { page: next.pageIndex + 1 }));
+      const step = next.pageIndex + 1 - state.page;
+      // The page before or after this one goes with the API's cursor for it (decision 121).
+      if (next.pageSize === state.size && (step === 1 || step === -1)) go(neighbourState(state, table.cursors, step));
+      else go(next.pageSize !== state.size ? changeState(state, { size: next.pageSize as PageSize }) : changeState(state, { page: next.pageIndex + 1 }));
     },
     onColumnVisibilityChange: (updater: Updater<Record<string, boolean>>) => {
       const next = apply(updater, visibility);

@@ -3,7 +3,7 @@ import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useFocusClass } from "../../utils/focus-class";
 import { PAGE_SIZES } from "../../utils/paging";
-import { changeState, tableHref } from "../../utils/table-url";
+import { changeState, neighbourState, tableHref } from "../../utils/table-url";
 import { Pager } from "../Pager";
 import type { TableFrame } from "./types";
 
@@ -32,7 +32,15 @@ export function PageControls({ table }: { table: TableFrame }) {
           ),
         )}
       </div>
-      <Pager page={table.state.page} size={table.state.size} total={table.total} />
+      <Pager
+        page={table.state.page}
+        size={table.state.size}
+        total={table.total}
+        neighbours={{
+          previous: tableHref(location.pathname, neighbourState(table.state, table.cursors, -1), table.spec, current),
+          next: tableHref(location.pathname, neighbourState(table.state, table.cursors, 1), table.spec, current),
+        }}
+      />
     </Row>
   );
 }

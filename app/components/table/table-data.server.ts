@@ -20,6 +20,8 @@ interface Page {
   /** By field: titles of the ids the rows name, and the choices of reference filters (few enough to list). */
   titles: ReferenceTitles;
   options: Record<string, ReferenceOption[]>;
+  previous?: string;
+  next?: string;
   error: TableData["loadError"];
 }
 
@@ -103,6 +105,7 @@ async function wholeTable(request: Request, def: ResourceDef, document: boolean)
       columns: arranged,
       rows: page.rows.map((row) => tableRow(row, columns)),
       total: page.total,
+      cursors: { ...(page.previous ? { previous: page.previous } : {}), ...(page.next ? { next: page.next } : {}) },
       state: parsed.state,
       spec,
       errors: parsed.errors,

@@ -30,6 +30,8 @@ export interface TableFrame {
   spec: TableSpec;
   errors: ParsedTableUrl["errors"];
   partialRanges: ParsedTableUrl["partialRanges"];
+  /** The API's cursors of the previous and next pages, for the pager's links (decision 121). */
+  cursors: { previous?: string; next?: string };
   /** The search failed: the API's status and text. */
   loadError: { status: number; text: string } | null;
   canCreate: boolean;

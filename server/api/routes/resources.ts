@@ -33,8 +33,13 @@ export function resourceRoutes(app: FastifyInstance, ctx: ServerContext) {
     if (!request.query.sort) query = { ...query, sort: query.sort.filter((s) => fieldLevel(caller, res.def.resource, s.field) !== "DENY") };
     const result = await search(ctx, caller, res, query);
     void reply.header("x-total-count", String(result.total));
+    // The previous and next pages' cursors (keyset.ts), to send back as `before` and `after`.
+    const cursors = { ...(result.previous ? { previous: result.previous } : {}), ...(result.next ? { next: result.next } : {}) };
+    if (cursors.previous) void reply.header("x-previous-cursor", cursors.previous);
+    if (cursors.next) void reply.header("x-next-cursor", cursors.next);
     // A list page asks for its references' titles and filter choices in the same call.
-    if (request.query.references === "1") return { rows: result.rows, total: result.total, ...(await referenceAnswers(ctx, caller, res, result.rows)) };
+    if (request.query.references === "1")
+      return { rows: result.rows, total: result.total, ...cursors, ...(await referenceAnswers(ctx, caller, res, result.rows)) };
     return result.rows;
   });
 
