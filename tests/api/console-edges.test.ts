@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 // @ts-expect-error: a plain ES module of the build scripts, without types.
-import { SERVER_ENTRY, buildServer } from "../../scripts/build-server.mjs";
+import { SERVER_ENTRY } from "../../scripts/build-server.mjs";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildProductOnce } from "./build-once";
 import { freePort } from "../free-port";
 import { DEMO, DEMO_PASSWORD } from "./harness";
 
@@ -66,7 +67,7 @@ describe("console edges", () => {
     apiPort = await freePort();
     own = { origin: `http://localhost:${port}`, host: `localhost:${port}` };
     // The compiled product, as `npm start` and the container run it.
-    await buildServer();
+    await buildProductOnce();
     product = spawn(process.execPath, [SERVER_ENTRY], {
       cwd: root,
       env: {

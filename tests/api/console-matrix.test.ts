@@ -1,11 +1,10 @@
-// @ts-expect-error: a plain ES module of the build scripts, without types.
-import { buildServer } from "../../scripts/build-server.mjs";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildProductOnce } from "./build-once";
 import { type Database, openDatabase } from "../../server/db/database";
 import { createUser } from "../../server/firm/create-firm";
 import { BlobStore } from "../../server/storage/blob-store";
@@ -144,7 +143,7 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
     port = await freePort();
     const apiPort = await freePort();
     const host = `localhost:${port}`;
-    await buildServer();
+    await buildProductOnce();
     product = spawnProduct(
       {
         ECFX_ROLES: "console,api",
