@@ -22,7 +22,7 @@ export async function buildProductOnce(): Promise<void> {
   const dir = sqliteTemplateDir(inject("ecfxTestRun"));
   const built = path.join(dir, "product-built");
   const lock = path.join(dir, "product-building");
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const start = Date.now();
   while (!fs.existsSync(built)) {
     try {
