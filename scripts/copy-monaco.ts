@@ -32,8 +32,10 @@ export function copyMonaco(root: string): boolean {
   fs.rmSync(staging, { recursive: true, force: true });
   fs.cpSync(path.join(packageDir, "min", "vs"), staging, { recursive: true });
   const vs = path.join(target, "vs");
-  fs.rmSync(vs, { recursive: true, force: true });
   try {
+    // Another process may be putting its copy in place at this moment (ENOTEMPTY): then the
+    // rename below fails too and that copy serves.
+    fs.rmSync(vs, { recursive: true, force: true });
     fs.renameSync(staging, vs);
   } catch (error) {
     // Processes starting together on a fresh checkout each copy; the first one in place serves.

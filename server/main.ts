@@ -1,13 +1,12 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { copyMonaco } from "../scripts/copy-monaco";
+import { buildConsoleIfNeeded } from "../scripts/build-console";
 import { buildApi } from "./api/app";
 import { listenOnOwnPort } from "./api/own-port";
 import { loadOrCreateSecrets } from "./auth/secrets";
 import { openContext } from "./bootstrap";
-import { consoleBuildStale } from "./console/console-build";
 import { startConsoleServer } from "./console/console-server";
 import type { ServerContext } from "./context";
 import { ConfigError, type Config, loadConfig } from "./config";
@@ -32,16 +31,6 @@ import { logger } from "../app/common/logger";
 const log = logger();
 
 const root = process.env.ECFX_ROOT ?? process.cwd();
-const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
-
-function buildConsoleIfNeeded(): void {
-  // The template editor's Monaco is served from public/monaco (no CDN); cheap when already there.
-  if (copyMonaco(root)) log.info("Copied the Monaco editor to public/monaco.");
-  if (!consoleBuildStale(root)) return;
-  log.info("Building the console…");
-  const result = spawnSync(bin("remix"), ["build"], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) throw new Error("The console build failed.");
-}
 
 /** Compiled, the console's server sits beside this file (build/server); from source, tsx runs it. */
 function consoleServerCommand(): string[] {
@@ -104,7 +93,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const stops: Array<() => Promise<void>> = [];
   // Built before anything else runs: the build blocks this process while it lasts.
-  if (config.ECFX_ROLES.includes("console") && !isServerCopy()) buildConsoleIfNeeded();
+  if (config.ECFX_ROLES.includes("console") && !isServerCopy()) buildConsoleIfNeeded(root, () => log.info("Building the console…"));
   // A process serving both answers pages and the API calls they make without a hop to another
   // process, and its copies then use every core for both (docs/decisions/049-a-process-per-core.md).
   const together = config.ECFX_ROLES.includes("console") && config.ECFX_ROLES.includes("api");

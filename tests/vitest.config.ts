@@ -1,4 +1,4 @@
-import { configDefaults, defineConfig } from "vitest/config";
+import { type TestProjectInlineConfiguration, configDefaults, defineConfig } from "vitest/config";
 
 /**
  * Test files that change what a process keeps for its whole life, so each runs in a process of
@@ -19,6 +19,78 @@ const OWN_PROCESS = [
 
 const ALL = ["server/**/*.test.ts", "app/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "tests/dms/**/*.test.ts"];
 
+/**
+ * The files that also run on PostgreSQL in `npm test`: what the two databases do differently.
+ * SQL written per database (search and its folding, counts and dashboards, lists with their
+ * links and orders, exports and imports, the read scope and walls, seeds and the demo reset),
+ * locking and concurrency (job claims, the stalled-work sweep, blobs, start-up, several machines),
+ * what each database refuses (control characters) and the migrations. Every other file runs on
+ * SQLite only; `npm run test:pg` (ECFX_TEST_PG_ALL=1) runs every file on both, as CI does.
+ * Left to that pass although they ran on both: the access matrix (the rules are the product's,
+ * the SQL under them is the read scope's, which isolation, ethical-walls and the search files
+ * prove on PostgreSQL) and the crash at every stage (recovery on PostgreSQL: several-machines,
+ * with workers and listeners killed; the sweep and the claims: stalled-work, worker-claims).
+ */
+const POSTGRES = [
+  "tests/api/analytics.test.ts",
+  "tests/api/case-documents.test.ts",
+  "tests/api/case-tracking.test.ts",
+  "tests/api/control-characters.test.ts",
+  "tests/api/dashboard-counts-concurrency.test.ts",
+  "tests/api/dashboard-kept.test.ts",
+  "tests/api/dashboard.test.ts",
+  "tests/api/demo-reset.test.ts",
+  "tests/api/ethical-walls.test.ts",
+  "tests/api/export.test.ts",
+  "tests/api/firm.test.ts",
+  "tests/api/import.test.ts",
+  "tests/api/isolation.test.ts",
+  "tests/api/jurisdiction-preferences.test.ts",
+  "tests/api/kept-pages.test.ts",
+  "tests/api/last-administrator.test.ts",
+  "tests/api/link-lists.test.ts",
+  "tests/api/pipeline.test.ts",
+  "tests/api/preferences.test.ts",
+  "tests/api/search-accents.test.ts",
+  "tests/api/search-counts.test.ts",
+  "tests/api/search-references.test.ts",
+  "tests/api/security-roles.test.ts",
+  "tests/api/several-machines.test.ts",
+  "tests/api/several-starts.test.ts",
+  "tests/api/slow-calls.test.ts",
+  "tests/api/stalled-work.test.ts",
+  "tests/api/storage.test.ts",
+  "tests/api/throttle.test.ts",
+  "tests/api/worker-claims.test.ts",
+  "tests/unit/firm-logo-migration.test.ts",
+  "tests/unit/outbound-mail-notices-migration.test.ts",
+  "server/seed/large.test.ts",
+];
+
+/**
+ * What a project changes of the config below: its files, whether they share processes, its env.
+ * LOG_LEVEL: the product's own log lines of servers a test runs in its process; tests that read
+ * them set their level and stream, processes a test starts name the level they need.
+ */
+function project(name: string, include: string[], exclude: string[], isolate: boolean, env: Record<string, string> = {}): TestProjectInlineConfiguration {
+  return { extends: true, test: { name, include, exclude: [...configDefaults.exclude, ...exclude], isolate, env: { LOG_LEVEL: "silent", ...env } } };
+}
+
+// Loading the server's modules again for every file took about as long as the tests that use
+// them: files share a process per worker and load them once, except OWN_PROCESS.
+// Each project has workers of its own (Vitest never hands a worker to another project), so the
+// databases the harness reads once per process (api/test-run.ts) are the project's.
+const SQLITE_ONLY = { ECFX_TEST_PG_URL: "" };
+const ownOnPostgres = OWN_PROCESS.filter((f) => POSTGRES.includes(f));
+const projects = process.env.ECFX_TEST_PG_ALL
+  ? [project("shared", ALL, OWN_PROCESS, false), project("own-process", OWN_PROCESS, [], true)]
+  : [
+      project("shared", ALL, [...OWN_PROCESS, ...POSTGRES], false, SQLITE_ONLY),
+      project("shared-pg", POSTGRES, OWN_PROCESS, false),
+      project("own-process", OWN_PROCESS, ownOnPostgres, true, SQLITE_ONLY),
+      project("own-process-pg", ownOnPostgres, [], true),
+    ];
+
 // One config for unit and API tests; API tests start real servers on free ports.
 export default defineConfig({
   test: {
@@ -26,20 +98,12 @@ export default defineConfig({
     environment: "node",
     // Tags the run for its test databases and drops them at its end (api/test-run.ts).
     globalSetup: ["tests/api/test-run.ts"],
-    // The product's own log lines of servers a test runs in its process: tests that read them
-    // set their level and stream; processes a test starts name the level they need.
-    env: { LOG_LEVEL: "silent" },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
     // Vitest's default on two cores is one file at a time; most files wait on servers, processes
     // and the database rather than on the CPU, so two at a time halve the run.
     maxWorkers: 2,
-    projects: [
-      // Loading the server's modules again for every file took about as long as the tests that
-      // use them: the other files share a process per worker and load them once.
-      { extends: true, test: { name: "shared", include: ALL, exclude: [...configDefaults.exclude, ...OWN_PROCESS], isolate: false } },
-      { extends: true, test: { name: "own-process", include: OWN_PROCESS, isolate: true } },
-    ],
+    projects,
   },
 });

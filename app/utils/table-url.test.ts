@@ -40,6 +40,8 @@ describe("table state in the URL", () => {
       size: 50,
       filters: { status: "open", created_at: "2026-01-01..2026-01-31", matter_id: "m1,m2" },
       quick: "recent",
+      after: "",
+      before: "",
     });
     expect(errors).toEqual({});
     expect(needsCanonical).toBe(false);
@@ -47,7 +49,7 @@ describe("table state in the URL", () => {
 
   it("falls back to the defaults for missing or unusable values", () => {
     const { state } = parse("page=-2&size=33&sort=password_hash&quick=everything&filter.secret=x&filter.status=deleted");
-    expect(state).toEqual({ q: "", sort: "-created_at", page: 1, size: 25, filters: {}, quick: "all" });
+    expect(state).toEqual({ q: "", sort: "-created_at", page: 1, size: 25, filters: {}, quick: "all", after: "", before: "" });
   });
 
   it("offers the page sizes 10, 25, 50 and 100 only", () => {

@@ -7,8 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILD_PRODUCT_MS, buildProductOnce } from "./build-once";
 import { freePort } from "../free-port";
-import { BUILD_PRODUCT_MS, buildProduct } from "./product-processes";
 import { DEMO, DEMO_PASSWORD } from "./harness";
 
 // The console's edges, on the real product (console and API processes as `npm start` runs them):
@@ -62,7 +62,7 @@ describe("console edges", () => {
   const signIn = async (email: string = DEMO.admin, from?: string): Promise<Answer> =>
     request(port, "/login", { method: "POST", from, headers: { ...own, "content-type": FORM }, body: form({ email, password: DEMO_PASSWORD }) });
 
-  beforeAll(buildProduct, BUILD_PRODUCT_MS);
+  beforeAll(buildProductOnce, BUILD_PRODUCT_MS);
 
   beforeAll(async () => {
     port = await freePort();

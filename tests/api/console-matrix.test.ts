@@ -4,13 +4,14 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILD_PRODUCT_MS, buildProductOnce } from "./build-once";
 import { type Database, openDatabase } from "../../server/db/database";
 import { createUser } from "../../server/firm/create-firm";
 import { BlobStore } from "../../server/storage/blob-store";
 import { FolderBlobs } from "../../server/storage/folder-blobs";
 import { DEMO, DEMO_PASSWORD, api, creator, login } from "./harness";
 import { CUSTOM_ROLES, NO_INBOX } from "./matrix-roles";
-import { BUILD_PRODUCT_MS, type Product, buildProduct, freePort, killGroup, spawnProduct } from "./product-processes";
+import { type Product, freePort, killGroup, spawnProduct } from "./product-processes";
 import { insertDocument, insertEnvelope, insertTraces, processedNotice } from "./walled-notice";
 
 // The console's pages that show notice data, on the real product (console and API processes as
@@ -140,7 +141,7 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
   const ids: Record<string, string> = {};
   const cookies: Record<string, string> = {};
 
-  beforeAll(buildProduct, BUILD_PRODUCT_MS);
+  beforeAll(buildProductOnce, BUILD_PRODUCT_MS);
 
   beforeAll(async () => {
     port = await freePort();

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { COPY_NODE_OPTIONS } from "../../server/lib/server-copies";
 import { BENCH_PASSWORD } from "../bench/product";
 import { consoleCookie } from "../bench/search";
+import { buildProductOnce } from "./build-once";
 import { type Product, freePort, killAllGroups, killGroup, spawnProduct } from "./product-processes";
 
 // The API on every core (ECFX_WEB_CONCURRENCY): copies of it share one port, each answers, and a
@@ -147,6 +148,8 @@ describe("the API on every core", () => {
     "serves the console and the API from %i process(es), each serving both",
     async (processes) => {
       await killGroup(product);
+      // The console's build, made once for the run rather than by this product at its start.
+      await buildProductOnce();
       const [port, apiPort] = [await freePort(), await freePort()];
       product = spawnProduct({
         ECFX_DATA_DIR: dataDir,

@@ -9,9 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 // @ts-expect-error: a plain ES module of the build scripts, without types.
-import { SERVER_ENTRY, buildServer } from "../../scripts/build-server.mjs";
+import { SERVER_ENTRY } from "../../scripts/build-server.mjs";
 import { expect } from "vitest";
-import { consoleBuildStale } from "../../server/console/console-build";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { type Database, openDatabase } from "../../server/db/database";
 import { OPEN_STATUSES } from "../../server/pipeline/item-state";
@@ -63,49 +62,6 @@ export function killAllGroups(): void {
   groups.clear();
 }
 process.once("exit", killAllGroups);
-
-/** How long building the product may take in a test file's set-up: half a minute on a quiet machine. */
-export const BUILD_PRODUCT_MS = 300_000;
-
-/**
- * Builds the product as `npm start` runs it: the server, and the console when app/ or locales/
- * changed since its last build. The product would build a stale console itself at start, inside
- * the test's start-up time, and two test files starting together would build it twice at once
- * into one folder; here one test file at a time builds it (a lock folder), before the product
- * starts. Call it in a hook of its own with BUILD_PRODUCT_MS.
- */
-export async function buildProduct(): Promise<void> {
-  await buildServer();
-  const lock = path.join(root, "build", ".console-build-lock");
-  fs.mkdirSync(path.dirname(lock), { recursive: true });
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      // A lock left by a run that was killed while building is older than any build.
-      const since = fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-      if (Date.now() - since > BUILD_PRODUCT_MS) fs.rmSync(lock, { recursive: true, force: true });
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  try {
-    if (!consoleBuildStale(root)) return;
-    const built = spawn(path.join(root, "node_modules", ".bin", "remix"), ["build"], {
-      cwd: root,
-      // As the product builds it: Vitest runs with NODE_ENV=test.
-      env: { ...process.env, NODE_ENV: "production" },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let errors = "";
-    built.stderr!.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => built.once("exit", resolve));
-    if (code !== 0) throw new Error(`the console build failed:\n${errors}`);
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
-}
 
 /**
  * `server/main.ts` with these settings, in a process group of its own; `built`: the compiled

@@ -8,6 +8,8 @@ import path from "node:path";
 import { INSTANCES_READY } from "./helpers";
 // @ts-expect-error: a plain ES module of the build scripts, without types.
 import { ensureCliBuilt } from "../../scripts/build-cli.mjs";
+// @ts-expect-error: a plain ES module of the build scripts, without types.
+import { SERVER_ENTRY, ensureServerBuilt } from "../../scripts/build-server.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const instances = JSON.parse(process.env.E2E_INSTANCES ?? "[]") as Record<string, string>[];
@@ -27,12 +29,15 @@ for (const env of instances) {
 
 // Built once here, before any test runs the `ecfx` command: tests in parallel must not each build it.
 await ensureCliBuilt();
+// The compiled product, as `npm start` runs it: every instance's processes compiling the server
+// with tsx at start was most of the start-up's CPU.
+await ensureServerBuilt();
 
 const children: ChildProcess[] = instances.map((env) => {
   const dir = env.ECFX_DATA_DIR;
   if (!dir || !dir.includes(".tmp")) throw new Error("ECFX_DATA_DIR must point into tests/.tmp for browser tests");
   fs.rmSync(path.resolve(root, dir), { recursive: true, force: true });
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env: { ...process.env, ...env }, stdio: "inherit" });
+  const child = spawn(process.execPath, [SERVER_ENTRY], { cwd: root, env: { ...process.env, ...env }, stdio: "inherit" });
   child.on("exit", (code, signal) => {
     console.error(`The product on port ${env.PORT} stopped (${signal ?? code}).`);
     stopAll(1);
