@@ -26,18 +26,24 @@ export interface NoticeContext extends CaseContext {
 
 /** The case of the firm with its matter, the matter's client and its jurisdiction; null when the firm has no such case. */
 export async function loadCaseContext(db: Kysely<DB>, firmId: number, caseId: string): Promise<CaseContext | null> {
-  const kase = await db.selectFrom("court_case").selectAll().where("id", "=", caseId).where("firm_id", "=", firmId).executeTakeFirst();
-  if (!kase) return null;
-  const [matter, jurisdiction] = await Promise.all([
-    kase.matter_id ? db.selectFrom("matter").selectAll().where("id", "=", kase.matter_id).where("firm_id", "=", firmId).executeTakeFirst() : undefined,
-    kase.jurisdiction_id
-      ? db.selectFrom("jurisdiction").select("name").where("id", "=", kase.jurisdiction_id).where("firm_id", "=", firmId).executeTakeFirst()
-      : undefined,
-  ]);
+  // The case and its court's name in one read.
+  const row = await db
+    .selectFrom("court_case")
+    .leftJoin("jurisdiction", (join) => join.onRef("jurisdiction.id", "=", "court_case.jurisdiction_id").on("jurisdiction.firm_id", "=", firmId))
+    .selectAll("court_case")
+    .select("jurisdiction.name as jurisdiction_name")
+    .where("court_case.id", "=", caseId)
+    .where("court_case.firm_id", "=", firmId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { jurisdiction_name, ...kase } = row;
+  const matter = kase.matter_id
+    ? await db.selectFrom("matter").selectAll().where("id", "=", kase.matter_id).where("firm_id", "=", firmId).executeTakeFirst()
+    : undefined;
   const client = matter
     ? await db.selectFrom("client").selectAll().where("id", "=", matter.client_id).where("firm_id", "=", firmId).executeTakeFirst()
     : undefined;
-  return { case: kase, matter: matter ?? null, client: client ?? null, jurisdiction: jurisdiction ?? null };
+  return { case: kase, matter: matter ?? null, client: client ?? null, jurisdiction: jurisdiction_name == null ? null : { name: jurisdiction_name } };
 }
 
 interface ServiceContact {

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { type FirmRecord, type FirmUpdate, isAddressLiteral, normaliseHostName } from "../../app/common/firm-schema";
 import type { Database } from "../db/database";
+import { inJob, readOncePerJob } from "../db/job-reads";
 import type { DB } from "../db/schema";
 import { firmRecord, firmRowUpdate } from "./firm-record";
 
@@ -56,8 +57,8 @@ const FIRM_COLUMNS = [
   "dictionary_version",
 ] as const satisfies readonly (keyof DB["firm"])[];
 
-function selectFirm(database: Database) {
-  return database.db
+function selectFirm(db: Kysely<DB>) {
+  return db
     .selectFrom("firm")
     .select(FIRM_COLUMNS)
     .select(sql<number>`case when exists (select 1 from firm_logo where firm_logo.firm_id = firm.id) then 1 else 0 end`.as("has_logo"));
@@ -67,10 +68,27 @@ function selectFirm(database: Database) {
 // finding nothing, so such an id is answered as "no such firm" before it reaches the database.
 const isFirmId = (id: number): boolean => Number.isInteger(id) && id > 0 && id <= 2 ** 31 - 1;
 
+/** The firm's record; a job reads it once (job-reads.ts). */
 export async function findFirm(database: Database, id: number): Promise<FirmRecord | undefined> {
-  if (!isFirmId(id)) return undefined;
-  const row = await selectFirm(database).where("id", "=", id).executeTakeFirst();
-  return row ? firmRecord(row) : undefined;
+  return firmIn(database.db, id);
+}
+
+function firmIn(db: Kysely<DB>, id: number): Promise<FirmRecord | undefined> {
+  if (!isFirmId(id)) return Promise.resolve(undefined);
+  return readOncePerJob(`firm:${id}`, async () => {
+    const row = await selectFirm(db).where("id", "=", id).executeTakeFirst();
+    return row ? firmRecord(row) : undefined;
+  });
+}
+
+/**
+ * A setting of the firm that steps of a job ask for: from the job's record of the firm, else
+ * (a request) read alone through `db`.
+ */
+export async function firmSetting(db: Kysely<DB>, firmId: number, setting: "internal_walls_enabled" | "wait_for_dms_attempt_to_notify"): Promise<boolean> {
+  if (inJob()) return Boolean((await firmIn(db, firmId))?.[setting]);
+  const row = await db.selectFrom("firm").select(setting).where("id", "=", firmId).executeTakeFirst();
+  return Boolean(row?.[setting]);
 }
 
 /**

@@ -129,6 +129,16 @@ export async function receiveMessage(ctx: ServerContext, message: IncomingMessag
 
 /** The firm an inbox address belongs to, if any. */
 export async function firmForAddress(ctx: ServerContext, address: string): Promise<number | undefined> {
-  const row = await ctx.database.db.selectFrom("inbox_address").select("firm_id").where("address", "=", address.trim().toLowerCase()).executeTakeFirst();
-  return row?.firm_id;
+  return (await inboxOf(ctx, address))?.firmId;
+}
+
+/** The firm an inbox address belongs to and the largest message it takes (0: no limit), if any. */
+export async function inboxOf(ctx: ServerContext, address: string): Promise<{ firmId: number; maxBytes: number } | undefined> {
+  const row = await ctx.database.db
+    .selectFrom("inbox_address")
+    .innerJoin("firm", "firm.id", "inbox_address.firm_id")
+    .select(["inbox_address.firm_id", "firm.max_email_attachment_size"])
+    .where("inbox_address.address", "=", address.trim().toLowerCase())
+    .executeTakeFirst();
+  return row && { firmId: row.firm_id, maxBytes: Number(row.max_email_attachment_size ?? 0) };
 }

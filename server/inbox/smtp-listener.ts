@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import { BlockList, type Socket, isIP } from "node:net";
-import { SMTPServer, type SMTPServerOptions } from "smtp-server";
+import { SMTPServer, type SMTPServerAddress, type SMTPServerOptions } from "smtp-server";
 import type { ServerContext } from "../context";
-import { findFirm } from "../firm/firm-repository";
-import { firmForAddress, receiveMessage } from "./receive";
+import { inboxOf, receiveMessage } from "./receive";
 import { logger } from "../../app/common/logger";
 
 export interface SmtpOptions {
@@ -60,14 +59,19 @@ async function largestFirmMaximum(ctx: ServerContext): Promise<number> {
   return limits.length === 0 || limits.some((n) => n <= 0) ? 0 : Math.max(...limits);
 }
 
-/** The firms of this transaction's recipients: RSET and a new MAIL FROM start a new envelope. */
-async function firmsOfRecipients(ctx: ServerContext, recipients: string[]): Promise<number[]> {
-  const firms = new Set<number>();
-  for (const address of recipients) {
-    const firmId = await firmForAddress(ctx, address);
-    if (firmId) firms.add(firmId);
+type Inbox = NonNullable<Awaited<ReturnType<typeof inboxOf>>>;
+
+/**
+ * The inboxes of this transaction's recipients (RSET and a new MAIL FROM start a new envelope),
+ * as RCPT found them, each firm once.
+ */
+async function inboxesOfRecipients(ctx: ServerContext, recipients: SMTPServerAddress[], found: WeakMap<SMTPServerAddress, Inbox>): Promise<Inbox[]> {
+  const firms = new Map<number, Inbox>();
+  for (const recipient of recipients) {
+    const inbox = found.get(recipient) ?? (await inboxOf(ctx, recipient.address));
+    if (inbox) firms.set(inbox.firmId, inbox);
   }
-  return [...firms];
+  return [...firms.values()];
 }
 
 /**
@@ -76,6 +80,7 @@ async function firmsOfRecipients(ctx: ServerContext, recipients: string[]): Prom
  */
 export function createSmtpListener(ctx: ServerContext, options: SmtpOptions): SMTPServer {
   const allowed = allowList(options.allow ?? []);
+  const found = new WeakMap<SMTPServerAddress, Inbox>();
   const log = logger("smtp");
 
   const config: SMTPServerOptions = {
@@ -109,17 +114,21 @@ export function createSmtpListener(ctx: ServerContext, options: SmtpOptions): SM
       callback(null, { user: auth.username });
     },
     onRcptTo(address, _session, callback) {
-      firmForAddress(ctx, address.address).then(
-        (firmId) => (firmId ? callback() : callback(new SmtpError(`No inbox at ${address.address}`, 550))),
+      inboxOf(ctx, address.address).then(
+        (inbox) => {
+          if (!inbox) return callback(new SmtpError(`No inbox at ${address.address}`, 550));
+          // DATA uses what RCPT found rather than asking again.
+          found.set(address, inbox);
+          callback();
+        },
         (error: unknown) => callback(new SmtpError(`Temporary failure: ${String(error)}`, 451)),
       );
     },
     onData(stream, session, callback) {
       void (async () => {
         const recipients = session.envelope.rcptTo.map((r) => r.address);
-        const firms = await firmsOfRecipients(ctx, recipients);
-        const limits = await Promise.all(firms.map(async (id) => (await findFirm(ctx.database, id))?.max_email_attachment_size ?? 0));
-        const max = Math.min(...limits.filter((n) => n > 0), Number.MAX_SAFE_INTEGER);
+        const inboxes = await inboxesOfRecipients(ctx, session.envelope.rcptTo, found);
+        const max = Math.min(...inboxes.map((inbox) => inbox.maxBytes).filter((n) => n > 0), Number.MAX_SAFE_INTEGER);
         const chunks: Buffer[] = [];
         let size = 0;
         for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -132,7 +141,7 @@ export function createSmtpListener(ctx: ServerContext, options: SmtpOptions): SM
         }
         const raw = Buffer.concat(chunks);
         const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-        for (const firmId of firms) await receiveMessage(ctx, { firmId, raw, source: "SMTP", sender, recipients });
+        for (const { firmId } of inboxes) await receiveMessage(ctx, { firmId, raw, source: "SMTP", sender, recipients });
       })().then(
         () => callback(),
         (error: unknown) => {

@@ -1,4 +1,5 @@
 import type { ServerContext } from "../context";
+import { firmSetting } from "../firm/firm-repository";
 import type { NextJob } from "./queue";
 
 // Once a notice is on its case and its documents are fetched (or could not be), two things
@@ -6,11 +7,8 @@ import type { NextJob } from "./queue";
 // A firm that waits for the DMS attempt before notifying gets the mail from the storage job.
 // Both are returned as jobs, to be committed with the state change they follow.
 
-/** The one firm setting that orders the jobs, read alone: every notice asks it twice. */
-async function waitsForDmsAttempt(ctx: ServerContext, firmId: number): Promise<boolean> {
-  const firm = await ctx.database.db.selectFrom("firm").select("wait_for_dms_attempt_to_notify").where("id", "=", firmId).executeTakeFirst();
-  return Boolean(firm?.wait_for_dms_attempt_to_notify);
-}
+/** The one firm setting that orders the jobs (from the job's record of the firm). */
+const waitsForDmsAttempt = (ctx: ServerContext, firmId: number): Promise<boolean> => firmSetting(ctx.database.db, firmId, "wait_for_dms_attempt_to_notify");
 
 export async function jobsAfterProcessing(ctx: ServerContext, item: { id: string; firm_id: number }): Promise<NextJob[]> {
   const jobs: NextJob[] = [{ kind: "store-inbox-item", refId: item.id }];

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { WEBHOOK_EVENTS, type WEBHOOK_TEST_EVENT, type WebhookEvent, type WebhookType } from "../../app/common/resources/webhooks";
+import { readOncePerJob } from "../db/job-reads";
 import type { DB } from "../db/schema";
 import { newId } from "../lib/ids";
 import { enqueue } from "./queue";
@@ -161,12 +162,10 @@ export function payloadBody(type: WebhookType | string, payload: StandardPayload
 
 /** The webhooks of the firm to tell of an event: enabled, and subscribed to it. */
 async function subscribers(db: Kysely<DB>, firmId: number, event: WebhookEvent) {
-  const rows = await db
-    .selectFrom("webhook")
-    .select(["id", "type", "payload_version", "events"])
-    .where("firm_id", "=", firmId)
-    .where("enabled", "=", 1)
-    .execute();
+  // Read once per job: a notice's job may tell of several events.
+  const rows = await readOncePerJob(`webhooks:${firmId}`, () =>
+    db.selectFrom("webhook").select(["id", "type", "payload_version", "events"]).where("firm_id", "=", firmId).where("enabled", "=", 1).execute(),
+  );
   return rows.filter((w) => (JSON.parse(w.events) as string[]).includes(event));
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema";
+import { firmSetting } from "../firm/firm-repository";
 
 // Ethical walls decide, per matter, which timekeepers may hear of it. A wall on a client covers
 // every matter of that client, including matters created after the wall.
@@ -20,8 +21,7 @@ const OPEN: WallVerdict = { isWalledOut: () => false, walled: false };
  */
 export async function wallsForMatter(db: Kysely<DB>, firmId: number, matterId: string | null | undefined): Promise<WallVerdict> {
   if (!matterId) return OPEN;
-  const firm = await db.selectFrom("firm").select("internal_walls_enabled").where("id", "=", firmId).executeTakeFirst();
-  if (!firm?.internal_walls_enabled) return OPEN;
+  if (!(await firmSetting(db, firmId, "internal_walls_enabled"))) return OPEN;
   const matter = await db.selectFrom("matter").select(["id", "client_id"]).where("id", "=", matterId).where("firm_id", "=", firmId).executeTakeFirst();
   if (!matter) return OPEN;
   const walls = await db
