@@ -17,7 +17,7 @@ const SOURCES = [path.join(ROOT, "server"), path.join(ROOT, "app/common"), path.
 export async function buildServer() {
   const { build } = await import("esbuild");
   await build({
-    entryPoints: { main: path.join(ROOT, "server/main.ts"), "console-serve": path.join(ROOT, "server/console/serve.ts") },
+    entryPoints: { main: path.join(ROOT, "server/main.ts"), "console-serve": path.join(ROOT, "server/console-host/serve.ts") },
     outdir: path.join(ROOT, "build/server"),
     bundle: true,
     splitting: true,

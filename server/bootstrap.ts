@@ -15,9 +15,9 @@ import { CourtConnector } from "./courts/connector";
 import { OutboundGuard } from "./outbound/guard";
 import { TitleClient } from "./extraction/title-client";
 import { createMailer } from "./mail/mailer";
-import { BlobStore } from "./storage/blob-store";
-import { FolderBlobs } from "./storage/folder-blobs";
-import { S3Blobs } from "./storage/s3-blobs";
+import { BlobStore } from "./blobs/blob-store";
+import { FolderBlobs } from "./blobs/folder-blobs";
+import { S3Blobs } from "./blobs/s3-blobs";
 
 /** How long one call to a title extraction provider may take before it is tried again later. */
 const EXTRACTION_TIMEOUT_MS = 30_000;

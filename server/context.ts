@@ -9,7 +9,7 @@ import type { Clock } from "./lib/clock";
 import type { CourtConnector } from "./courts/connector";
 import type { TitleClient } from "./extraction/title-client";
 import type { Mailer } from "./mail/mailer";
-import type { BlobStore } from "./storage/blob-store";
+import type { BlobStore } from "./blobs/blob-store";
 
 /** Everything a request handler or a job needs, passed explicitly instead of imported globals. */
 export interface ServerContext {

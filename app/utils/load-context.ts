@@ -1,5 +1,5 @@
 /**
- * The load context of one request to the console: the console server (server/console/) builds it,
+ * The load context of one request to the console: the console server (server/console-host/) builds it,
  * the console's entry and loaders read it. Declared here, once, as Remix's AppLoadContext, which
  * is the type the console server hands over: the nonce of the response's Content-Security-Policy,
  * and, when the answer is a document, a store for values its loaders keep out of the loader data

@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import { formatCents } from "../../app/common/billing";
 import type { Config } from "../config";
 import type { DB } from "../db/schema";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import { OutboundGuard, type OutboundPurpose } from "../outbound/guard";
 
 // Paying an invoice (decision 112): one interface for a payment provider, and its one

@@ -8,7 +8,7 @@ import { openContext } from "../bootstrap";
 import { commandConfig, usageExit } from "./command-start";
 import { issueCreditNote, issueDueInvoices } from "../billing/invoices";
 import { parsePriceEntry, priceList, setPrice, syncServices } from "../billing/prices";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 
 const USAGE = `usage: ecfx billing prices [--set KIND=CENTS/UNIT[+DOCUMENT_CENTS] ...]
        ecfx billing services --firm ID --set FSX_WEB_SERVICES|--set=

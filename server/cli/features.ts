@@ -9,7 +9,7 @@ import { commandConfig, usageExit } from "./command-start";
 import { setEntitledFeatures } from "../firm/entitled-features";
 import { syncServices } from "../billing/prices";
 import { findFirm } from "../firm/firm-repository";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import { message } from "../lib/messages";
 import { defaultFirmId } from "../seed/large";
 

@@ -1,6 +1,6 @@
 import { type OutboundGuard, OutboundRefusedError } from "../outbound/guard";
 import { COURT_HOSTS } from "./court-hosts";
-import { courtIdFromHost } from "./federal-courts";
+import { courtIdFromHost } from "../jurisdictions/federal-courts";
 import { message } from "../lib/messages";
 import type { CourtSession, ProviderFetch } from "./court-session";
 

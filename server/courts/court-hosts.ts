@@ -1,5 +1,5 @@
 import type { OutboundPurpose } from "../outbound/guard";
-import { courtIdFromHost } from "./federal-courts";
+import { courtIdFromHost } from "../jurisdictions/federal-courts";
 
 /**
  * The hosts court documents may be fetched from: any host of the federal judiciary

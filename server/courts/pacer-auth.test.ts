@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StoredToken, TokenStore } from "../dms/vendor-target";
 import { OutboundGuard } from "../outbound/guard";
-import { PacerSession } from "../providers/pacer-session";
+import { PacerSession } from "./pacer-session";
 import { CourtConnector, RetryableFetchError } from "./connector";
 import { PacerUnavailableError, pacerCookie, pacerSignIn } from "./pacer-auth";
 import { type CourtSimulator, PACER_REFUSAL, PACER_TEST_ACCOUNT, startCourtSimulator } from "./simulator";

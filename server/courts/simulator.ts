@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { CSO_AUTH_PATH, CSO_LOGOUT_PATH, NEXT_GEN_CSO_COOKIE } from "./pacer-auth";
 import { DOCKET_FEED_PATH } from "./connector";
-import { courtIdFromHost } from "./federal-courts";
+import { courtIdFromHost } from "../jurisdictions/federal-courts";
 
 // A local stand-in for the courts' CM/ECF servers, speaking the part of their behaviour the
 // connector relies on: a free-look link returns the PDF; a restricted one the PACER sign-in page;

@@ -1,11 +1,11 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema";
-import { logEvent } from "../jobs/event-log";
-import { enqueue } from "../jobs/queue";
+import { logEvent } from "../queue/event-log";
+import { enqueue } from "../queue/queue";
 import { newId } from "../lib/ids";
 import { message as text } from "../lib/messages";
 import { type DocketFeedEntry, docketEntryNotice } from "../notices/docket-feed";
-import { storedColumns } from "../notices/stored-message";
+import { storedColumns } from "../stored-mail/stored-message";
 import { NOT_YET_PROCESSED } from "./receive";
 
 /** How an entry of a court's docket feed came in: ECFX Track's polling, or a case retrieve. */

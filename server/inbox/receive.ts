@@ -3,10 +3,10 @@ import addressparser from "nodemailer/lib/addressparser";
 import type { ServerContext } from "../context";
 import { stripControlCharacters } from "../lib/control-characters";
 import { newId } from "../lib/ids";
-import { logEvent } from "../jobs/event-log";
-import { emitWebhookEvent } from "../jobs/webhook-events";
+import { logEvent } from "../queue/event-log";
+import { emitWebhookEvent } from "../webhooks/webhook-events";
 import { message as text } from "../lib/messages";
-import { enqueue } from "../jobs/queue";
+import { enqueue } from "../queue/queue";
 import { decodeUtf8OrLegacy } from "../notices/charset";
 import { logger } from "../../app/common/logger";
 

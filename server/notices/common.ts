@@ -1,5 +1,5 @@
 // Pieces shared by the NEF, NDA and ACMS parsers.
-import { courtIdFromDistrictCode } from "../courts/federal-courts";
+import { courtIdFromDistrictCode } from "../jurisdictions/federal-courts";
 import { cleanCaseName } from "./case-name";
 import type { DocketNumberParts } from "./docket-number";
 import { MAX_DESCRIPTION_CHARS } from "./limits";

@@ -5,7 +5,7 @@
 // providers' own help pages (PACER/CM/ECF e-mail FAQs, ACMS instructions, Tyler's Odyssey
 // eFile & Serve help centre and state guides asking filers to allow @tylerhost.net,
 // efilingmail@tylerhost.net and tylertech.com, File & ServeXpress's user guides).
-import { courtIdFromHost } from "../courts/federal-courts";
+import { courtIdFromHost } from "../jurisdictions/federal-courts";
 import type { MailContent } from "./mime";
 import type { TextDoc } from "./text-doc";
 

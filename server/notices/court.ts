@@ -3,7 +3,7 @@
 // links weigh most), the Message-ID and sender domains, and finally the court
 // named in the notice heading. A forwarded notice still links to the court's
 // server, so the forwarder's own address never decides.
-import { courtIdFromHost, findCourtByName } from "../courts/federal-courts";
+import { courtIdFromHost, findCourtByName } from "../jurisdictions/federal-courts";
 import { parseCourtLink } from "./links";
 import type { MailContent } from "./mime";
 import type { TextLink } from "./text-doc";

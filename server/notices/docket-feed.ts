@@ -1,5 +1,5 @@
 import { parseFeed } from "htmlparser2";
-import { courtIdFromHost, findCourt } from "../courts/federal-courts";
+import { courtIdFromHost, findCourt } from "../jurisdictions/federal-courts";
 import { parseAppellateDocketNumber, parseDocketNumber } from "./docket-number";
 import type { ParsedMessage } from "./index";
 import type { ParsedDocketEntry, ParsedNotice } from "./types";

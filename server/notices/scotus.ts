@@ -9,7 +9,7 @@
 //
 // The entry text (absent in "A new docket entry has been added for …") may link the entry's
 // public documents; the case link names the docket ("25-83", "25A1208" for an application).
-import { SUPREME_COURT, courtIdFromHost } from "../courts/federal-courts";
+import { SUPREME_COURT, courtIdFromHost } from "../jurisdictions/federal-courts";
 import { cleanCaseName } from "./case-name";
 import { cleanDescription, docketNumberFields, NO_PACER_IDS, type NoticeContext } from "./common";
 import { emptyParts } from "./docket-number";

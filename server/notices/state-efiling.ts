@@ -24,7 +24,7 @@
 //   Filing Accepted for Case: 2024-CI-18817; Avery vs. Pecan Valley; Envelope Number: 93125567
 //   Notification of Service for Case: 2024-CI-18817, Avery vs. … for filing …, Envelope Number: …
 // and its bodies label the case "Case Number:", "Case #:" or "Case No.:", in tables and lists.
-import { stateCourtId } from "../courts/federal-courts";
+import { stateCourtId } from "../jurisdictions/federal-courts";
 import type { NoticeContext } from "./common";
 import { cleanDescription, NO_PACER_IDS } from "./common";
 import { MAX_RECIPIENTS } from "./limits";

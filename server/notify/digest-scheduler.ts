@@ -2,7 +2,7 @@ import { isUniqueViolation } from "../lib/errors";
 import type { ServerContext } from "../context";
 import { withFirmWords } from "../db/firm-words";
 import { newId } from "../lib/ids";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import { sendActivityReport } from "./activity-report";
 import { dueLocalDate, isKnownTimeZone } from "./digest-schedule";
 import { type DigestSchedule, loadSchedules } from "./digest-schedules";

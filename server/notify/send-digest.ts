@@ -4,7 +4,7 @@ import type { ServerContext } from "../context";
 import type { NotificationTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
 import { message } from "../lib/messages";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import { buildDelivery, loadDeliveryDocuments } from "./delivery";
 import type { DigestSchedule } from "./digest-schedules";
 import { type NoticeSummary, loadNoticeSummaries, summaryTitle } from "./notice-summaries";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { findCourt, runsCmEcf } from "../courts/federal-courts";
+import { findCourt, runsCmEcf } from "../jurisdictions/federal-courts";
 import type { DB } from "../db/schema";
 
 export interface CaseCourt {

@@ -1,5 +1,5 @@
 import type { ServerContext } from "../context";
-import { enqueue } from "../jobs/queue";
+import { enqueue } from "../queue/queue";
 import { HttpError } from "../lib/errors";
 import { message } from "../lib/messages";
 import { RETRIEVE_STEPS, type RetrieveMode, type RetrieveStatus, type RetrieveView, retrieveUnderWay } from "../../app/common/case-tracking";

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { CaseTrackingTable, DB } from "../db/schema";
-import { enqueue } from "../jobs/queue";
+import { enqueue } from "../queue/queue";
 import { priceOf } from "../billing/prices";
 import { HttpError, isUniqueViolation } from "../lib/errors";
 import { newId } from "../lib/ids";

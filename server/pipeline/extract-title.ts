@@ -4,7 +4,7 @@ import type { DB } from "../db/schema";
 import { type ProviderSettings, PermanentExtractionError } from "../extraction/title-client";
 import { featureEnabled } from "../firm/entitled-features";
 import { findFirm } from "../firm/firm-repository";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import { message } from "../lib/messages";
 
 // AI title extraction (decision 051): once a document is fetched, and released by the wait for

@@ -4,7 +4,7 @@ import { type Caller, fieldLevel, readableFields } from "../auth/caller";
 import type { ServerContext } from "../context";
 import type { ParsedEmail } from "../notices/types";
 import { readScopeOf, scopedRows } from "../resources/read-scope";
-import { listDmsRecords } from "../storage/dms-records";
+import { listDmsRecords } from "../dms/dms-records";
 import { itemDocket } from "./match-case";
 
 /** The case a notice is about, as the case wizard starts from it: title, number and the firm's jurisdiction of its court. */

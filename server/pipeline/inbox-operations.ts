@@ -9,7 +9,7 @@ import { serverResourceByPath } from "../resources/registry";
 import { search } from "../resources/repository";
 import type { SearchQuery } from "../resources/search-query";
 import { type ReadScope, admitInScope, admitRows, scopedRows } from "../resources/read-scope";
-import { type RequeueOutcome, requeueStorage } from "../storage/requeue";
+import { type RequeueOutcome, requeueStorage } from "../filing/requeue";
 import { setItem } from "./item-state";
 
 // One list with the console's buttons (app/utils/inbox-bulk.ts).

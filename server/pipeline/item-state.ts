@@ -1,9 +1,9 @@
 import { type Kysely, type QueryCreator, type Updateable, sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB, InboxItemTable } from "../db/schema";
-import { type EventLevel, type EventName, eventRow, logEvent } from "../jobs/event-log";
-import { type NextJob, enqueueAll, jobRow } from "../jobs/queue";
-import { type WebhookEvent, emitWebhookEvent } from "../jobs/webhook-events";
+import { type EventLevel, type EventName, eventRow, logEvent } from "../queue/event-log";
+import { type NextJob, enqueueAll, jobRow } from "../queue/queue";
+import { type WebhookEvent, emitWebhookEvent } from "../webhooks/webhook-events";
 import type { ActionRequired, Disposition, InboxStatus } from "../../app/common/resources/inbox";
 
 /** Where an item waits for nothing more from the pipeline; every other status needs a job. */

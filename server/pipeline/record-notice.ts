@@ -3,7 +3,7 @@ import type { ServerContext } from "../context";
 import type { InboxItemTable } from "../db/schema";
 import { newId } from "../lib/ids";
 import type { ParsedDocket, ParsedNotice } from "../notices";
-import { enqueue } from "../jobs/queue";
+import { enqueue } from "../queue/queue";
 import { message } from "../lib/messages";
 
 export interface Recorded {

@@ -2,10 +2,10 @@ import { type Kysely, sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
 import { message } from "../lib/messages";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import { OPEN_STATUSES } from "./item-state";
 import { hasMissedNoticeWork } from "./missed-notices";
-import { type JobKind, enqueue } from "../jobs/queue";
+import { type JobKind, enqueue } from "../queue/queue";
 
 /**
  * Finds work that no job will carry on and queues it again, with a warning in the item's

@@ -1,7 +1,7 @@
 import type { ServerContext } from "../context";
 import { featureEnabled } from "../firm/entitled-features";
 import { findFirm } from "../firm/firm-repository";
-import { enqueue } from "../jobs/queue";
+import { enqueue } from "../queue/queue";
 import { caseCourt } from "./case-court";
 import { receiveCaseEntry, unreceivedEntries } from "./case-docket-entries";
 import { countTrackedDocument, isTracked, periodAt } from "./case-tracking";

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { ResourceDef } from "../../app/common/resources/types";
 import type { Caller } from "../auth/caller";
 import type { DB } from "../db/schema";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import { message } from "../lib/messages";
 
 // Every change of the firm's configuration (spec: roles, users, firm settings, credentials,

@@ -2,7 +2,7 @@ import type { RegistryKey } from "../../app/common/resources";
 import { HttpError, invalid } from "../lib/errors";
 import { message } from "../lib/messages";
 import { templateError } from "../mail/template-engine";
-import { validateStorageTemplate } from "../storage/path-template";
+import { validateStorageTemplate } from "../dms/path-template";
 import { scheduleWallsRecomputation } from "../walls/apply-walls";
 import { nextOrder, settleOrder } from "./preference-order";
 import type { ServerExtension, UniqueRule } from "./types";

@@ -1,5 +1,5 @@
 import type { RegistryKey } from "../../app/common/resources";
-import { credentialTokenStore } from "../storage/credential-tokens";
+import { credentialTokenStore } from "../dms/credential-tokens";
 import type { ServerExtension } from "./types";
 
 // The server-only facts of the provider credential (app/common/resources/provider-credentials.ts):

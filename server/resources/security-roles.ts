@@ -6,7 +6,7 @@ import { revokeAllSessions } from "../auth/tokens";
 import { type RolePermissions, fieldAccess, isAdminRole, parsePermissions, permissionsOfMessage, resourceAccess, resourceTypes } from "../auth/permissions";
 import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import { type FieldErrors, HttpError, conflict, invalid, isUniqueViolation, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";

@@ -7,7 +7,7 @@ import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
 import { holdFirm } from "../db/hold-firm";
 import { message } from "../lib/messages";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import type { RowWrite } from "./types";
 
 // Who may change whom (security model, item "privilege"): nobody gives a role holding more than

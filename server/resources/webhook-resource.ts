@@ -1,7 +1,7 @@
 import { newWebhookSecret, sealWebhookSecret, webhookSecretKey } from "../auth/webhook-secret";
 import { invalid } from "../lib/errors";
 import { message } from "../lib/messages";
-import { webhookGuard, webhookUrlRefusal } from "../outbound/webhook-guard";
+import { webhookGuard, webhookUrlRefusal } from "../webhooks/webhook-guard";
 import type { ServerExtension } from "./types";
 
 // The server-only facts of a webhook: its URL must be one ECFX may call, and it gets a signing

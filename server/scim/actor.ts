@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { type Caller, productCaller } from "../auth/caller";
 import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import { message } from "../lib/messages";
 
 /**

@@ -2,7 +2,7 @@ import type { Caller } from "../auth/caller";
 import { mayGrantRole } from "../auth/grants";
 import type { ServerContext } from "../context";
 import { HttpError, invalid, notFound } from "../lib/errors";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import { message } from "../lib/messages";
 import { applyGroupRoles, mappedRolesBefore } from "./group-roles";
 import { type ScimTokenListing, listScimTokens } from "./tokens";

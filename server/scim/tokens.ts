@@ -4,7 +4,7 @@ import type { ServerContext } from "../context";
 import { findFirmForHost, implicitHostNames } from "../firm/firm-repository";
 import { newId, newSecretToken, sha256 } from "../lib/ids";
 import { message } from "../lib/messages";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import { ScimError } from "./protocol";
 
 // A firm's provisioning tokens (decision 101): made and revoked by an administrator on the

@@ -1,4 +1,4 @@
-import { findCourt } from "../courts/federal-courts";
+import { findCourt } from "../jurisdictions/federal-courts";
 import { escapeHtml } from "../lib/html";
 import type { ParsedEmail } from "../notices";
 import { DEMO_CASES } from "./demo-firm-data";

@@ -10,7 +10,7 @@ import { ANNOUNCEMENT, DEMO_ENTRIES, type DemoEntry, type DemoFiling, nef, parse
 import { type AnyDb, type Row, insertTable } from "./large";
 import { MATTER_TOPICS, type Random, companyName, opposingParty, seededRandom, shortParty } from "./large-names";
 import { tinyPdf } from "./tiny-pdf";
-import { targetForCredential } from "../storage/dms-targets";
+import { targetForCredential } from "../dms/dms-targets";
 import { logger } from "../../app/common/logger";
 
 // A year of the demo firm's court mail, written straight to the tables in the shape the pipeline

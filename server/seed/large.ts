@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { FEDERAL_COURTS } from "../courts/federal-courts";
+import { FEDERAL_COURTS } from "../jurisdictions/federal-courts";
 import { normaliseCaseNumber } from "../resources/case-number";
 import { SERVER_RESOURCES } from "../resources/registry";
 import { documentBody } from "../resources/search-text";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { FEDERAL_COURTS, STATE_COURTS } from "../courts/federal-courts";
+import { FEDERAL_COURTS, STATE_COURTS } from "../jurisdictions/federal-courts";
 import type { Database } from "../db/database";
 
 /** ECFX's court list, brought up to date at every start (new courts added, names corrected). */

@@ -2,7 +2,7 @@ import * as client from "openid-client";
 import type { ServerContext } from "../context";
 import { HttpError } from "../lib/errors";
 import { message } from "../lib/messages";
-import { identityProviderPurpose, ssoGuard } from "../outbound/sso-guard";
+import { identityProviderPurpose, ssoGuard } from "./sso-guard";
 import { type FirmSso, findFirmSso, spBaseUrl } from "./firm-sso";
 import type { VouchedIdentity } from "./sso-sign-in";
 

@@ -4,7 +4,7 @@ import type { Caller } from "../auth/caller";
 import type { ServerContext } from "../context";
 import { HttpError, invalid } from "../lib/errors";
 import { message } from "../lib/messages";
-import { identityProviderPurpose, ssoGuard } from "../outbound/sso-guard";
+import { identityProviderPurpose, ssoGuard } from "./sso-guard";
 import { OutboundRefusedError } from "../outbound/guard";
 import { auditFirmChange } from "../resources/audit";
 import { type FirmSsoUpdate, saveFirmSso } from "./firm-sso";

@@ -1,5 +1,5 @@
 import type { ServerContext } from "../context";
-import { enqueue } from "../jobs/queue";
+import { enqueue } from "../queue/queue";
 import { wallCheck } from "./walls";
 
 // The firm's internal walls state (spec §4): "applying" from a change of walls until the change

@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFirm, createUser } from "../../server/firm/create-firm";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { receiveMessage } from "../../server/inbox/receive";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { DEMO_CASES } from "../../server/seed/demo-firm-data";
 import { demoNotices } from "../../server/seed/demo-notices";
 import { KEPT_TABLES, RESET_TABLES } from "../../server/seed/demo-reset";
-import { firmStorageRoot } from "../../server/storage/dms-targets";
+import { firmStorageRoot } from "../../server/dms/dms-targets";
 import { DEMO, DEMO_PASSWORD, type RunningApi, api, backends, creator, login, sessionsOf, startApi, useApi } from "./harness";
 
 // The demo installation's reset: the demo firm's data deleted and seeded again, nothing of

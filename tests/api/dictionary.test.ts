@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logEvent } from "../../server/jobs/event-log";
+import { logEvent } from "../../server/queue/event-log";
 import { sendErrorReports } from "../../server/notify/error-report";
 import { DEMO, api, backends, sessionsOf, testClock, useApi } from "./harness";
 

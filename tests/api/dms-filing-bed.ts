@@ -9,8 +9,8 @@ import { SECRET_KEPT } from "../../app/common/resources/types";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import type { VendorTestServer } from "../dms/vendor-test-server";
 import { type Backend, type RunningApi, DEMO, api, creator, login, startApi } from "./harness";
 

@@ -6,7 +6,7 @@ import { startSharePointCloudServer } from "../dms/sharepoint/sharepoint-cloud-s
 import { startSharePointOnPremServer } from "../dms/sharepoint/sharepoint-on-prem-server";
 import { startIManageServer } from "../dms/imanage/imanage-server";
 import { startNetDocumentsServer } from "../dms/netdocuments/netdocuments-server";
-import { boomiDocument, noticeSummary } from "../../server/jobs/webhook-events";
+import { boomiDocument, noticeSummary } from "../../server/webhooks/webhook-events";
 import { DEMO, api, backends, login } from "./harness";
 import {
   type CredentialKey,

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DmsStoreRequest, DmsTarget } from "../../server/dms/dms-target";
-import { targetForCredential } from "../../server/storage/dms-targets";
+import { targetForCredential } from "../../server/dms/dms-targets";
 import { type RunningApi, DEMO, api, backends, login, startApi, creator } from "./harness";
 
 // Firm isolation on the data paths: each firm's files under a root of its own that no credential

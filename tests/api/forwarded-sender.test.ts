@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { receiveMessage } from "../../server/inbox/receive";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { DEMO, type RunningApi, api, backends, login, startApi } from "./harness";
 
 // The sender a notice shows and the one the firm's domain rules judge (decision 104): the card

@@ -3,8 +3,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { receiveMessage } from "../../server/inbox/receive";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { DEMO, type RunningApi, api, backends, login, startApi } from "./harness";
 
 // Court and provider mail the parser was never tuned on (tests/fixtures/held-out, README there)

@@ -3,9 +3,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { findFirm } from "../../server/firm/firm-repository";
-import { type Worker, startWorker } from "../../server/jobs/worker";
+import { type Worker, startWorker } from "../../server/queue/worker";
 import { loadRecipientInput } from "../../server/notify/recipient-inputs";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 // Jurisdiction preferences: validation, isolation between firms, one ordered list rewritten in

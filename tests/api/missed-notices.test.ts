@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PublishedEntry } from "../../server/courts/simulator";
 import { receiveMessage } from "../../server/inbox/receive";
-import { deliverRecordedMail } from "../../server/pipeline/deliver-recorded-mail";
+import { deliverRecordedMail } from "../../server/notify/deliver-recorded-mail";
 import { checkMissedNotices } from "../../server/pipeline/missed-notices";
 import { requeueStalledWork } from "../../server/pipeline/requeue-stalled";
 import { nef } from "../../server/seed/demo-notices";

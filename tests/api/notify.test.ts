@@ -10,8 +10,8 @@ import { createMailer } from "../../server/mail/mailer";
 import { runDueDigests, startDigestScheduler } from "../../server/notify/digest-scheduler";
 import { notifyInboxItem } from "../../server/notify/notify-inbox-item";
 import { signPublicLink } from "../../server/notify/public-link";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi, testClock } from "./harness";
 
 // Notices going out, end to end: court notice over SMTP → pipeline → notification rows → mail

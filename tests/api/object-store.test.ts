@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { type Database, migrateToLatest } from "../../server/db/database";
 import { OutboundGuard } from "../../server/outbound/guard";
 import { DEMO_INBOX } from "../../server/seed/demo";
-import { type BlobBackend, BlobStore, ORPHAN_AGE_MS } from "../../server/storage/blob-store";
-import { FolderBlobs } from "../../server/storage/folder-blobs";
-import { S3Blobs } from "../../server/storage/s3-blobs";
+import { type BlobBackend, BlobStore, ORPHAN_AGE_MS } from "../../server/blobs/blob-store";
+import { FolderBlobs } from "../../server/blobs/folder-blobs";
+import { S3Blobs } from "../../server/blobs/s3-blobs";
 import { openFresh } from "../unit/earlier-migrations";
 import { type Backend, backends } from "./harness";
 import { TestBed, batchOf, expectEachOnce, freePort, killGroup, settled } from "./product-processes";

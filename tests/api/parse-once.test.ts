@@ -9,9 +9,9 @@ import { DEMO_INBOX } from "../../server/seed/demo";
 import { receiveMessage } from "../../server/inbox/receive";
 import { PARSER_VERSION } from "../../server/notices";
 import { readMail } from "../../server/notices/mime";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
-import { renderNoticePdf } from "../../server/storage/notice-pdf";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
+import { renderNoticePdf } from "../../server/filing/notice-pdf";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 // Parse once, load once: a processed notice is read from its raw e-mail exactly once, however
@@ -22,7 +22,7 @@ vi.mock("../../server/notices/mime", async (importOriginal) => {
   const original = await importOriginal<{ readMail: typeof readMail }>();
   return { ...original, readMail: vi.fn(original.readMail) };
 });
-vi.mock("../../server/storage/notice-pdf", async (importOriginal) => {
+vi.mock("../../server/filing/notice-pdf", async (importOriginal) => {
   const original = await importOriginal<{ renderNoticePdf: typeof renderNoticePdf }>();
   return { ...original, renderNoticePdf: vi.fn(original.renderNoticePdf) };
 });

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../fixtures/notices", name));

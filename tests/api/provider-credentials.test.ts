@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRET_KEPT } from "../../app/common/resources/types";
 import { type CourtSimulator, PACER_REFUSAL, PACER_TEST_ACCOUNT, startCourtSimulator } from "../../server/courts/simulator";
 import { receiveMessage } from "../../server/inbox/receive";
-import { type Worker, startWorker } from "../../server/jobs/worker";
+import { type Worker, startWorker } from "../../server/queue/worker";
 import { OutboundRefusedError } from "../../server/outbound/guard";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
-import { firmCourtSession } from "../../server/providers/firm-court-session";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
+import { firmCourtSession } from "../../server/courts/firm-court-session";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { type RunningApi, DEMO, api, backends, creator, login, startApi } from "./harness";
 

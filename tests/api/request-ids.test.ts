@@ -5,10 +5,10 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../app/common/logger";
 import { apiRequest } from "../../app/utils/api.server";
-import { requestLogger } from "../../server/console/request-log";
+import { requestLogger } from "../../server/console-host/request-log";
 import { receiveMessage } from "../../server/inbox/receive";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { logCapture } from "../log-capture";
 import { DEMO, type RunningApi, api, login, startApi } from "./harness";
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { SecretBox, addSecretKey, loadSecretBox, newSecretKey, sealedKeyId } from "../../server/auth/secret-box";
 import type { DB } from "../../server/db/schema";
 import { countSealed, resealAll, sealedColumns } from "../../server/cli/secret-rotation";
-import { credentialTokenStore } from "../../server/storage/credential-tokens";
+import { credentialTokenStore } from "../../server/dms/credential-tokens";
 import { DEMO, DEMO_PASSWORD, api, creator, login, useApi } from "./harness";
 
 // A firm's DMS secrets stay readable across a key rotation: every sealed value moves to the new

@@ -6,14 +6,14 @@ import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { startWorker } from "../../server/jobs/worker";
-import { firmStorageRoot } from "../../server/storage/dms-targets";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { startWorker } from "../../server/queue/worker";
+import { firmStorageRoot } from "../../server/dms/dms-targets";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { requeueStalledWork } from "../../server/pipeline/requeue-stalled";
 import { sendDigest } from "../../server/notify/send-digest";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { demoNotices } from "../../server/seed/demo-notices";
-import { storeInboxItem } from "../../server/storage/store-inbox-item";
+import { storeInboxItem } from "../../server/filing/store-inbox-item";
 import { type RunningApi, backends, startApi } from "./harness";
 import { batchOf } from "./product-processes";
 

@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../fixtures/notices", name));

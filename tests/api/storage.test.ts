@@ -7,9 +7,9 @@ import { HIERARCHY_LEVELS } from "../../app/common/resources/storage";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
-import { storeInboxItem } from "../../server/storage/store-inbox-item";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
+import { storeInboxItem } from "../../server/filing/store-inbox-item";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 // Where documents go, end to end: notices in over SMTP, documents fetched from the court

@@ -4,8 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { setEntitledFeatures } from "../../server/firm/entitled-features";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi, testClock } from "./harness";
 import { type TitleProvider, startTitleProvider } from "./title-provider";
 

@@ -1,8 +1,8 @@
 import { expect } from "vitest";
 import { type CourtSimulator, type PublishedEntry, startCourtSimulator } from "../../server/courts/simulator";
 import { setEntitledFeatures } from "../../server/firm/entitled-features";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { type Backend, type RunningApi, type TestClock, DEMO, api, sessionsOf, startApi } from "./harness";
 
 // What the ECFX Track tests share: a court simulator, an API with a worker on the test's clock

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CourtConnector } from "../../server/courts/connector";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { OutboundGuard } from "../../server/outbound/guard";
-import { type Worker, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type Worker, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 // A notice is an e-mail anyone can send. Its document links must not make the server call

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queueDelivery } from "../../server/jobs/webhook-events";
+import { queueDelivery } from "../../server/webhooks/webhook-events";
 import { sendErrorReports } from "../../server/notify/error-report";
-import { reportManualProcessing } from "../../server/pipeline/firm-report-mail";
+import { reportManualProcessing } from "../../server/notify/firm-report-mail";
 import { type ApiResponse, type RunningApi, DEMO, api, backends, creator, login, startApi } from "./harness";
 
 // A walled canary notice and everything the product says about it elsewhere: the deliveries of

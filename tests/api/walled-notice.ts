@@ -6,8 +6,8 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "../../server/db/database";
-import type { BlobStore } from "../../server/storage/blob-store";
-import { firmStorageRoot } from "../../server/storage/dms-targets";
+import type { BlobStore } from "../../server/blobs/blob-store";
+import { firmStorageRoot } from "../../server/dms/dms-targets";
 
 export interface NoticeStore {
   db: Database["db"];

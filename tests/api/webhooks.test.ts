@@ -5,8 +5,8 @@ import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
-import { type JobKind, claimJob, completeJob, retryJob } from "../../server/jobs/queue";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { type JobKind, claimJob, completeJob, retryJob } from "../../server/queue/queue";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { type RunningApi, DEMO, api, backends, login, startApi, testClock } from "./harness";
 import { type WebhookReceiver, startWebhookReceiver } from "./webhook-receiver";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/db/database";
-import { claimJob, completeAndClaimNext, enqueue, releaseJob } from "../../server/jobs/queue";
-import { type JobHandlers, startWorker } from "../../server/jobs/worker";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { claimJob, completeAndClaimNext, enqueue, releaseJob } from "../../server/queue/queue";
+import { type JobHandlers, startWorker } from "../../server/queue/worker";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { type RunningApi, backends, startApi } from "./harness";
 
 // A worker completes a job and takes the next in one transaction. What must hold: every job of a

@@ -11,7 +11,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { COMPRESSION_LEVEL } from "../../server/console/console-server";
+import { COMPRESSION_LEVEL } from "../../server/console-host/console-server";
 
 const publicDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../public");
 const manifestFile = readdirSync(path.join(publicDir, "build")).find((name) => /^manifest-.*\.js$/.test(name));

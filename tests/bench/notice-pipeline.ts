@@ -12,9 +12,9 @@ import { startCourtSimulator } from "../../server/courts/simulator";
 import type { DB } from "../../server/db/schema";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
-import { startWorker } from "../../server/jobs/worker";
+import { startWorker } from "../../server/queue/worker";
 import { createLogger } from "../../app/common/logger";
-import { PIPELINE_JOBS } from "../../server/pipeline/job-handlers";
+import { PIPELINE_JOBS } from "../../server/job-handlers";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const notice = fs.readFileSync(path.join(root, "tests/fixtures/notices/nef-district-qp-utf8.eml"), "latin1");

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CATALOGUE_DIR = path.join(ROOT, "locales/en");
-const SENTENCE_FREE = ["server/pipeline", "server/notify", "server/storage", "server/mail", "server/inbox", "server/jobs", "server/courts/connector.ts"];
+const SENTENCE_FREE = ["server/pipeline", "server/notify", "server/filing", "server/mail", "server/inbox", "server/queue", "server/courts/connector.ts"];
 /** The made-up notice the template preview falls back to: a notice's own words, not the product's. */
 const NOTICE_DATA = new Set(["server/mail/sample-notice.ts"]);
 /** SMTP replies are protocol text, read by the sending mail server, not by people. */

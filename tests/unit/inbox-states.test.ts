@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ACTION_REQUIRED, DISPOSITIONS, INBOX_STATUSES } from "../../app/common/resources/inbox";
 import { documentOnlyStore } from "../../app/utils/load-context";
 import { FINAL_STATUSES, OPEN_STATUSES } from "../../server/pipeline/item-state";
-import { consoleLoadContext } from "../../server/console/load-context";
+import { consoleLoadContext } from "../../server/console-host/load-context";
 
 // An inbox item's states are declared once (app/common/resources/inbox.ts): the pipeline's final
 // and open states split exactly those, and the card's type takes them from there.

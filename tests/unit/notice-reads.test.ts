@@ -16,7 +16,7 @@ const CHECKED = ["server/api", "app"];
 
 /**
  * Named exceptions, as `file: table`, each with its reason. The worker pipeline (server/pipeline,
- * server/notify, server/storage, server/jobs, server/inbox, server/mail) acts for no caller and is
+ * server/notify, server/filing, server/queue, server/inbox, server/mail) acts for no caller and is
  * not checked; the generic repository (server/resources) is the scope's own user.
  */
 const ALLOWED: Record<string, string> = {};
@@ -111,18 +111,18 @@ const REACHED_ALLOWED: Record<string, string> = {
   "server/resources/read-scope.ts": "the scope itself",
   "server/resources/document-list.ts": "filters by rowScopeSql of the ReadScope its route passes",
   "server/pipeline/inbox-card.ts": "reads one notice the route admitted first (admitRow)",
-  "server/notices/stored-message.ts": "reads one notice the route admitted first (admitRow)",
-  "server/storage/dms-records.ts": "lists the copies of one notice the route admitted first (admitRow)",
+  "server/stored-mail/stored-message.ts": "reads one notice the route admitted first (admitRow)",
+  "server/dms/dms-records.ts": "lists the copies of one notice the route admitted first (admitRow)",
   "server/mail/notice-template.ts": "renders a notice the route read through noticeRows",
   "server/db/case-context.ts": "the case of a notice notice-template.ts was given",
   "server/dashboard/aggregates.ts": "counts outside the matters of walledMatterIds, from the caller's ReadScope, that the route passes",
   "server/dashboard/exact-counts.ts": "counts outside the matters of walledMatterIds, from the caller's ReadScope, that the route passes",
-  "server/jobs/webhook-events.ts": "builds a delivery's payload for the worker; the deliveries log reads through noticeRows",
-  "server/jobs/event-log.ts": "writes events; reading them goes through the generic repository",
+  "server/webhooks/webhook-events.ts": "builds a delivery's payload for the worker; the deliveries log reads through noticeRows",
+  "server/queue/event-log.ts": "writes events; reading them goes through the generic repository",
   "server/walls/apply-walls.ts": "hides notices and notifications when a wall changes (writes)",
   "server/pipeline/inbox-operations.ts": "changes notices the route admitted first (admitRow, admitRows)",
   "server/pipeline/item-state.ts": "moves an admitted notice between states (writes)",
-  "server/storage/requeue.ts": "queues an admitted notice's filing again (writes)",
+  "server/filing/requeue.ts": "queues an admitted notice's filing again (writes)",
   "server/inbox/receive.ts": "stores an uploaded message as a new notice (writes)",
   "server/inbox/receive-docket-entry.ts": "stores a tracked case's entry as a new notice (writes)",
   "server/pipeline/case-retrieve.ts": "the worker's case retrieval, queued by the route",

@@ -11,7 +11,7 @@ import { creditedCents } from "../../billing/invoices";
 import { invoicePdf } from "../../billing/invoice-pdf";
 import { PaymentProviderError, paymentProviderOf, recordPayment } from "../../billing/payments";
 import { findFirm } from "../../firm/firm-repository";
-import { logEvent } from "../../jobs/event-log";
+import { logEvent } from "../../queue/event-log";
 import { dispositionOf } from "../../lib/content-disposition";
 import { HttpError, fieldErrorsOf, invalid, notFound } from "../../lib/errors";
 import { message } from "../../lib/messages";

@@ -11,8 +11,8 @@ import { HttpError, invalid, notFound } from "../../lib/errors";
 import { message } from "../../lib/messages";
 import { serverResource } from "../../resources/registry";
 import { requireResource } from "../../resources/repository";
-import { signAuthorizationState, verifyAuthorizationState } from "../../storage/authorization-state";
-import { vendorTargetFor } from "../../storage/vendor-targets";
+import { signAuthorizationState, verifyAuthorizationState } from "../../dms/authorization-state";
+import { vendorTargetFor } from "../../dms/vendor-targets";
 
 // Connecting a credential to a vendor that needs a person's approval (decision 057): the record
 // page asks whether it is connected, asks for the vendor's consent address (with a signed state

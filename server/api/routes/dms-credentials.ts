@@ -9,7 +9,7 @@ import type { ConnectionReport } from "../../dms/vendor-target";
 import { notFound } from "../../lib/errors";
 import { message } from "../../lib/messages";
 import { OutboundRefusedError } from "../../outbound/guard";
-import { vendorTargetFor } from "../../storage/vendor-targets";
+import { vendorTargetFor } from "../../dms/vendor-targets";
 
 // "Test connection" on a DMS credential's page: signs in with the stored secrets and lists the
 // root folder, reporting each step in plain words. It uses the secrets, so it asks for full

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ServerContext } from "../../context";
 import { findFirm } from "../../firm/firm-repository";
 import { receiveMessage } from "../../inbox/receive";
-import { loadMessageBody } from "../../notices/stored-message";
+import { loadMessageBody } from "../../stored-mail/stored-message";
 import { dispositionOf, documentPdfDisposition } from "../../lib/content-disposition";
 import { message } from "../../lib/messages";
 import { applyBulkAction, BULK_ACTIONS, matchingItemIds, reprocessWithCase } from "../../pipeline/inbox-operations";

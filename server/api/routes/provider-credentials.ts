@@ -8,7 +8,7 @@ import { runConnectionChecks } from "../../dms/vendor-target";
 import { notFound } from "../../lib/errors";
 import { message } from "../../lib/messages";
 import { OutboundRefusedError } from "../../outbound/guard";
-import { courtSessionOf } from "../../providers/firm-court-session";
+import { courtSessionOf } from "../../courts/firm-court-session";
 
 // "Test connection" on a provider credential's page: signs in to the provider with the stored
 // account, as the document fetch would, and says what came of it. Signing in is free; nothing is

@@ -1,12 +1,12 @@
 import path from "node:path";
-import { listDmsRecords } from "../../storage/dms-records";
+import { listDmsRecords } from "../../dms/dms-records";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context";
 import { message } from "../../lib/messages";
 import { dispositionOf } from "../../lib/content-disposition";
-import { openStoredFile } from "../../storage/dms-targets";
-import { isHierarchyPermutation, normaliseHierarchy } from "../../storage/policy-resolution";
+import { openStoredFile } from "../../dms/dms-targets";
+import { isHierarchyPermutation, normaliseHierarchy } from "../../filing/policy-resolution";
 import { requeueNotices } from "../../pipeline/inbox-operations";
 import { admitRow, noticeRows, readScopeOf } from "../../resources/read-scope";
 import { authenticate, requireAccess } from "../../auth/caller";

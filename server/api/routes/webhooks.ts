@@ -5,7 +5,7 @@ import { authenticate, requireAccess } from "../../auth/caller";
 import type { Caller } from "../../auth/caller";
 import { newWebhookSecret, openWebhookSecret, sealWebhookSecret, webhookSecretKey } from "../../auth/webhook-secret";
 import type { ServerContext } from "../../context";
-import { queueDelivery, payloadBody, standardPayload } from "../../jobs/webhook-events";
+import { queueDelivery, payloadBody, standardPayload } from "../../webhooks/webhook-events";
 import { newId } from "../../lib/ids";
 import { HttpError, notFound } from "../../lib/errors";
 import { message } from "../../lib/messages";

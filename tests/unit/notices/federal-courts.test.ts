@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { courtIdFromHost, FEDERAL_COURTS, findCourt, findCourtByName } from "../../../server/courts/federal-courts";
+import { courtIdFromHost, FEDERAL_COURTS, findCourt, findCourtByName } from "../../../server/jurisdictions/federal-courts";
 
 describe("federal court list", () => {
   const byLevel = (level: string) => FEDERAL_COURTS.filter((c) => c.level === level);

@@ -1,18 +1,18 @@
-import type { ServerContext } from "../context";
-import type { Job } from "../jobs/queue";
-import type { JobHandler, JobHandlers, StageOf } from "../jobs/worker";
-import { MAX_MAIL_ATTEMPTS, deliverRecordedMail } from "./deliver-recorded-mail";
-import { MAX_NOTIFY_ATTEMPTS, notifyInboxItem } from "../notify/notify-inbox-item";
-import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "../storage/store-inbox-item";
-import { applyWalls } from "../walls/apply-walls";
-import { deliverWebhook } from "./deliver-webhook";
-import { MAX_EXTRACTION_ATTEMPTS, extractTitle, titleGivenUp } from "./extract-title";
-import { MAX_FETCH_ATTEMPTS, fetchDocument, finishWhenAllFetched } from "./fetch-document";
-import { setItem } from "./item-state";
-import { processInboxItem } from "./process-inbox-item";
-import { runRetrieve } from "./case-retrieve";
-import { MAX_TRACK_ATTEMPTS, pollTrackedCase, scheduleNextPoll } from "./track-case";
-import { checkMissedNotices } from "./missed-notices";
+import type { ServerContext } from "./context";
+import type { Job } from "./queue/queue";
+import type { JobHandler, JobHandlers, StageOf } from "./queue/worker";
+import { MAX_MAIL_ATTEMPTS, deliverRecordedMail } from "./notify/deliver-recorded-mail";
+import { MAX_NOTIFY_ATTEMPTS, notifyInboxItem } from "./notify/notify-inbox-item";
+import { MAX_STORAGE_ATTEMPTS, storeInboxItem } from "./filing/store-inbox-item";
+import { applyWalls } from "./walls/apply-walls";
+import { deliverWebhook } from "./webhooks/deliver-webhook";
+import { MAX_EXTRACTION_ATTEMPTS, extractTitle, titleGivenUp } from "./pipeline/extract-title";
+import { MAX_FETCH_ATTEMPTS, fetchDocument, finishWhenAllFetched } from "./pipeline/fetch-document";
+import { setItem } from "./pipeline/item-state";
+import { processInboxItem } from "./pipeline/process-inbox-item";
+import { runRetrieve } from "./pipeline/case-retrieve";
+import { MAX_TRACK_ATTEMPTS, pollTrackedCase, scheduleNextPoll } from "./pipeline/track-case";
+import { checkMissedNotices } from "./pipeline/missed-notices";
 
 // What a stage left, for the worker's line per stage: the item's status (and disposition, DMS
 // status), or the document's fetch or title status and the item it belongs to.

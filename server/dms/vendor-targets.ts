@@ -2,20 +2,20 @@ import { findResource } from "../../app/common/resources";
 import { DMS_CREDENTIAL_TABLES, type DmsCredentialKind } from "../../app/common/resources/credentials";
 import type { Config } from "../config";
 import type { ServerContext } from "../context";
-import { DmsTargetError } from "../dms/dms-target";
-import type { VendorContext, VendorTarget } from "../dms/vendor-target";
+import { DmsTargetError } from "./dms-target";
+import type { VendorContext, VendorTarget } from "./vendor-target";
 import { message } from "../lib/messages";
 import { credentialTokenStore } from "./credential-tokens";
-import { BOX_DEFAULT_BASE_URL, createBoxTarget } from "../dms/box/box-target";
-import { DROPBOX_DEFAULT_BASE_URL, createDropboxTarget } from "../dms/dropbox/dropbox-target";
-import { IMANAGE_DEFAULT_BASE_URL, createIManageCloudTarget, createIManageOnPremTarget } from "../dms/imanage/imanage-target";
-import { SHAREPOINT_CLOUD_DEFAULT_BASE_URL, createSharePointCloudTarget } from "../dms/sharepoint/sharepoint-cloud-target";
-import { SHAREPOINT_ON_PREM_DEFAULT_BASE_URL, createSharePointOnPremTarget } from "../dms/sharepoint/sharepoint-on-prem-target";
-import { SALESFORCE_LOGIN_URL, createLitifyTarget } from "../dms/litify/litify-target";
-import { NETDOCUMENTS_DEFAULT_BASE_URL, createNetDocumentsClientTarget, createNetDocumentsCloudTarget } from "../dms/netdocuments/netdocuments-target";
-import { FILEVINE_DEFAULT_BASE_URL, createFileVineTarget } from "../dms/filevine/filevine-target";
-import { PROLAW_DEFAULT_BASE_URL, createProLawTarget } from "../dms/prolaw/prolaw-target";
-import { CLIO_DEFAULT_BASE_URL, createClioTarget } from "../dms/clio/clio-target";
+import { BOX_DEFAULT_BASE_URL, createBoxTarget } from "./box/box-target";
+import { DROPBOX_DEFAULT_BASE_URL, createDropboxTarget } from "./dropbox/dropbox-target";
+import { IMANAGE_DEFAULT_BASE_URL, createIManageCloudTarget, createIManageOnPremTarget } from "./imanage/imanage-target";
+import { SHAREPOINT_CLOUD_DEFAULT_BASE_URL, createSharePointCloudTarget } from "./sharepoint/sharepoint-cloud-target";
+import { SHAREPOINT_ON_PREM_DEFAULT_BASE_URL, createSharePointOnPremTarget } from "./sharepoint/sharepoint-on-prem-target";
+import { SALESFORCE_LOGIN_URL, createLitifyTarget } from "./litify/litify-target";
+import { NETDOCUMENTS_DEFAULT_BASE_URL, createNetDocumentsClientTarget, createNetDocumentsCloudTarget } from "./netdocuments/netdocuments-target";
+import { FILEVINE_DEFAULT_BASE_URL, createFileVineTarget } from "./filevine/filevine-target";
+import { PROLAW_DEFAULT_BASE_URL, createProLawTarget } from "./prolaw/prolaw-target";
+import { CLIO_DEFAULT_BASE_URL, createClioTarget } from "./clio/clio-target";
 
 // From a firm's vendor DMS credential to its client: the credential's row with its secrets
 // opened, the operator's switch of the vendor's address, the DMS guard and the sealed token

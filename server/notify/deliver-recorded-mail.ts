@@ -1,5 +1,5 @@
 import type { ServerContext } from "../context";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 
 /** Tries of a recorded mail before the job gives up (the worker's back-off in between). */
 export const MAX_MAIL_ATTEMPTS = 5;

@@ -1,10 +1,10 @@
 import type { ProviderType } from "../../app/common/resources/provider-credentials";
 import type { ServerContext } from "../context";
-import { logEvent } from "../jobs/event-log";
+import { logEvent } from "../queue/event-log";
 import { message } from "../lib/messages";
-import { credentialTokenStore } from "../storage/credential-tokens";
-import type { CourtSession } from "../courts/court-session";
-import { PACER_AUTH_URL } from "../courts/pacer-auth";
+import { credentialTokenStore } from "../dms/credential-tokens";
+import type { CourtSession } from "./court-session";
+import { PACER_AUTH_URL } from "./pacer-auth";
 import { PacerSession } from "./pacer-session";
 
 // The court session of a firm's provider credential, for the document fetch of one inbox item

@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { OutboundGuard, OutboundRefusedError, type OutboundPurpose } from "./guard";
+import { OutboundGuard, OutboundRefusedError, type OutboundPurpose } from "../outbound/guard";
 
 // A webhook may call its own URL's host and nothing else; the operator's named origins (a local
 // receiver of tests and the demo) are the only private or plain-http addresses it may reach.

@@ -3,7 +3,7 @@ import { WEBHOOK_EVENTS, type WEBHOOK_TEST_EVENT, type WebhookEvent, type Webhoo
 import { readOncePerJob } from "../db/job-reads";
 import type { DB } from "../db/schema";
 import { newId } from "../lib/ids";
-import { enqueue } from "./queue";
+import { enqueue } from "../queue/queue";
 
 // An event of a notice's life, told to every enabled webhook of the firm that subscribed to it.
 // The deliveries are rows written with the state change they report (same handle, same

@@ -1,7 +1,7 @@
 import type { ServerContext } from "../context";
 import { message } from "../lib/messages";
-import { logEvent } from "../jobs/event-log";
-import { enqueue } from "../jobs/queue";
+import { logEvent } from "../queue/event-log";
+import { enqueue } from "../queue/queue";
 
 /** What a requeue did, per item: the shape of the inbox's bulk actions. */
 export interface RequeueOutcome {

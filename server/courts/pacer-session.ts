@@ -1,7 +1,7 @@
 import type { TokenStore } from "../dms/vendor-target";
 import { message } from "../lib/messages";
-import type { CourtSession, CourtSignIn, ProviderFetch } from "../courts/court-session";
-import { type PacerAccount, pacerCookie, pacerSignIn } from "../courts/pacer-auth";
+import type { CourtSession, CourtSignIn, ProviderFetch } from "./court-session";
+import { type PacerAccount, pacerCookie, pacerSignIn } from "./pacer-auth";
 
 // A firm's PACER session: the NextGenCSO token kept sealed in the token store and reused for
 // every court until a court refuses it (PACER asks integrators to sign in once and reuse the

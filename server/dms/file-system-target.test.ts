@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DmsLocationTaken, DmsTargetError, type DmsTarget, intendAndWrite } from "../dms/dms-target";
+import { DmsLocationTaken, DmsTargetError, type DmsTarget, intendAndWrite } from "./dms-target";
 import { createFileSystemTarget, temporaryTag } from "./file-system-target";
 import { renderStorageLocation, type StorageTemplateData } from "./path-template";
 

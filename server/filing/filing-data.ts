@@ -1,12 +1,12 @@
 import type { Selectable } from "kysely";
 import type { FirmRecord } from "../../app/common/firm-schema";
 import type { ServerContext } from "../context";
-import { findCourt } from "../courts/federal-courts";
+import { findCourt } from "../jurisdictions/federal-courts";
 import type { DocumentTable, EnvelopeTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
 import { loadNoticeContext } from "../db/case-context";
 import { renderNoticePdf } from "./notice-pdf";
-import type { StorageTemplateData } from "./path-template";
+import type { StorageTemplateData } from "../dms/path-template";
 import type { FilingSubject } from "../dms/dms-target";
 
 // What filing one processed notice needs: the notice with its case, matter, client and

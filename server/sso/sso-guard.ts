@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { OutboundGuard, type OutboundPurpose } from "./guard";
+import { OutboundGuard, type OutboundPurpose } from "../outbound/guard";
 
 // An identity provider's metadata (SAML) or discovery and keys (OpenID Connect) come from the
 // address the firm typed: that URL's host only, https and public, unless the operator named the

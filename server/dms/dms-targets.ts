@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ServerContext } from "../context";
-import { DmsTargetError, type DmsStoreResult, type DmsTarget } from "../dms/dms-target";
+import { DmsTargetError, type DmsStoreResult, type DmsTarget } from "./dms-target";
 import { FILE_SYSTEM_KIND, createFileSystemTarget } from "./file-system-target";
 import { message } from "../lib/messages";
 import type { DmsCredentialKind } from "../../app/common/resources/credentials";

@@ -1,5 +1,5 @@
 import { PDFDocument, PageSizes, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
-import { isoDate } from "./path-template";
+import { isoDate } from "../dms/path-template";
 import { message } from "../lib/messages";
 
 /**

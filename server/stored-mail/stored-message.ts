@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema";
 import { withoutControlCharacters } from "../lib/control-characters";
-import { type MessageBody, PARSER_VERSION, type ParsedEmail, type ParsedMessage, parseNoticeMessage } from "./index";
+import { type MessageBody, PARSER_VERSION, type ParsedEmail, type ParsedMessage, parseNoticeMessage } from "../notices/index";
 
 // The parse result of a received message is written once, when the message is processed, and
 // read from here by everything after (notification, storage, the console): the raw e-mail is

@@ -5,11 +5,11 @@ import { openWebhookSecret, webhookSecretKey } from "../auth/webhook-secret";
 import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
-import { logEvent } from "../jobs/event-log";
-import { enqueue } from "../jobs/queue";
+import { logEvent } from "../queue/event-log";
+import { enqueue } from "../queue/queue";
 import { escapeHtml } from "../lib/html";
 import { message } from "../lib/messages";
-import { webhookGuard, webhookPurpose } from "../outbound/webhook-guard";
+import { webhookGuard, webhookPurpose } from "./webhook-guard";
 
 // One attempt of one webhook delivery. A 2xx answer is a success; anything else (an error
 // status, a refusal of the guard, a timeout) is tried again later with back-off, for a day, then

@@ -1,5 +1,5 @@
 import type { ServerContext } from "../context";
-import type { StoredToken, TokenStore } from "../dms/vendor-target";
+import type { StoredToken, TokenStore } from "./vendor-target";
 
 // A credential's OAuth token, kept sealed beside the credential so every process and machine
 // reuses it until it expires, instead of signing in for each document. A token that no longer

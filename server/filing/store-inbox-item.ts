@@ -7,9 +7,9 @@ import { escapeHtml } from "../lib/html";
 import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
-import { jobsAfterStorageAttempt } from "../jobs/after-processing";
-import { type EventLevel, type EventName, logEvent } from "../jobs/event-log";
-import { type NextJob, RetryLater, enqueue, enqueueAll } from "../jobs/queue";
+import { jobsAfterStorageAttempt } from "../queue/after-processing";
+import { type EventLevel, type EventName, logEvent } from "../queue/event-log";
+import { type NextJob, RetryLater, enqueue, enqueueAll } from "../queue/queue";
 import {
   DmsLocationTaken,
   DmsTargetError,
@@ -19,11 +19,11 @@ import {
   type DmsTarget,
   intendAndWrite,
 } from "../dms/dms-target";
-import { targetForCredential } from "./dms-targets";
+import { targetForCredential } from "../dms/dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, filingSubject, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
-import { renderDocumentProperties, renderStorageLocation } from "./path-template";
+import { renderDocumentProperties, renderStorageLocation } from "../dms/path-template";
 import { type StoragePolicy, policyChain, resolveStoragePolicy } from "./policy-resolution";
-import { emitWebhookEvent } from "../jobs/webhook-events";
+import { emitWebhookEvent } from "../webhooks/webhook-events";
 
 /** Attempts of the storage job before it is marked failed (the worker's limit for item jobs). */
 export const MAX_STORAGE_ATTEMPTS = 5;

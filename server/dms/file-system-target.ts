@@ -11,7 +11,7 @@ import {
   type DmsTarget,
   type HeldPaths,
   intendAndWrite,
-} from "../dms/dms-target";
+} from "./dms-target";
 import { sanitizeFileName, sanitizeSegment } from "./path-template";
 import { message } from "../lib/messages";
 
