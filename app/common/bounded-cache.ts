@@ -32,8 +32,8 @@ import { LRUCache } from "lru-cache";
  * | access stamps (app/utils/access-stamps.server.ts)    | session token                  | 5,000 | —             | never: a newer stamp replaces it, and tells the session's caches      |
  * | charset decoders (server/notices/mime-words.ts)      | the charset a message declares | 100   | —             | never: a decoder is pure                                              |
  * | court links (server/notices/links.ts)                | the link as written            | 2,000 | —             | never: parsing a link is pure                                         |
- * | court of a host (server/jurisdictions/federal-courts.ts)    | the host as written            | 5,000 | —             | never: the court list ships with the code                             |
- * | storage path templates (server/storage/path-templ…)  | field and template text        | 500   | —             | never: keyed by the text itself; a changed template is another key    |
+ * | court of a host (server/jurisdictions/federal-co…)   | the host as written            | 5,000 | —             | never: the court list ships with the code                             |
+ * | storage path templates (server/dms/path-template.ts) | field and template text        | 500   | —             | never: keyed by the text itself; a changed template is another key    |
  * | notice mail templates (server/mail/notice-template…) | template text                  | 200   | —             | never: keyed by the text itself                                       |
  */
 export interface BoundedCacheOptions {

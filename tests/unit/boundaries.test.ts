@@ -103,4 +103,12 @@ describe("import boundaries", () => {
     const root = await tree({ ...clean, "server/context.ts": 'import { db } from "./db/database";\nexport const ctx = db;\n' });
     expect(await violations(root)).toEqual(["server-context-is-types"]);
   });
+
+  it("fails when a parser reads the database", async () => {
+    const parser = 'import { db } from "../db/database";\nexport const parse = () => db;\n';
+    const root = await tree({ ...clean, "server/notices/parse.ts": parser });
+    expect(await violations(root)).toEqual(["parsers-read-no-database"]);
+    const stored = await tree({ ...clean, "server/stored-mail/stored-message.ts": parser });
+    expect(await violations(stored)).toEqual([]);
+  });
 });
