@@ -3,7 +3,7 @@ import type { ZodType, ZodTypeDef } from "zod";
 import { readBoundedBody } from "../lib/bounded-body";
 import { type GuardedConnection, type OutboundPurpose, OutboundRefusedError } from "../outbound/guard";
 import { DmsTargetError } from "./dms-target";
-import type { VendorContext } from "./vendor-target";
+import type { StoredToken, VendorContext } from "./vendor-target";
 
 // The one HTTP layer every DMS connector calls its vendor through, SDKs included: each request
 // passes the product's outbound guard (server/outbound/) with the context's time-out, answers are
@@ -60,6 +60,29 @@ export const textOf = (value: unknown) => (typeof value === "string" && value.tr
 export function hostsPurpose(name: string, hosts: Iterable<string>): OutboundPurpose {
   const allowed = new Set([...hosts].map((host) => host.replace(/^\[|\]$/g, "").toLowerCase()));
   return { name, hostAllowed: (host) => allowed.has(host) };
+}
+
+/**
+ * Where a connector's bearer token comes from: `current` is the one to send now, `renew` gets a
+ * new one after the vendor refused `rejected` (and throws the connector's own "connect again"
+ * error when only a person can mend it).
+ */
+export interface TokenSource<T = StoredToken> {
+  current(): Promise<T>;
+  renew(rejected: T): Promise<T>;
+}
+
+// Renewals under way, per token source: calls refused at once wait for one renewal, never start
+// their own (a vendor may revoke the first new token when a second is asked for).
+const renewals = new WeakMap<object, Promise<unknown>>();
+
+function renewOnce<T>(source: TokenSource<T>, rejected: T): Promise<T> {
+  let pending = renewals.get(source) as Promise<T> | undefined;
+  if (!pending) {
+    pending = source.renew(rejected).finally(() => renewals.delete(source));
+    renewals.set(source, pending);
+  }
+  return pending;
 }
 
 export type VendorHttp = ReturnType<typeof vendorHttp>;
@@ -126,6 +149,20 @@ export function vendorHttp(spec: VendorHttpSpec) {
         const body = await bytes(response);
         return new Response(NO_BODY.has(response.status) ? null : body, { status: response.status, headers: response.headers });
       };
+    },
+
+    /**
+     * A call with a bearer token: `attempt` sends it with the token it is given. A 401 renews the
+     * token once (one renewal for all calls refused at the same time) and sends again; a second 401
+     * comes back to the caller, whose `refusal` makes it a permanent failure in the vendor's words:
+     * the vendor refuses the credential itself, and a person must authorise it again.
+     */
+    async authorized<T>(source: TokenSource<T>, attempt: (token: T) => Promise<Response>): Promise<Response> {
+      const token = await source.current();
+      const first = await attempt(token);
+      if (first.status !== 401) return first;
+      await first.body?.cancel();
+      return attempt(await renewOnce(source, token));
     },
 
     bytes,
