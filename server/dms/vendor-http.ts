@@ -85,6 +85,16 @@ function renewOnce<T>(source: TokenSource<T>, rejected: T): Promise<T> {
   return pending;
 }
 
+/** Whether `headers` authorise with a bearer token (an SDK's call, not its sign-in). */
+const bearerIn = (headers: Record<string, string> = {}) =>
+  Object.entries(headers).some(([name, value]) => name.toLowerCase() === "authorization" && /^bearer /i.test(value));
+
+/** `headers` with `token` as the only Authorization, whatever case the caller wrote it in. */
+function withBearer(headers: Record<string, string> = {}, token: string): Record<string, string> {
+  const kept = Object.entries(headers).filter(([name]) => name.toLowerCase() !== "authorization");
+  return { ...Object.fromEntries(kept), authorization: `Bearer ${token}` };
+}
+
 export type VendorHttp = ReturnType<typeof vendorHttp>;
 
 export function vendorHttp(spec: VendorHttpSpec) {
@@ -141,11 +151,16 @@ export function vendorHttp(spec: VendorHttpSpec) {
     /**
      * The layer as a fetch for an SDK that takes one (Dropbox's): every call through `send`, the
      * answer read whole within the bound and handed back, so nothing later waits on a slow body.
-     * `map` moves the SDK's fixed URLs to the operator's hosts.
+     * `map` moves the SDK's fixed URLs to the operator's hosts; with `tokens`, a call the SDK
+     * authorises with a bearer token carries theirs in its place, renewed as `authorized` does.
      */
-    fetchFor(ctx: VendorContext, purpose: OutboundPurpose, map: (url: string) => URL = (url) => new URL(url)): VendorFetch {
+    fetchFor(ctx: VendorContext, purpose: OutboundPurpose, map: (url: string) => URL = (url) => new URL(url), tokens?: TokenSource<string>): VendorFetch {
       return async (url, init = {}) => {
-        const response = await layer.send(ctx, purpose, map(url), init);
+        const target = map(url);
+        const response =
+          tokens && bearerIn(init.headers)
+            ? await layer.authorized(tokens, (token) => layer.send(ctx, purpose, target, { ...init, headers: withBearer(init.headers, token) }))
+            : await layer.send(ctx, purpose, target, init);
         const body = await bytes(response);
         return new Response(NO_BODY.has(response.status) ? null : body, { status: response.status, headers: response.headers });
       };
