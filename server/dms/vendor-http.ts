@@ -149,18 +149,28 @@ export function vendorHttp(spec: VendorHttpSpec) {
     },
 
     /**
+     * `send` for an SDK's request: one it authorises with a bearer token carries the token of
+     * `tokens` in its place, renewed as `authorized` does; any other (its sign-in) is sent as it is.
+     */
+    async sendWith(
+      tokens: TokenSource<string> | undefined,
+      ctx: VendorContext,
+      purpose: OutboundPurpose,
+      url: URL,
+      request: VendorRequest = {},
+    ): Promise<Response> {
+      if (!tokens || !bearerIn(request.headers)) return layer.send(ctx, purpose, url, request);
+      return layer.authorized(tokens, (token) => layer.send(ctx, purpose, url, { ...request, headers: withBearer(request.headers, token) }));
+    },
+
+    /**
      * The layer as a fetch for an SDK that takes one (Dropbox's): every call through `send`, the
      * answer read whole within the bound and handed back, so nothing later waits on a slow body.
-     * `map` moves the SDK's fixed URLs to the operator's hosts; with `tokens`, a call the SDK
-     * authorises with a bearer token carries theirs in its place, renewed as `authorized` does.
+     * `map` moves the SDK's fixed URLs to the operator's hosts; `tokens` are as `sendWith` uses them.
      */
     fetchFor(ctx: VendorContext, purpose: OutboundPurpose, map: (url: string) => URL = (url) => new URL(url), tokens?: TokenSource<string>): VendorFetch {
       return async (url, init = {}) => {
-        const target = map(url);
-        const response =
-          tokens && bearerIn(init.headers)
-            ? await layer.authorized(tokens, (token) => layer.send(ctx, purpose, target, { ...init, headers: withBearer(init.headers, token) }))
-            : await layer.send(ctx, purpose, target, init);
+        const response = await layer.sendWith(tokens, ctx, purpose, map(url), init);
         const body = await bytes(response);
         return new Response(NO_BODY.has(response.status) ? null : body, { status: response.status, headers: response.headers });
       };
