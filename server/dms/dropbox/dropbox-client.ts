@@ -10,8 +10,8 @@ import type { DropboxSettings } from "./dropbox-settings";
 
 // The official SDK, fed a fetch that goes through the guard and a token from the credential's
 // store. The SDK is given no refresh token: its fetch sends DropboxTokens' token, and the vendors'
-// HTTP layer renews it once when Dropbox refuses it (401) and makes the call again. Members of a Dropbox team with team
-// space see the team's shared folders only from the team's root namespace: the account's
+// HTTP layer renews it once when Dropbox refuses it (401) and makes the call again. Members of a
+// Dropbox team with team space see the team's shared folders only from the team's root namespace: the account's
 // root_info (users/get_current_account) names it, and when it is not the member's home
 // namespace every call carries Dropbox-API-Path-Root {".tag": "root", "root": <id>} (Dropbox's
 // "Namespace guide"), so paths are read from the team space the firm sees. Every result is parsed
