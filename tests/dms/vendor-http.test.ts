@@ -147,6 +147,22 @@ describe("bearer tokens in the vendors' HTTP layer", () => {
     ).rejects.toBe(again);
   });
 
+  it("gives an SDK's fetch the source's token in place of the SDK's own, renewed the same way, and leaves its sign-in alone", async () => {
+    accepted.clear();
+    accepted.add("new-1");
+    bearerSeen.length = 0;
+    const source = tokenSource();
+    const fetch = layer.fetchFor(context(), purpose(), undefined, source);
+    const answer = await fetch(`${origin}/bearer`, { headers: { Authorization: "Bearer the-sdk's" } });
+    expect(answer.status).toBe(200);
+    expect(bearerSeen).toEqual(["old", "new-1"]);
+    // A call authorised another way (an app's Basic sign-in) is sent as the SDK wrote it, and not renewed.
+    const signIn = await fetch(`${origin}/bearer`, { headers: { Authorization: "Basic YXBwOnNlY3JldA==" } });
+    expect(signIn.status).toBe(401);
+    expect(bearerSeen).toEqual(["old", "new-1", ""]);
+    expect(source.renewals).toBe(1);
+  });
+
   it("renews once for two calls refused at the same time", async () => {
     accepted.clear();
     accepted.add("new-1");
