@@ -3,7 +3,7 @@ import type { ZodType, ZodTypeDef } from "zod";
 import { readBoundedBody } from "../lib/bounded-body";
 import { type GuardedConnection, type OutboundPurpose, OutboundRefusedError } from "../outbound/guard";
 import { DmsTargetError } from "./dms-target";
-import type { VendorContext } from "./vendor-target";
+import type { StoredToken, VendorContext } from "./vendor-target";
 
 // The one HTTP layer every DMS connector calls its vendor through, SDKs included: each request
 // passes the product's outbound guard (server/outbound/) with the context's time-out, answers are
@@ -62,6 +62,39 @@ export function hostsPurpose(name: string, hosts: Iterable<string>): OutboundPur
   return { name, hostAllowed: (host) => allowed.has(host) };
 }
 
+/**
+ * Where a connector's bearer token comes from: `current` is the one to send now, `renew` gets a
+ * new one after the vendor refused `rejected` (and throws the connector's own "connect again"
+ * error when only a person can mend it).
+ */
+export interface TokenSource<T = StoredToken> {
+  current(): Promise<T>;
+  renew(rejected: T): Promise<T>;
+}
+
+// Renewals under way, per token source: calls refused at once wait for one renewal, never start
+// their own (a vendor may revoke the first new token when a second is asked for).
+const renewals = new WeakMap<object, Promise<unknown>>();
+
+function renewOnce<T>(source: TokenSource<T>, rejected: T): Promise<T> {
+  let pending = renewals.get(source) as Promise<T> | undefined;
+  if (!pending) {
+    pending = source.renew(rejected).finally(() => renewals.delete(source));
+    renewals.set(source, pending);
+  }
+  return pending;
+}
+
+/** Whether `headers` authorise with a bearer token (an SDK's call, not its sign-in). */
+const bearerIn = (headers: Record<string, string> = {}) =>
+  Object.entries(headers).some(([name, value]) => name.toLowerCase() === "authorization" && /^bearer /i.test(value));
+
+/** `headers` with `token` as the only Authorization, whatever case the caller wrote it in. */
+function withBearer(headers: Record<string, string> = {}, token: string): Record<string, string> {
+  const kept = Object.entries(headers).filter(([name]) => name.toLowerCase() !== "authorization");
+  return { ...Object.fromEntries(kept), authorization: `Bearer ${token}` };
+}
+
 export type VendorHttp = ReturnType<typeof vendorHttp>;
 
 export function vendorHttp(spec: VendorHttpSpec) {
@@ -116,16 +149,45 @@ export function vendorHttp(spec: VendorHttpSpec) {
     },
 
     /**
+     * `send` for an SDK's request: one it authorises with a bearer token carries the token of
+     * `tokens` in its place, renewed as `authorized` does; any other (its sign-in) is sent as it is.
+     */
+    async sendWith(
+      tokens: TokenSource<string> | undefined,
+      ctx: VendorContext,
+      purpose: OutboundPurpose,
+      url: URL,
+      request: VendorRequest = {},
+    ): Promise<Response> {
+      if (!tokens || !bearerIn(request.headers)) return layer.send(ctx, purpose, url, request);
+      return layer.authorized(tokens, (token) => layer.send(ctx, purpose, url, { ...request, headers: withBearer(request.headers, token) }));
+    },
+
+    /**
      * The layer as a fetch for an SDK that takes one (Dropbox's): every call through `send`, the
      * answer read whole within the bound and handed back, so nothing later waits on a slow body.
-     * `map` moves the SDK's fixed URLs to the operator's hosts.
+     * `map` moves the SDK's fixed URLs to the operator's hosts; `tokens` are as `sendWith` uses them.
      */
-    fetchFor(ctx: VendorContext, purpose: OutboundPurpose, map: (url: string) => URL = (url) => new URL(url)): VendorFetch {
+    fetchFor(ctx: VendorContext, purpose: OutboundPurpose, map: (url: string) => URL = (url) => new URL(url), tokens?: TokenSource<string>): VendorFetch {
       return async (url, init = {}) => {
-        const response = await layer.send(ctx, purpose, map(url), init);
+        const response = await layer.sendWith(tokens, ctx, purpose, map(url), init);
         const body = await bytes(response);
         return new Response(NO_BODY.has(response.status) ? null : body, { status: response.status, headers: response.headers });
       };
+    },
+
+    /**
+     * A call with a bearer token: `attempt` sends it with the token it is given. A 401 renews the
+     * token once (one renewal for all calls refused at the same time) and sends again; a second 401
+     * comes back to the caller, whose `refusal` makes it a permanent failure in the vendor's words:
+     * the vendor refuses the credential itself, and a person must authorise it again.
+     */
+    async authorized<T>(source: TokenSource<T>, attempt: (token: T) => Promise<Response>): Promise<Response> {
+      const token = await source.current();
+      const first = await attempt(token);
+      if (first.status !== 401) return first;
+      await first.body?.cancel();
+      return attempt(await renewOnce(source, token));
     },
 
     bytes,

@@ -10,13 +10,17 @@ import { OutboundGuard } from "../../server/outbound/guard";
 // The one HTTP layer every connector calls its vendor through: a call that outlasts its time-out
 // is retryable, an answer past the bound is refused, a host outside the purpose is never called,
 // refusals carry the vendor's words and Retry-After, an answer of another shape is a clear
-// permanent failure, requests can share one kept-alive connection (Windows sign-in), and an
-// SDK's fetch gets whole answers.
+// permanent failure, requests can share one kept-alive connection (Windows sign-in), an SDK's
+// fetch gets whole answers, and a refused bearer token is renewed once (once for all calls
+// refused together) before the refusal is the vendor's.
 
 const NOW = Date.UTC(2026, 10, 26, 8, 0, 0);
 let server: http.Server;
 let origin: string;
 const sockets: number[] = [];
+/** Bearer tokens the test server takes, and those it was sent, in order. */
+const accepted = new Set<string>();
+const bearerSeen: string[] = [];
 const guards: OutboundGuard[] = [];
 const layer = vendorHttp({
   kind: "share_point_cloud_credential",
@@ -61,6 +65,13 @@ beforeAll(async () => {
       res.end('{"error":{"message":"Access denied"}}');
       return;
     }
+    if (req.url === "/bearer") {
+      const token = /^Bearer (.*)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
+      bearerSeen.push(token);
+      res.writeHead(accepted.has(token) ? 200 : 401, { "content-type": "application/json" });
+      res.end(accepted.has(token) ? '{"id":"01A","name":"Notice.pdf"}' : '{"error":{"message":"The access token is no longer valid"}}');
+      return;
+    }
     if (req.url === "/socket") {
       sockets.push(ids.get(req.socket)!);
       res.writeHead(204);
@@ -80,6 +91,96 @@ afterAll(async () => {
 });
 
 const item = z.object({ id: z.string(), name: z.string() });
+
+/** A token source that hands out "old" until renewed; renewals wait for `release` when one is given. */
+function tokenSource(release?: Promise<void>) {
+  let token = "old";
+  const source = {
+    renewals: 0,
+    current: async () => token,
+    renew: async (rejected: string) => {
+      source.renewals += 1;
+      expect(rejected).toBe("old");
+      await release;
+      token = `new-${source.renewals}`;
+      return token;
+    },
+  };
+  return source;
+}
+
+describe("bearer tokens in the vendors' HTTP layer", () => {
+  const call = (ctx: VendorContext, source: ReturnType<typeof tokenSource>) =>
+    layer.authorized(source, (token) => layer.send(ctx, purpose(), new URL(`${origin}/bearer`), { headers: { authorization: `Bearer ${token}` } }));
+
+  it("renews a token the vendor refuses (401) once and sends the call again with the new one", async () => {
+    accepted.clear();
+    accepted.add("new-1");
+    bearerSeen.length = 0;
+    const source = tokenSource();
+    const response = await call(context(), source);
+    expect(response.status).toBe(200);
+    expect(await layer.answer(response, item, "reading the file")).toEqual({ id: "01A", name: "Notice.pdf" });
+    expect(source.renewals).toBe(1);
+    expect(bearerSeen).toEqual(["old", "new-1"]);
+  });
+
+  it("does not renew again when the new token is refused too: the refusal is permanent, in the vendor's words", async () => {
+    accepted.clear();
+    bearerSeen.length = 0;
+    const ctx = context();
+    const source = tokenSource();
+    const response = await call(ctx, source);
+    expect(response.status).toBe(401);
+    const error = await layer.refusal(ctx, response, "the upload");
+    expect(error).toMatchObject({ retryable: false, message: "SharePoint refused the upload: The access token is no longer valid" });
+    expect(source.renewals).toBe(1);
+    expect(bearerSeen).toEqual(["old", "new-1"]);
+  });
+
+  it("passes on the connector's own error when a token cannot be renewed without a person", async () => {
+    accepted.clear();
+    const again = new DmsTargetError("share_point_cloud_credential", "Token generation failed: the grant was revoked; connect again", false);
+    const source = { current: async () => "old", renew: async (): Promise<string> => Promise.reject(again) };
+    await expect(
+      layer.authorized(source, (token) => layer.send(context(), purpose(), new URL(`${origin}/bearer`), { headers: { authorization: `Bearer ${token}` } })),
+    ).rejects.toBe(again);
+  });
+
+  it("gives an SDK's fetch the source's token in place of the SDK's own, renewed the same way, and leaves its sign-in alone", async () => {
+    accepted.clear();
+    accepted.add("new-1");
+    bearerSeen.length = 0;
+    const source = tokenSource();
+    const fetch = layer.fetchFor(context(), purpose(), undefined, source);
+    const answer = await fetch(`${origin}/bearer`, { headers: { Authorization: "Bearer the-sdk's" } });
+    expect(answer.status).toBe(200);
+    expect(bearerSeen).toEqual(["old", "new-1"]);
+    // A call authorised another way (an app's Basic sign-in) is sent as the SDK wrote it, and not renewed.
+    const signIn = await fetch(`${origin}/bearer`, { headers: { Authorization: "Basic YXBwOnNlY3JldA==" } });
+    expect(signIn.status).toBe(401);
+    expect(bearerSeen).toEqual(["old", "new-1", ""]);
+    expect(source.renewals).toBe(1);
+  });
+
+  it("renews once for two calls refused at the same time", async () => {
+    accepted.clear();
+    accepted.add("new-1");
+    bearerSeen.length = 0;
+    let release!: () => void;
+    const source = tokenSource(new Promise<void>((resolve) => (release = resolve)));
+    const ctx = context();
+    const both = Promise.all([call(ctx, source), call(ctx, source)]);
+    // Both calls are refused before the one renewal ends.
+    await expect.poll(() => bearerSeen.length).toBe(2);
+    release();
+    const answers = await both;
+    expect(answers.map((response) => response.status)).toEqual([200, 200]);
+    await Promise.all(answers.map((response) => layer.bytes(response)));
+    expect(source.renewals).toBe(1);
+    expect(bearerSeen).toEqual(["old", "old", "new-1", "new-1"]);
+  });
+});
 
 describe("the vendors' HTTP layer", () => {
   it("counts a call that outlasts its time-out as retryable", async () => {

@@ -8,11 +8,12 @@ import type { FetchOptionsInput, MultipartItem } from "box-node-sdk/lib/networki
 import type { FetchResponse } from "box-node-sdk/lib/networking/fetchResponse";
 import { NetworkSession } from "box-node-sdk/lib/networking/network";
 import type { NetworkClient } from "box-node-sdk/lib/networking/networkClient";
+import type { Authentication } from "box-node-sdk/lib/networking/auth";
 import { FormData } from "undici";
 import type { OutboundPurpose } from "../../outbound/guard";
 import { DmsTargetError } from "../dms-target";
 import type { StoredToken, VendorContext } from "../vendor-target";
-import { vendorHttp } from "../vendor-http";
+import { type TokenSource, vendorHttp } from "../vendor-http";
 import { BOX_KIND, BoxCallError, boxReason, retryAfterMs } from "./box-errors";
 import { boxPurpose, boxUrls } from "./box-hosts";
 
@@ -121,35 +122,47 @@ export class GuardedBoxNetworkClient implements NetworkClient {
     return this.accepted.get(url);
   }
 
+  /** The SDK's authentication as a token source (its Authorization header), one per authentication so renewals are shared. */
+  private readonly sources = new WeakMap<Authentication, TokenSource<string>>();
+
+  private tokensOf(auth: Authentication, session: NetworkSession | undefined): TokenSource<string> {
+    let source = this.sources.get(auth);
+    if (!source) {
+      source = {
+        current: () => auth.retrieveAuthorizationHeader(session),
+        renew: async () => {
+          await auth.refreshToken(session);
+          return auth.retrieveAuthorizationHeader(session);
+        },
+      };
+      this.sources.set(auth, source);
+    }
+    return source;
+  }
+
   constructor(private readonly ctx: VendorContext) {
     this.purpose = boxPurpose(ctx.baseUrl);
   }
 
   async fetch(options: FetchOptionsInput): Promise<FetchResponse> {
     // Read once: the SDK's streams are spent after the first send, and a 401 sends again.
-    return this.call(options, await bodyOf(options), false);
-  }
-
-  private async call(options: FetchOptionsInput, { body, contentType }: Awaited<ReturnType<typeof bodyOf>>, refreshed: boolean): Promise<FetchResponse> {
+    const { body, contentType } = await bodyOf(options);
     const url = new URL(options.url);
     for (const [key, value] of Object.entries(options.params ?? {})) if (value !== undefined) url.searchParams.set(key, value);
     const headers: Record<string, string> = { ...options.headers, ...options.networkSession?.additionalHeaders };
     if (contentType && options.method !== "GET") headers["content-type"] = contentType;
-    if (options.auth) headers.authorization = await options.auth.retrieveAuthorizationHeader(options.networkSession);
-    const response = await boxHttp.send(this.ctx, this.purpose, url, {
-      method: options.method,
-      headers,
-      body,
-      signal: options.cancellationToken as AbortSignal | undefined,
-    });
+    const send = (authorization?: string) =>
+      boxHttp.send(this.ctx, this.purpose, url, {
+        method: options.method,
+        headers: authorization ? { ...headers, authorization } : headers,
+        body,
+        signal: options.cancellationToken as AbortSignal | undefined,
+      });
+    // One new token when Box no longer takes the kept one; a second 401 is Box refusing the app.
+    const response = options.auth ? await boxHttp.authorized(this.tokensOf(options.auth, options.networkSession), send) : await send();
     const bytes = await boxHttp.bytes(response);
     const data = parsed(bytes);
     if (response.status >= 400) {
-      // One new token when Box no longer takes the kept one; a second 401 is Box refusing the app.
-      if (response.status === 401 && options.auth && !refreshed) {
-        await options.auth.refreshToken(options.networkSession);
-        return this.call(options, { body, contentType }, true);
-      }
       // A refused token comes with an empty body; its reason is in WWW-Authenticate.
       const challenge = /error_description="([^"]*)"/.exec(response.headers.get("www-authenticate") ?? "")?.[1];
       const { code, reason } = boxReason(data ?? (challenge ? { message: challenge } : undefined), response.status);

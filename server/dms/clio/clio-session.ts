@@ -2,7 +2,8 @@ import type { Response } from "undici";
 import { DmsTargetError } from "../dms-target";
 import type { StoredToken } from "../vendor-target";
 import { CLIO_KIND } from "./clio-hosts";
-import { type ClioConnection, type ClioRequest, readJson, refusal, send } from "./clio-http";
+import type { TokenSource } from "../vendor-http";
+import { type ClioConnection, type ClioRequest, clioHttp, readJson, refusal, send } from "./clio-http";
 
 // Clio's OAuth 2 authorization-code grant (developers.clio.com, "Authorization"): a person of the
 // firm approves ECFX at <host>/oauth/authorize, Clio sends the browser back with a code, and
@@ -65,15 +66,12 @@ export class ClioSession {
     await this.connection.ctx.tokens.write({ ...token, extra: { connected_at: String(this.connection.ctx.now()) } });
   }
 
+  /** Clio's tokens as the HTTP layer renews them after a 401. */
+  private readonly tokens: TokenSource = { current: () => this.token(), renew: (rejected) => this.refresh(rejected) };
+
   /** One API call; a 401 renews the token and tries once more. Answers the JSON of a successful call. */
   async call(path: string, request: ClioRequest, action: string): Promise<unknown> {
-    let token = await this.token();
-    let response = await this.authorised(path, request, token);
-    if (response.status === 401) {
-      await response.body?.cancel();
-      token = await this.refresh(token);
-      response = await this.authorised(path, request, token);
-    }
+    const response = await clioHttp.authorized(this.tokens, (token) => this.authorised(path, request, token));
     if (!response.ok) throw await refusal(this.connection, response, action);
     return readJson(response);
   }

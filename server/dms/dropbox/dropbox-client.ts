@@ -9,9 +9,9 @@ import { DropboxTokens } from "./dropbox-auth";
 import type { DropboxSettings } from "./dropbox-settings";
 
 // The official SDK, fed a fetch that goes through the guard and a token from the credential's
-// store. The SDK is given no refresh token: renewing is DropboxTokens' job, once, when Dropbox
-// refuses the token (401), and then the call is made again. Members of a Dropbox team with team
-// space see the team's shared folders only from the team's root namespace: the account's
+// store. The SDK is given no refresh token: its fetch sends DropboxTokens' token, and the vendors'
+// HTTP layer renews it once when Dropbox refuses it (401) and makes the call again. Members of a
+// Dropbox team with team space see the team's shared folders only from the team's root namespace: the account's
 // root_info (users/get_current_account) names it, and when it is not the member's home
 // namespace every call carries Dropbox-API-Path-Root {".tag": "root", "root": <id>} (Dropbox's
 // "Namespace guide"), so paths are read from the team space the firm sees. Every result is parsed
@@ -28,8 +28,8 @@ export class DropboxClient {
     private readonly ctx: VendorContext,
   ) {
     const hosts = dropboxHosts(ctx.baseUrl, ctx.authUrl);
-    this.fetch = guardedFetch(ctx, hosts);
-    this.tokens = new DropboxTokens(settings, ctx, this.fetch, hosts.tokenUrl);
+    this.tokens = new DropboxTokens(settings, ctx, guardedFetch(ctx, hosts), hosts.tokenUrl);
+    this.fetch = guardedFetch(ctx, hosts, this.tokens);
   }
 
   /**
@@ -54,20 +54,15 @@ export class DropboxClient {
   }
 
   private async send(action: string, run: (dropbox: Dropbox) => Promise<DropboxResponse<unknown>>, pathRoot: string): Promise<unknown> {
-    let token = await this.tokens.current();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return (await run(new Dropbox({ accessToken: token, fetch: this.fetch, ...(pathRoot ? { pathRoot } : {}) }))).result;
-      } catch (error) {
-        if (!(error instanceof DropboxResponseError)) throw error;
-        const refused = error as DropboxResponseError<unknown>;
-        if (refused.status === 401 && attempt === 1) {
-          token = await this.tokens.renew();
-          continue;
-        }
-        const headers = refused.headers as { get(name: string): string | null } | undefined;
-        throw dropboxRefusal(action, refused.status, refused.error, headers?.get("retry-after") ?? null, this.ctx.now());
-      }
+    // The SDK wants a token of its own; the fetch sends the tokens' current one in its place.
+    const accessToken = await this.tokens.current();
+    try {
+      return (await run(new Dropbox({ accessToken, fetch: this.fetch, ...(pathRoot ? { pathRoot } : {}) }))).result;
+    } catch (error) {
+      if (!(error instanceof DropboxResponseError)) throw error;
+      const refused = error as DropboxResponseError<unknown>;
+      const headers = refused.headers as { get(name: string): string | null } | undefined;
+      throw dropboxRefusal(action, refused.status, refused.error, headers?.get("retry-after") ?? null, this.ctx.now());
     }
   }
 }

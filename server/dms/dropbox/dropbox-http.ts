@@ -1,4 +1,4 @@
-import { type VendorFetch, vendorHttp } from "../vendor-http";
+import { type TokenSource, type VendorFetch, vendorHttp } from "../vendor-http";
 import type { VendorContext } from "../vendor-target";
 import { DROPBOX_KIND, dropboxReason } from "./dropbox-errors";
 import type { DropboxHosts } from "./dropbox-hosts";
@@ -21,7 +21,10 @@ export const dropboxHttp = vendorHttp({
 
 export type DropboxFetch = VendorFetch;
 
-/** The SDK's fetch: its fixed Dropbox URLs moved to the credential's hosts, then through the layer. */
-export function guardedFetch(ctx: VendorContext, hosts: DropboxHosts): DropboxFetch {
-  return dropboxHttp.fetchFor(ctx, hosts.purpose, (url) => hosts.map(url));
+/**
+ * The SDK's fetch: its fixed Dropbox URLs moved to the credential's hosts, then through the layer;
+ * with `tokens`, API calls carry their token and a refused one is renewed once (vendor-http.ts).
+ */
+export function guardedFetch(ctx: VendorContext, hosts: DropboxHosts, tokens?: TokenSource<string>): DropboxFetch {
+  return dropboxHttp.fetchFor(ctx, hosts.purpose, (url) => hosts.map(url), tokens);
 }

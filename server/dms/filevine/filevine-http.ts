@@ -1,8 +1,8 @@
 import type { BodyInit, Response } from "undici";
 import type { z } from "zod";
 import { DmsTargetError } from "../dms-target";
-import { textOf, vendorHttp } from "../vendor-http";
-import type { VendorContext } from "../vendor-target";
+import { type TokenSource, textOf, vendorHttp } from "../vendor-http";
+import type { StoredToken, VendorContext } from "../vendor-target";
 import type { FileVineHosts } from "./filevine-hosts";
 
 // One call to FileVine through the product's outbound guard: a time-out on every call, answers
@@ -32,6 +32,11 @@ const http = vendorHttp({ kind: FILEVINE_KIND, vendor: "FileVine", maxAnswerByte
 /** Sends one request; what cannot be reached now is worth a retry, what the guard refuses is not. */
 export function send(ctx: VendorContext, hosts: FileVineHosts, url: URL, request: FileVineRequest = {}): Promise<Response> {
   return http.send(ctx, hosts.purpose, url, { ...request, headers: { accept: "application/json", ...request.headers } });
+}
+
+/** A call with the session's token, renewed once after a 401 (see vendor-http.ts). */
+export function authorized(tokens: TokenSource, attempt: (token: StoredToken) => Promise<Response>): Promise<Response> {
+  return http.authorized(tokens, attempt);
 }
 
 /** A successful answer's JSON (null for an empty body). */

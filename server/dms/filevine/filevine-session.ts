@@ -3,9 +3,10 @@ import type { Response } from "undici";
 import type { z } from "zod";
 import { fileVineAddress } from "../../../app/common/filevine";
 import { DmsTargetError } from "../dms-target";
+import type { TokenSource } from "../vendor-http";
 import type { StoredToken, VendorContext } from "../vendor-target";
 import { type FileVineHosts, fileVineHosts } from "./filevine-hosts";
-import { FILEVINE_KIND, type FileVineRequest, parsed, readJson, refusal, send, vendorReason, withQuery } from "./filevine-http";
+import { authorized, FILEVINE_KIND, type FileVineRequest, parsed, readJson, refusal, send, vendorReason, withQuery } from "./filevine-http";
 import { keySessionAnswer, tokenAnswer, userOrgs } from "./filevine-schemas";
 
 // Signing in to FileVine and calling its API as the credential's user, one of two ways:
@@ -104,20 +105,22 @@ export class FileVineSession {
     );
   }
 
+  /** The session's tokens as the HTTP layer renews them after a 401: FileVine's way is to sign in again. */
+  private readonly tokens: TokenSource = {
+    current: () => this.token(),
+    renew: async () => {
+      await this.ctx.tokens.clear();
+      return this.signIn(this.way());
+    },
+  };
+
   /**
    * One API call as the signed-in user; a 401 signs in again and tries once more. Answers the
    * successful call's JSON read through `answer`; a refusal throws, `action` naming what was refused.
    */
   async call<T extends z.ZodTypeAny>(path: string, request: FileVineRequest & { json?: unknown }, action: string, answer: T): Promise<z.output<T>> {
     const way = this.way();
-    let token = await this.token();
-    let response = await this.authorised(path, request, token, way);
-    if (response.status === 401) {
-      await response.body?.cancel();
-      await this.ctx.tokens.clear();
-      token = await this.signIn(way);
-      response = await this.authorised(path, request, token, way);
-    }
+    const response = await authorized(this.tokens, (token) => this.authorised(path, request, token, way));
     if (!response.ok) throw await refusal(this.ctx, response, action);
     return parsed(answer, await readJson(response), action);
   }

@@ -1,8 +1,8 @@
 import type { BodyInit, Response } from "undici";
 import type { OutboundPurpose } from "../../outbound/guard";
 import type { DmsTargetError } from "../dms-target";
-import { type Schema, textOf, vendorHttp } from "../vendor-http";
-import type { VendorContext } from "../vendor-target";
+import { type Schema, type TokenSource, textOf, vendorHttp } from "../vendor-http";
+import type { StoredToken, VendorContext } from "../vendor-target";
 
 // One call to an iManage server through the product's outbound guard: a time-out on every call,
 // answers read up to a bound, and every failure turned into a DmsTargetError that says whether
@@ -46,6 +46,11 @@ function httpOf(kind: string) {
 export function send(connection: IManageConnection, path: string, request: IManageRequest = {}): Promise<Response> {
   const url = endpoint(connection, path, request.query);
   return httpOf(connection.kind).send(connection.ctx, connection.purpose, url, { ...request, headers: { accept: "application/json", ...request.headers } });
+}
+
+/** A call with the session's token, renewed once after a 401 (see vendor-http.ts). */
+export function authorized(connection: IManageConnection, tokens: TokenSource, attempt: (token: StoredToken) => Promise<Response>): Promise<Response> {
+  return httpOf(connection.kind).authorized(tokens, attempt);
 }
 
 /** A successful answer's JSON parsed by `schema`; another shape is a permanent failure naming what is wrong. */

@@ -1,9 +1,9 @@
 import type { Response } from "undici";
 import { DmsTargetError } from "../dms-target";
 import type { StoredToken } from "../vendor-target";
-import { type IManageConnection, type IManageRequest, readAnswer, refusal, send } from "./imanage-http";
+import { authorized, type IManageConnection, type IManageRequest, readAnswer, refusal, send } from "./imanage-http";
 import { discovery, token as tokenAnswer } from "./imanage-answers";
-import type { Schema } from "../vendor-http";
+import type { Schema, TokenSource } from "../vendor-http";
 
 // Signing in to iManage Work and calling its API as the credential's user. iManage issues tokens
 // at /auth/oauth2/token with OAuth 2's password grant (the app's client id and secret with the
@@ -99,18 +99,15 @@ export class IManageSession {
     return `/work/api/v2/customers/${customerId}/libraries/${encodeURIComponent(library)}${suffix}`;
   }
 
+  /** The session's tokens as the HTTP layer renews them after a 401. */
+  private readonly tokens: TokenSource = { current: () => this.token(), renew: (rejected) => this.renew(rejected) };
+
   /**
    * One API call as the signed-in user; a 401 renews the token and tries once more. Answers the
    * JSON of a successful call; a refusal throws (see `refusal`), `action` naming what was refused.
    */
   async call<T>(path: string, request: IManageRequest, action: string, schema: Schema<T>): Promise<T> {
-    let token = await this.token();
-    let response = await this.authorised(path, request, token);
-    if (response.status === 401) {
-      await response.body?.cancel();
-      token = await this.renew(token);
-      response = await this.authorised(path, request, token);
-    }
+    const response = await authorized(this.connection, this.tokens, (token) => this.authorised(path, request, token));
     if (!response.ok) throw await refusal(this.connection, response, action);
     return readAnswer(this.connection.kind, response, schema, action);
   }

@@ -38,10 +38,6 @@ export function salesforceReason(text: string, status: number): { code?: string;
   return { code, reason: str(first?.message) ?? str(first?.error_description) ?? code ?? `HTTP ${status}` };
 }
 
-/** The session is no longer good: Salesforce signs it out after the org's time-out of inactivity. */
-export const sessionExpired = (error: unknown): boolean =>
-  error instanceof SalesforceCallError && !error.tokenRequest && (error.status === 401 || error.code === "INVALID_SESSION_ID");
-
 const throttled = (error: SalesforceCallError) =>
   error.status === 429 || error.status === 503 || error.code === "REQUEST_LIMIT_EXCEEDED" || error.code === "SERVER_UNAVAILABLE";
 

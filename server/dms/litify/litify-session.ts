@@ -4,8 +4,9 @@ import { z } from "zod";
 import { Connection } from "jsforce/lib/connection.js";
 import { OAuth2 } from "jsforce/lib/oauth2.js";
 import { DmsTargetError } from "../dms-target";
+import type { TokenSource } from "../vendor-http";
 import type { StoredToken, VendorContext } from "../vendor-target";
-import { LITIFY_KIND, sessionExpired, toDmsError } from "./litify-errors";
+import { LITIFY_KIND, toDmsError } from "./litify-errors";
 import { GuardedSalesforceTransport, salesforcePurpose } from "./litify-transport";
 
 // Signing in to the firm's Salesforce org, where Litify lives, with jsforce over the guarded
@@ -62,7 +63,7 @@ export class LitifySession {
     private readonly settings: LitifySettings,
     private readonly ctx: VendorContext,
   ) {
-    this.transport = new GuardedSalesforceTransport(ctx, salesforcePurpose(ctx.baseUrl, settings.instance_url));
+    this.transport = new GuardedSalesforceTransport(ctx, salesforcePurpose(ctx.baseUrl, settings.instance_url), this.tokens);
     this.flow = isPrivateKey(settings.client_secret) ? "jwt" : settings.username.trim() ? "password" : "client";
   }
 
@@ -84,8 +85,24 @@ export class LitifySession {
     return `${flow}:${this.settings.client_id.trim()}`;
   }
 
+  /**
+   * The session's tokens as the HTTP layer renews them: Salesforce ends a session after the org's
+   * time-out of inactivity (401, INVALID_SESSION_ID), and a new sign-in replaces it.
+   */
+  private readonly tokens: TokenSource<string> = {
+    current: async () => ((await this.kept()) ?? (await this.newSession())).accessToken,
+    renew: async () => {
+      await this.ctx.tokens.clear();
+      return (await this.newSession()).accessToken;
+    },
+  };
+
   /** A new session from Salesforce's token endpoint, kept in the token store. */
   async signIn(): Promise<Connection> {
+    return this.connectionOf(await this.newSession());
+  }
+
+  private async newSession(): Promise<StoredToken> {
     if (this.flow === "password" && !this.settings.password) {
       throw new DmsTargetError(LITIFY_KIND, "Token generation failed: the credential has a username but no password", false);
     }
@@ -120,7 +137,7 @@ export class LitifySession {
       extra: { instanceUrl: trimSlash(parsed.data.instance_url), signIn: this.signInKey() },
     };
     await this.ctx.tokens.write(token);
-    return this.connectionOf(token);
+    return token;
   }
 
   /**
@@ -153,22 +170,15 @@ export class LitifySession {
     return connection;
   }
 
-  /** The kept session while it is good for a while yet, a new one otherwise. */
-  private async connection(): Promise<Connection> {
+  /** The kept session while it is good for a while yet. */
+  private async kept(): Promise<StoredToken | null> {
     const kept = await this.ctx.tokens.read();
     const usable = kept?.extra?.signIn === this.signInKey() && kept.extra.instanceUrl && kept.expiresAt - RENEW_MARGIN_MS > this.ctx.now();
-    return usable ? this.connectionOf(kept) : this.signIn();
+    return usable ? kept : null;
   }
 
-  /** Runs `call` in a session; an expired one is replaced once and the call made again. */
+  /** Runs `call` in the kept session or a new one; one Salesforce ends meanwhile is replaced by the transport. */
   async run<T>(call: (connection: Connection) => Promise<T>): Promise<T> {
-    const connection = await this.connection();
-    try {
-      return await call(connection);
-    } catch (error) {
-      if (!sessionExpired(error)) throw error;
-      await this.ctx.tokens.clear();
-      return call(await this.signIn());
-    }
+    return call(this.connectionOf((await this.kept()) ?? (await this.newSession())));
   }
 }

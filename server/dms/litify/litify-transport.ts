@@ -3,7 +3,7 @@ import { Transport } from "jsforce/lib/transport.js";
 import type { HttpRequest, HttpResponse } from "jsforce/lib/types/common.js";
 import { StreamPromise } from "jsforce/lib/util/promise.js";
 import type { OutboundPurpose } from "../../outbound/guard";
-import { retryAfterMs, vendorHttp } from "../vendor-http";
+import { retryAfterMs, type TokenSource, vendorHttp } from "../vendor-http";
 import { DmsTargetError } from "../dms-target";
 import type { VendorContext } from "../vendor-target";
 import { LITIFY_KIND, SalesforceCallError, salesforceReason } from "./litify-errors";
@@ -14,7 +14,7 @@ import { LITIFY_KIND, SalesforceCallError, salesforceReason } from "./litify-err
 // MAX_ANSWER_BYTES read), and turns
 // any answer other than 2xx into SalesforceCallError with Salesforce's own reason and Retry-After.
 // jsforce's own retries and redirects (its default transport's) are thereby left out: retrying is
-// the storage step's business.
+// the storage step's business, but for one new session when Salesforce ends the kept one.
 
 /** Largest answer read: query pages of a few ids and names, insert results, errors. */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
@@ -54,6 +54,8 @@ export class GuardedSalesforceTransport extends Transport {
   constructor(
     private readonly ctx: VendorContext,
     private readonly purpose: OutboundPurpose,
+    /** The session's tokens: a call Salesforce refuses (401, INVALID_SESSION_ID) is sent once more with a new one. */
+    private readonly tokens?: TokenSource<string>,
   ) {
     super();
   }
@@ -66,7 +68,7 @@ export class GuardedSalesforceTransport extends Transport {
   private async send(request: HttpRequest): Promise<HttpResponse> {
     const url = new URL(request.url);
     const headers = Object.fromEntries(Object.entries(request.headers ?? {}).filter(([name]) => !OWN_HEADERS.has(name.toLowerCase())));
-    const response = await http.send(this.ctx, this.purpose, url, { method: request.method, headers, body: bodyOf(request.body) });
+    const response = await http.sendWith(this.tokens, this.ctx, this.purpose, url, { method: request.method, headers, body: bodyOf(request.body) });
     const text = await http.text(response);
     if (response.status >= 400) {
       const { code, reason } = salesforceReason(text, response.status);

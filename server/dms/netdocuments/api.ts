@@ -1,6 +1,6 @@
 import type { BodyInit, Response } from "undici";
 import { DmsTargetError } from "../dms-target";
-import { type Schema, vendorHttp } from "../vendor-http";
+import { type Schema, type TokenSource, vendorHttp } from "../vendor-http";
 import type { StoredToken, VendorContext } from "../vendor-target";
 import { token as tokenAnswer } from "./answers";
 import { netDocumentsReason } from "./errors";
@@ -50,6 +50,18 @@ export class NetDocumentsApi {
   private storedRefused = false;
   private initialTried = false;
 
+  /** The credential's tokens as the HTTP layer renews them after a 401. */
+  private readonly tokens: TokenSource<string> = {
+    current: () => this.accessToken(),
+    renew: () => {
+      // The token was revoked or has expired early: neither the kept nor the credential's initial one serves again.
+      this.current = null;
+      this.storedRefused = true;
+      this.initialTried = true;
+      return this.accessToken();
+    },
+  };
+
   constructor(
     readonly kind: string,
     private readonly ctx: VendorContext,
@@ -94,24 +106,14 @@ export class NetDocumentsApi {
   private async call(action: string, path: string, options: CallOptions & { notFound: true }): Promise<Response | null>;
   private async call(action: string, path: string, options?: CallOptions): Promise<Response>;
   private async call(action: string, path: string, options: CallOptions = {}): Promise<Response | null> {
-    for (let attempt = 1; ; attempt++) {
-      const token = await this.accessToken();
-      const response = await this.send(apiUrl(this.endpoints, path, options.query), options, { authorization: `Bearer ${token}` });
-      if (response.status === 401 && attempt === 1) {
-        // The token was revoked or has expired early: one new token, one more try.
-        await response.body?.cancel();
-        this.current = null;
-        this.storedRefused = true;
-        this.initialTried = true;
-        continue;
-      }
-      if (response.status === 404 && options.notFound) {
-        await response.body?.cancel();
-        return null;
-      }
-      if (!response.ok) throw await this.http.refusal(this.ctx, response, action);
-      return response;
+    const url = apiUrl(this.endpoints, path, options.query);
+    const response = await this.http.authorized(this.tokens, (token) => this.send(url, options, { authorization: `Bearer ${token}` }));
+    if (response.status === 404 && options.notFound) {
+      await response.body?.cancel();
+      return null;
     }
+    if (!response.ok) throw await this.http.refusal(this.ctx, response, action);
+    return response;
   }
 
   private async send(url: URL, options: CallOptions, headers: Record<string, string>, prefix = ""): Promise<Response> {

@@ -27,10 +27,7 @@ export class GraphApi extends SharePointApi {
   }
 
   async send(request: GraphRequest): Promise<Response> {
-    const first = await this.once(request, await this.tokens.accessToken());
-    if (first.status !== 401) return first;
-    await first.body?.cancel();
-    return this.once(request, (await this.tokens.renew()).accessToken);
+    return this.wire.http.authorized(this.tokens, (token) => this.once(request, token.accessToken));
   }
 
   private async once(request: GraphRequest, token: string): Promise<Response> {

@@ -1,5 +1,6 @@
 import { ConfidentialClientApplication, type INetworkModule, type NetworkResponse } from "@azure/msal-node";
 import { DmsTargetError } from "../dms-target";
+import type { TokenSource } from "../vendor-http";
 import type { StoredToken } from "../vendor-target";
 import { type GraphEndpoints, LOGIN_DEFAULT_BASE_URL, loginUrl } from "./graph-endpoints";
 import type { SharePointWire } from "./sharepoint-api";
@@ -65,7 +66,7 @@ function msalReason(error: unknown): string {
   return (/Description: (.*?)(?: - Correlation ID|$)/s.exec(text)?.[1] ?? text).split(/\r?\n/)[0] ?? "";
 }
 
-export class GraphTokens {
+export class GraphTokens implements TokenSource {
   constructor(
     private readonly settings: GraphAuthSettings,
     private readonly wire: SharePointWire,
@@ -77,10 +78,10 @@ export class GraphTokens {
   }
 
   /** A token valid for at least another minute: the stored one, or a new one written back. */
-  async accessToken(): Promise<string> {
+  async current(): Promise<StoredToken> {
     const stored = await this.ctx.tokens.read();
-    if (stored && stored.expiresAt - TOKEN_MARGIN_MS > this.ctx.now()) return stored.accessToken;
-    return (await this.renew()).accessToken;
+    if (stored && stored.expiresAt - TOKEN_MARGIN_MS > this.ctx.now()) return stored;
+    return this.renew();
   }
 
   /** Forgets the stored token (Graph said 401) and asks for a new one. */
