@@ -85,6 +85,8 @@ function decodeReferences(text: string, otherwise: () => string): string {
 }
 
 const decodeText = (text: string) => decodeReferences(text, () => tokenize(text, "text"));
+/** A title's content; with a "<" in it, read by the Tokenizer inside a title, whose rules for "<" and "&" differ there. */
+const decodeTitle = (text: string) => (text.includes("<") ? tokenize(`<title>${text}`, "text") : decodeText(text));
 
 function countAmpersands(text: string, from: number): number {
   let count = 0;
@@ -214,7 +216,7 @@ export function scanHtml(src: string, events: HtmlEvents): void {
       if (RAW_TEXT.has(name) && !tag.selfClosing) {
         const close = rawTextEnd(src, pos, name);
         const content = src.slice(pos, close < 0 ? n : close);
-        if (content) events.text(name === "title" ? decodeText(content) : content);
+        if (content) events.text(name === "title" ? decodeTitle(content) : content);
         if (close < 0) return;
         events.closeTag(name);
         if (!skipPast(close + 2 + name.length, LAST_CHARACTER)) return;

@@ -145,6 +145,10 @@ describe("HTML pass", () => {
     );
   });
 
+  it("keeps a title's unfinished tag after a reference as text, as the Tokenizer does", () => {
+    for (const html of ["<title>&#x41;<HREF", "<title>&not<b", "<title>&#128;x<a href", "<title><&nbsp;"]) expect(scanned(html)).toEqual(tokenized(html));
+  });
+
   it("reads generated markup with every awkward case as the Tokenizer does", () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }), (pieces) => {
