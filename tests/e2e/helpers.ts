@@ -113,6 +113,14 @@ export async function apiToken(email: string = USERS.admin): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
+/** Puts the demo firm back on local sign-on after a test switched it to its identity provider. */
+export async function restoreLocalSignOn(): Promise<void> {
+  const headers = { "content-type": "application/json", authorization: `Bearer ${await apiToken(USERS.admin)}` };
+  const firm = (await (await apiFetch(`${API_URL}/api/v1/firm`, { method: "GET", headers })).json()) as { id: number };
+  const restored = await apiFetch(`${API_URL}/api/v1/firm/${firm.id}`, { method: "PUT", headers, body: JSON.stringify({ ...firm, signon_type: "local" }) });
+  expect(restored.status).toBe(200);
+}
+
 /**
  * Puts a demo user's password back after a test that changed it stopped half-way: the user signs
  * in with whichever of `changedTo` was left and changes it back, so that a retry, and the tests

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { field, press } from "./forms";
-import { API_URL, PASSWORD, USERS, apiFetch, e2eInstance, signedIn } from "./helpers";
+import { USERS, e2eInstance, restoreLocalSignOn, signedIn } from "./helpers";
 import { type RunningIssuer, startOidcProvider } from "./oidc-provider";
 
 // A firm switched to OpenID Connect from the control room (its form without JavaScript) signs its
@@ -25,16 +25,7 @@ test.beforeEach(async ({ context }) => {
 // Other tests of this instance sign in with passwords: the firm goes back to local sign-on.
 test.afterAll(async () => {
   await idp?.stop();
-  const signedInAdmin = await apiFetch(`${API_URL}/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: USERS.admin, password: PASSWORD }),
-  });
-  const { access_token } = (await signedInAdmin.json()) as { access_token: string };
-  const headers = { "content-type": "application/json", authorization: `Bearer ${access_token}` };
-  const firm = (await (await apiFetch(`${API_URL}/api/v1/firm`, { method: "GET", headers })).json()) as { id: number };
-  const restored = await apiFetch(`${API_URL}/api/v1/firm/${firm.id}`, { method: "PUT", headers, body: JSON.stringify({ ...firm, signon_type: "local" }) });
-  expect(restored.status).toBe(200);
+  await restoreLocalSignOn();
 });
 
 test.describe("the control room without JavaScript", () => {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { field, press } from "./forms";
-import { API_URL, PASSWORD, USERS, apiFetch, e2eInstance, signIn, signedIn } from "./helpers";
+import { USERS, e2eInstance, restoreLocalSignOn, signIn, signedIn } from "./helpers";
 import { type RunningIdp, startSimpleSamlPhp } from "./simplesamlphp";
 
 // A firm switched to SAML from the control room signs its staff in through SimpleSAMLphp (an
@@ -20,16 +20,7 @@ test.beforeAll(async () => {
 // Other tests of this instance sign in with passwords: the firm goes back to local sign-on.
 test.afterAll(async () => {
   idp?.stop();
-  const signedInAdmin = await apiFetch(`${API_URL}/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: USERS.admin, password: PASSWORD }),
-  });
-  const { access_token } = (await signedInAdmin.json()) as { access_token: string };
-  const headers = { "content-type": "application/json", authorization: `Bearer ${access_token}` };
-  const firm = (await (await apiFetch(`${API_URL}/api/v1/firm`, { method: "GET", headers })).json()) as { id: number };
-  const restored = await apiFetch(`${API_URL}/api/v1/firm/${firm.id}`, { method: "PUT", headers, body: JSON.stringify({ ...firm, signon_type: "local" }) });
-  expect(restored.status).toBe(200);
+  await restoreLocalSignOn();
 });
 
 test.describe("the control room without JavaScript", () => {
