@@ -11,7 +11,7 @@ import nodemailer from "nodemailer";
 import { openDatabase } from "../../server/db/database";
 import { startCourtSimulator } from "../../server/courts/simulator";
 import { DEMO_INBOX } from "../../server/seed/demo";
-import { distinctNotices, percentile, waitUntilDelivered } from "./notice-pipeline";
+import { apiAsAdmin, distinctNotices, fileAndMailSetup, percentile, waitUntilDelivered } from "./notice-pipeline";
 import { barePipelineCpu } from "./bare-pipeline";
 import { freePort } from "../free-port";
 import { noisyPng } from "../api/png";
@@ -134,45 +134,8 @@ async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
     products.push(...workers);
     await Promise.all(workers.map((worker) => startedWorking(worker)));
 
-    const token = (
-      (await (
-        await fetch(`${apiUrl}/auth/login`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ username: "admin@demo.ecfx.test", password: BENCH_PASSWORD }),
-        })
-      ).json()) as { access_token: string }
-    ).access_token;
-    const post = async (route: string, body: unknown) => {
-      const res = await fetch(`${apiUrl}${route}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as { id: string };
-      if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(json)}`);
-      return json.id;
-    };
-    const timekeeper = await post("/api/v1/timekeeper", { full_name: "Bench Keeper", email: "bench@firm.test" });
-    await post("/api/v1/timekeeper-group", {
-      name: "Realtime PDF",
-      time_zone: "America/Chicago",
-      delivery_method: "PDF",
-      notification_cadence: "REALTIME",
-      timekeeper_ids: [timekeeper],
-    });
-    const jurisdiction = await post("/api/v1/jurisdiction", { name: "E.D. Tex.", ecfx_jurisdictions: ["txed"] });
-    const client = await post("/api/v1/client", { name: "Bench Client", unique_key: "B-1" });
-    const matter = await post("/api/v1/matter", { name: "Bench Matter", unique_key: "BM-1", client_id: client });
-    await post("/api/v1/case", {
-      name: "Bench case",
-      case_number: "2:24-cv-00123",
-      matter_id: matter,
-      jurisdiction_id: jurisdiction,
-      assigned_timekeepers: [timekeeper],
-    });
-    const store = await post("/api/v1/generic-credential", { name: "Bench store", field: "bench" });
-    const policy = await post("/api/v1/storage-policy", { name: "Bench policy", dms_credential_id: store, store_documents: true, store_email: "eml" });
+    const { token, post } = await apiAsAdmin(apiUrl, BENCH_PASSWORD);
+    const policy = await fileAndMailSetup(post);
     // The firm has its logo, as a firm using the product does: a PNG of about 200 KB.
     const logo = await fetch(`${apiUrl}/api/v1/firm/logo.png`, {
       method: "PUT",

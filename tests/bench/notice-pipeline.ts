@@ -54,6 +54,64 @@ export async function waitUntilDelivered(db: Kysely<DB>, total: number): Promise
 }
 
 /** `env` adds to the product's settings: DATABASE_URL for PostgreSQL. */
+
+/** Creates through the API as the demo admin; the new row's id. */
+export type BenchPost = (route: string, body: unknown) => Promise<string>;
+
+/** Signs the demo admin in to the API at `apiUrl`: the admin's token and a poster as the admin. */
+export async function apiAsAdmin(apiUrl: string, password: string): Promise<{ token: string; post: BenchPost }> {
+  const login = await fetch(`${apiUrl}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin@demo.ecfx.test", password }),
+  });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  const post: BenchPost = async (route, body) => {
+    const res = await fetch(`${apiUrl}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as { id: string };
+    if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(json)}`);
+    return json.id;
+  };
+  return { token, post };
+}
+
+/** The case the fixture notice is about, assigned to `timekeeper`. */
+export async function createBenchCase(post: BenchPost, timekeeper: string): Promise<void> {
+  const jurisdiction = await post("/api/v1/jurisdiction", { name: "E.D. Tex.", ecfx_jurisdictions: ["txed"] });
+  const client = await post("/api/v1/client", { name: "Bench Client", unique_key: "B-1" });
+  const matter = await post("/api/v1/matter", { name: "Bench Matter", unique_key: "BM-1", client_id: client });
+  await post("/api/v1/case", {
+    name: "Bench case",
+    case_number: "2:24-cv-00123",
+    matter_id: matter,
+    jurisdiction_id: jurisdiction,
+    assigned_timekeepers: [timekeeper],
+  });
+}
+
+/**
+ * A firm as one using the product has it: a timekeeper on the fixture's case in a group mailed
+ * each notice with its PDF, and a storage policy filing the documents and the e-mail; answers the
+ * policy's id, for the firm to take.
+ */
+export async function fileAndMailSetup(post: BenchPost): Promise<string> {
+  const timekeeper = await post("/api/v1/timekeeper", { full_name: "Bench Keeper", email: "bench@firm.test" });
+  await post("/api/v1/timekeeper-group", {
+    name: "Realtime PDF",
+    time_zone: "America/Chicago",
+    delivery_method: "PDF",
+    notification_cadence: "REALTIME",
+    timekeeper_ids: [timekeeper],
+  });
+  await createBenchCase(post, timekeeper);
+  const store = await post("/api/v1/generic-credential", { name: "Bench store", field: "bench" });
+  return post("/api/v1/storage-policy", { name: "Bench policy", dms_credential_id: store, store_documents: true, store_email: "eml" });
+}
+
 export async function startPipeline(prefix: string, env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const simulator = await startCourtSimulator();
@@ -76,52 +134,10 @@ export async function startPipeline(prefix: string, env: Record<string, string> 
     log: createLogger({ level: "info", stream: { write: () => undefined } }),
   });
 
-  const login = await fetch(`${apiUrl}/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: "admin@demo.ecfx.test", password: config.ECFX_DEMO_PASSWORD }),
-  });
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  /** Creates through the API as the demo admin; the new row's id. */
-  const post = async (route: string, body: unknown) => {
-    const res = await fetch(`${apiUrl}${route}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as { id: string };
-    if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(json)}`);
-    return json.id;
-  };
-  /** The case the fixture notice is about, assigned to `timekeeper`. */
-  const createFixtureCase = async (timekeeper: string) => {
-    const jurisdiction = await post("/api/v1/jurisdiction", { name: "E.D. Tex.", ecfx_jurisdictions: ["txed"] });
-    const client = await post("/api/v1/client", { name: "Bench Client", unique_key: "B-1" });
-    const matter = await post("/api/v1/matter", { name: "Bench Matter", unique_key: "BM-1", client_id: client });
-    await post("/api/v1/case", {
-      name: "Bench case",
-      case_number: "2:24-cv-00123",
-      matter_id: matter,
-      jurisdiction_id: jurisdiction,
-      assigned_timekeepers: [timekeeper],
-    });
-  };
-  /**
-   * A firm as one using the product has it: a timekeeper on the fixture's case in a group mailed
-   * each notice with its PDF, and a storage policy filing the documents and the e-mail.
-   */
+  const { post } = await apiAsAdmin(apiUrl, config.ECFX_DEMO_PASSWORD);
+  const createFixtureCase = (timekeeper: string) => createBenchCase(post, timekeeper);
   const fileAndMail = async () => {
-    const timekeeper = await post("/api/v1/timekeeper", { full_name: "Bench Keeper", email: "bench@firm.test" });
-    await post("/api/v1/timekeeper-group", {
-      name: "Realtime PDF",
-      time_zone: "America/Chicago",
-      delivery_method: "PDF",
-      notification_cadence: "REALTIME",
-      timekeeper_ids: [timekeeper],
-    });
-    await createFixtureCase(timekeeper);
-    const store = await post("/api/v1/generic-credential", { name: "Bench store", field: "bench" });
-    const policy = await post("/api/v1/storage-policy", { name: "Bench policy", dms_credential_id: store, store_documents: true, store_email: "eml" });
+    const policy = await fileAndMailSetup(post);
     await ctx.database.db.updateTable("firm").set({ storage_policy_id: policy }).where("is_default", "=", 1).execute();
   };
   const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, pool: true, maxConnections: 10, ignoreTLS: true });
