@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import type { BrowserIdentity } from "../../app/common/analytics-identity";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
 import type { Clock } from "../lib/clock";
@@ -42,16 +43,23 @@ export async function reportsPageViews(deps: { config: Config; database: Databas
   return Boolean(tokenForHost(deps.config, host)) && !(await optedOut(deps.database, userId));
 }
 
+/**
+ * Sends 'View Page', after identify when it is due: once per browser identity for a page view a
+ * browser reports with its identity, else once per user and process. Answers whether the
+ * identity is identified now (false when nothing was sent: no token, or the user opted out).
+ */
 export async function recordPageView(
   deps: { config: Config; clock: Clock; database: Database },
   view: { host: string; userId: string; email: string; name: string; firm: string; title: string; path: string },
-): Promise<void> {
+  browser?: BrowserIdentity,
+): Promise<boolean> {
   const sink = sinkForHost(deps.config, deps.clock, view.host);
-  if (sink === OFF || (await optedOut(deps.database, view.userId))) return;
+  if (sink === OFF || (await optedOut(deps.database, view.userId))) return browser?.identified ?? false;
   const key = `${tokenForHost(deps.config, view.host)}|${view.userId}`;
-  if (!identified.has(key)) {
+  if (browser ? !browser.identified : !identified.has(key)) {
     await sink.identify({ distinctId: view.userId, email: view.email, name: view.name });
     identified.add(key);
   }
   await sink.pageView({ distinctId: view.userId, title: view.title, path: view.path, firm: view.firm });
+  return true;
 }

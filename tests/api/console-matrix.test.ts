@@ -103,6 +103,7 @@ const NO_NOTICE_ROUTE_FILES = [
   "auth.saml.slo",
   "auth.sso.logout",
   "resources.ping",
+  "resources.page-view", // the browser's page views: a title and a path, never a notice
   "scim.v2.$", // the identity provider's provisioning calls: users and groups
 ];
 

@@ -124,15 +124,17 @@ test.describe("dashboard accessibility", () => {
 // The console reports page views to the API, which sends them to the configured endpoint: here a
 // receiver on the port the test configuration names. Sign-in is never counted.
 test.describe("page views", () => {
-  const views: { title: string; path: string }[] = [];
+  const views: { title: string; path: string; distinct_id: string }[] = [];
+  const identifies: { $distinct_id: string; $set_once: { $email: string; $name: string } }[] = [];
   let receiver: http.Server;
   test.beforeAll(async () => {
     receiver = http.createServer((req, res) => {
       let text = "";
       req.on("data", (chunk: Buffer) => (text += chunk.toString()));
       req.on("end", () => {
-        for (const e of JSON.parse(text) as { event?: string; properties?: { title: string; path: string } }[])
+        for (const e of JSON.parse(text) as { event?: string; properties?: (typeof views)[number] }[])
           if (e.event === "View Page") views.push(e.properties!);
+          else if (req.url?.startsWith("/engage")) identifies.push(e as unknown as (typeof identifies)[number]);
         res.end("1");
       });
     });
@@ -162,8 +164,42 @@ test.describe("page views", () => {
       await page.getByLabel("Do not count my page views").uncheck();
       await page.getByRole("button", { name: "Save" }).click();
       await expect(page.getByText("Your analytics choice was saved.")).toBeVisible();
-      await expect.poll(() => views.slice(3).map((v) => v.title)).toEqual(["Profile"]);
+      // A page after it closes the list: a page counted twice, or counted while opted out, would
+      // stand before it and the list would never read so.
+      await page.getByRole("link", { name: "Inbox" }).first().click();
+      await expect(page).toHaveURL(/\/inbox-items/);
+      await expect.poll(() => views.map((v) => v.title)).toEqual(["Dashboard", "Inbox", "Profile", "Profile", "Inbox"]);
       await page.close();
     });
   }
+
+  // Spec §9: analytics persist in local storage. With JavaScript the browser keeps the identity
+  // (never in a cookie) and reports the pages it moves to with it; identify goes once from it.
+  test("keep the identity in local storage with JavaScript, identified once from this browser", async ({ browser }) => {
+    const page = await browser.newPage();
+    const me = (await (await apiFetch(`${API_URL}/auth/me`, { headers: { authorization: `Bearer ${await apiToken(USERS.manager)}` } })).json()) as {
+      id: string;
+    };
+    views.length = 0;
+    identifies.length = 0;
+    await signedIn(page, USERS.manager);
+    const kept = () => page.evaluate(() => JSON.parse(localStorage.getItem("ecfx-analytics") ?? "null") as unknown);
+    await expect.poll(kept).toEqual({ distinctId: me.id, identified: true, firm: "Demo Law LLP" });
+    await page.getByRole("link", { name: "Inbox" }).first().click();
+    await expect(page).toHaveURL(/\/inbox-items/);
+    await page.getByRole("link", { name: "Profile" }).first().click();
+    await expect(page).toHaveURL(/\/profile/);
+    await expect.poll(() => views.map((v) => v.path)).toEqual(["/dashboard", "/inbox-items", "/profile"]);
+    expect(views.map((v) => v.distinct_id)).toEqual([me.id, me.id, me.id]);
+    expect(identifies).toEqual([expect.objectContaining({ $distinct_id: me.id, $set_once: { $email: USERS.manager, $name: expect.any(String) } })]);
+    // Kept in local storage, not in a cookie.
+    expect((await page.context().cookies()).map((c) => c.value).join(" ")).not.toContain(me.id);
+    // A page drawn as a document and the pages after it: no second identify.
+    await page.reload();
+    await page.getByRole("link", { name: "Inbox" }).first().click();
+    await expect(page).toHaveURL(/\/inbox-items/);
+    await expect.poll(() => views.map((v) => v.path)).toEqual(["/dashboard", "/inbox-items", "/profile", "/profile", "/inbox-items"]);
+    expect(identifies).toHaveLength(1);
+    await page.close();
+  });
 });
