@@ -75,8 +75,10 @@ for (const javaScriptEnabled of [true, false]) {
       await page.locator("input[name=username]").fill(IDP_USER.username);
       await page.locator("input[name=password]").fill(IDP_USER.password);
       await page.locator("input[name=password]").press("Enter");
-      // Without JavaScript the identity provider's post back is a button to press.
-      if (!javaScriptEnabled) await page.getByRole("button", { name: "Submit" }).click();
+      // Without JavaScript the identity provider's post back is a button to press: the page's
+      // <button>, not the <input> beside it that its stylesheet hides once it has loaded (a page
+      // drawn before that shows both, and either posts the same form).
+      if (!javaScriptEnabled) await page.locator("form button[type=submit]").click();
       await expect(page).toHaveURL(/\/dashboard$/);
       await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 
