@@ -3,6 +3,7 @@ import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
 import type { Insertable, Kysely, Selectable } from "kysely";
 import { newId } from "../lib/ids";
+import { firmOfJobColumns } from "../firm/firm-repository";
 
 export type JobKind =
   | "process-inbox-item"
@@ -50,8 +51,11 @@ export async function enqueueAll(trx: Kysely<DB>, firmId: number, jobs: NextJob[
   for (const job of jobs) await enqueue(trx, { kind: job.kind, firmId, refId: job.refId, runAt: now });
 }
 
-/** A job as a worker takes it: with the version of its firm's words, read in the same statement. */
-export type ClaimedJob = Job & { dictionary_version: number };
+/**
+ * A job as a worker takes it: with the version of its firm's words, read in the same statement,
+ * and on PostgreSQL its firm's record and webhooks (firmReadsOfClaim).
+ */
+export type ClaimedJob = Job & { dictionary_version: number; firm_row?: unknown; webhook_rows?: unknown };
 
 /** The next due job's id, locked for this claim on PostgreSQL (several workers never take the same job). */
 function nextDue(ctx: ServerContext, now: number, passing?: string) {
@@ -65,9 +69,11 @@ function nextDue(ctx: ServerContext, now: number, passing?: string) {
 }
 
 function claimed(ctx: ServerContext, workerId: string, leaseMs: number, now: number, passing?: string) {
+  // SQLite's JSON functions cannot turn a row into an object unnamed: there the job reads its firm.
+  const firm = ctx.database.dialect === "postgres" ? sql`, ${firmOfJobColumns(ctx.database.db)}` : sql``;
   return sql`update job set locked_until = ${now + leaseMs}, locked_by = ${workerId}, attempts = attempts + 1
     where id = (${nextDue(ctx, now, passing)})
-    returning *, (select dictionary_version from firm where firm.id = job.firm_id) as dictionary_version`;
+    returning *, (select dictionary_version from firm where firm.id = job.firm_id) as dictionary_version ${firm}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { ServerContext } from "../context";
 import { withFirmWords } from "../db/firm-words";
 import { withJobReads } from "../db/job-reads";
+import { firmReadsOfClaim } from "../firm/firm-repository";
 import { newId } from "../lib/ids";
 import { type Logger, logger } from "../../app/common/logger";
 import { type ClaimedJob, type Job, type JobKind, RetryLater, claimJob, completeAndClaimNext, completeJob, releaseJob, retryJob } from "./queue";
@@ -186,8 +187,8 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
       const handler = handlers[job.kind as JobKind] as JobHandler | undefined;
       try {
         // A job speaks its firm's words: the reasons it stores and the mail it sends. It reads
-        // its firm's record and webhooks once.
-        await withJobReads(() => withFirmWords(ctx.database, job.firm_id, () => handlerOf(handlers, job).run(ctx, job), wordsOf(job)));
+        // its firm's record and webhooks once (on PostgreSQL its claim read them).
+        await withJobReads(() => withFirmWords(ctx.database, job.firm_id, () => handlerOf(handlers, job).run(ctx, job), wordsOf(job)), firmReadsOfClaim(job));
         await stageLine(ctx, log, handler, job, started);
         if (stopping) await completeJob(ctx, job);
         else carried = { poll: ++polls, job: await completeAndClaimNext(ctx, job, workerId, leaseMs) };

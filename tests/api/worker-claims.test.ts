@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/db/database";
+import { firmReadsOfClaim, firmWebhooks, findFirm } from "../../server/firm/firm-repository";
 import { claimJob, completeAndClaimNext, enqueue, releaseJob } from "../../server/queue/queue";
 import { type JobHandlers, startWorker } from "../../server/queue/worker";
 import { PIPELINE_JOBS } from "../../server/job-handlers";
@@ -76,6 +77,50 @@ describe.each(backends)("a worker completing a job and taking the next together 
     // Another worker takes it at once.
     expect(await claimJob(running.ctx, "other-worker", 60_000)).toMatchObject({ id: job!.id, locked_by: "other-worker" });
     await db().deleteFrom("job").execute();
+  });
+
+  it("reads the job's firm and its enabled webhooks with the claim on PostgreSQL, as read alone", async () => {
+    const other = (await db().selectFrom("firm").select("id").where("id", "!=", firmId).executeTakeFirstOrThrow()).id;
+    const at = running.ctx.clock.now();
+    const hook = (id: string, firm: number, enabled: number) => ({
+      id,
+      firm_id: firm,
+      created_at: at,
+      updated_at: at,
+      name: id,
+      url: "https://hooks.example/",
+      events: '["notice.processed"]',
+      type: "STANDARD",
+      payload_version: "1",
+      enabled,
+      secret_sealed: "x",
+      secret_shown: 0,
+      created_by: null,
+      failing_since: null,
+    });
+    await db()
+      .insertInto("webhook")
+      .values([hook("claim-on", firmId, 1), hook("claim-off", firmId, 0), hook("claim-other", other, 1)])
+      .execute();
+    try {
+      await queue("with-firm");
+      const job = await claimJob(running.ctx, "claimer", 60_000);
+      const read = firmReadsOfClaim(job!);
+      if (backend === "sqlite") expect(read).toEqual(new Map());
+      else {
+        const webhooks = await firmWebhooks(db(), firmId);
+        expect(webhooks.map((w) => w.id)).toEqual(["claim-on"]);
+        expect(read).toEqual(
+          new Map<string, unknown>([
+            [`firm:${firmId}`, await findFirm(running.ctx.database, firmId)],
+            [`webhooks:${firmId}`, webhooks],
+          ]),
+        );
+      }
+    } finally {
+      await db().deleteFrom("job").execute();
+      await db().deleteFrom("webhook").where("id", "like", "claim-%").execute();
+    }
   });
 
   it("never hands one job to two claims made at once, alone or with a completion", async () => {
