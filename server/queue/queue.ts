@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
 import type { Insertable, Kysely, Selectable } from "kysely";
@@ -90,23 +90,35 @@ export async function completeJob(ctx: ServerContext, job: Job, db: Kysely<DB> =
   await db.deleteFrom("job").where("id", "=", job.id).where("locked_by", "=", job.locked_by).execute();
 }
 
+/** What completing a job and claiming the next answered: the next job, and what the job left when asked. */
+export interface Completed {
+  next: ClaimedJob | undefined;
+  /** The value of `left` read in the same statement (PostgreSQL only). */
+  left?: unknown;
+}
+
 /**
  * Completes a job and takes the next due one at once: a busy worker asks for the database's
  * write lock once per job instead of twice (on SQLite, where processes take turns at one writer,
  * every turn asked for is one more to wait for). On PostgreSQL it is one statement (the delete a
- * data-modifying CTE of the claim), one round trip instead of four with BEGIN and COMMIT.
+ * data-modifying CTE of the claim), one round trip instead of four with BEGIN and COMMIT, which
+ * also reads `left` (a scalar subquery: what the job left, for its log line) when given.
  */
-export async function completeAndClaimNext(ctx: ServerContext, job: Job, workerId: string, leaseMs: number): Promise<ClaimedJob | undefined> {
+export async function completeAndClaimNext(ctx: ServerContext, job: Job, workerId: string, leaseMs: number, left?: RawBuilder<unknown>): Promise<Completed> {
   const now = ctx.clock.now();
   if (ctx.database.dialect === "postgres") {
-    const result = await sql`with done as (delete from job where id = ${job.id} and locked_by = ${job.locked_by})
-      ${claimed(ctx, workerId, leaseMs, now, job.id)}`.execute(ctx.database.db);
-    return result.rows[0] as ClaimedJob | undefined;
+    // One row whether or not a job was claimed: the claim's columns are empty when none was.
+    const result = await sql<ClaimedJob & { stage_left: unknown }>`with done as (delete from job where id = ${job.id} and locked_by = ${job.locked_by}),
+      next as (${claimed(ctx, workerId, leaseMs, now, job.id)})
+      select next.*, ${left ?? sql`null`} as stage_left from (select 1) as one left join next on true`.execute(ctx.database.db);
+    const { stage_left, ...next } = result.rows[0]!;
+    return { next: next.id == null ? undefined : next, left: stage_left };
   }
-  return ctx.database.db.transaction().execute(async (trx) => {
+  const next = await ctx.database.db.transaction().execute(async (trx) => {
     await completeJob(ctx, job, trx);
     return claimJob(ctx, workerId, leaseMs, trx);
   });
+  return { next };
 }
 
 /** Gives back a job taken but not started (the worker is stopping): free at once, its attempt not counted. */

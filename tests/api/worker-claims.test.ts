@@ -1,4 +1,8 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../app/common/logger";
+import { logCapture } from "../log-capture";
+import { insertNoticeRow } from "./notice-rows";
 import { openDatabase } from "../../server/db/database";
 import { firmReadsOfClaim, firmWebhooks, findFirm } from "../../server/firm/firm-repository";
 import { claimJob, completeAndClaimNext, enqueue, releaseJob } from "../../server/queue/queue";
@@ -123,6 +127,41 @@ describe.each(backends)("a worker completing a job and taking the next together 
     }
   });
 
+  it("says in its line per stage what the job left, on PostgreSQL read with the job's completion", async () => {
+    const lines = logCapture();
+    const at = running.ctx.clock.now();
+    await insertNoticeRow(db(), { id: "stage-item", firmId, at, status: "New" });
+    const handlers: JobHandlers = {
+      ...PIPELINE_JOBS,
+      "apply-walls": {
+        run: async (_ctx, job) => void (await db().updateTable("inbox_item").set({ status: "Succeeded" }).where("id", "=", job.ref_id).execute()),
+        describe: async (_ctx, job, left) => {
+          const item =
+            left !== undefined
+              ? (left as { status: string } | null)
+              : await db().selectFrom("inbox_item").select("status").where("id", "=", job.ref_id).executeTakeFirst();
+          return { itemId: job.ref_id, outcome: `${item?.status} (${left !== undefined ? "with the completion" : "read alone"})` };
+        },
+        left: (job) => sql`(select json_build_object('status', status) from inbox_item where id = ${job.ref_id})`,
+      },
+    };
+    const worker = startWorker(running.ctx, handlers, 1, { log: createLogger({ level: "info", stream: lines.stream }) });
+    try {
+      await queue("stage-item");
+      await worker.drain();
+    } finally {
+      await worker.stop();
+      await db().deleteFrom("inbox_item").where("id", "=", "stage-item").execute();
+    }
+    const said = backend === "postgres" ? "Succeeded (with the completion)" : "Succeeded (read alone)";
+    expect(
+      lines
+        .lines()
+        .filter((l) => l.stage === "apply-walls")
+        .map((l) => [l.itemId, l.outcome]),
+    ).toEqual([["stage-item", said]]);
+  });
+
   it("never hands one job to two claims made at once, alone or with a completion", async () => {
     const refs = Array.from({ length: 12 }, (_, n) => `due-${n}`);
     for (const ref of refs) await queue(ref);
@@ -134,7 +173,7 @@ describe.each(backends)("a worker completing a job and taking the next together 
     // Each completion takes one of the next jobs; no two take the same, and none takes its own.
     const next = Array.from({ length: 12 }, (_, n) => `next-${n}`);
     for (const ref of next) await queue(ref);
-    const carried = await Promise.all(taken.map((job) => completeAndClaimNext(running.ctx, job, job.locked_by!, 60_000)));
+    const carried = await Promise.all(taken.map(async (job) => (await completeAndClaimNext(running.ctx, job, job.locked_by!, 60_000)).next));
     expect(carried.map((job) => job?.ref_id).sort()).toEqual([...next].sort());
     expect(carried.every((job) => job?.dictionary_version !== undefined)).toBe(true);
     expect((await db().selectFrom("job").select("ref_id").execute()).map((j) => j.ref_id).sort()).toEqual([...next].sort());
