@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, type Migration } from "kysely";
 import pg from "pg";
 import { FOLD_FUNCTION, fold } from "../lib/text-fold";
 import { loadMigrations } from "./migrations/index";
+import { namingPool } from "./prepared-statements";
 import { withStatementCache } from "./statement-cache";
 import { TurnTakingSqliteDialect, WRITE_TURN_TIMEOUT_MS } from "./sqlite-write-turns";
 import type { DB } from "./schema";
@@ -44,7 +45,7 @@ export function openDatabase(url: string): Database {
   // An idle connection the server closed (restart, failover) must not bring the process down;
   // the pool opens a new one on the next query.
   pool.on("error", (error) => logger("database").warn({ err: error }, "PostgreSQL connection lost"));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
   return { db, dialect: "postgres", close: () => db.destroy() };
 }
 

@@ -6,9 +6,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 const reads = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
 
-/** Runs one job: reads made through `readOncePerJob` inside it are made once. */
-export function withJobReads<T>(work: () => Promise<T>): Promise<T> {
-  return reads.run(new Map(), work);
+/**
+ * Runs one job: reads made through `readOncePerJob` inside it are made once. `read` holds what
+ * was already read for this job by key (its claim's statement read some on PostgreSQL).
+ */
+export function withJobReads<T>(work: () => Promise<T>, read: ReadonlyMap<string, unknown> = new Map()): Promise<T> {
+  return reads.run(new Map([...read].map(([key, value]) => [key, Promise.resolve(value)])), work);
 }
 
 /** Whether a job is running here (outside one every read is made afresh). */

@@ -46,10 +46,9 @@ export interface FileToStore {
 }
 
 export async function loadFilingNotice(ctx: ServerContext, item: FilingItem): Promise<FilingNotice> {
-  const db = ctx.database.db;
   const firm = await findFirm(ctx.database, item.firm_id);
   if (!firm) throw new Error(`Firm ${item.firm_id} does not exist`);
-  const context = await loadNoticeContext(db, item.firm_id, item.id, item.case_id);
+  const context = await loadNoticeContext(ctx.database, item.firm_id, item.id, item.case_id);
   if (!context) throw new Error(`Case ${item.case_id} does not exist`);
   const { envelope, documents } = context;
   return {

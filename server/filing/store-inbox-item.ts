@@ -8,7 +8,8 @@ import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterStorageAttempt } from "../queue/after-processing";
-import { type EventLevel, type EventName, logEvent } from "../queue/event-log";
+import { type EventEntry, type EventLevel, type EventName, logEvent } from "../queue/event-log";
+import { changeLoggedInOneStatement } from "../queue/logged-change";
 import { type NextJob, RetryLater, enqueue, enqueueAll } from "../queue/queue";
 import {
   DmsLocationTaken,
@@ -248,20 +249,21 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
     label = file.label;
     const stored = adopted ?? (await writeOnce(ctx, target, recordId, filing, notice, file));
     const event = adopted ? "storage:events.adopted" : "storage:events.stored";
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable("dms_record")
-        .set({ status: "succeeded", location: stored.location, root: stored.root ?? null, link: stored.link ?? null, error: null, updated_at: ctx.clock.now() })
-        .where("id", "=", recordId)
-        .execute();
-      await logEvent(trx, {
-        firmId: item.firm_id,
-        inboxItemId: item.id,
-        at: ctx.clock.now(),
-        event: "stored",
-        detail: message(event, { what: label, policy: filing.policy.name, location: stored.location }),
+    const now = ctx.clock.now();
+    const succeeded = { status: "succeeded", location: stored.location, root: stored.root ?? null, link: stored.link ?? null, error: null, updated_at: now };
+    const logged: EventEntry = {
+      firmId: item.firm_id,
+      inboxItemId: item.id,
+      at: now,
+      event: "stored",
+      detail: message(event, { what: label, policy: filing.policy.name, location: stored.location }),
+    };
+    if (ctx.database.dialect === "postgres") await changeLoggedInOneStatement(db, { table: "dms_record", id: recordId, set: succeeded }, logged);
+    else
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable("dms_record").set(succeeded).where("id", "=", recordId).execute();
+        await logEvent(trx, logged);
       });
-    });
     return null;
   } catch (error) {
     const text = errorText(error);
@@ -387,7 +389,7 @@ async function updateDocumentStatuses(db: Kysely<DB>, item: FilingItem, document
   for (const [status, ids] of moving) await db.updateTable("document").set({ dms_status: status }).where("id", "in", ids).execute();
 }
 
-/** Sets the item's DMS status, with its event, the jobs that follow and whatever `alsoRecord` writes, in one transaction. */
+/** Sets the item's DMS status, with its event, the jobs that follow and whatever `alsoRecord` writes, in one transaction (one statement on PostgreSQL without `alsoRecord`). */
 async function setDmsStatus(
   ctx: ServerContext,
   item: { id: string; firm_id: number },
@@ -397,6 +399,16 @@ async function setDmsStatus(
   alsoRecord?: (trx: Kysely<DB>) => Promise<void>,
 ): Promise<void> {
   const now = ctx.clock.now();
+  if (ctx.database.dialect === "postgres" && !alsoRecord) {
+    const set = { dms_status: status, updated_at: now };
+    await changeLoggedInOneStatement(
+      ctx.database.db,
+      { table: "inbox_item", id: item.id, set },
+      { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event },
+      next,
+    );
+    return;
+  }
   await ctx.database.db.transaction().execute(async (trx) => {
     await trx.updateTable("inbox_item").set({ dms_status: status, updated_at: now }).where("id", "=", item.id).execute();
     await logEvent(trx, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });

@@ -68,6 +68,48 @@ function selectFirm(db: Kysely<DB>) {
 // finding nothing, so such an id is answered as "no such firm" before it reaches the database.
 const isFirmId = (id: number): boolean => Number.isInteger(id) && id > 0 && id <= 2 ** 31 - 1;
 
+const firmReadKey = (id: number) => `firm:${id}`;
+const webhooksReadKey = (id: number) => `webhooks:${id}`;
+
+/** A firm's enabled webhooks, as its events are told to them. */
+export interface FirmWebhook {
+  id: string;
+  type: string;
+  payload_version: string;
+  events: string;
+}
+
+function selectWebhooks(db: Kysely<DB>) {
+  return db.selectFrom("webhook").select(["id", "type", "payload_version", "events"]).where("enabled", "=", 1);
+}
+
+/** The firm's enabled webhooks; a job reads them once. */
+export function firmWebhooks(db: Kysely<DB>, firmId: number): Promise<FirmWebhook[]> {
+  return readOncePerJob(webhooksReadKey(firmId), () => selectWebhooks(db).where("firm_id", "=", firmId).execute());
+}
+
+/**
+ * On PostgreSQL a claim reads its job's firm and the firm's webhooks in its own statement, as
+ * JSON columns of the claimed row (`job` is the claimed row's name there), so the job does not
+ * read them again.
+ */
+export function firmOfJobColumns(db: Kysely<DB>) {
+  const firm = selectFirm(db).where(sql<boolean>`firm.id = job.firm_id`);
+  const webhooks = selectWebhooks(db).where(sql<boolean>`webhook.firm_id = job.firm_id`);
+  return sql`(select row_to_json(f) from (${firm}) f) as firm_row,
+    (select coalesce(json_agg(w), '[]') from (${webhooks}) w) as webhook_rows`;
+}
+
+/** What a claim read by `firmOfJobColumns`, as the job's reads keep it (none on SQLite). */
+export function firmReadsOfClaim(job: { firm_id: number; firm_row?: unknown; webhook_rows?: unknown }): Map<string, unknown> {
+  if (job.webhook_rows === undefined) return new Map();
+  const row = job.firm_row as Parameters<typeof firmRecord>[0] | null;
+  return new Map<string, unknown>([
+    [firmReadKey(job.firm_id), row ? firmRecord(row) : undefined],
+    [webhooksReadKey(job.firm_id), job.webhook_rows],
+  ]);
+}
+
 /** The firm's record; a job reads it once (job-reads.ts). */
 export async function findFirm(database: Database, id: number): Promise<FirmRecord | undefined> {
   return firmIn(database.db, id);
@@ -75,7 +117,7 @@ export async function findFirm(database: Database, id: number): Promise<FirmReco
 
 function firmIn(db: Kysely<DB>, id: number): Promise<FirmRecord | undefined> {
   if (!isFirmId(id)) return Promise.resolve(undefined);
-  return readOncePerJob(`firm:${id}`, async () => {
+  return readOncePerJob(firmReadKey(id), async () => {
     const row = await selectFirm(db).where("id", "=", id).executeTakeFirst();
     return row ? firmRecord(row) : undefined;
   });

@@ -144,7 +144,7 @@ export async function buildTemplateData(
     .executeTakeFirst();
   const parsed = parseJson<ParsedEmail | null>(item?.parsed ?? null, null);
   if (!item || parsed?.kind !== "notice") return null;
-  const context = await loadNoticeContext(db, firmId, item.id);
+  const context = await loadNoticeContext(ctx.database, firmId, item.id);
   if (!context?.envelope) return null;
   const { case: kase, matter, client, jurisdiction, envelope, documents } = context;
   const [firm, original] = await Promise.all([

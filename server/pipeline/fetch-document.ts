@@ -1,6 +1,8 @@
+import type { Kysely } from "kysely";
 import { pageCount, recordPacerDocument } from "../billing/court-costs";
 import type { ServerContext } from "../context";
 import { RetryableFetchError } from "../courts/connector";
+import type { DB } from "../db/schema";
 import { message } from "../lib/messages";
 import { firmCourtSession } from "../courts/firm-court-session";
 import { pauseAt } from "../lib/test-pause";
@@ -65,7 +67,7 @@ async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: n
       // Fetched signed in, outside the free look: the court's charge becomes a cost on the case (decision 113).
       const pages = outcome.charged ? await pageCount(outcome.bytes) : null;
       // The title to ask for commits with its job, so the item never waits for a title nobody asks.
-      await db.transaction().execute(async (trx) => {
+      const write = async (trx: Kysely<DB>) => {
         await trx
           .updateTable("document")
           .set({
@@ -89,7 +91,10 @@ async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: n
             at: ctx.clock.now(),
           });
         }
-      });
+      };
+      // The document alone is one statement: it needs no transaction.
+      if (extraction || outcome.charged) await db.transaction().execute(write);
+      else await write(db);
     } else {
       await db.updateTable("document").set({ fetch_status: "restricted", fetch_error: outcome.reason }).where("id", "=", doc.id).execute();
     }

@@ -1,8 +1,9 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
 import type { Insertable, Kysely, Selectable } from "kysely";
 import { newId } from "../lib/ids";
+import { firmOfJobColumns } from "../firm/firm-repository";
 
 export type JobKind =
   | "process-inbox-item"
@@ -50,8 +51,11 @@ export async function enqueueAll(trx: Kysely<DB>, firmId: number, jobs: NextJob[
   for (const job of jobs) await enqueue(trx, { kind: job.kind, firmId, refId: job.refId, runAt: now });
 }
 
-/** A job as a worker takes it: with the version of its firm's words, read in the same statement. */
-export type ClaimedJob = Job & { dictionary_version: number };
+/**
+ * A job as a worker takes it: with the version of its firm's words, read in the same statement,
+ * and on PostgreSQL its firm's record and webhooks (firmReadsOfClaim).
+ */
+export type ClaimedJob = Job & { dictionary_version: number; firm_row?: unknown; webhook_rows?: unknown };
 
 /** The next due job's id, locked for this claim on PostgreSQL (several workers never take the same job). */
 function nextDue(ctx: ServerContext, now: number, passing?: string) {
@@ -65,9 +69,11 @@ function nextDue(ctx: ServerContext, now: number, passing?: string) {
 }
 
 function claimed(ctx: ServerContext, workerId: string, leaseMs: number, now: number, passing?: string) {
+  // SQLite's JSON functions cannot turn a row into an object unnamed: there the job reads its firm.
+  const firm = ctx.database.dialect === "postgres" ? sql`, ${firmOfJobColumns(ctx.database.db)}` : sql``;
   return sql`update job set locked_until = ${now + leaseMs}, locked_by = ${workerId}, attempts = attempts + 1
     where id = (${nextDue(ctx, now, passing)})
-    returning *, (select dictionary_version from firm where firm.id = job.firm_id) as dictionary_version`;
+    returning *, (select dictionary_version from firm where firm.id = job.firm_id) as dictionary_version ${firm}`;
 }
 
 /**
@@ -84,23 +90,35 @@ export async function completeJob(ctx: ServerContext, job: Job, db: Kysely<DB> =
   await db.deleteFrom("job").where("id", "=", job.id).where("locked_by", "=", job.locked_by).execute();
 }
 
+/** What completing a job and claiming the next answered: the next job, and what the job left when asked. */
+export interface Completed {
+  next: ClaimedJob | undefined;
+  /** The value of `left` read in the same statement (PostgreSQL only). */
+  left?: unknown;
+}
+
 /**
  * Completes a job and takes the next due one at once: a busy worker asks for the database's
  * write lock once per job instead of twice (on SQLite, where processes take turns at one writer,
  * every turn asked for is one more to wait for). On PostgreSQL it is one statement (the delete a
- * data-modifying CTE of the claim), one round trip instead of four with BEGIN and COMMIT.
+ * data-modifying CTE of the claim), one round trip instead of four with BEGIN and COMMIT, which
+ * also reads `left` (a scalar subquery: what the job left, for its log line) when given.
  */
-export async function completeAndClaimNext(ctx: ServerContext, job: Job, workerId: string, leaseMs: number): Promise<ClaimedJob | undefined> {
+export async function completeAndClaimNext(ctx: ServerContext, job: Job, workerId: string, leaseMs: number, left?: RawBuilder<unknown>): Promise<Completed> {
   const now = ctx.clock.now();
   if (ctx.database.dialect === "postgres") {
-    const result = await sql`with done as (delete from job where id = ${job.id} and locked_by = ${job.locked_by})
-      ${claimed(ctx, workerId, leaseMs, now, job.id)}`.execute(ctx.database.db);
-    return result.rows[0] as ClaimedJob | undefined;
+    // One row whether or not a job was claimed: the claim's columns are empty when none was.
+    const result = await sql<ClaimedJob & { stage_left: unknown }>`with done as (delete from job where id = ${job.id} and locked_by = ${job.locked_by}),
+      next as (${claimed(ctx, workerId, leaseMs, now, job.id)})
+      select next.*, ${left ?? sql`null`} as stage_left from (select 1) as one left join next on true`.execute(ctx.database.db);
+    const { stage_left, ...next } = result.rows[0]!;
+    return { next: next.id == null ? undefined : next, left: stage_left };
   }
-  return ctx.database.db.transaction().execute(async (trx) => {
+  const next = await ctx.database.db.transaction().execute(async (trx) => {
     await completeJob(ctx, job, trx);
     return claimJob(ctx, workerId, leaseMs, trx);
   });
+  return { next };
 }
 
 /** Gives back a job taken but not started (the worker is stopping): free at once, its attempt not counted. */

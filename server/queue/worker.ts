@@ -1,7 +1,9 @@
 import { hostname } from "node:os";
+import type { RawBuilder } from "kysely";
 import type { ServerContext } from "../context";
 import { withFirmWords } from "../db/firm-words";
 import { withJobReads } from "../db/job-reads";
+import { firmReadsOfClaim } from "../firm/firm-repository";
 import { newId } from "../lib/ids";
 import { type Logger, logger } from "../../app/common/logger";
 import { type ClaimedJob, type Job, type JobKind, RetryLater, claimJob, completeAndClaimNext, completeJob, releaseJob, retryJob } from "./queue";
@@ -20,8 +22,13 @@ export interface JobHandler {
   onRetry?(ctx: ServerContext, job: Job, reason: string): Promise<void>;
   /** Called when the job keeps failing and is given up. */
   onGiveUp?(ctx: ServerContext, job: Job, reason: string): Promise<void>;
-  /** For its log line: the inbox item the job was about and what it left of it (`done` when not said). */
-  describe?(ctx: ServerContext, job: Job): Promise<StageOf>;
+  /**
+   * For its log line: the inbox item the job was about and what it left of it (`done` when not
+   * said); `left` is what `left` below read, when it was.
+   */
+  describe?(ctx: ServerContext, job: Job, left?: unknown): Promise<StageOf>;
+  /** What `describe` reads, as a scalar subquery: on PostgreSQL read with the job's completion. */
+  left?(job: Job): RawBuilder<unknown>;
 }
 
 /** What a stage's log line says of the item a job was about. */
@@ -103,13 +110,14 @@ async function stageLine(
   log: Logger,
   handler: JobHandler | undefined,
   job: Job,
-  started: bigint,
+  took: { started: bigint; ended?: bigint },
   failed?: { outcome: string; error: unknown },
+  left?: unknown,
 ) {
-  const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
+  const ms = Math.round(Number((took.ended ?? process.hrtime.bigint()) - took.started) / 1e5) / 10;
   if (!failed && !log.isLevelEnabled("info")) return;
   // Saying what the job left must not stop the worker: the line then says less.
-  const of = (await handler?.describe?.(ctx, job).catch(() => undefined)) ?? {};
+  const of = (await handler?.describe?.(ctx, job, left).catch(() => undefined)) ?? {};
   const error = failed?.error;
   const outcome = failed?.outcome ?? of.outcome ?? "done";
   const line = {
@@ -186,11 +194,19 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
       const handler = handlers[job.kind as JobKind] as JobHandler | undefined;
       try {
         // A job speaks its firm's words: the reasons it stores and the mail it sends. It reads
-        // its firm's record and webhooks once.
-        await withJobReads(() => withFirmWords(ctx.database, job.firm_id, () => handlerOf(handlers, job).run(ctx, job), wordsOf(job)));
-        await stageLine(ctx, log, handler, job, started);
-        if (stopping) await completeJob(ctx, job);
-        else carried = { poll: ++polls, job: await completeAndClaimNext(ctx, job, workerId, leaseMs) };
+        // its firm's record and webhooks once (on PostgreSQL its claim read them).
+        await withJobReads(() => withFirmWords(ctx.database, job.firm_id, () => handlerOf(handlers, job).run(ctx, job), wordsOf(job)), firmReadsOfClaim(job));
+        const ended = process.hrtime.bigint();
+        if (stopping) {
+          await stageLine(ctx, log, handler, job, { started, ended });
+          await completeJob(ctx, job);
+        } else {
+          // On PostgreSQL what the job left for its line is read with its completion.
+          const readLeft = handler?.left && ctx.database.dialect === "postgres" && log.isLevelEnabled("info");
+          const completed = await completeAndClaimNext(ctx, job, workerId, leaseMs, readLeft ? handler.left!(job) : undefined);
+          carried = { poll: ++polls, job: completed.next };
+          await stageLine(ctx, log, handler, job, { started, ended }, undefined, readLeft ? completed.left : undefined);
+        }
       } catch (error) {
         // Recording the failure can fail too (the database gone a moment, a deadlock): the loop
         // goes on, and the job's lease running out brings it back.
@@ -198,7 +214,7 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
           log.error({ err: failure, jobId: job.id }, "could not record the failure of a job");
           return "retry" as const;
         });
-        await stageLine(ctx, log, handler, job, started, { outcome, error });
+        await stageLine(ctx, log, handler, job, { started }, { outcome, error });
       } finally {
         if (!carried) busy--;
       }

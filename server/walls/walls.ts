@@ -22,6 +22,11 @@ const OPEN: WallVerdict = { isWalledOut: () => false, walled: false };
 export async function wallsForMatter(db: Kysely<DB>, firmId: number, matterId: string | null | undefined): Promise<WallVerdict> {
   if (!matterId) return OPEN;
   if (!(await firmSetting(db, firmId, "internal_walls_enabled"))) return OPEN;
+  return wallsOverMatter(db, firmId, matterId);
+}
+
+/** wallsForMatter once the firm is known to have walls enabled. */
+async function wallsOverMatter(db: Kysely<DB>, firmId: number, matterId: string): Promise<WallVerdict> {
   const matter = await db.selectFrom("matter").select(["id", "client_id"]).where("id", "=", matterId).where("firm_id", "=", firmId).executeTakeFirst();
   if (!matter) return OPEN;
   const walls = await db
@@ -51,8 +56,10 @@ export async function wallsForMatter(db: Kysely<DB>, firmId: number, matterId: s
 /** The walls over the case's matter. */
 export async function wallsForCase(db: Kysely<DB>, firmId: number, caseId: string | null | undefined): Promise<WallVerdict> {
   if (!caseId) return OPEN;
+  // The setting first: a firm without walls (most) needs no read of the case.
+  if (!(await firmSetting(db, firmId, "internal_walls_enabled"))) return OPEN;
   const found = await db.selectFrom("court_case").select("matter_id").where("id", "=", caseId).where("firm_id", "=", firmId).executeTakeFirst();
-  return wallsForMatter(db, firmId, found?.matter_id);
+  return found?.matter_id ? wallsOverMatter(db, firmId, found.matter_id) : OPEN;
 }
 
 /** Whether a console user (through their timekeeper) is kept out of a case. */

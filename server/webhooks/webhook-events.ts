@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { WEBHOOK_EVENTS, type WEBHOOK_TEST_EVENT, type WebhookEvent, type WebhookType } from "../../app/common/resources/webhooks";
-import { readOncePerJob } from "../db/job-reads";
 import type { DB } from "../db/schema";
+import { firmWebhooks } from "../firm/firm-repository";
 import { newId } from "../lib/ids";
 import { enqueue } from "../queue/queue";
 
@@ -161,11 +161,9 @@ export function payloadBody(type: WebhookType | string, payload: StandardPayload
 }
 
 /** The webhooks of the firm to tell of an event: enabled, and subscribed to it. */
-async function subscribers(db: Kysely<DB>, firmId: number, event: WebhookEvent) {
+export async function webhookSubscribers(db: Kysely<DB>, firmId: number, event: WebhookEvent) {
   // Read once per job: a notice's job may tell of several events.
-  const rows = await readOncePerJob(`webhooks:${firmId}`, () =>
-    db.selectFrom("webhook").select(["id", "type", "payload_version", "events"]).where("firm_id", "=", firmId).where("enabled", "=", 1).execute(),
-  );
+  const rows = await firmWebhooks(db, firmId);
   return rows.filter((w) => (JSON.parse(w.events) as string[]).includes(event));
 }
 
@@ -217,7 +215,7 @@ export function standardPayload(input: {
  * `db`: pass the transaction of the state change so both commit together. Answers the delivery ids.
  */
 export async function emitWebhookEvent(db: Kysely<DB>, input: WebhookEventInput): Promise<string[]> {
-  const hooks = await subscribers(db, input.firmId, input.event);
+  const hooks = await webhookSubscribers(db, input.firmId, input.event);
   if (hooks.length === 0) return [];
   const summary = input.inboxItemId ? await noticeSummary(db, input.firmId, input.inboxItemId) : null;
   const data = { ...(summary ?? {}), ...input.data };

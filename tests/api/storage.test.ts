@@ -10,6 +10,7 @@ import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
 import { type Worker, startWorker } from "../../server/queue/worker";
 import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { storeInboxItem } from "../../server/filing/store-inbox-item";
+import { loadNoticeContext } from "../../server/db/case-context";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 // Where documents go, end to end: notices in over SMTP, documents fetched from the court
@@ -187,6 +188,28 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     expect(stored[0]!.detail).toContain(docRecord!.location!);
     expect(events.map((e) => e.event)).toContain("storage succeeded");
   });
+
+  it.runIf(backend === "postgres")(
+    "reads a filed notice with its case, matter, client, court, documents and timekeepers in one statement, as in several",
+    async () => {
+      const database = running.ctx.database;
+      const item = await db().selectFrom("inbox_item").select(["id", "firm_id", "case_id"]).where("id", "=", ids.firstItem!).executeTakeFirstOrThrow();
+      const inOne = await loadNoticeContext(database, item.firm_id, item.id);
+      // The same reads one by one, as on SQLite.
+      const inSeveral = await loadNoticeContext({ ...database, dialect: "sqlite" }, item.firm_id, item.id);
+      expect(inOne).toEqual(inSeveral);
+      expect(inOne).toMatchObject({ matter: { unique_key: "M-77" }, client: { unique_key: "C-77" }, jurisdiction: { name: "E.D. Tex." } });
+      expect(inOne!.documents.length).toBeGreaterThan(0);
+      expect(inOne!.timekeepers).toEqual([{ name: "Adaeze Okafor", email: "aokafor@lawfirm.test" }]);
+      // Without its envelope the notice is read on the case it was filed on; another firm's reading finds nothing.
+      await expect(loadNoticeContext(database, item.firm_id, "no-such-item", item.case_id)).resolves.toEqual(
+        await loadNoticeContext({ ...database, dialect: "sqlite" }, item.firm_id, "no-such-item", item.case_id),
+      );
+      expect((await loadNoticeContext(database, item.firm_id, "no-such-item", item.case_id))?.envelope).toBeNull();
+      const other = (await db().selectFrom("firm").select("id").where("id", "!=", item.firm_id).executeTakeFirstOrThrow()).id;
+      expect(await loadNoticeContext(database, other, item.id, item.case_id)).toBeNull();
+    },
+  );
 
   it("never stores a document twice for the same policy when the job runs again", async () => {
     const before = await recordsOf(ids.firstItem!);

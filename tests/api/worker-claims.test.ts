@@ -1,5 +1,10 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../app/common/logger";
+import { logCapture } from "../log-capture";
+import { insertNoticeRow } from "./notice-rows";
 import { openDatabase } from "../../server/db/database";
+import { firmReadsOfClaim, firmWebhooks, findFirm } from "../../server/firm/firm-repository";
 import { claimJob, completeAndClaimNext, enqueue, releaseJob } from "../../server/queue/queue";
 import { type JobHandlers, startWorker } from "../../server/queue/worker";
 import { PIPELINE_JOBS } from "../../server/job-handlers";
@@ -78,6 +83,85 @@ describe.each(backends)("a worker completing a job and taking the next together 
     await db().deleteFrom("job").execute();
   });
 
+  it("reads the job's firm and its enabled webhooks with the claim on PostgreSQL, as read alone", async () => {
+    const other = (await db().selectFrom("firm").select("id").where("id", "!=", firmId).executeTakeFirstOrThrow()).id;
+    const at = running.ctx.clock.now();
+    const hook = (id: string, firm: number, enabled: number) => ({
+      id,
+      firm_id: firm,
+      created_at: at,
+      updated_at: at,
+      name: id,
+      url: "https://hooks.example/",
+      events: '["notice.processed"]',
+      type: "STANDARD",
+      payload_version: "1",
+      enabled,
+      secret_sealed: "x",
+      secret_shown: 0,
+      created_by: null,
+      failing_since: null,
+    });
+    await db()
+      .insertInto("webhook")
+      .values([hook("claim-on", firmId, 1), hook("claim-off", firmId, 0), hook("claim-other", other, 1)])
+      .execute();
+    try {
+      await queue("with-firm");
+      const job = await claimJob(running.ctx, "claimer", 60_000);
+      const read = firmReadsOfClaim(job!);
+      if (backend === "sqlite") expect(read).toEqual(new Map());
+      else {
+        const webhooks = await firmWebhooks(db(), firmId);
+        expect(webhooks.map((w) => w.id)).toEqual(["claim-on"]);
+        expect(read).toEqual(
+          new Map<string, unknown>([
+            [`firm:${firmId}`, await findFirm(running.ctx.database, firmId)],
+            [`webhooks:${firmId}`, webhooks],
+          ]),
+        );
+      }
+    } finally {
+      await db().deleteFrom("job").execute();
+      await db().deleteFrom("webhook").where("id", "like", "claim-%").execute();
+    }
+  });
+
+  it("says in its line per stage what the job left, on PostgreSQL read with the job's completion", async () => {
+    const lines = logCapture();
+    const at = running.ctx.clock.now();
+    await insertNoticeRow(db(), { id: "stage-item", firmId, at, status: "New" });
+    const handlers: JobHandlers = {
+      ...PIPELINE_JOBS,
+      "apply-walls": {
+        run: async (_ctx, job) => void (await db().updateTable("inbox_item").set({ status: "Succeeded" }).where("id", "=", job.ref_id).execute()),
+        describe: async (_ctx, job, left) => {
+          const item =
+            left !== undefined
+              ? (left as { status: string } | null)
+              : await db().selectFrom("inbox_item").select("status").where("id", "=", job.ref_id).executeTakeFirst();
+          return { itemId: job.ref_id, outcome: `${item?.status} (${left !== undefined ? "with the completion" : "read alone"})` };
+        },
+        left: (job) => sql`(select json_build_object('status', status) from inbox_item where id = ${job.ref_id})`,
+      },
+    };
+    const worker = startWorker(running.ctx, handlers, 1, { log: createLogger({ level: "info", stream: lines.stream }) });
+    try {
+      await queue("stage-item");
+      await worker.drain();
+    } finally {
+      await worker.stop();
+      await db().deleteFrom("inbox_item").where("id", "=", "stage-item").execute();
+    }
+    const said = backend === "postgres" ? "Succeeded (with the completion)" : "Succeeded (read alone)";
+    expect(
+      lines
+        .lines()
+        .filter((l) => l.stage === "apply-walls")
+        .map((l) => [l.itemId, l.outcome]),
+    ).toEqual([["stage-item", said]]);
+  });
+
   it("never hands one job to two claims made at once, alone or with a completion", async () => {
     const refs = Array.from({ length: 12 }, (_, n) => `due-${n}`);
     for (const ref of refs) await queue(ref);
@@ -89,7 +173,7 @@ describe.each(backends)("a worker completing a job and taking the next together 
     // Each completion takes one of the next jobs; no two take the same, and none takes its own.
     const next = Array.from({ length: 12 }, (_, n) => `next-${n}`);
     for (const ref of next) await queue(ref);
-    const carried = await Promise.all(taken.map((job) => completeAndClaimNext(running.ctx, job, job.locked_by!, 60_000)));
+    const carried = await Promise.all(taken.map(async (job) => (await completeAndClaimNext(running.ctx, job, job.locked_by!, 60_000)).next));
     expect(carried.map((job) => job?.ref_id).sort()).toEqual([...next].sort());
     expect(carried.every((job) => job?.dictionary_version !== undefined)).toBe(true);
     expect((await db().selectFrom("job").select("ref_id").execute()).map((j) => j.ref_id).sort()).toEqual([...next].sort());
