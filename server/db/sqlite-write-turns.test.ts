@@ -55,8 +55,10 @@ describe("writes on SQLite waiting for their turn", () => {
       await sql`insert into t values (3)`.execute(trx);
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    // The process ran its timers while the transaction waited: it was not asleep inside SQLite.
-    expect(hold.ticks()).toBeGreaterThan(20);
+    // The process ran its timers while the transaction waited: it was not asleep inside SQLite
+    // (asleep, no tick would run before the release, itself a timer of this process). How many
+    // ran depends on how busy the machine is, so only that several did.
+    expect(hold.ticks()).toBeGreaterThan(2);
     await hold.released;
     const rows = await sql<{ n: number }>`select n from t order by n`.execute(database.db);
     expect(rows.rows.map((r) => r.n)).toEqual([1, 2, 3]);
@@ -69,7 +71,7 @@ describe("writes on SQLite waiting for their turn", () => {
       .insertInto("t" as never)
       .values({ n: 4 } as never)
       .execute();
-    expect(hold.ticks()).toBeGreaterThan(10);
+    expect(hold.ticks()).toBeGreaterThan(2);
     const rows = await sql<{ n: number }>`select n from t order by n`.execute(database.db);
     expect(rows.rows.map((r) => r.n)).toEqual([1, 4]);
   });
