@@ -119,6 +119,7 @@ const REACHED_ALLOWED: Record<string, string> = {
   "server/dashboard/exact-counts.ts": "counts outside the matters of walledMatterIds, from the caller's ReadScope, that the route passes",
   "server/webhooks/webhook-events.ts": "builds a delivery's payload for the worker; the deliveries log reads through noticeRows",
   "server/queue/event-log.ts": "writes events; reading them goes through the generic repository",
+  "server/queue/logged-change.ts": "writes a step's change of a notice with its event and next jobs (writes)",
   "server/walls/apply-walls.ts": "hides notices and notifications when a wall changes (writes)",
   "server/pipeline/inbox-operations.ts": "changes notices the route admitted first (admitRow, admitRows)",
   "server/pipeline/item-state.ts": "moves an admitted notice between states (writes)",
