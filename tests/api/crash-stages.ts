@@ -12,9 +12,12 @@ import { type Notice, type Product, type TestBed, batchOf, expectEachOnce, freeP
 // files on disk are the records) and mailed each recipient once. The boundaries are shared
 // between two files (crash-stages*.test.ts), each on a product of its own, so both run at once.
 
-/** The earlier stage boundaries; the rest and the race are the other file's. */
-export const EARLY_POINTS = PAUSE_POINTS.slice(0, 3);
-export const LATE_POINTS = PAUSE_POINTS.slice(3);
+/**
+ * The earlier stage boundaries, up to the file written; the mail's and the race are the other
+ * file's. Five product starts each: four kills and the last, two kills, the race's two and the last.
+ */
+export const EARLY_POINTS = PAUSE_POINTS.slice(0, 4);
+export const LATE_POINTS = PAUSE_POINTS.slice(4);
 
 export async function crashAtEachPoint(bed: TestBed, backend: Backend, points: readonly (typeof PAUSE_POINTS)[number][], race: boolean): Promise<void> {
   /** The worker and the SMTP inbox in one process, answering once the inbox listens. */
