@@ -65,6 +65,7 @@ const POSTGRES = [
   "tests/unit/firm-logo-migration.test.ts",
   "tests/unit/outbound-mail-notices-migration.test.ts",
   "server/seed/large.test.ts",
+  "server/db/prepared-statements.test.ts",
 ];
 
 /**
