@@ -16,46 +16,57 @@ import { MAX_TRACK_ATTEMPTS, pollTrackedCase, scheduleNextPoll } from "./pipelin
 import { checkMissedNotices } from "./pipeline/missed-notices";
 
 // What a stage left, for the worker's line per stage: the item's status (and disposition, DMS
-// status), or the document's fetch or title status and the item it belongs to. On PostgreSQL it
-// is read with the job's completion (`left`), elsewhere by `describe`.
-type ItemLeft = { status: string; disposition: string; dms_status: string };
-type DocumentLeft = { processed_from_id: string; fetch_status: string; title_extraction: string | null };
-
-const itemLeft = (job: Job) =>
-  sql`(select json_build_object('status', status, 'disposition', disposition, 'dms_status', dms_status) from inbox_item where id = ${job.ref_id})`;
-
-async function itemStage(ctx: ServerContext, job: Job, left?: unknown): Promise<StageOf> {
-  const item =
-    left !== undefined
-      ? (left as ItemLeft | null)
-      : await ctx.database.db.selectFrom("inbox_item").select(["status", "disposition", "dms_status"]).where("id", "=", job.ref_id).executeTakeFirst();
-  if (!item) return { itemId: job.ref_id };
-  const outcome =
-    job.kind === "store-inbox-item" ? `dms ${item.dms_status}` : item.disposition === "No Disposition" ? item.status : `${item.status} (${item.disposition})`;
-  return { itemId: job.ref_id, outcome };
+// status), or the document's fetch or title status and the item it belongs to. The columns are
+// named once per table: read with the job's completion on PostgreSQL (`left`), elsewhere by
+// `describe`.
+function stageOf<Row>(
+  table: "inbox_item" | "document",
+  columns: readonly (keyof Row & string)[],
+  say: (job: Job, row: Row) => StageOf,
+  none: (job: Job) => StageOf,
+) {
+  return {
+    left: (job: Job) =>
+      sql`(select json_build_object(${sql.join(columns.flatMap((column) => [sql.lit(column), sql.ref(column)]))}) from ${sql.table(table)} where id = ${job.ref_id})`,
+    async describe(ctx: ServerContext, job: Job, left?: unknown): Promise<StageOf> {
+      const row =
+        left !== undefined
+          ? (left as Row | null)
+          : (
+              await sql<Row>`select ${sql.join(columns.map((column) => sql.ref(column)))} from ${sql.table(table)} where id = ${job.ref_id}`.execute(
+                ctx.database.db,
+              )
+            ).rows[0];
+      return row ? say(job, row) : none(job);
+    },
+  } satisfies Pick<JobHandler, "left" | "describe">;
 }
 
-const documentLeft = (job: Job) =>
-  sql`(select json_build_object('processed_from_id', processed_from_id, 'fetch_status', fetch_status, 'title_extraction', title_extraction) from document where id = ${job.ref_id})`;
+const itemStage = stageOf<{ status: string; disposition: string; dms_status: string }>(
+  "inbox_item",
+  ["status", "disposition", "dms_status"],
+  (job, item) => ({
+    itemId: job.ref_id,
+    outcome:
+      job.kind === "store-inbox-item" ? `dms ${item.dms_status}` : item.disposition === "No Disposition" ? item.status : `${item.status} (${item.disposition})`,
+  }),
+  (job) => ({ itemId: job.ref_id }),
+);
 
-async function documentStage(ctx: ServerContext, job: Job, left?: unknown): Promise<StageOf> {
-  const document =
-    left !== undefined
-      ? (left as DocumentLeft | null)
-      : await ctx.database.db
-          .selectFrom("document")
-          .select(["processed_from_id", "fetch_status", "title_extraction"])
-          .where("id", "=", job.ref_id)
-          .executeTakeFirst();
-  if (!document) return {};
-  return { itemId: document.processed_from_id, outcome: job.kind === "extract-title" ? `title ${document.title_extraction ?? "none"}` : document.fetch_status };
-}
+const documentStage = stageOf<{ processed_from_id: string; fetch_status: string; title_extraction: string | null }>(
+  "document",
+  ["processed_from_id", "fetch_status", "title_extraction"],
+  (job, document) => ({
+    itemId: document.processed_from_id,
+    outcome: job.kind === "extract-title" ? `title ${document.title_extraction ?? "none"}` : document.fetch_status,
+  }),
+  () => ({}),
+);
 
 // Processing an item shows its retries and its failure on the item itself.
 const processItem: JobHandler = {
   run: (ctx, job) => processInboxItem(ctx, job.ref_id),
-  describe: itemStage,
-  left: itemLeft,
+  ...itemStage,
   onRetry: (ctx, job, reason) =>
     setItem(ctx, { id: job.ref_id, firm_id: job.firm_id }, { status: "Retry", reason }, { event: "retry", detail: reason, level: "WARNING" }),
   onGiveUp: (ctx, job, reason) =>
@@ -74,8 +85,7 @@ const extractDocumentTitle: JobHandler = {
     if (item) await finishWhenAllFetched(ctx, item.id, item.firm_id);
   },
   attempts: MAX_EXTRACTION_ATTEMPTS,
-  describe: documentStage,
-  left: documentLeft,
+  ...documentStage,
   onGiveUp: async (ctx, job, reason) => {
     const item = await titleGivenUp(ctx, job.ref_id, reason);
     if (item) await finishWhenAllFetched(ctx, item.id, item.firm_id);
@@ -95,17 +105,15 @@ export const PIPELINE_JOBS: JobHandlers = {
   "fetch-document": {
     run: (ctx, job) => fetchDocument(ctx, job.ref_id, job.attempts),
     attempts: MAX_FETCH_ATTEMPTS,
-    describe: documentStage,
-    left: documentLeft,
+    ...documentStage,
   },
   "extract-title": extractDocumentTitle,
   "apply-walls": { run: (ctx, job) => applyWalls(ctx, job.firm_id) },
-  "store-inbox-item": { run: (ctx, job) => storeInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_STORAGE_ATTEMPTS, describe: itemStage, left: itemLeft },
+  "store-inbox-item": { run: (ctx, job) => storeInboxItem(ctx, job.ref_id, job.attempts), attempts: MAX_STORAGE_ATTEMPTS, ...itemStage },
   "notify-inbox-item": {
     run: (ctx, job) => notifyInboxItem(ctx, job.ref_id, job.attempts),
     attempts: MAX_NOTIFY_ATTEMPTS,
-    describe: itemStage,
-    left: itemLeft,
+    ...itemStage,
   },
   // A delivery keeps its own attempts and back-off (a day of them); the job only runs the next one.
   "deliver-webhook": { run: (ctx, job) => deliverWebhook(ctx, job.ref_id) },
