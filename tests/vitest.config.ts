@@ -1,4 +1,5 @@
 import { type TestProjectInlineConfiguration, configDefaults, defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
  * Test files that change what a process keeps for its whole life, so each runs in a process of
@@ -92,6 +93,48 @@ const projects = process.env.ECFX_TEST_PG_ALL
       project("own-process-pg", ownOnPostgres, [], true),
     ];
 
+/**
+ * The files that run longest (they start and kill product processes, or build), started first so
+ * that the run does not end on one of them while the other worker has nothing left; longest first.
+ */
+const LONGEST = [
+  "tests/api/several-machines.test.ts",
+  "tests/api/crash-stages.test.ts",
+  "tests/api/crash-stages-late.test.ts",
+  "tests/api/demo-reset.test.ts",
+  "tests/api/every-core-console.test.ts",
+  "tests/api/every-core.test.ts",
+  "tests/api/crash-safety.test.ts",
+  "server/cli/features.test.ts",
+  "tests/api/access-matrix.test.ts",
+  "tests/api/import.test.ts",
+  "tests/api/contract.test.ts",
+  "tests/api/object-store.test.ts",
+];
+
+/**
+ * Projects one after the other (a worker loads the server's modules once per project): the one
+ * with the longest file first, the many short files of the shared one last, to fill the run's end;
+ * in a project the longest files first, the rest as Vitest orders them.
+ */
+const PROJECT_ORDER = ["shared-pg", "own-process-pg", "own-process", "shared"];
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const root = new URL("..", import.meta.url).pathname;
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST.indexOf(file.moduleId.slice(root.length));
+      return [PROJECT_ORDER.indexOf(file.project.name), index < 0 ? LONGEST.length : index];
+    };
+    // Array.prototype.sort is stable: the rest keep Vitest's order.
+    return sorted.sort((a, b) => {
+      const [pa, ia] = rank(a);
+      const [pb, ib] = rank(b);
+      return pa! - pb! || ia! - ib!;
+    });
+  }
+}
+
 // One config for unit and API tests; API tests start real servers on free ports.
 export default defineConfig({
   test: {
@@ -105,6 +148,7 @@ export default defineConfig({
     // Vitest's default on two cores is one file at a time; most files wait on servers, processes
     // and the database rather than on the CPU, so two at a time halve the run.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     projects,
   },
 });

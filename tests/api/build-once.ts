@@ -14,33 +14,47 @@ const WAIT_MS = 600_000;
 export const BUILD_PRODUCT_MS = WAIT_MS + 60_000;
 
 /**
- * The compiled product (build/server) and the console's build, made once per test run for the
- * files that run the product as `npm start` does: each used to build the server itself, at the
- * same time as the others, over the files another was starting. The first file to ask builds
- * under a lock (a folder: creating it is atomic); the others wait for its mark. Both live in the
- * run's own folder, removed at the run's end (test-run.ts).
+ * Made once per test run under a lock (a folder: creating it is atomic): the first file to ask
+ * makes it, the others wait for its mark. Both live in the run's own folder, removed at the run's
+ * end (test-run.ts).
  */
-export async function buildProductOnce(): Promise<void> {
+async function once(name: string, make: () => Promise<void>): Promise<void> {
   const dir = sqliteTemplateDir(inject("ecfxTestRun"));
-  const built = path.join(dir, "product-built");
-  const lock = path.join(dir, "product-building");
+  const made = path.join(dir, `${name}-built`);
+  const lock = path.join(dir, `${name}-building`);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const start = Date.now();
-  while (!fs.existsSync(built)) {
+  while (!fs.existsSync(made)) {
     try {
       fs.mkdirSync(lock);
     } catch {
-      if (Date.now() - start > WAIT_MS) throw new Error("The product's build by another test file did not finish.");
+      if (Date.now() - start > WAIT_MS) throw new Error(`The ${name}'s build by another test file did not finish.`);
       await sleep(250);
       continue;
     }
     try {
-      if (fs.existsSync(built)) break;
-      buildConsoleIfNeeded(root);
-      await buildServer();
-      fs.writeFileSync(built, "");
+      if (fs.existsSync(made)) break;
+      await make();
+      fs.writeFileSync(made, "");
     } finally {
       fs.rmSync(lock, { recursive: true, force: true });
     }
   }
+}
+
+/**
+ * The compiled server (build/server), made once per test run for every file that starts the
+ * product as a process, as `npm start` and the container run it: a few seconds, and each start
+ * then costs about half the CPU of compiling the sources at start.
+ */
+export function buildServerOnce(): Promise<void> {
+  return once("server", () => buildServer());
+}
+
+/** The compiled server and the console's build, for the files that start the console too. */
+export async function buildProductOnce(): Promise<void> {
+  await buildServerOnce();
+  await once("console", async () => {
+    buildConsoleIfNeeded(root);
+  });
 }

@@ -147,18 +147,15 @@ describe("console matrix: the pages that show notices, behind the walls", () => 
     port = await freePort();
     const apiPort = await freePort();
     const host = `localhost:${port}`;
-    product = spawnProduct(
-      {
-        ECFX_ROLES: "console,api",
-        ECFX_DATA_DIR: dataDir,
-        PORT: String(port),
-        ECFX_API_PORT: String(apiPort),
-        ECFX_DEMO_DATA: "false",
-        ECFX_DEMO_PASSWORD: DEMO_PASSWORD,
-        LOG_LEVEL: "warn",
-      },
-      true,
-    );
+    product = spawnProduct({
+      ECFX_ROLES: "console,api",
+      ECFX_DATA_DIR: dataDir,
+      PORT: String(port),
+      ECFX_API_PORT: String(apiPort),
+      ECFX_DEMO_DATA: "false",
+      ECFX_DEMO_PASSWORD: DEMO_PASSWORD,
+      LOG_LEVEL: "warn",
+    });
     const exited = new Promise<never>((_, reject) =>
       product!.child.once("exit", (code) => reject(new Error(`product exited (${code}): ${product!.output()}`))),
     );

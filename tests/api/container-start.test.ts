@@ -7,6 +7,7 @@ import { parse } from "yaml";
 import { FIRST_FIRM_HINT, firmCommand } from "../../server/cli/firm";
 import { openDatabase } from "../../server/db/database";
 import { api, login } from "./harness";
+import { BUILD_PRODUCT_MS, buildServerOnce } from "./build-once";
 import { type Product, freePort, killGroup, spawnProduct } from "./product-processes";
 
 // The container and compose start a real, empty installation: no demo firms, no published demo
@@ -67,6 +68,8 @@ describe("the container's installation", () => {
       process.env = saved;
     }
   };
+
+  beforeAll(buildServerOnce, BUILD_PRODUCT_MS);
 
   beforeAll(async () => {
     const [port, apiPort, smtpPort] = [await freePort(), await freePort(), await freePort()];

@@ -2,10 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { openDatabase } from "../../server/db/database";
 import { DEMO_INBOX } from "../../server/seed/demo";
+import { BUILD_PRODUCT_MS, buildServerOnce } from "./build-once";
 import { type Product, freePort, killGroup, settled, spawnProduct } from "./product-processes";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -23,6 +24,7 @@ async function start(env: Record<string, string>): Promise<Product> {
 const withMessageId = (n: number) => notice.replace(/^Message-ID:.*$/im, `Message-ID: <crash-${n}@txed.uscourts.test>`);
 
 describe("crash safety of the SMTP inbox", () => {
+  beforeAll(buildServerOnce, BUILD_PRODUCT_MS);
   let simulator: CourtSimulator | undefined;
   let server: Product | undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-crash-"));

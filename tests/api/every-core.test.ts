@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COPY_NODE_OPTIONS } from "../../server/lib/server-copies";
 import { BENCH_PASSWORD } from "../bench/product";
+import { BUILD_PRODUCT_MS, buildServerOnce } from "./build-once";
 import { childrenOf, eventually } from "./process-tree";
 import { type Product, freePort, killAllGroups, killGroup, spawnProduct } from "./product-processes";
 
@@ -14,6 +15,8 @@ import { type Product, freePort, killAllGroups, killGroup, spawnProduct } from "
 describe("the API on every core", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-cores-"));
   let product: Product | undefined;
+
+  beforeAll(buildServerOnce, BUILD_PRODUCT_MS);
 
   afterAll(async () => {
     await killGroup(product);

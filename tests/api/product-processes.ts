@@ -17,6 +17,7 @@ import { OPEN_STATUSES } from "../../server/pipeline/item-state";
 import { demoNotices } from "../../server/seed/demo-notices";
 
 import { freePort } from "../free-port";
+import { buildServerOnce } from "./build-once";
 import { type Backend, createPgDatabase } from "./harness";
 
 export { freePort };
@@ -64,14 +65,15 @@ export function killAllGroups(): void {
 process.once("exit", killAllGroups);
 
 /**
- * `server/main.ts` with these settings, in a process group of its own; `built`: the compiled
- * product as `npm start` and the container run it (build it first with `buildServer`).
+ * The compiled product (build/server, as `npm start` and the container run it; make it first with
+ * `buildServerOnce`) with these settings, in a process group of its own. NODE_ENV is production
+ * unless `env` says otherwise (the test-only pause points need "test").
  */
-export function spawnProduct(env: Record<string, string>, built = false): Product {
-  const child = spawn(process.execPath, built ? [SERVER_ENTRY] : ["--import", "tsx", "server/main.ts"], {
+export function spawnProduct(env: Record<string, string>): Product {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: root,
     detached: true,
-    env: { ...process.env, ...env, NODE_ENV: built ? "production" : "test" },
+    env: { ...process.env, NODE_ENV: "production", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   if (child.pid) groups.add(child.pid);
@@ -239,6 +241,7 @@ export class TestBed {
 
   /** Starts what the processes need; answers the settings they all share, on top of which each adds its own. */
   async start(backend: Backend, demoPassword: string): Promise<Record<string, string>> {
+    await buildServerOnce();
     this.simulator = await startCourtSimulator();
     this.relaySink = await startRelaySink();
     this.pgDb = backend === "postgres" ? await createPgDatabase() : undefined;
@@ -256,6 +259,8 @@ export class TestBed {
       ECFX_WORKER_CONCURRENCY: "2",
       // The start-up lines the tests wait for are written at info.
       LOG_LEVEL: "info",
+      // The pause points the tests kill the product at (server/lib/test-pause.ts).
+      NODE_ENV: "test",
     };
   }
 

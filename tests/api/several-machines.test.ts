@@ -5,14 +5,14 @@ import { PG_URL } from "./harness";
 import { type Notice, type Product, TestBed, batchOf, expectEachOnce, freePort, killGroup, settled } from "./product-processes";
 
 // Several machines on one PostgreSQL database, as compose.yaml runs them: two APIs, three workers
-// and two SMTP listeners, each a process of its own. 500 notices go to both listeners; in the
+// and two SMTP listeners, each a process of its own. 150 notices go to both listeners; in the
 // middle a worker and a listener are killed with SIGKILL. Every notice a listener acknowledged
 // must be processed once, its documents filed once and its recipients mailed once: the queue
 // hands each job to one worker (FOR UPDATE SKIP LOCKED), and the dead worker's jobs pass to the
 // others when its lease runs out.
 
-const TOTAL_BATCHES = 167; // three notices each: 501
-const KILL_AFTER = 200;
+const TOTAL_BATCHES = 50; // three notices each: 150
+const KILL_AFTER = 60;
 /** Short, so the dead worker's jobs are taken over within the test. */
 const LEASE_SECONDS = "10";
 

@@ -6,7 +6,7 @@ import { recordPacerDocument } from "../../server/billing/court-costs";
 import { openDatabase } from "../../server/db/database";
 import { type LocalStripe, startLocalStripe } from "../api/stripe-local";
 import { ledes1998bErrors } from "../api/ledes-1998b";
-import { API_URL, apiCreate, apiToken, e2eInstance, signedIn, USERS } from "./helpers";
+import { API_URL, apiCreate, apiToken, e2eInstance, USERS, startSession } from "./helpers";
 
 // /billing (spec §2, firmAccess), with JavaScript on and off: the month's invoice with its lines,
 // its PDF, Pay through the payment provider's hosted page (a local server held to Stripe's
@@ -87,7 +87,7 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled, acceptDownloads: true });
 
     test("shows the month's invoice with its lines, downloads its PDF and pays it; the webhook marks it paid", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/billing?sort=number");
       const table = page.locator("table");
       await expect(table).toContainText("Open");
@@ -116,7 +116,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("downloads the costload and the timeslips as LEDES 1998B", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/billing/exports");
       const codeField = page.getByLabel("Cost code");
       if ((await codeField.inputValue()) === "") {

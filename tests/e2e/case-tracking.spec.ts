@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { SLOW_WAIT, apiCreate, apiToken, ecfxFeatures, signedIn, USERS } from "./helpers";
+import { SLOW_WAIT, apiCreate, apiToken, ecfxFeatures, signedIn, USERS, startSession } from "./helpers";
 
 // ECFX Track on a case page (spec §2, §4): subscribe, stop and resume, each confirmed with what it
 // costs or ends, in a dialog with JavaScript and on a page of its own without; hidden from a firm
@@ -40,7 +40,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     test("subscribes, stops and resumes a case, each confirmed with its cost", async ({ page }) => {
       const caseId = cases[javaScriptEnabled ? "js" : "nojs"]!;
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto(`/cases/${caseId}`);
       const panel = page.getByTestId("case-tracking");
       await expect(panel.getByTestId("tracking-state")).toHaveText("This case is not tracked.");
@@ -71,7 +71,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     test("a cancelled confirmation changes nothing", async ({ page }) => {
       const caseId = cases[javaScriptEnabled ? "js" : "nojs"]!;
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto(`/cases/${caseId}`);
       const panel = page.getByTestId("case-tracking");
       await panel.getByRole("link", { name: "Stop", exact: true }).click();
@@ -102,7 +102,7 @@ test("case retrieve on a local host updates the case from its court and retrieve
 });
 
 test("a reader sees the tracking but no action; a firm not entitled sees no tracking at all", async ({ page }) => {
-  await signedIn(page, USERS.viewonly);
+  await startSession(page, USERS.viewonly);
   await page.goto(`/cases/${cases.js}`);
   await expect(page.getByTestId("tracking-state")).toHaveText(/^Tracked since /);
   await expect(page.getByTestId("case-tracking").getByRole("link")).toHaveCount(0);

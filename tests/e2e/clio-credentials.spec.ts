@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { type ClioTestServer, startClioServer } from "../dms/clio/clio-server";
 import { field, open, press } from "./forms";
-import { USERS, e2eInstance, signedIn } from "./helpers";
+import { USERS, e2eInstance, startSession } from "./helpers";
 
 // A Clio credential made through its wizard, its secret never shown back, connected to the local
 // Clio the way a person does it ("Connect to Clio", Clio's consent page, back to the console's
@@ -24,7 +24,7 @@ for (const js of [true, false]) {
     const tag = `${js ? "J" : "N"}${Date.now().toString(36)}`;
 
     test("a Clio credential through its wizard, connected through Clio's consent page, tested before and after", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/dms-clio/new");
       await press(page, "Next");
       await expect(page.getByText("This field is required.").first()).toBeVisible();
@@ -72,7 +72,7 @@ for (const js of [true, false]) {
     });
 
     test("a callback that was not started here is refused in plain words", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/oauth/clio/callback?code=made-up&state=not-signed");
       await expect(page).toHaveURL(/\/dms-clio$/);
       await expect(page.getByText(/Clio did not connect: This connection answer is incomplete or was not made by ECFX/)).toBeVisible();

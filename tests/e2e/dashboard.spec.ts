@@ -1,7 +1,7 @@
 import http from "node:http";
 import AxeBuilder from "@axe-core/playwright";
 import { type Page, expect, test } from "@playwright/test";
-import { API_URL, USERS, apiToken, e2eInstance, signIn, signedIn, apiFetch } from "./helpers";
+import { API_URL, USERS, apiToken, e2eInstance, signIn, signedIn, apiFetch, startSession } from "./helpers";
 
 // The dashboard with and without JavaScript: charts as server-drawn SVG, their tables behind
 // "Show data", the period in the URL through a GET form, and no serious accessibility fault.
@@ -38,7 +38,7 @@ for (const javaScriptEnabled of [true, false]) {
       // A chart the client draws otherwise than the server fails hydration: React then says so here.
       const pageErrors: string[] = [];
       page.on("pageerror", (error) => pageErrors.push(error.message));
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/dashboard?period=today");
       for (const chart of ["by-state", "by-hour", "by-month"]) {
         await expect(page.getByTestId(chart).locator("svg.recharts-surface")).toBeVisible();
@@ -63,7 +63,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("keeps the period in the URL, so a bookmark opens on it", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/dashboard");
       if (javaScriptEnabled) await page.evaluate(() => Object.assign(window, { sameDocument: true }));
       await choosePeriod(page, javaScriptEnabled, "last_7_days");
@@ -79,7 +79,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("dates chosen without choosing Custom show the custom period, and another period leaves it", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/dashboard?period=today");
       await choosePeriod(page, javaScriptEnabled, "today", { from: "2020-01-01", to: "2020-01-31" });
       await expect(page.getByTestId("period-shown")).toContainText("2020-01-01 to 2020-01-31 · 0 notices in the period");
@@ -92,7 +92,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("asks for two dates when a custom period lacks one", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/dashboard");
       await choosePeriod(page, javaScriptEnabled, "custom", { from: "2026-01-01", to: "" });
       await expect(page.getByTestId("period-error")).toHaveText("Select two dates");

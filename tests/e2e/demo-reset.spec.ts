@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
-import { API_URL, USERS, apiCreate, apiToken, signedIn, apiFetch } from "./helpers";
+import { API_URL, USERS, apiCreate, apiToken, signedIn, apiFetch, startSession } from "./helpers";
 
 // /demo on the demo installation the browser tests run: the page says what a reset does, asks
 // for a confirmation, and the result comes back as a toast, with JavaScript on and off.
@@ -48,7 +48,7 @@ for (const js of [false, true]) {
     test("a manager, who may read the firm settings only, sees what a reset does but cannot start one", async ({ page }) => {
       const key = `KEEP-${js ? "JS" : "NOJS"}-${randomBytes(3).toString("hex")}`;
       await apiCreate(await apiToken(), "/api/v1/client", { name: `Client ${key}`, unique_key: key });
-      await signedIn(page, USERS.manager);
+      await startSession(page, USERS.manager);
       await page.goto("/demo");
       await expect(page.getByText("Only users with full access to firm settings can reset the demo data.")).toBeVisible();
       await expect(page.getByRole("button", { name: "Reset demo data" })).toHaveCount(0);
@@ -60,7 +60,7 @@ for (const js of [false, true]) {
     });
 
     test("a role without firm access is sent to /success", async ({ page }) => {
-      await signedIn(page, USERS.viewonly);
+      await startSession(page, USERS.viewonly);
       await page.goto("/demo");
       await expect(page).toHaveURL(/\/success$/);
       await expect(page.getByRole("navigation").getByRole("link", { name: "Demo", exact: true })).toHaveCount(0);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { USERS, signedIn } from "./helpers";
+import { USERS, startSession } from "./helpers";
 
 // Release notes (/totest) from the CHANGELOG.md the product ships, and the firm's slowest API
 // routes of the last hour (/slow), with JavaScript on and off.
@@ -9,7 +9,7 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled });
 
     test("release notes list the releases, newest first, with their sections", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/totest");
       await expect(page.getByTestId("page-title")).toHaveText("Release Notes");
       const releases = page.getByTestId("release");
@@ -22,7 +22,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("slow requests show the firm's routes of the last hour to administrators only", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/cases");
       await page.goto("/slow");
       await expect(page.getByTestId("page-title")).toHaveText("Slow Requests");
@@ -32,7 +32,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(row.getByRole("cell").nth(3)).toHaveText(/^[\d,.]+ ms$/);
 
       await page.context().clearCookies();
-      await signedIn(page, USERS.manager);
+      await startSession(page, USERS.manager);
       await page.goto("/slow");
       await expect(page.getByText("Only users with full access to firm settings can see slow requests.")).toBeVisible();
       await expect(page.getByTestId("slow-routes")).toHaveCount(0);

@@ -1,6 +1,6 @@
 import { type Page, expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
-import { API_URL, USERS, apiToken, signedIn, apiFetch } from "./helpers";
+import { API_URL, USERS, apiToken, apiFetch, startSession } from "./helpers";
 
 // /dictionary: the firm's own words for the catalogue, with JavaScript on and off. A page title
 // and a table header changed here show at once on the pages that use them, and go back on reset.
@@ -38,7 +38,7 @@ for (const js of [false, true]) {
     test.use({ javaScriptEnabled: js });
 
     test("search finds an entry; its new words rename the page title and drawer at once, and reset brings them back", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await findEntry(page, js, "clients.title", "resources", "resources:clients.title");
       await expect(page.getByTestId("dictionary-default")).toHaveText("Clients");
       await field(page, "Text").fill("Customers");
@@ -70,7 +70,7 @@ for (const js of [false, true]) {
     });
 
     test("a table header takes the firm's words at once", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await findEntry(page, js, "clients.fields.unique_key", "resources", "resources:clients.fields.unique_key");
       await field(page, "Text").fill("Customer code");
       await press(page, "Save");
@@ -81,7 +81,7 @@ for (const js of [false, true]) {
     });
 
     test("a text with an unknown placeholder is refused in the catalogue's words and not stored", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/dictionary/edit?namespace=errors&key=userExists");
       await field(page, "Text").fill("{{email}} works at {{firm}}");
       await press(page, "Save");
@@ -92,7 +92,7 @@ for (const js of [false, true]) {
     });
 
     test("an import changes every line of a good file and nothing of a file with a bad line", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/dictionary");
       const bad = "Namespace,Key,Text\ncommon,pages.clients,Customers\ncommon,no.such.key,Anything\n";
       await page.getByLabel("File").setInputFiles({ name: "dictionary.csv", mimeType: "text/csv", buffer: Buffer.from(bad) });
@@ -111,7 +111,7 @@ for (const js of [false, true]) {
     });
 
     test("the export downloads every entry as CSV", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/dictionary");
       const response = await page.request.get("/dictionary/export");
       expect(response.status()).toBe(200);
@@ -120,14 +120,14 @@ for (const js of [false, true]) {
     });
 
     test("a role that may read the firm sees the dictionary without forms; one without firm access goes to /success", async ({ page }) => {
-      await signedIn(page, USERS.manager);
+      await startSession(page, USERS.manager);
       await page.goto("/dictionary/edit?namespace=common&key=pages.clients");
       await expect(page.getByText("Your role may read the dictionary but not change it.")).toBeVisible();
       await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
       await page.goto("/dictionary");
       await expect(page.getByRole("button", { name: "Import" })).toHaveCount(0);
       await page.context().clearCookies();
-      await signedIn(page, USERS.viewonly);
+      await startSession(page, USERS.viewonly);
       await page.goto("/dictionary");
       await expect(page).toHaveURL(/\/success$/);
     });

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { type BoxTestServer, startBoxServer } from "../dms/box/box-server";
 import { field, open, press } from "./forms";
-import { USERS, e2eInstance, signedIn } from "./helpers";
+import { USERS, e2eInstance, startSession } from "./helpers";
 
 // The DMS credential types as tabs of /dms, a vendor credential made through its wizard, its
 // secret never shown back, and "Test connection" against a local Box that speaks Box's API —
@@ -23,7 +23,7 @@ for (const js of [true, false]) {
     const tag = `${js ? "J" : "N"}${Date.now().toString(36)}`;
 
     test("a Box credential through its wizard: required fields, a secret kept unseen, a working connection", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/dms");
       const tabs = page.getByTestId("sibling-tabs");
       await expect(tabs.getByRole("link", { name: "DMS credentials", exact: true })).toHaveAttribute("aria-current", "page");

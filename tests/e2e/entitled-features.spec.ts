@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
-import { USERS, ecfxFeatures, firmApi, signedIn } from "./helpers";
+import { USERS, ecfxFeatures, firmApi, startSession } from "./helpers";
 
 // Spec §6: the firm's entitled features are what it bought. ECFX sets them (`ecfx features`);
 // the firm information page shows them and a firm administrator's save keeps them as they are.
@@ -25,7 +25,7 @@ for (const js of [false, true]) {
     test.use({ javaScriptEnabled: js });
 
     test("the firm information page shows what the firm bought, and a save keeps it", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/firm-information");
       const card = page.getByTestId("entitled-features");
       await expect(card.getByText("they cannot be changed here")).toBeVisible();
@@ -46,7 +46,7 @@ for (const js of [false, true]) {
     });
 
     test("a manager reads the firm's features too", async ({ page }) => {
-      await signedIn(page, USERS.manager);
+      await startSession(page, USERS.manager);
       await page.goto("/firm-information");
       await expect(page.getByTestId("feature-ECFX_TRACK")).toContainText("Included");
     });

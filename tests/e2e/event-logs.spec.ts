@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { API_URL, USERS, apiToken, signedIn, apiFetch } from "./helpers";
+import { API_URL, USERS, apiToken, signedIn, apiFetch, startSession } from "./helpers";
 
 // /event-logs through the shared table, with JavaScript on and off: a severity filter in the
 // URL, and the AUDIT entry a role change writes.
@@ -28,7 +28,7 @@ test.beforeAll(async () => {
 for (const javaScriptEnabled of [true, false]) {
   test(`the firm's events, filtered by severity through the URL (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({ browser }) => {
     const page = await browser.newPage({ javaScriptEnabled });
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto("/event-logs?filter.level=AUDIT");
     await expect(page.getByTestId("page-title")).toHaveText("Event Logs");
     const table = page.getByTestId("resource-table");

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { type FileVineTestServer, startFileVineServer } from "../dms/filevine/filevine-server";
 import { field, open, press } from "./forms";
-import { USERS, e2eInstance, signedIn } from "./helpers";
+import { USERS, e2eInstance, startSession } from "./helpers";
 
 // A FileVine credential through its wizard, with JavaScript and without: one complete way of
 // signing in asked for, the personal access token and client secret never shown back, an edit
@@ -24,7 +24,7 @@ for (const js of [true, false]) {
     const tag = `${js ? "J" : "N"}${Date.now().toString(36)}`;
 
     test("a FileVine credential: one way of signing in required, secrets kept unseen, the connection tested", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/dms");
       await page.getByTestId("sibling-tabs").getByRole("link", { name: "FileVine credentials", exact: true }).click();
       await expect(page).toHaveURL(/\/dms-filevine$/);

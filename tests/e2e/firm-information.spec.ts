@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Page, expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
-import { USERS, firmApi, signedIn } from "./helpers";
+import { USERS, firmApi, startSession } from "./helpers";
 
 // The firm settings page with JavaScript on and off: settings saved and shown again, the form's
 // rules in the catalogue's words, the logo upload, and the roles that may not change the firm.
@@ -53,7 +53,7 @@ for (const js of [false, true]) {
     test.use({ javaScriptEnabled: js });
 
     test.beforeEach(async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/firm-information");
     });
 
@@ -115,13 +115,13 @@ test.describe("roles that may not change the firm", () => {
   test.use({ javaScriptEnabled: false });
 
   test("View Only may not open the page (firm access DENY)", async ({ page }) => {
-    await signedIn(page, USERS.viewonly);
+    await startSession(page, USERS.viewonly);
     await page.goto("/firm-information");
     await expect(page).toHaveURL(/\/success$/);
   });
 
   test("Manager sees the settings without Save or upload (firm access READ)", async ({ page }) => {
-    await signedIn(page, USERS.manager);
+    await startSession(page, USERS.manager);
     await page.goto("/firm-information");
     await expect(field(page, "Firm name")).toHaveValue(String(original.name));
     await expect(field(page, "Firm name")).toBeDisabled();

@@ -62,14 +62,23 @@ export async function signIn(page: Page, email: string, password = PASSWORD, pat
 }
 
 /**
- * Signs in through the console's sign-in form, posted by the browser context (its cookie jar
- * keeps the session), and opens the page the console sends the user to. The sign-in page itself,
- * with JavaScript and without, is proven by sign-in.spec.ts; the other specs start signed in.
+ * Signs the browser context in through the console's sign-in form, posted by the context (its
+ * cookie jar keeps the session), without opening a page: for a test whose next step opens one,
+ * so that the page the console sends a user to after signing in is not drawn for nothing.
+ * Answers where the console sends the user. The sign-in page itself, with JavaScript and without,
+ * is proven by sign-in.spec.ts; the other specs start signed in.
  */
-export async function signedIn(page: Page, email: string, password = PASSWORD) {
+export async function startSession(page: Page, email: string, password = PASSWORD): Promise<string> {
   const answer = await page.request.post("/login", { form: { email, password }, maxRedirects: 0 });
   expect(answer.status(), `signing ${email} in`).toBe(302);
-  await page.goto(answer.headers().location!);
+  const location = answer.headers().location!;
+  expect(location).not.toMatch(/\/login/);
+  return location;
+}
+
+/** Signs in as `startSession` does and opens the page the console sends the user to. */
+export async function signedIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto(await startSession(page, email, password));
   await expect(page).not.toHaveURL(/\/login/);
 }
 

@@ -2,7 +2,7 @@ import { type Page, expect, test } from "@playwright/test";
 import fs from "node:fs";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import { SLOW_WAIT, API_URL, PASSWORD, USERS, apiToken, signedIn, apiFetch } from "./helpers";
+import { SLOW_WAIT, API_URL, PASSWORD, USERS, apiToken, apiFetch, startSession } from "./helpers";
 
 // Importing a clients file from the console, with and without JavaScript: the report names the
 // bad line and why, a second import of the same file updates instead of duplicating, and a file
@@ -39,7 +39,7 @@ for (const javaScriptEnabled of [true, false]) {
     const prefix = javaScriptEnabled ? "E2E-JS-" : "E2E-NOJS-";
 
     test("imports clients, reports the bad line, and updates on a re-import", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/clients/import");
       await expect(page.getByTestId("import-header")).toHaveText("name,unique_key,reference_id,status,open_date,originating_timekeeper_id,storage_policy_id");
       const file = txt("clients.txt", `name,unique_key,status\nAlpha ${prefix},${prefix}1,active\nBeta ${prefix},${prefix}2,closed\n,${prefix}3,active\n`);
@@ -74,7 +74,7 @@ for (const javaScriptEnabled of [true, false]) {
         });
         expect(created.status).toBe(201);
       }
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto(`/clients?filter.unique_key=${encodeURIComponent(key)}`);
       await page.getByTestId("export-form").locator("summary").click();
       if (javaScriptEnabled) await expect(page.locator("form[data-testid=export-download][data-hydrated]")).toBeAttached();
@@ -104,7 +104,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("asks to confirm a file over the firm's warning threshold", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/clients/import");
       const lines = Array.from({ length: 1001 }, (_, i) => `Bulk ${i},${prefix}B${String(i).padStart(4, "0")}`);
       const file = txt("bulk.txt", ["name,unique_key", ...lines].join("\n"));
@@ -130,7 +130,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("refuses a file that is not .txt or .csv, an empty file and no file, in the spec's terms", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/clients/import");
       await upload(page, txt("clients.xlsx", "name,unique_key\nA,B\n"));
       await expect(page.getByText("Import files must be .txt or .csv files of comma-separated values.")).toBeVisible();
@@ -146,7 +146,7 @@ for (const javaScriptEnabled of [true, false]) {
 }
 
 test("a role that may only read clients cannot open their import", async ({ page }) => {
-  await signedIn(page, USERS.viewonly);
+  await startSession(page, USERS.viewonly);
   await page.goto("/clients/import");
   await expect(page).toHaveURL(/\/success$/);
 });

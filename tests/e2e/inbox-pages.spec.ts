@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect, test } from "@playwright/test";
-import { API_URL, PASSWORD, USERS, signedIn } from "./helpers";
+import { API_URL, PASSWORD, USERS, signedIn, startSession } from "./helpers";
 
 // Where the inbox leads: each row to its card, a case to its notices and documents, an ECF
 // notification to its documents; and the pages around them that must not look unfinished.
@@ -83,7 +83,7 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled });
 
     test("every inbox row opens its card, and the old record address leads there too", async ({ page }) => {
-      await signedIn(page, USERS.docketing);
+      await startSession(page, USERS.docketing);
       await page.goto(`/inbox-items?q=${tag}`);
       const table = page.getByTestId("resource-table");
       await expect(table).toHaveAttribute("data-renderer", javaScriptEnabled ? "interactive" : "plain");
@@ -98,7 +98,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("a case page lists its notices, which open their cards, and their documents, which open", async ({ page }) => {
-      await signedIn(page, USERS.docketing);
+      await startSession(page, USERS.docketing);
       await page.goto(`/cases/${ids.case}`);
       const documents = page.getByTestId("related-documents");
       await expect(documents).toContainText("Main Document");
@@ -114,7 +114,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("an ECF notification page lists its documents with their notice", async ({ page }) => {
-      await signedIn(page, USERS.docketing);
+      await startSession(page, USERS.docketing);
       await page.goto(`/ecfx-notification/${ids.envelope}`);
       const documents = page.getByTestId("related-documents");
       await expect(documents).toContainText("Main Document");
@@ -124,7 +124,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("a template page shows the mail rendered in a sandboxed frame, not its HTML source", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto(`/templates/${ids.template}`);
       const frame = page.getByTestId("template-preview").locator("iframe");
       await expect(frame).toHaveAttribute("sandbox", "");
@@ -161,7 +161,7 @@ for (const javaScriptEnabled of [true, false]) {
 }
 
 test("every drawer entry has an icon", async ({ page }) => {
-  await signedIn(page, USERS.admin);
+  await startSession(page, USERS.admin);
   await page.goto("/profile");
   const links = page.locator("nav .drawer-link");
   await expect(links.first()).toBeVisible();
@@ -172,7 +172,7 @@ test("every drawer entry has an icon", async ({ page }) => {
 });
 
 test("entity names and import formats read as sentences, not keys", async ({ page }) => {
-  await signedIn(page, USERS.admin);
+  await startSession(page, USERS.admin);
   await page.goto("/profile");
   await expect(page.getByTestId("role-table")).toContainText("Storage policies");
   await expect(page.getByTestId("role-table")).not.toContainText(/policys|resourceTypes\./);

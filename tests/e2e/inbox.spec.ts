@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect, test } from "@playwright/test";
-import { SLOW_WAIT, API_URL, PASSWORD, USERS, signedIn } from "./helpers";
+import { SLOW_WAIT, API_URL, PASSWORD, USERS, signedIn, startSession } from "./helpers";
 
 const fixtures = path.join(import.meta.dirname, "../fixtures/notices");
 
@@ -66,7 +66,7 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled });
 
     test("an uploaded .eml is processed onto its case; the card shows the notice, documents and original e-mail", async ({ page }) => {
-      await signedIn(page, USERS.docketing);
+      await startSession(page, USERS.docketing);
       await page.goto("/inbox-items");
       await page.getByRole("link", { name: "Upload an e-mail" }).click();
       await expect(page).toHaveURL(/\/inbox-items\/upload$/);
@@ -99,7 +99,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("a notice for an unknown case waits for a person; retry is a form that works", async ({ page }) => {
-      await signedIn(page, USERS.docketing);
+      await startSession(page, USERS.docketing);
       await page.goto("/inbox-items/upload");
       const file = javaScriptEnabled ? "nef-folded-subject.eml" : "nef-plain-iso-8859-1.eml";
       await page.locator('input[type="file"][name="file"]').setInputFiles(path.join(fixtures, file));
@@ -127,7 +127,7 @@ test.describe("bulk actions on the inbox list with JavaScript on", () => {
     ];
     await processed(api, ids);
 
-    await signedIn(page, USERS.docketing);
+    await startSession(page, USERS.docketing);
     await page.goto(`/inbox-items?q=${tag}`);
     const table = page.getByTestId("resource-table");
     await expect(table).toHaveAttribute("data-renderer", "interactive");
@@ -205,7 +205,7 @@ test.describe("bulk actions on the inbox list with JavaScript off", () => {
 });
 
 test("a role that may only read the inbox sees no bulk actions, and a forged post is refused with a toast", async ({ page }) => {
-  await signedIn(page, USERS.viewonly);
+  await startSession(page, USERS.viewonly);
   await page.goto("/inbox-items");
   await expect(page.getByTestId("resource-table")).toBeVisible();
   await expect(page.getByRole("button", { name: "Retry" })).toHaveCount(0);
@@ -216,7 +216,7 @@ test("a role that may only read the inbox sees no bulk actions, and a forged pos
 });
 
 test("a role that may only read the inbox cannot upload", async ({ page }) => {
-  await signedIn(page, USERS.viewonly);
+  await startSession(page, USERS.viewonly);
   await page.goto("/inbox-items/upload");
   await expect(page).toHaveURL(/\/success$/);
 });

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiCreate, apiToken, signedIn, apiFetch } from "./helpers";
+import { API_URL, USERS, apiCreate, apiToken, apiFetch, startSession } from "./helpers";
 
 // Jurisdiction groups, jurisdiction preferences and document processing settings, with
 // JavaScript off and on: made through their wizards, the preferences reordered with the move
@@ -43,7 +43,7 @@ for (const js of [false, true]) {
     });
 
     test.beforeEach(async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
     });
 
     test("a jurisdiction group, then a preference on it", async ({ page }) => {

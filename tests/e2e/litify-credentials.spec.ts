@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { type LitifyTestServer, MATTER_COLUMN, startLitifyServer } from "../dms/litify/litify-server";
 import { field, open, press } from "./forms";
-import { USERS, e2eInstance, signedIn } from "./helpers";
+import { USERS, e2eInstance, startSession } from "./helpers";
 
 // A Litify credential made through its wizard (the required fields, a matter field that must be
 // a field API name), its consumer secret and password never shown back, and "Test connection"
@@ -25,7 +25,7 @@ for (const js of [true, false]) {
     const tag = `${js ? "J" : "N"}${Date.now().toString(36)}`;
 
     test("a Litify credential through its wizard: required fields, secrets kept unseen, a working connection", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/dms-litify");
       await expect(page.getByTestId("page-title")).toHaveText("Litify credentials");
 

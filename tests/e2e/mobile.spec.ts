@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
-import { USERS, signedIn } from "./helpers";
+import { USERS, signedIn, startSession } from "./helpers";
 
 // The page around the content: on a phone (390 px, under the spec's sm breakpoint) the drawer
 // starts closed and closes again on navigation, and tables scroll inside themselves; on a laptop
@@ -38,7 +38,7 @@ for (const js of [true, false]) {
       test.use({ viewport: { width: 390, height: 844 } });
 
       test("the drawer starts closed, opens from the menu button and closes on navigation", async ({ page }) => {
-        await signedIn(page, USERS.admin);
+        await startSession(page, USERS.admin);
         await page.goto("/dashboard");
         await ready(page, js);
         // The saved preference (open, by default) is the wide screen's: here the page comes first.
@@ -59,7 +59,7 @@ for (const js of [true, false]) {
       });
 
       test("the menu button closes the drawer it opened", async ({ page }) => {
-        await signedIn(page, USERS.admin);
+        await startSession(page, USERS.admin);
         await page.goto("/profile");
         await ready(page, js);
         const toggle = page.getByTestId("mobile-drawer-toggle");
@@ -71,7 +71,7 @@ for (const js of [true, false]) {
       });
 
       test("the dashboard's charts are whole, and a long page title leaves Sign out on screen", async ({ page }) => {
-        await signedIn(page, USERS.admin);
+        await startSession(page, USERS.admin);
         await page.goto("/dashboard?period=last_year");
         await ready(page, js);
         for (const chart of ["by-state", "by-hour", "by-month"]) {
@@ -90,7 +90,7 @@ for (const js of [true, false]) {
       });
 
       test("the inbox table keeps its columns readable and scrolls inside its box", async ({ page }) => {
-        await signedIn(page, USERS.admin);
+        await startSession(page, USERS.admin);
         await page.goto("/inbox-items");
         await ready(page, js);
         const table = page.getByTestId("resource-table");
@@ -129,7 +129,7 @@ for (const js of [true, false]) {
         await page.getByLabel("Email").fill(USERS.viewonly);
         await page.getByRole("button", { name: "Send reset link" }).click();
         await expect(page.getByTestId("reset-sent")).toBeVisible();
-        await signedIn(page, USERS.admin);
+        await startSession(page, USERS.admin);
         await page.goto("/dev");
         await ready(page, js);
         const labels = page.getByTestId("outbox").locator(".mantine-Badge-label");
@@ -139,7 +139,7 @@ for (const js of [true, false]) {
       });
 
       test("a toast sits below the toolbar, clear of the page title", async ({ page }) => {
-        await signedIn(page, USERS.admin);
+        await startSession(page, USERS.admin);
         // An export without a file name comes back to the list with an error toast.
         await page.goto("/cases/export?filename=%20");
         await expect(page).toHaveURL(/\/cases$/);

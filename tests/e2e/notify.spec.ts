@@ -4,7 +4,7 @@ import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
 import nodemailer from "nodemailer";
 import { choose, field, longSelect, open, pick, press } from "./forms";
-import { SLOW_WAIT, API_URL, USERS, apiToken, e2eInstance, signedIn, apiFetch, firmApi } from "./helpers";
+import { SLOW_WAIT, API_URL, USERS, apiToken, e2eInstance, signedIn, apiFetch, firmApi, startSession } from "./helpers";
 
 // A notice from the court to a timekeeper's inbox: a preference group made in the wizard with a
 // template of the firm's own, a notice sent to the product's SMTP port, and the mail it sent read
@@ -131,7 +131,7 @@ test.describe("notifications with JavaScript", () => {
     test.setTimeout(120_000);
     const templateName = `Notify template ${tag}`;
     const groupName = `Realtime PDF ${tag}`;
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
 
     // The template, made in its wizard and previewed in its editor.
     await open(page, true, "/templates/new");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { PASSWORD, USERS, signIn, signedIn } from "./helpers";
+import { PASSWORD, USERS, signIn, startSession } from "./helpers";
 
 for (const javaScriptEnabled of [true, false]) {
   test.describe(`password reset with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
@@ -19,7 +19,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       // The firm administrator reads the captured mail on the developer page.
       const admin = await (await browser.newContext({ javaScriptEnabled })).newPage();
-      await signedIn(admin, USERS.admin);
+      await startSession(admin, USERS.admin);
       await admin.goto("/dev");
       await admin.getByTestId("outbox").getByRole("link", { name: "Reset your ECFX password" }).first().click();
       const text = await admin.getByTestId("mail-text").innerText();

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { type ProLawTestServer, startProLawServer } from "../dms/prolaw/prolaw-server";
 import { field, open, press } from "./forms";
-import { USERS, e2eInstance, signedIn } from "./helpers";
+import { USERS, e2eInstance, startSession } from "./helpers";
 
 // A ProLaw credential made through its wizard (the required fields, an address that is no URL),
 // its API key never shown back, and "Test connection" against a local ProLaw that speaks the
@@ -26,7 +26,7 @@ for (const js of [true, false]) {
     test("a ProLaw credential through its wizard: required fields, the API key kept unseen, a connection that works and one that does not", async ({
       page,
     }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/dms");
       await page.getByTestId("sibling-tabs").getByRole("link", { name: "ProLaw credentials", exact: true }).click();
       await expect(page).toHaveURL(/\/dms-prolaw$/);

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { type CourtSimulator, PACER_REFUSAL, PACER_TEST_ACCOUNT, startCourtSimulator } from "../../server/courts/simulator";
 import { field, open, press } from "./forms";
-import { API_URL, USERS, apiToken, e2eInstance, signedIn, apiFetch } from "./helpers";
+import { API_URL, USERS, apiToken, e2eInstance, apiFetch, startSession } from "./helpers";
 
 // /provider-credentials: the firm's PACER account made through its wizard (required fields, the
 // password never shown back), a second PACER credential refused with the spec's words, "Test
@@ -33,7 +33,7 @@ for (const js of [true, false]) {
 
     test("a PACER credential through its wizard: required fields, one per type, a password unseen, a connection test", async ({ page }) => {
       await removeProviderCredentials();
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/provider-credentials");
       await expect(page.getByTestId("page-title")).toHaveText("Provider Credentials");
 

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { REGISTRY } from "../../app/common/resources";
-import { USERS, signedIn } from "./helpers";
+import { USERS, signedIn, startSession } from "./helpers";
 
 // Security roles are made in the role editor, where the permission matrix and its rules live:
 // their table offers no import, and /security-roles/import says where roles are made instead of
@@ -11,7 +11,7 @@ for (const js of [true, false]) {
     test.use({ javaScriptEnabled: js });
 
     test("the roles' import address points to the role editor; an unknown role is a 404 page", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto("/security-roles");
       await expect(page.getByRole("link", { name: "New Security role" })).toBeVisible();
       await expect(page.getByRole("link", { name: "Import", exact: true })).toHaveCount(0);

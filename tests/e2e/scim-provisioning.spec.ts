@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
-import { USERS, signedIn } from "./helpers";
+import { USERS, startSession } from "./helpers";
 
 // /scim-provisioning: an administrator makes a provisioning token (shown once), the identity
 // provider reaches /scim/v2 at the console's address with it, the administrator maps one of its
@@ -18,7 +18,7 @@ for (const js of [false, true]) {
     test("a token made on the page opens /scim/v2 until it is revoked; a group is mapped to a role", async ({ page }) => {
       const label = `Entra ${js ? "js" : "nojs"} ${tag}`;
       const group = `Paralegals ${js ? "js" : "nojs"} ${tag}`;
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/scim-provisioning");
       await expect(page.getByTestId("page-title")).toHaveText("SCIM provisioning");
       await expect(page.getByTestId("scim-endpoint")).toHaveText(/\/scim\/v2$/);
@@ -72,7 +72,7 @@ for (const js of [false, true]) {
     });
 
     test("a user who is not an administrator is told the page is for administrators", async ({ page }) => {
-      await signedIn(page, USERS.manager);
+      await startSession(page, USERS.manager);
       await open(page, false, "/scim-provisioning");
       await expect(page.getByText("Only administrators can manage SCIM provisioning.")).toBeVisible();
     });

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { type Page, expect, test } from "@playwright/test";
 import protobuf from "protobufjs";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiCreate, apiToken, signedIn, apiFetch } from "./helpers";
+import { API_URL, USERS, apiCreate, apiToken, apiFetch, startSession } from "./helpers";
 
 // Security roles in the console: the roles' table, a role made and changed through its
 // permission matrix and deleted once it has no users, with JavaScript and without; what roles
@@ -64,7 +64,7 @@ for (const js of [true, false]) {
     test("create a role with levels and field levels, change it, find it listed, delete it once its user has another role", async ({ page }) => {
       // A dozen pages, each drawing the whole matrix.
       test.slow();
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/security-roles");
       await page.getByRole("link", { name: "New Security role" }).click();
       await expect(page).toHaveURL(/\/security-roles\/new$/);
@@ -148,7 +148,7 @@ for (const js of [true, false]) {
     });
 
     test("a Manager views roles read-only, View Only is sent to /success, the Administrator role cannot be changed", async ({ page }) => {
-      await signedIn(page, USERS.manager);
+      await startSession(page, USERS.manager);
       await open(page, false, "/security-roles");
       await expect(page.getByTestId("resource-table")).toContainText("Docketing");
       await expect(page.getByRole("link", { name: "New Security role" })).toHaveCount(0);
@@ -160,12 +160,12 @@ for (const js of [true, false]) {
       await expect(page).toHaveURL(/\/success$/);
 
       await page.context().clearCookies();
-      await signedIn(page, USERS.viewonly);
+      await startSession(page, USERS.viewonly);
       await page.goto("/security-roles");
       await expect(page).toHaveURL(/\/success$/);
 
       await page.context().clearCookies();
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto(`/security-roles/${await roleId("Administrator")}`);
       await expect(page.getByTestId("admin-role")).toBeVisible();
       await expect(level(page, "Firm settings", "Full Access")).toBeChecked();
@@ -200,11 +200,11 @@ test.describe("a role change and a user already signed in", () => {
     test.slow();
     const admin = await (await browser.newContext()).newPage();
     const user = await (await browser.newContext()).newPage();
-    await signedIn(user, USERS.docketing);
+    await startSession(user, USERS.docketing);
     await user.goto("/security-roles");
     await expect(user).toHaveURL(/\/success$/);
 
-    await signedIn(admin, USERS.admin);
+    await startSession(admin, USERS.admin);
     await open(admin, true, `/security-roles/${await roleId(role)}`);
     await level(admin, "Firm settings", "Read Only").check();
     await press(admin, "Save changes");

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Page, expect, test } from "@playwright/test";
 import { field, open, pick, press } from "./forms";
-import { USERS, apiCreate, apiToken, signedIn } from "./helpers";
+import { USERS, apiCreate, apiToken, startSession } from "./helpers";
 
 // The firm's settings that send notices out and file them, made and changed through their wizards
 // and edit forms with JavaScript off (and on): DMS credentials, a storage policy with document
@@ -32,7 +32,7 @@ for (const js of [false, true]) {
     });
 
     test.beforeEach(async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
     });
 
     test("DMS credentials, then a storage policy on them with document properties, then an edit", async ({ page }) => {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { PASSWORD, USERS, changePassword, restorePassword, signIn, signOut, signedIn } from "./helpers";
+import { PASSWORD, USERS, changePassword, restorePassword, signIn, signOut, signedIn, startSession } from "./helpers";
 
 // A test that changed a demo user's password and stopped half-way puts it back, for its retry and
 // the tests after it.
@@ -131,7 +131,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     test("change password: mismatch message, then a real change", async ({ page }) => {
       const user = javaScriptEnabled ? USERS.manager : USERS.docketing;
-      await signedIn(page, user);
+      await startSession(page, user);
       await page.goto("/profile");
       await expect(page.getByTestId("role-table")).toContainText("Full Access");
       await page.getByLabel("Current password").fill(PASSWORD);

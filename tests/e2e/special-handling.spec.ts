@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
-import { USERS, firmApi, signedIn } from "./helpers";
+import { USERS, firmApi, startSession } from "./helpers";
 
 // /special-handling: manual processing and who is told about held notices, on a page of its own
 // (no longer on /firm-information), with JavaScript on and off.
@@ -24,7 +24,7 @@ for (const js of [false, true]) {
 
     test("manual processing and its recipients are saved on their own page", async ({ page }) => {
       const recipient = `clerk-${js ? "js" : "nojs"}-${tag}@lawfirm.test`;
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/special-handling");
       await expect(page.getByTestId("page-title")).toHaveText("Special Handling");
       await page.getByLabel("Manually process notices").check();
@@ -50,7 +50,7 @@ for (const js of [false, true]) {
     });
 
     test("a bad recipient is refused in the catalogue's words and nothing is saved", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/special-handling");
       await field(page, "Manual-process recipients").fill("not-an-address");
       await press(page, "Save");
@@ -59,7 +59,7 @@ for (const js of [false, true]) {
     });
 
     test("fields are underlined, the spec's default field style, with a line one can see", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js, "/special-handling");
       const box = field(page, "Manual-process recipients");
       const style = await box.evaluate((el) => {
@@ -75,7 +75,7 @@ for (const js of [false, true]) {
     });
 
     test("a role that may only read the firm sees the settings without Save", async ({ page }) => {
-      await signedIn(page, USERS.manager);
+      await startSession(page, USERS.manager);
       await open(page, js, "/special-handling");
       await expect(page.getByTestId("read-only")).toBeVisible();
       await expect(page.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { field, press } from "./forms";
-import { USERS, e2eInstance, restoreLocalSignOn, signedIn } from "./helpers";
+import { USERS, e2eInstance, restoreLocalSignOn, startSession } from "./helpers";
 import { type RunningIssuer, startOidcProvider } from "./oidc-provider";
 
 // A firm switched to OpenID Connect from the control room (its form without JavaScript) signs its
@@ -32,7 +32,7 @@ test.describe("the control room without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("an administrator describes the issuer, is told what is wrong, and switches the firm to OpenID Connect", async ({ page }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto("/single-sign-on");
     await expect(page.getByText(`${console_}/auth/oidc/callback`)).toBeVisible();
     await expect(page.getByText(`${console_}/auth/oidc/logout`)).toBeVisible();

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { field, press } from "./forms";
-import { USERS, e2eInstance, restoreLocalSignOn, signIn, signedIn } from "./helpers";
+import { USERS, e2eInstance, restoreLocalSignOn, signIn, signedIn, startSession } from "./helpers";
 import { type RunningIdp, startSimpleSamlPhp } from "./simplesamlphp";
 
 // A firm switched to SAML from the control room signs its staff in through SimpleSAMLphp (an
@@ -27,7 +27,7 @@ test.describe("the control room without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("an administrator sets the firm's identity provider up, is told what is wrong, and switches the firm to SAML", async ({ page, request }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto("/single-sign-on");
     await expect(page.getByRole("heading", { name: "What your identity provider needs" })).toBeVisible();
     const base = new URL(page.url()).origin;

@@ -1,5 +1,5 @@
 import { type Page, expect, test } from "@playwright/test";
-import { API_URL, USERS, apiToken, signedIn, apiFetch } from "./helpers";
+import { API_URL, USERS, apiToken, signedIn, apiFetch, startSession } from "./helpers";
 
 // The storage policy hierarchy page, with JavaScript on and off: every move is a real POST
 // that saves at once, and the firm-level policy is a plain select.
@@ -60,7 +60,7 @@ for (const js of [true, false]) {
     });
 
     test("reorders the levels, picks the firm policy, and keeps both", async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await open(page, js);
       await expect(page.getByRole("heading", { name: "Storage Policy Hierarchy" }).first()).toBeVisible();
       await expect(page.getByRole("navigation").getByRole("link", { name: "Storage Policy Hierarchy" })).toHaveAttribute("href", "/hierarchy");

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { type Browser, type Page, expect, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
-import { API_URL, PASSWORD, USERS, signedIn, apiFetch } from "./helpers";
+import { API_URL, PASSWORD, USERS, signedIn, apiFetch, startSession } from "./helpers";
 
 // The one table of every entity: filters, sort, paging and quick filters live in the URL, work
 // with JavaScript off (links and GET forms) and on (mantine-react-table), and export the
@@ -111,7 +111,7 @@ test.describe("tables without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("filter with the GET form, sort with header links, and the URL brings back the same rows", async ({ page, browser }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto("/cases");
     await expect(page.getByTestId("page-title")).toHaveText("Cases");
     await expect(page.getByTestId("resource-table")).toHaveAttribute("data-renderer", "plain");
@@ -148,7 +148,7 @@ test.describe("tables without JavaScript", () => {
   });
 
   test("a date range needs two dates", async ({ page }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto(`/cases?filter.matter_id=${seeded.alpha}`);
     const filters = page.getByTestId("table-filters");
     const filed = filters.locator("[data-filter=filed_date]");
@@ -164,7 +164,7 @@ test.describe("tables without JavaScript", () => {
   });
 
   test("page sizes, previous and next, and quick filters are links", async ({ page }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto(`/cases?filter.matter_id=${seeded.alpha}&sort=case_number`);
     await page.getByTestId("page-controls").getByRole("link", { name: "10", exact: true }).click();
     await expect(page).toHaveURL(`/cases?filter.matter_id=${seeded.alpha}&sort=case_number&size=10`);
@@ -201,7 +201,7 @@ test.describe("tables without JavaScript", () => {
   });
 
   test("exports the filtered rows, all pages of them, as the named CSV file", async ({ page }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto(`/cases?filter.matter_id=${seeded.alpha}&size=10`);
     const exporter = page.getByTestId("export-form");
     await exporter.locator("summary").click();
@@ -221,7 +221,7 @@ test.describe("tables without JavaScript", () => {
   });
 
   test("the Columns form hides a column for this user only", async ({ page, browser }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto("/cases");
     const columns = page.getByTestId("columns-form");
     await columns.locator("summary").click();
@@ -233,7 +233,7 @@ test.describe("tables without JavaScript", () => {
 
     const manager = await browser.newContext({ javaScriptEnabled: false });
     const managerPage = await manager.newPage();
-    await signedIn(managerPage, USERS.manager);
+    await startSession(managerPage, USERS.manager);
     await managerPage.goto("/cases");
     await expect(managerPage.getByTestId("resource-table").locator("th[data-field=jurisdiction_id]")).toHaveCount(1);
     await manager.close();
@@ -244,7 +244,7 @@ test.describe("tables without JavaScript", () => {
   });
 
   test("the Striped rows form saves the firm's preference", async ({ page }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto("/practice-groups");
     await expect(page.getByTestId("resource-table")).not.toHaveAttribute("data-striped", /.+/);
     const form = page.getByTestId("striped-form");
@@ -261,7 +261,7 @@ test.describe("tables without JavaScript", () => {
   });
 
   test("the users table names each user's role, and filters by it", async ({ page }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto("/users?filter.email=viewonly");
     const table = page.getByTestId("resource-table");
     await expect(table.getByRole("cell", { name: "View Only" })).toBeVisible();
@@ -271,7 +271,7 @@ test.describe("tables without JavaScript", () => {
 
 test.describe("tables with JavaScript", () => {
   test("the interactive table sorts, filters and pages through the URL", async ({ page, browser }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto(`/cases?filter.matter_id=${seeded.alpha}`);
     const table = page.getByTestId("resource-table");
     await expect(table).toHaveAttribute("data-renderer", "interactive");
@@ -334,7 +334,7 @@ test.describe("tables with JavaScript", () => {
   });
 
   test("a date range filter waits for its second date", async ({ page }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto(`/cases?filter.matter_id=${seeded.alpha}&sort=case_number`);
     await expect(page.getByTestId("resource-table")).toHaveAttribute("data-renderer", "interactive");
     // A filter in the URL opens the filter row.
@@ -378,7 +378,7 @@ test.describe("tables with JavaScript", () => {
   });
 
   test("export asks for a file name, then downloads the filtered rows", async ({ page }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto(`/cases?filter.matter_id=${seeded.beta}&sort=-case_number`);
     await expect(page.getByTestId("resource-table")).toHaveAttribute("data-renderer", "interactive");
     const exporter = page.getByTestId("export-form");
@@ -399,7 +399,7 @@ test.describe("tables with JavaScript", () => {
   });
 
   test("the column layout is saved for the user and drawn by the server", async ({ page, browser }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto("/cases");
     await expect(page.getByTestId("resource-table")).toHaveAttribute("data-renderer", "interactive");
     await page.getByRole("button", { name: "Show/Hide columns" }).click();
@@ -418,7 +418,7 @@ test.describe("tables with JavaScript", () => {
   });
 
   test("the Striped rows switch saves the firm's preference at once", async ({ page, browser }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto("/clients");
     const table = page.getByTestId("resource-table");
     await expect(table).toHaveAttribute("data-renderer", "interactive");
@@ -434,7 +434,7 @@ test.describe("tables with JavaScript", () => {
     // Managers read the firm settings but may not change them: striped rows, no switch.
     const manager = await browser.newContext();
     const managerPage = await manager.newPage();
-    await signedIn(managerPage, USERS.manager);
+    await startSession(managerPage, USERS.manager);
     await managerPage.goto("/clients");
     await expect(managerPage.getByTestId("resource-table")).toHaveAttribute("data-renderer", "interactive");
     await expect(managerPage.getByText("Striped rows")).toHaveCount(0);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
-import { SLOW_WAIT, API_URL, USERS, apiToken, signedIn, apiFetch } from "./helpers";
+import { SLOW_WAIT, API_URL, USERS, apiToken, signedIn, apiFetch, startSession } from "./helpers";
 
 // The e-mail template editor (/templates/edit/{id}): Monaco with JavaScript, a plain textarea
 // without; the preview renders the firm's latest processed notice; nothing loads from elsewhere.
@@ -66,7 +66,7 @@ const previewFrame = (page: Page) => page.frameLocator('iframe[title="Preview of
 
 test.describe("template editor with JavaScript", () => {
   test("a template made in the wizard is edited in Monaco, previewed with the notice, shown full screen and saved", async ({ page, baseURL }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto("/templates/new");
     await page.getByLabel(/^Name/).fill(`Editor test ${label}`);
     await page.getByLabel(/^Template/).fill("<p>First draft</p>");
@@ -125,7 +125,7 @@ test.describe("template editor with JavaScript", () => {
   test("a template that does not compile is refused with the engine's message on the field", async ({ page }) => {
     const token = await apiToken();
     const { id } = await apiCall(token, "POST", "/api/v1/email-template", { name: `Broken ${label}`, template: "<p>ok</p>" });
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto(`/templates/edit/${String(id)}`);
     const editor = page.getByTestId("code-editor").locator(".monaco-editor");
     await expect(editor).toBeVisible(SLOW_WAIT);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { SLOW_WAIT, API_URL, USERS, apiCreate, apiToken, ecfxFeatures, signedIn, apiFetch } from "./helpers";
+import { SLOW_WAIT, API_URL, USERS, apiCreate, apiToken, ecfxFeatures, apiFetch, startSession } from "./helpers";
 
 // AI title extraction seen from the inbox card: a firm entitled to it whose document processing
 // settings point at a client URL ECFX may not call gets the document filed under its own name,
@@ -70,7 +70,7 @@ for (const javaScriptEnabled of [true, false]) {
       expect(uploaded.status).toBe(201);
       const { id } = (await uploaded.json()) as { id: string };
 
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
       await page.goto(`/inbox-items/id/${id}`);
       await expect(async () => {
         await page.reload();

@@ -1,5 +1,5 @@
 import { type Page, expect, test } from "@playwright/test";
-import { API_URL, USERS, apiFetch, apiToken, signedIn } from "./helpers";
+import { API_URL, USERS, apiFetch, apiToken, signedIn, startSession } from "./helpers";
 
 // Spec §4/§9: a toast lasts 5000 ms, its progress bar moves every 100 ms and stands still while
 // the pointer is over it; at most five are stacked; the same message is never stacked twice.
@@ -130,7 +130,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("a toast goes after its time, and what was beneath it takes clicks again", async ({ page }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto("/cases/export?filename=%20");
     await expect(page).toHaveURL(/\/cases$/);
     const toast = page.locator(".static-toasts");

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { field, open, pick, press } from "./forms";
-import { SLOW_WAIT, API_URL, USERS, apiCreate, apiToken, signedIn, apiFetch } from "./helpers";
+import { SLOW_WAIT, API_URL, USERS, apiCreate, apiToken, apiFetch, startSession } from "./helpers";
 
 // Ethical walls in the console: the firm's switch and its state above the walls' table, and a
 // wall made through the wizard, without JavaScript (every step a real POST).
@@ -32,7 +32,7 @@ test.describe("ethical walls without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("turn walls on, see the state follow, and build a wall through the wizard", async ({ page }) => {
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await open(page, false, "/ethical-walls");
     const walls = page.getByTestId("walls-switch");
     await expect(walls.getByTestId("walls-state")).toHaveText("Unapplied");

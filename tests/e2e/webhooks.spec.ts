@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Page, expect, test } from "@playwright/test";
 import { field, open, press } from "./forms";
-import { USERS, signedIn } from "./helpers";
+import { USERS, startSession } from "./helpers";
 
 // Webhooks in the console, with JavaScript off and on: made through the wizard (with the
 // messages of what is missing or refused), the signing secret shown once, a test event in the
@@ -17,7 +17,7 @@ for (const js of [false, true]) {
     const name = `Hook ${randomBytes(3).toString("hex")}`;
 
     test.beforeEach(async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
     });
 
     test("made through the wizard, then a test event in its log, re-sent", async ({ page }) => {

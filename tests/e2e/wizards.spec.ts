@@ -1,6 +1,6 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
 import { field, open, pick, press } from "./forms";
-import { API_URL, USERS, apiToken, signedIn, apiFetch } from "./helpers";
+import { API_URL, USERS, apiToken, apiFetch, startSession } from "./helpers";
 
 // The stepper wizards, detail pages and reference pickers, once with JavaScript and once
 // without: every step is a real POST, so both must reach the same records and messages.
@@ -43,7 +43,7 @@ for (const js of [true, false]) {
     });
 
     test.beforeEach(async ({ page }) => {
-      await signedIn(page, USERS.admin);
+      await startSession(page, USERS.admin);
     });
 
     test("client, matter and case through their wizards; a bad step shows its field errors", async ({ page }) => {
@@ -298,7 +298,7 @@ for (const js of [true, false]) {
       const token = await apiToken();
       const clientId = await apiCreate(token, "client", { name: `Read only ${tag}`, unique_key: `CR-${tag}` });
       await page.context().clearCookies();
-      await signedIn(page, USERS.viewonly);
+      await startSession(page, USERS.viewonly);
       await page.goto("/clients/new");
       await expect(page).toHaveURL(/\/success$/);
       await page.goto(`/clients/${clientId}`);
@@ -317,7 +317,7 @@ test.describe("reference pickers with JavaScript", () => {
     const tag = `B${Date.now().toString(36)}`;
     const token = await apiToken();
     for (let i = 0; i < 21; i++) await apiCreate(token, "client", { name: `Bulk ${tag} ${i}`, unique_key: `B-${tag}-${i}` });
-    await signedIn(page, USERS.admin);
+    await startSession(page, USERS.admin);
     await page.goto("/matters/new");
     const client = page.getByRole("textbox", { name: "Client", exact: true });
     await expect(client).toHaveAttribute("data-picker", "search");
