@@ -138,7 +138,9 @@ export async function buildTemplateData(
   const db = ctx.database.db;
   const item = await db
     .selectFrom("inbox_item")
-    .select(["id", "parsed", "docket_index", "created_at"])
+    .select(["id", "parsed", "docket_index", "created_at", "message_body"])
+    // The firm's name, read with its item.
+    .select((eb) => eb.selectFrom("firm").select("firm.name").where("firm.id", "=", firmId).as("firm_name"))
     .where("id", "=", inboxItemId)
     .where("firm_id", "=", firmId)
     .executeTakeFirst();
@@ -147,17 +149,14 @@ export async function buildTemplateData(
   const context = await loadNoticeContext(ctx.database, firmId, item.id);
   if (!context?.envelope) return null;
   const { case: kase, matter, client, jurisdiction, envelope, documents } = context;
-  const [firm, original] = await Promise.all([
-    db.selectFrom("firm").select("name").where("id", "=", firmId).executeTakeFirst(),
-    loadMessageBody(db, firmId, item.id),
-  ]);
+  const original = await loadMessageBody(db, firmId, item.id, item);
 
   const notice = parsed.notice;
   const docket = notice.dockets[item.docket_index ?? 0];
   const courtId = envelope.ecfx_jurisdiction_id ?? notice.court_id;
   const linkOf = new Map((options.links ?? []).map((l) => [l.documentId, l.url]));
   return {
-    firm: { name: firm?.name ?? "" },
+    firm: { name: item.firm_name ?? "" },
     recipient: { ...options.recipient },
     matter: { name: matter?.name ?? "", number: matter?.unique_key ?? "" },
     case: { name: kase.name || docket?.case_name || "", number: kase.case_number || docket?.docket_number_full || "", caption: kase.caption },

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import sanitizeFilename from "sanitize-filename";
 import type { FirmRecord } from "../../app/common/firm-schema";
 import type { ServerContext } from "../context";
@@ -52,29 +53,36 @@ export function chooseDelivery(documents: DeliveryDocument[], method: string, bu
   return chosen;
 }
 
-/** The item's documents with what delivery needs: bytes' size and type, and any filed copy. */
+/**
+ * The item's documents with what delivery needs: bytes' size and type, and any filed copy. On
+ * PostgreSQL one statement, the two reads as JSON values (a blob's size comes as a number there).
+ */
 export async function loadDeliveryDocuments(ctx: ServerContext, itemId: string): Promise<DeliveryDocument[]> {
   const db = ctx.database.db;
-  const [documents, filed] = await Promise.all([
-    db
-      .selectFrom("document")
-      .leftJoin("blob", "blob.sha256", "document.file_id")
-      .select(["document.id", "document.number", "document.name", "document.file_id", "document.fetch_status", "blob.size", "blob.content_type"])
-      .where("document.processed_from_id", "=", itemId)
-      .orderBy("document.number")
-      .execute(),
-    db
-      .selectFrom("dms_record")
-      .select(["id", "document_id", "link"])
-      .where("inbox_item_id", "=", itemId)
-      .where("document_id", "is not", null)
-      .where("status", "=", "succeeded")
-      .orderBy("created_at")
-      .execute(),
-  ]);
-  const dmsOf = new Map(filed.map((r) => [r.document_id, r.id]));
-  const dmsLinkOf = new Map(filed.map((r) => [r.document_id, r.link]));
-  return documents.map((d) => ({
+  const documents = db
+    .selectFrom("document")
+    .leftJoin("blob", "blob.sha256", "document.file_id")
+    .select(["document.id", "document.number", "document.name", "document.file_id", "document.fetch_status", "blob.size", "blob.content_type"])
+    .where("document.processed_from_id", "=", itemId);
+  const filed = db
+    .selectFrom("dms_record")
+    .select(["id", "document_id", "link", "created_at"])
+    .where("inbox_item_id", "=", itemId)
+    .where("document_id", "is not", null)
+    .where("status", "=", "succeeded");
+  let rows: { documents: Awaited<ReturnType<typeof documents.execute>>; filed: Awaited<ReturnType<typeof filed.execute>> };
+  if (ctx.database.dialect === "postgres") {
+    const read = await sql<typeof rows>`select
+      (select coalesce(json_agg(d order by d.number), '[]') from (${documents}) d) as documents,
+      (select coalesce(json_agg(f order by f.created_at), '[]') from (${filed}) f) as filed`.execute(db);
+    rows = read.rows[0]!;
+  } else {
+    const [documentRows, filedRows] = await Promise.all([documents.orderBy("document.number").execute(), filed.orderBy("created_at").execute()]);
+    rows = { documents: documentRows, filed: filedRows };
+  }
+  const dmsOf = new Map(rows.filed.map((r) => [r.document_id, r.id]));
+  const dmsLinkOf = new Map(rows.filed.map((r) => [r.document_id, r.link]));
+  return rows.documents.map((d) => ({
     id: d.id,
     number: d.number,
     name: d.name,

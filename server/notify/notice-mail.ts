@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { FirmRecord } from "../../app/common/firm-schema";
 import type { ServerContext } from "../context";
 import {
@@ -34,6 +35,15 @@ export class TemplateSources {
 
   private async load(groupId: string | null): Promise<string> {
     const db = this.ctx.database.db;
+    if (groupId && this.ctx.database.dialect === "postgres") {
+      // The group's template (else the firm's) and its text in one statement; neither named: the default's, as below.
+      const { rows } = await sql<{ id: string | null; template: string | null }>`select chosen.id,
+          (select template from email_template where id = chosen.id and firm_id = ${this.firm.id}) as template
+        from (select coalesce(
+          nullif((select email_template_id from timekeeper_group where id = ${groupId} and firm_id = ${this.firm.id}), ''),
+          nullif(${this.firm.default_email_template_id ?? ""}, '')) as id) chosen`.execute(db);
+      if (rows[0]?.id) return rows[0].template ?? DEFAULT_TEMPLATE;
+    }
     const group = groupId
       ? await db.selectFrom("timekeeper_group").select("email_template_id").where("id", "=", groupId).where("firm_id", "=", this.firm.id).executeTakeFirst()
       : undefined;

@@ -2,15 +2,17 @@ import type { Selectable } from "kysely";
 import type { FirmRecord } from "../../app/common/firm-schema";
 import type { ServerContext } from "../context";
 import type { NotificationTable, OutboundMailRow } from "../db/schema";
+import { inJob } from "../db/job-reads";
 import { findFirm } from "../firm/firm-repository";
 import { buildTemplateData } from "../mail/notice-template";
 import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { type EventName, logEvent } from "../queue/event-log";
-import { emitWebhookEvent } from "../webhooks/webhook-events";
+import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhook-events";
 import { wallsForCase } from "../walls/walls";
 import { loadDeliveryDocuments } from "./delivery";
 import { TemplateSources, composeNotice } from "./notice-mail";
+import { claimRowAndRecordMail } from "./claimed-mail";
 import { recordNotifications } from "./record-notifications";
 
 /** Attempts of a notify job before its unsent notifications are marked failed. */
@@ -26,11 +28,19 @@ type NotificationRow = Selectable<NotificationTable>;
  */
 export async function notifyInboxItem(ctx: ServerContext, itemId: string, attempt: number): Promise<void> {
   const db = ctx.database.db;
-  const item = await db.selectFrom("inbox_item").select(["id", "firm_id", "case_id", "disposition"]).where("id", "=", itemId).executeTakeFirst();
+  const item = await db
+    .selectFrom("inbox_item")
+    .select(["id", "firm_id", "case_id", "disposition"])
+    // Whether its notifications are recorded already, read with it.
+    .select((eb) =>
+      eb.exists(eb.selectFrom("notification").select("notification.id").whereRef("notification.inbox_item_id", "=", "inbox_item.id")).as("recorded"),
+    )
+    .where("id", "=", itemId)
+    .executeTakeFirst();
   if (!item?.case_id || item.disposition !== "Processed") return;
   const firm = await findFirm(ctx.database, item.firm_id);
   if (!firm) return;
-  await recordNotifications(ctx, firm, { id: item.id, case_id: item.case_id });
+  if (!item.recorded) await recordNotifications(ctx, firm, { id: item.id, case_id: item.case_id });
   // `into`: a transaction the entry commits with, else the database itself.
   const log = (event: EventName, detail: string, level: "INFO" | "WARNING" | "ERROR" = "INFO", into = db) =>
     logEvent(into, { firmId: firm.id, inboxItemId: item.id, event, detail, level, at: ctx.clock.now() });
@@ -53,6 +63,11 @@ export async function notifyInboxItem(ctx: ServerContext, itemId: string, attemp
     return;
   }
   const counts = await countsOf(ctx, item.id);
+  // In a job the firm's webhooks are known (with the claim on PostgreSQL): with none to tell, the entry alone.
+  if (ctx.database.dialect === "postgres" && inJob() && (await webhookSubscribers(db, firm.id, "notification.sent")).length === 0) {
+    await log("notified", counts);
+    return;
+  }
   await db.transaction().execute(async (trx) => {
     await log("notified", counts, "INFO", trx);
     await emitWebhookEvent(trx, { firmId: firm.id, event: "notification.sent", inboxItemId: item.id, at: ctx.clock.now() });
@@ -68,20 +83,22 @@ async function sendPendingRealtime(
   const db = ctx.database.db;
   const rows = await db
     .selectFrom("notification")
-    .selectAll()
-    .where("inbox_item_id", "=", item.id)
-    .where("cadence", "=", "realtime")
-    .where("status", "in", UNSENT)
-    .orderBy("created_at")
-    .orderBy("email")
+    // The timekeeper's name for the greeting, read with the row.
+    .leftJoin("timekeeper", "timekeeper.id", "notification.timekeeper_id")
+    .selectAll("notification")
+    .select("timekeeper.full_name as timekeeper_name")
+    .where("notification.inbox_item_id", "=", item.id)
+    .where("notification.cadence", "=", "realtime")
+    .where("notification.status", "in", UNSENT)
+    .orderBy("notification.created_at")
+    .orderBy("notification.email")
     .execute();
   if (rows.length === 0) return;
-  const [data, documents, walls, names] = await Promise.all([
+  const [data, documents, walls] = await Promise.all([
     // Read once for all recipients: it parses the original message.
     buildTemplateData(ctx, firm.id, item.id),
     loadDeliveryDocuments(ctx, item.id),
     wallsForCase(db, firm.id, item.case_id),
-    timekeeperNames(ctx, rows),
   ]);
   if (!data) throw new Error(message("mail:notifyNoNoticeData"));
   const templates = new TemplateSources(ctx, firm);
@@ -102,7 +119,7 @@ async function sendPendingRealtime(
       data,
       documents,
       method: row.delivery_method,
-      recipient: { email: row.email, name: row.timekeeper_id ? names.get(row.timekeeper_id) : undefined, timekeeperId: row.timekeeper_id },
+      recipient: { email: row.email, name: (row.timekeeper_id && row.timekeeper_name) || undefined, timekeeperId: row.timekeeper_id },
       templateSource: await templates.forGroup(row.timekeeper_group_id),
     });
     if (composed.templateProblem) await log("template failed", composed.templateProblem, "WARNING");
@@ -118,18 +135,7 @@ async function sendPendingRealtime(
       attachments: composed.delivery.attachments,
     });
     // The mail is recorded, and the row claimed for it, before anything leaves: at most one mail per row.
-    const recorded = await db.transaction().execute(async (trx) => {
-      const claimed = await trx
-        .updateTable("notification")
-        .set({ status: "sending" })
-        .where("id", "=", row.id)
-        .where("status", "=", row.status)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) return null;
-      const kept = await ctx.mailer.record(trx, mail);
-      await trx.updateTable("notification").set({ outbound_mail_id: kept.id }).where("id", "=", row.id).execute();
-      return kept;
-    });
+    const recorded = await claimRowAndRecordMail(ctx, row, mail);
     // Another job took this row meanwhile; it sends the mail.
     if (!recorded) continue;
     await pauseAt("mail-recorded");
@@ -169,13 +175,6 @@ async function finishInterrupted(
   await log("notification sent again", message("mail:notifyResent", { email: row.email, messageId: mail.message_id ?? mail.id }), "WARNING");
   await markSent(ctx, row.id, await ctx.mailer.deliver(mail));
   return true;
-}
-
-async function timekeeperNames(ctx: ServerContext, rows: NotificationRow[]): Promise<Map<string, string>> {
-  const ids = [...new Set(rows.map((r) => r.timekeeper_id).filter((id): id is string => Boolean(id)))];
-  if (ids.length === 0) return new Map();
-  const found = await ctx.database.db.selectFrom("timekeeper").select(["id", "full_name"]).where("id", "in", ids).execute();
-  return new Map(found.map((t) => [t.id, t.full_name]));
 }
 
 /** "1 sent, 2 digest pending, 1 withheld": the item's notifications by outcome, for the event log. */

@@ -1,5 +1,8 @@
 import type { FirmRecord } from "../../app/common/firm-schema";
+import { type Kysely, sql } from "kysely";
 import type { ServerContext } from "../context";
+import type { Database } from "../db/database";
+import type { DB } from "../db/schema";
 import { wallsForCase } from "../walls/walls";
 import { type RecipientInput, normaliseEmail } from "./recipients";
 
@@ -16,45 +19,75 @@ const parseList = (json: string): string[] => {
  * The rules that say who else hears of an item: those of the jurisdiction preference that applied
  * to it when it names any (decision 046), else all of the firm's.
  */
-async function notificationRules(ctx: ServerContext, firmId: number, itemId: string) {
-  const db = ctx.database.db;
-  let query = db.selectFrom("notification_rule").select(["template", "include_emails", "exclude_emails"]).where("firm_id", "=", firmId);
+function notificationRules(db: Kysely<DB>, firmId: number, itemId: string) {
   const preferred = db
     .selectFrom("jurisdiction_preference_rule as pr")
     .innerJoin("inbox_item as i", "i.jurisdiction_preference_id", "pr.preference_id")
     .select("pr.rule_id")
     .where("i.id", "=", itemId)
     .where("pr.firm_id", "=", firmId);
-  if (await preferred.executeTakeFirst()) query = query.where("id", "in", preferred);
-  return query.orderBy("name").execute();
+  const all = db.selectFrom("notification_rule").select(["name", "template", "include_emails", "exclude_emails"]).where("firm_id", "=", firmId);
+  return { preferred, all, either: all.where((eb) => eb.or([eb.not(eb.exists(preferred)), eb("id", "in", preferred)])) };
+}
+
+/** The case's assigned timekeepers of the firm with their groups' preferences. */
+function assignedTimekeepers(db: Kysely<DB>, firmId: number, caseId: string) {
+  return db
+    .selectFrom("case_timekeeper")
+    .innerJoin("timekeeper", "timekeeper.id", "case_timekeeper.timekeeper_id")
+    .leftJoin("timekeeper_group", "timekeeper_group.id", "timekeeper.timekeeper_group_id")
+    .select([
+      "timekeeper.id",
+      "timekeeper.sort_name",
+      "timekeeper.email",
+      "timekeeper.additional_receipt_emails",
+      "timekeeper.status",
+      "timekeeper_group.id as group_id",
+      "timekeeper_group.delivery_method",
+      "timekeeper_group.notification_cadence",
+    ])
+    .where("case_timekeeper.case_id", "=", caseId)
+    .where("timekeeper.firm_id", "=", firmId);
+}
+
+type Assigned = Awaited<ReturnType<ReturnType<typeof assignedTimekeepers>["execute"]>>;
+type Rules = Awaited<ReturnType<ReturnType<typeof notificationRules>["all"]["execute"]>>;
+
+/** The rows a recipient input is made of: the assigned timekeepers, the rules and the notice's words. */
+export interface RecipientRows {
+  assigned: Assigned;
+  rules: Rules;
+  envelope: { docket_text: string; name: string } | null;
+}
+
+/**
+ * The rows of `loadRecipientInput`: on PostgreSQL one statement, each as a JSON value (the
+ * columns are text, so JSON gives them as the driver does), elsewhere a read each.
+ */
+export async function recipientRows(database: Database, firmId: number, caseId: string, itemId: string): Promise<RecipientRows> {
+  const { db } = database;
+  const assigned = assignedTimekeepers(db, firmId, caseId);
+  const rules = notificationRules(db, firmId, itemId);
+  const envelope = db.selectFrom("envelope").select(["docket_text", "name"]).where("inbox_item_id", "=", itemId);
+  if (database.dialect === "postgres") {
+    const { rows } = await sql<RecipientRows>`select
+      (select coalesce(json_agg(a order by a.sort_name, a.id), '[]') from (${assigned}) a) as assigned,
+      (select coalesce(json_agg(r order by r.name), '[]') from (${rules.either}) r) as rules,
+      (select row_to_json(e) from (${envelope.limit(1)}) e) as envelope`.execute(db);
+    return rows[0]!;
+  }
+  const [assignedRows, ruleRows, envelopeRow] = await Promise.all([
+    assigned.orderBy("timekeeper.sort_name").orderBy("timekeeper.id").execute(),
+    (async () => ((await rules.preferred.executeTakeFirst()) ? rules.all.where("id", "in", rules.preferred) : rules.all).orderBy("name").execute())(),
+    envelope.executeTakeFirst(),
+  ]);
+  return { assigned: assignedRows, rules: ruleRows, envelope: envelopeRow ?? null };
 }
 
 /** What resolveRecipients needs for one item on its case, read from the firm's data. */
 export async function loadRecipientInput(ctx: ServerContext, firm: FirmRecord, caseId: string, itemId: string): Promise<RecipientInput> {
   const db = ctx.database.db;
-  const [assigned, rules, envelope, walls] = await Promise.all([
-    db
-      .selectFrom("case_timekeeper")
-      .innerJoin("timekeeper", "timekeeper.id", "case_timekeeper.timekeeper_id")
-      .leftJoin("timekeeper_group", "timekeeper_group.id", "timekeeper.timekeeper_group_id")
-      .select([
-        "timekeeper.id",
-        "timekeeper.email",
-        "timekeeper.additional_receipt_emails",
-        "timekeeper.status",
-        "timekeeper_group.id as group_id",
-        "timekeeper_group.delivery_method",
-        "timekeeper_group.notification_cadence",
-      ])
-      .where("case_timekeeper.case_id", "=", caseId)
-      .where("timekeeper.firm_id", "=", firm.id)
-      .orderBy("timekeeper.sort_name")
-      .orderBy("timekeeper.id")
-      .execute(),
-    notificationRules(ctx, firm.id, itemId),
-    db.selectFrom("envelope").select(["docket_text", "name"]).where("inbox_item_id", "=", itemId).executeTakeFirst(),
-    wallsForCase(db, firm.id, caseId),
-  ]);
+  const [{ assigned, rules, envelope }, walls] = await Promise.all([recipientRows(ctx.database, firm.id, caseId, itemId), wallsForCase(db, firm.id, caseId)]);
   const ruleInputs = rules.map((r) => ({ condition: r.template, include: parseList(r.include_emails), exclude: parseList(r.exclude_emails) }));
   const firmLevel = [...firm.additional_receipt_emails, ...ruleInputs.flatMap((r) => r.include)].map(normaliseEmail);
   // A firm-level address may be a timekeeper's own: their walls still hold.

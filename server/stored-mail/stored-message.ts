@@ -38,9 +38,10 @@ export function storedColumns(result: ParsedMessage): StoredColumns {
 /**
  * The readable body of one of the firm's messages, as kept when it was processed. A message
  * processed before bodies were kept is read once here and its body kept; null when there is no such item.
+ * `read`: the item's kept body when the caller read the item of that firm already.
  */
-export async function loadMessageBody(db: Kysely<DB>, firmId: number, itemId: string): Promise<MessageBody | null> {
-  const item = await db.selectFrom("inbox_item").select(["message_body"]).where("id", "=", itemId).where("firm_id", "=", firmId).executeTakeFirst();
+export async function loadMessageBody(db: Kysely<DB>, firmId: number, itemId: string, read?: { message_body: string | null }): Promise<MessageBody | null> {
+  const item = read ?? (await db.selectFrom("inbox_item").select(["message_body"]).where("id", "=", itemId).where("firm_id", "=", firmId).executeTakeFirst());
   if (!item) return null;
   const kept = fromJson<MessageBody>(item.message_body);
   if (kept) return kept;

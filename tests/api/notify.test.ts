@@ -6,9 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CourtSimulator, startCourtSimulator } from "../../server/courts/simulator";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
+import { findFirm } from "../../server/firm/firm-repository";
 import { createMailer } from "../../server/mail/mailer";
+import { DEFAULT_TEMPLATE } from "../../server/mail/notice-template";
 import { runDueDigests, startDigestScheduler } from "../../server/notify/digest-scheduler";
+import { receiveMessage } from "../../server/inbox/receive";
+import { claimRowAndRecordMail } from "../../server/notify/claimed-mail";
+import { loadDeliveryDocuments } from "../../server/notify/delivery";
+import { TemplateSources } from "../../server/notify/notice-mail";
 import { notifyInboxItem } from "../../server/notify/notify-inbox-item";
+import { recipientRows } from "../../server/notify/recipient-inputs";
+import { recordNotifications } from "../../server/notify/record-notifications";
 import { signPublicLink } from "../../server/notify/public-link";
 import { type Worker, startWorker } from "../../server/queue/worker";
 import { PIPELINE_JOBS } from "../../server/job-handlers";
@@ -285,6 +293,190 @@ describe.each(backends)("notices going out (%s)", (backend) => {
     const item = await deliver(s);
     expect(await mailsOf(item.id)).toHaveLength(0);
     expect(await notificationsOf(item.id)).toEqual([expect.objectContaining({ status: "skipped", email: s.keepers[0]!.email })]);
+  });
+
+  it.runIf(backend === "postgres")("reads who hears of a notice in one statement, as in several", async () => {
+    const matching = await client.post("/api/v1/notification-rule", {
+      name: "Dismissal copies",
+      template: "motion DISMISS",
+      include_emails: ["copies@lawfirm.test"],
+    });
+    const other = await client.post("/api/v1/notification-rule", { name: "All copies", template: "", exclude_emails: ["nobody@lawfirm.test"] });
+    expect([matching.status, other.status]).toEqual([201, 201]);
+    try {
+      const s = await scenario({ method: "PDF", cadence: "NEVER", members: 3 });
+      const item = await deliver(s);
+      const database = running.ctx.database;
+      const both = async () => {
+        const inOne = await recipientRows(database, firmId, s.caseId, item.id);
+        // The same reads one by one, as on SQLite.
+        expect(inOne).toEqual(await recipientRows({ ...database, dialect: "sqlite" }, firmId, s.caseId, item.id));
+        return inOne;
+      };
+      const all = await both();
+      expect(all.assigned.map((t) => t.id).sort()).toEqual(s.keepers.map((k) => k.id).sort());
+      expect(all.assigned[0]).toMatchObject({ group_id: s.groupId, delivery_method: "PDF", notification_cadence: "NEVER" });
+      expect(all.rules.map((r) => r.name)).toEqual(expect.arrayContaining(["All copies", "Dismissal copies"]));
+      expect(all.envelope?.docket_text).toBeTruthy();
+      const documents = await loadDeliveryDocuments(running.ctx, item.id);
+      expect(documents).toEqual(await loadDeliveryDocuments({ ...running.ctx, database: { ...database, dialect: "sqlite" } }, item.id));
+      expect(documents[0]).toMatchObject({ number: expect.any(Number), fileId: expect.any(String), size: expect.any(Number) });
+      // The group's template, read with its text; a template that is gone gives the default.
+      const firm = (await findFirm(database, firmId))!;
+      const templateOf = async () => {
+        const inOneRead = await new TemplateSources(running.ctx, firm).forGroup(s.groupId);
+        expect(inOneRead).toEqual(await new TemplateSources({ ...running.ctx, database: { ...database, dialect: "sqlite" } }, firm).forGroup(s.groupId));
+        return inOneRead;
+      };
+      expect(await templateOf()).toBeTruthy();
+      await db().updateTable("timekeeper_group").set({ email_template_id: "no-such-template" }).where("id", "=", s.groupId).execute();
+      expect(await templateOf()).toBe(DEFAULT_TEMPLATE);
+      // The rows recorded: the check and the insert in one statement after the lock, as in two.
+      const recorded = async (on: typeof running.ctx) => {
+        await db().deleteFrom("notification").where("inbox_item_id", "=", item.id).execute();
+        await recordNotifications(on, firm, { id: item.id, case_id: s.caseId });
+        return (await notificationsOf(item.id)).map(({ id: _id, ...row }) => row);
+      };
+      const rows = await recorded(running.ctx);
+      expect(rows).toEqual(await recorded({ ...running.ctx, database: { ...database, dialect: "sqlite" } }));
+      expect(rows.map((r) => r.email)).toEqual(expect.arrayContaining([...s.keepers.map((k) => k.email), "copies@lawfirm.test"]));
+      // Recorded already: another run adds nothing.
+      await recordNotifications(running.ctx, firm, { id: item.id, case_id: s.caseId });
+      expect(await notificationsOf(item.id)).toHaveLength(rows.length);
+      await db().deleteFrom("notification").where("inbox_item_id", "=", item.id).execute();
+      // A jurisdiction preference that applied and names a rule: that rule only.
+      await db()
+        .insertInto("jurisdiction_preference_rule")
+        .values({ preference_id: "pref-one-statement", rule_id: matching.body.id, firm_id: firmId })
+        .execute();
+      await db().updateTable("inbox_item").set({ jurisdiction_preference_id: "pref-one-statement" }).where("id", "=", item.id).execute();
+      expect((await both()).rules.map((r) => r.name)).toEqual(["Dismissal copies"]);
+      // Nothing of the firm's on another firm's reading.
+      const otherFirm = (await db().selectFrom("firm").select("id").where("id", "!=", firmId).executeTakeFirstOrThrow()).id;
+      expect(await recipientRows(database, otherFirm, s.caseId, item.id)).toEqual({ assigned: [], rules: [], envelope: all.envelope });
+    } finally {
+      await db().deleteFrom("jurisdiction_preference_rule").where("preference_id", "=", "pref-one-statement").execute();
+      await client.request("DELETE", `/api/v1/notification-rule/${matching.body.id}`);
+      await client.request("DELETE", `/api/v1/notification-rule/${other.body.id}`);
+    }
+  });
+
+  it.runIf(backend === "postgres")("claims a notification and records its mail in one statement, the same rows as the transaction", async () => {
+    const s = await scenario({ method: "PDF", cadence: "NEVER" });
+    const item = await deliver(s);
+    const ctx = running.ctx;
+    const ids = ["claim-one", "claim-several"];
+    await db()
+      .insertInto("notification")
+      .values(
+        ids.map((id) => ({
+          id,
+          firm_id: firmId,
+          inbox_item_id: item.id,
+          timekeeper_id: s.keepers[0]!.id,
+          timekeeper_group_id: s.groupId,
+          email: `${id}@lawfirm.test`,
+          cadence: "realtime",
+          delivery_method: "PDF",
+          status: "pending",
+          reason: "",
+          outbound_mail_id: null,
+          digest_run_id: null,
+          created_at: clock.now(),
+          sent_at: null,
+        })),
+      )
+      .execute();
+    const compose = (id: string) =>
+      ctx.mailer.compose({ firmId, purpose: "notice", to: [`${id}@lawfirm.test`], subject: "S", text: "T", html: "<p>T</p>", inboxItemId: item.id });
+    const inOne = await claimRowAndRecordMail(ctx, { id: ids[0]!, status: "pending" }, await compose(ids[0]!));
+    // The transaction of several statements, as on SQLite.
+    const inSeveral = await claimRowAndRecordMail(
+      { ...ctx, database: { ...ctx.database, dialect: "sqlite" } },
+      { id: ids[1]!, status: "pending" },
+      await compose(ids[1]!),
+    );
+    const written = async (notificationId: string, mailId: string) => {
+      const { id, email, outbound_mail_id, ...notification } = await db()
+        .selectFrom("notification")
+        .selectAll()
+        .where("id", "=", notificationId)
+        .executeTakeFirstOrThrow();
+      const {
+        id: mail,
+        to_addresses,
+        raw,
+        message_id,
+        ...recorded
+      } = await db().selectFrom("outbound_mail").selectAll().where("id", "=", mailId).executeTakeFirstOrThrow();
+      const notices = await db().selectFrom("outbound_mail_notice").select(["inbox_item_id", "firm_id"]).where("outbound_mail_id", "=", mailId).execute();
+      expect([id, email, outbound_mail_id, mail, JSON.parse(to_addresses), raw.includes(message_id!)]).toEqual([
+        notificationId,
+        `${notificationId}@lawfirm.test`,
+        mailId,
+        mailId,
+        [email],
+        true,
+      ]);
+      return { notification, recorded, notices };
+    };
+    const one = await written(ids[0]!, inOne!.id);
+    expect(one).toEqual(await written(ids[1]!, inSeveral!.id));
+    expect(one).toMatchObject({
+      notification: { status: "sending" },
+      recorded: { status: "sending" },
+      notices: [{ inbox_item_id: item.id }],
+    });
+    // A row already claimed is not claimed again: nothing more is recorded.
+    const before = await mailsOf(item.id);
+    expect(await claimRowAndRecordMail(ctx, { id: ids[0]!, status: "pending" }, await compose(ids[0]!))).toBeNull();
+    expect(await mailsOf(item.id)).toEqual(before);
+    await db().deleteFrom("notification").where("id", "in", ids).execute();
+    await db().deleteFrom("outbound_mail").where("id", "in", [inOne!.id, inSeveral!.id]).execute();
+  });
+
+  it.runIf(backend === "postgres")("stores a received message with its job and event in one statement, the same rows as the transaction", async () => {
+    // Due a year on: the worker leaves these items alone.
+    const later = clock.now() + 365 * 86_400_000;
+    const ctx = { ...running.ctx, clock: { now: () => later } };
+    const message = { firmId, raw: noticeFor(999, 999), source: "SMTP" as const, sender: "ecf@txed.uscourts.gov", recipients: [DEMO_INBOX] };
+    const written = async (itemId: string) => {
+      const { id, ...item } = await db().selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirstOrThrow();
+      const jobs = await db()
+        .selectFrom("job")
+        .select(["kind", "firm_id", "run_at", "attempts", "locked_until", "created_at"])
+        .where("ref_id", "=", id)
+        .execute();
+      const events = await db().selectFrom("event_log").select(["firm_id", "level", "event", "detail", "created_at"]).where("inbox_item_id", "=", id).execute();
+      const deliveries = await db().selectFrom("webhook_delivery").select(["event", "status"]).where("inbox_item_id", "=", id).execute();
+      return { item, jobs, events, deliveries };
+    };
+    const hook = await client.post("/api/v1/webhook", { name: "Received hook", url: "https://hooks.example.test/received", events: ["notice.received"] });
+    expect(hook.status).toBe(201);
+    try {
+      expect((await client.request("PATCH", `/api/v1/webhook/${hook.body.id}`, { json: { enabled: false } })).status).toBe(200);
+      const inOne = await written(await receiveMessage(ctx, message));
+      // The transaction of several statements, as on SQLite.
+      const inSeveral = await written(await receiveMessage({ ...ctx, database: { ...ctx.database, dialect: "sqlite" } }, message));
+      expect(inOne).toEqual(inSeveral);
+      expect(inOne).toMatchObject({
+        item: { status: "New" },
+        jobs: [{ kind: "process-inbox-item", run_at: later }],
+        events: [{ event: "received" }],
+        deliveries: [],
+      });
+      // A webhook that hears of it: its delivery is written with the item, on both paths.
+      expect((await client.request("PATCH", `/api/v1/webhook/${hook.body.id}`, { json: { enabled: true } })).status).toBe(200);
+      const heard = await written(await receiveMessage(ctx, message));
+      expect(heard).toEqual({ ...inOne, deliveries: [{ event: "notice.received", status: "pending" }] });
+    } finally {
+      await client.request("DELETE", `/api/v1/webhook/${hook.body.id}`);
+      const items = db().selectFrom("inbox_item").select("id").where("created_at", "=", later);
+      await db().deleteFrom("webhook_delivery").where("inbox_item_id", "in", items).execute();
+      await db().deleteFrom("job").where("created_at", "=", later).execute();
+      await db().deleteFrom("event_log").where("inbox_item_id", "in", items).execute();
+      await db().deleteFrom("inbox_item").where("created_at", "=", later).execute();
+    }
   });
 
   it("mails DAILY_AND_REALTIME now and keeps a digest line; a matching rule adds its address with the firm's defaults", async () => {

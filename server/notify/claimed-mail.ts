@@ -1,0 +1,67 @@
+import { type Kysely, sql } from "kysely";
+import type { ServerContext } from "../context";
+import type { DB, OutboundMailRow } from "../db/schema";
+import type { ComposedMail } from "../mail/mailer";
+
+/**
+ * Claims notification `row` for `mail` (only while its status is still the one read) and records
+ * the mail with the notices it names, before anything is sent: at most one mail per row. Null when
+ * another run took the row meanwhile; nothing is recorded then. On PostgreSQL one statement
+ * (data-modifying CTEs, atomic without a transaction); elsewhere a transaction of four.
+ */
+export async function claimRowAndRecordMail(ctx: ServerContext, row: { id: string; status: string }, mail: ComposedMail): Promise<OutboundMailRow | null> {
+  const db = ctx.database.db;
+  if (ctx.database.dialect === "postgres") return (await claimedAndRecordedInOneStatement(db, row, mail)) ? mail.composed : null;
+  return db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable("notification")
+      .set({ status: "sending" })
+      .where("id", "=", row.id)
+      .where("status", "=", row.status)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return null;
+    const kept = await ctx.mailer.record(trx, mail);
+    await trx.updateTable("notification").set({ outbound_mail_id: kept.id }).where("id", "=", row.id).execute();
+    return kept;
+  });
+}
+
+/**
+ * The claim, the mail and its notices in one statement: the mail is inserted from the claimed row,
+ * so a claim that found the row taken writes nothing. The same rows as `Mailer.record` writes.
+ */
+async function claimedAndRecordedInOneStatement(db: Kysely<DB>, row: { id: string; status: string }, mail: ComposedMail): Promise<boolean> {
+  const { composed, noticeIds } = mail;
+  const values = Object.entries(composed).map(([column, value]) => sql`${value}`.as(column));
+  const claiming = db
+    .with("claimed", (qc) =>
+      qc
+        .updateTable("notification")
+        .set({ status: "sending", outbound_mail_id: composed.id })
+        .where("id", "=", row.id)
+        .where("status", "=", row.status)
+        .returning("id"),
+    )
+    .with("recorded", (qc) =>
+      qc
+        .insertInto("outbound_mail")
+        .columns(Object.keys(composed) as (keyof OutboundMailRow)[])
+        .expression(qc.selectFrom("claimed").select(values))
+        .returning(["id", "firm_id"]),
+    );
+  // A mail of no firm names no notices (Mailer.record).
+  const rows =
+    noticeIds.length && composed.firm_id !== null
+      ? await claiming
+          .with("named", (qc) =>
+            qc
+              .insertInto("outbound_mail_notice")
+              .columns(["outbound_mail_id", "inbox_item_id", "firm_id"])
+              .expression(sql`select recorded.id, notice, recorded.firm_id from recorded, unnest(${[...noticeIds]}::text[]) as notice`),
+          )
+          .selectFrom("claimed")
+          .select("id")
+          .execute()
+      : await claiming.selectFrom("claimed").select("id").execute();
+  return rows.length > 0;
+}
