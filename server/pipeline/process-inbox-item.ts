@@ -12,12 +12,14 @@ import { parseKeptDocketEntry } from "../notices/docket-feed";
 import { isDocketEntrySource } from "../inbox/receive-docket-entry";
 import { jobsAfterProcessing } from "../queue/after-processing";
 import { autoCreateCase, keepRuleAssignments, recipientDomains } from "./auto-create-case";
-import { type AppliedPreference, applicablePreference } from "./jurisdiction-preference";
+import { type AppliedPreference, pickPreference } from "./jurisdiction-preference";
 import { logEvent } from "../queue/event-log";
 import { finishWhenAllFetched } from "./fetch-document";
-import { recordNotice } from "./record-notice";
+import { courtDocumentIdsOf, recordNotice } from "./record-notice";
+import { readDocket } from "./docket-reads";
+import { changeLoggedInOneStatement } from "../queue/logged-change";
 import { type ItemChange, changeItemIn, setItem } from "./item-state";
-import { matchDocket } from "./match-case";
+import { type DocketMatch, NOT_READ, decideMatch } from "./match-case";
 import { reportCaseNotFound, reportCourtMail, reportManualProcessing } from "../notify/firm-report-mail";
 import { noticeKey } from "../notices/classify";
 import { courtOrigin, firmListedOrigin, ruleSender, withinDomain } from "../notices/court-origin";
@@ -294,23 +296,25 @@ async function splitIntoLinkedItems(ctx: ServerContext, item: Item, notice: Pars
   });
 }
 
-/** The preference that applied to an item (or none), with its event, in one transaction. */
+/**
+ * The preference that applied to an item (or none), with its event, together. Without an event
+ * the change is one statement; on PostgreSQL with one too (logged-change.ts).
+ */
 async function recordPreference(ctx: ServerContext, item: Item, preference: AppliedPreference | null): Promise<void> {
-  await ctx.database.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("inbox_item")
-      .set({ jurisdiction_preference_id: preference?.id ?? null })
-      .where("id", "=", item.id)
-      .execute();
-    if (preference) {
-      await logEvent(trx, {
-        firmId: item.firm_id,
-        inboxItemId: item.id,
-        at: ctx.clock.now(),
-        event: "jurisdiction preference applied",
-        detail: preference.name,
-      });
-    }
+  const db = ctx.database.db;
+  const set = { jurisdiction_preference_id: preference?.id ?? null };
+  if (!preference) {
+    await db.updateTable("inbox_item").set(set).where("id", "=", item.id).execute();
+    return;
+  }
+  const entry = { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "jurisdiction preference applied", detail: preference.name } as const;
+  if (ctx.database.dialect === "postgres") {
+    await changeLoggedInOneStatement(db, { table: "inbox_item", id: item.id, set }, entry);
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable("inbox_item").set(set).where("id", "=", item.id).execute();
+    await logEvent(trx, entry);
   });
 }
 
@@ -320,11 +324,19 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
     return setItem(ctx, item, { status: "Failed", reason: message("pipeline:noDocket", { number: index + 1 }) }, { event: "no docket", level: "ERROR" });
   }
   const courtId = docket.docket_court_id ?? notice.court_id;
-  const preference = await applicablePreference(ctx.database.db, item.firm_id, courtId, recipientDomains(notice));
+  const reads = await readDocket(ctx.database, {
+    firmId: item.firm_id,
+    itemId: item.id,
+    itemCaseId: item.case_id,
+    courtId,
+    docketNumber: docket.docket_number,
+    courtDocumentIds: courtDocumentIdsOf(docket),
+  });
+  const preference = pickPreference(reads.preferences, reads.groups, courtId, recipientDomains(notice));
   // Recorded on the item for its card and for the notification rules read later.
   if ((preference?.id ?? null) !== item.jurisdiction_preference_id) await recordPreference(ctx, item, preference);
   // A case picked by a person on the inbox card wins over matching.
-  let match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, courtId, docket.docket_number);
+  let match: DocketMatch = item.case_id ? { kind: "case", caseId: item.case_id } : decideMatch(courtId, docket.docket_number, reads.match ?? NOT_READ);
   if (match.kind === "not-found") {
     const created = await autoCreateCase(ctx, item.firm_id, notice, docket, preference?.autoCaseCreationId);
     if (created) {
@@ -338,7 +350,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
       match = { kind: "case", caseId: created.caseId };
     }
   } else if (match.kind === "case") {
-    const added = await keepRuleAssignments(ctx, item.firm_id, match.caseId);
+    const added = await keepRuleAssignments(ctx, item.firm_id, match.caseId, reads.rule);
     if (added)
       await logEvent(ctx.database.db, {
         firmId: item.firm_id,
@@ -366,7 +378,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
     await reportCaseNotFound(ctx, item, docket.docket_number_full || docket.docket_number, notice.court_id, match.reason);
     return;
   }
-  const recorded = await recordNotice(ctx, item, notice, docket, match.caseId);
+  const recorded = await recordNotice(ctx, item, notice, docket, match.caseId, reads.recorded ?? undefined);
   if (recorded.duplicateOf) {
     return setItem(
       ctx,
