@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { InboxItemTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
@@ -13,7 +13,7 @@ import { isDocketEntrySource } from "../inbox/receive-docket-entry";
 import { jobsAfterProcessing } from "../queue/after-processing";
 import { autoCreateCase, keepRuleAssignments, recipientDomains } from "./auto-create-case";
 import { type AppliedPreference, pickPreference } from "./jurisdiction-preference";
-import { logEvent } from "../queue/event-log";
+import { eventRow, logEvent } from "../queue/event-log";
 import { finishWhenAllFetched } from "./fetch-document";
 import { courtDocumentIdsOf, recordNotice } from "./record-notice";
 import { readDocket } from "./docket-reads";
@@ -60,18 +60,46 @@ function snippetOf(notice: ParsedNotice): string {
   return [docket?.docket_number_full, docket?.case_name, entry?.short_description ?? entry?.description].filter(Boolean).join(" · ").slice(0, 300);
 }
 
+/** An item the pipeline has nothing more to do with: done, or ended by its fetches before a crash. */
+const ended = (row: Pick<Item, "status" | "disposition">) =>
+  ["Succeeded", "Canceled", "Manual"].includes(row.status) || (row.status === "Action Required" && row.disposition === "Processed");
+
+/**
+ * The item as it was, marked Started with its event unless it has ended (then undefined). On
+ * PostgreSQL the read, the change and the event are one statement; the condition is the same.
+ */
+async function startItem(ctx: ServerContext, itemId: string): Promise<Item | undefined> {
+  const db = ctx.database.db;
+  if (ctx.database.dialect !== "postgres") {
+    const row = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
+    if (!row || ended(row)) return undefined;
+    await setItem(ctx, row, { status: "Started" }, { event: "started" });
+    return row;
+  }
+  const now = ctx.clock.now();
+  // The event's firm and item are the changed row's.
+  const { id, level, event, detail } = eventRow({ firmId: 0, event: "started", at: now });
+  const { rows } = await sql<Item>`with
+    old as (select * from inbox_item where id = ${itemId}),
+    changed as (update inbox_item set status = 'Started', updated_at = ${now}
+      where id = (select id from old where status not in ('Succeeded', 'Canceled', 'Manual')
+        and not (status = 'Action Required' and disposition is not distinct from 'Processed'))
+      returning id, firm_id),
+    logged as (insert into event_log (id, firm_id, inbox_item_id, level, event, detail, created_at)
+      select ${id}, firm_id, id, ${level}, ${event}, ${detail}, ${now} from changed)
+    select * from old`.execute(db);
+  const row = rows[0];
+  return row && !ended(row) ? row : undefined;
+}
+
 /**
  * One received message through the pipeline: parse, sort out what needs no processing
  * (other senders, duplicates, non-notices, special handling), split multi-docket notices into
  * linked items, then match each docket to a case and record envelope and documents.
  */
 export async function processInboxItem(ctx: ServerContext, itemId: string): Promise<void> {
-  const db = ctx.database.db;
-  const row = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
-  if (!row || ["Succeeded", "Canceled", "Manual"].includes(row.status)) return;
-  // Run again after a crash once its fetches had ended the item: what they decided stands.
-  if (row.status === "Action Required" && row.disposition === "Processed") return;
-  await setItem(ctx, row, { status: "Started" }, { event: "started" });
+  const row = await startItem(ctx, itemId);
+  if (!row) return;
 
   // Parsed once, here; everything after reads the kept result (and linked items copy it).
   // What the parser read is recorded in many places (case names, descriptions, docket text).
