@@ -1,4 +1,6 @@
+import type { Kysely } from "kysely";
 import type { ServerContext } from "../context";
+import type { DB } from "../db/schema";
 import { productCaller } from "../auth/caller";
 import type { ParsedDocket, ParsedNotice } from "../notices";
 import { normaliseCaseNumber } from "../resources/case-number";
@@ -106,12 +108,13 @@ export async function autoCreateCase(
   return { caseId, ruleId: rule.id, ruleName: rule.name };
 }
 
-/**
- * ADD NEW: a case a rule created keeps every timekeeper the rule lists, including those added
- * to the rule later. INITIAL ONLY leaves the case's assignments to people.
- */
-export async function keepRuleAssignments(ctx: ServerContext, firmId: number, caseId: string): Promise<number> {
-  const db = ctx.database.db;
+/** The rule that created a case of the firm, and how it keeps the case's timekeepers; null for a case no rule created. */
+export interface CaseRule {
+  rule_id: string;
+  assignment_maintenance: string;
+}
+
+export async function ruleOfCase(db: Kysely<DB>, firmId: number, caseId: string): Promise<CaseRule | null> {
   const found = await db
     .selectFrom("court_case")
     .innerJoin("auto_case_creation", "auto_case_creation.id", "court_case.auto_case_creation_id")
@@ -119,8 +122,18 @@ export async function keepRuleAssignments(ctx: ServerContext, firmId: number, ca
     .where("court_case.id", "=", caseId)
     .where("court_case.firm_id", "=", firmId)
     .executeTakeFirst();
-  if (!found || found.assignment_maintenance !== "ADD_NEW") return 0;
-  const wanted = await db.selectFrom("auto_case_creation_timekeeper").select("timekeeper_id").where("rule_id", "=", found.rule_id).execute();
+  return found ?? null;
+}
+
+/**
+ * ADD NEW: a case a rule created keeps every timekeeper the rule lists, including those added
+ * to the rule later. INITIAL ONLY leaves the case's assignments to people. `rule`: the case's
+ * (ruleOfCase).
+ */
+export async function keepRuleAssignments(ctx: ServerContext, firmId: number, caseId: string, rule: CaseRule | null): Promise<number> {
+  const db = ctx.database.db;
+  if (!rule || rule.assignment_maintenance !== "ADD_NEW") return 0;
+  const wanted = await db.selectFrom("auto_case_creation_timekeeper").select("timekeeper_id").where("rule_id", "=", rule.rule_id).execute();
   const have = new Set((await db.selectFrom("case_timekeeper").select("timekeeper_id").where("case_id", "=", caseId).execute()).map((r) => r.timekeeper_id));
   const missing = wanted.map((w) => w.timekeeper_id).filter((t) => !have.has(t));
   if (missing.length) {

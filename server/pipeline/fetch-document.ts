@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Updateable } from "kysely";
 import { pageCount, recordPacerDocument } from "../billing/court-costs";
 import type { ServerContext } from "../context";
 import { RetryableFetchError } from "../courts/connector";
@@ -7,7 +7,7 @@ import { message } from "../lib/messages";
 import { firmCourtSession } from "../courts/firm-court-session";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterProcessing } from "../queue/after-processing";
-import { enqueue } from "../queue/queue";
+import { type JobKind, enqueue, jobRow } from "../queue/queue";
 import { setItem } from "./item-state";
 import { titleExtractionFor } from "./extract-title";
 import { documentProcessingOf, stampDecision } from "./stamp-wait";
@@ -66,21 +66,19 @@ async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: n
       const extraction = await titleExtractionFor(ctx, doc.processed_from_id, doc.firm_id);
       // Fetched signed in, outside the free look: the court's charge becomes a cost on the case (decision 113).
       const pages = outcome.charged ? await pageCount(outcome.bytes) : null;
-      // The title to ask for commits with its job, so the item never waits for a title nobody asks.
-      const write = async (trx: Kysely<DB>) => {
-        await trx
-          .updateTable("document")
-          .set({
-            file_id: sha,
-            fetch_status: "fetched",
-            fetch_error: null,
-            stamped_by_court: outcome.stamped ? 1 : 0,
-            title_extraction: extraction ? "pending" : null,
-          })
-          .where("id", "=", doc.id)
-          .execute();
-        if (extraction) await enqueue(trx, { kind: "extract-title", firmId: doc.firm_id, refId: doc.id, runAt: ctx.clock.now() });
-        if (outcome.charged) {
+      const fetched = {
+        file_id: sha,
+        fetch_status: "fetched",
+        fetch_error: null,
+        stamped_by_court: outcome.stamped ? 1 : 0,
+        title_extraction: extraction ? "pending" : null,
+      } as const;
+      const titleJob = { kind: "extract-title", firmId: doc.firm_id, refId: doc.id, runAt: ctx.clock.now() } as const;
+      if (outcome.charged) {
+        // The court's charge, the document and the title to ask for commit together.
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable("document").set(fetched).where("id", "=", doc.id).execute();
+          if (extraction) await enqueue(trx, titleJob);
           await recordPacerDocument(trx, {
             firmId: doc.firm_id,
             documentId: doc.id,
@@ -90,11 +88,14 @@ async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: n
             pages,
             at: ctx.clock.now(),
           });
-        }
-      };
-      // The document alone is one statement: it needs no transaction.
-      if (extraction || outcome.charged) await db.transaction().execute(write);
-      else await write(db);
+        });
+      } else if (extraction) {
+        // The title to ask for commits with its job, so the item never waits for a title nobody asks.
+        await changeDocumentWithJob(ctx, doc.id, fetched, titleJob);
+      } else {
+        // The document alone is one statement: it needs no transaction.
+        await db.updateTable("document").set(fetched).where("id", "=", doc.id).execute();
+      }
     } else {
       await db.updateTable("document").set({ fetch_status: "restricted", fetch_error: outcome.reason }).where("id", "=", doc.id).execute();
     }
@@ -120,11 +121,38 @@ async function waitForStamp(ctx: ServerContext, doc: PendingDocument): Promise<b
   const startedAt = doc.stamp_wait_started_at ?? now;
   const decision = stampDecision(await documentProcessingOf(ctx.database.db, doc.processed_from_id), startedAt, now);
   if (decision.kind === "keep") return false;
-  await ctx.database.db.transaction().execute(async (trx) => {
-    await trx.updateTable("document").set({ stamp_wait_started_at: startedAt }).where("id", "=", doc.id).execute();
-    await enqueue(trx, { kind: "fetch-document", firmId: doc.firm_id, refId: doc.id, runAt: decision.until });
-  });
+  await changeDocumentWithJob(
+    ctx,
+    doc.id,
+    { stamp_wait_started_at: startedAt },
+    { kind: "fetch-document", firmId: doc.firm_id, refId: doc.id, runAt: decision.until },
+  );
   return true;
+}
+
+/**
+ * A document's change and the job that follows it, committed together: on PostgreSQL one
+ * statement (a data-modifying CTE, atomic on its own), on SQLite a transaction.
+ */
+async function changeDocumentWithJob(
+  ctx: ServerContext,
+  documentId: string,
+  set: Updateable<DB["document"]>,
+  job: { kind: JobKind; firmId: number; refId: string; runAt: number },
+): Promise<void> {
+  const db = ctx.database.db;
+  if (ctx.database.dialect === "postgres") {
+    await db
+      .with("changed", (qc) => qc.updateTable("document").set(set).where("id", "=", documentId).returning("id"))
+      .insertInto("job")
+      .values(jobRow(job))
+      .execute();
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable("document").set(set).where("id", "=", documentId).execute();
+    await enqueue(trx, job);
+  });
 }
 
 /**

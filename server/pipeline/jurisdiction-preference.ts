@@ -22,13 +22,24 @@ const parseDomains = (json: string): string[] => {
   }
 };
 
-export async function applicablePreference(
-  db: Kysely<DB>,
-  firmId: number,
-  courtId: string | null,
-  servedDomains: ReadonlySet<string>,
-): Promise<AppliedPreference | null> {
-  const preferences = await db
+/** A preference as the choice reads it. */
+export interface PreferenceRow {
+  id: string;
+  name: string;
+  auto_case_creation_id: string | null;
+  document_processing_id: string | null;
+  party_email_domains: string;
+}
+
+/** A preference's group and a court its jurisdictions are mapped to (null: a group without one). */
+export interface PreferenceCourt {
+  preference_id: string;
+  court: string | null;
+}
+
+/** The firm's enabled preferences in the order they are tried. */
+export function enabledPreferences(db: Kysely<DB>, firmId: number): Promise<PreferenceRow[]> {
+  return db
     .selectFrom("jurisdiction_preference")
     .select(["id", "name", "auto_case_creation_id", "document_processing_id", "party_email_domains"])
     .where("firm_id", "=", firmId)
@@ -37,9 +48,11 @@ export async function applicablePreference(
     .orderBy("created_at")
     .orderBy("id")
     .execute();
-  if (preferences.length === 0) return null;
-  // Each preference's groups, and the courts their jurisdictions are mapped to.
-  const groups = await db
+}
+
+/** Each preference's groups, and the courts their jurisdictions are mapped to. */
+export function preferenceCourts(db: Kysely<DB>, firmId: number, preferences: PreferenceRow[]): Promise<PreferenceCourt[]> {
+  return db
     .selectFrom("jurisdiction_preference_group as pg")
     .leftJoin("jurisdiction_group_jurisdiction as gj", "gj.group_id", "pg.group_id")
     .leftJoin("jurisdiction_ecfx as je", "je.jurisdiction_id", "gj.jurisdiction_id")
@@ -51,6 +64,15 @@ export async function applicablePreference(
       preferences.map((p) => p.id),
     )
     .execute();
+}
+
+/** The first preference (in their order) whose courts and party domains take the notice. */
+export function pickPreference(
+  preferences: PreferenceRow[],
+  groups: PreferenceCourt[],
+  courtId: string | null,
+  servedDomains: ReadonlySet<string>,
+): AppliedPreference | null {
   const grouped = new Set(groups.map((g) => g.preference_id));
   const courts = new Set(groups.filter((g) => g.court).map((g) => `${g.preference_id}\u0000${g.court}`));
   const found = preferences.find((p) => {

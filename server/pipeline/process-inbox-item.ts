@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { InboxItemTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
@@ -12,12 +12,14 @@ import { parseKeptDocketEntry } from "../notices/docket-feed";
 import { isDocketEntrySource } from "../inbox/receive-docket-entry";
 import { jobsAfterProcessing } from "../queue/after-processing";
 import { autoCreateCase, keepRuleAssignments, recipientDomains } from "./auto-create-case";
-import { type AppliedPreference, applicablePreference } from "./jurisdiction-preference";
-import { logEvent } from "../queue/event-log";
+import { type AppliedPreference, pickPreference } from "./jurisdiction-preference";
+import { eventRow, logEvent } from "../queue/event-log";
 import { finishWhenAllFetched } from "./fetch-document";
-import { recordNotice } from "./record-notice";
+import { courtDocumentIdsOf, recordNotice } from "./record-notice";
+import { readDocket } from "./docket-reads";
+import { changeLoggedInOneStatement } from "../queue/logged-change";
 import { type ItemChange, changeItemIn, setItem } from "./item-state";
-import { matchDocket } from "./match-case";
+import { type DocketMatch, NOT_READ, decideMatch } from "./match-case";
 import { reportCaseNotFound, reportCourtMail, reportManualProcessing } from "../notify/firm-report-mail";
 import { noticeKey } from "../notices/classify";
 import { courtOrigin, firmListedOrigin, ruleSender, withinDomain } from "../notices/court-origin";
@@ -58,18 +60,46 @@ function snippetOf(notice: ParsedNotice): string {
   return [docket?.docket_number_full, docket?.case_name, entry?.short_description ?? entry?.description].filter(Boolean).join(" · ").slice(0, 300);
 }
 
+/** An item the pipeline has nothing more to do with: done, or ended by its fetches before a crash. */
+const ended = (row: Pick<Item, "status" | "disposition">) =>
+  ["Succeeded", "Canceled", "Manual"].includes(row.status) || (row.status === "Action Required" && row.disposition === "Processed");
+
+/**
+ * The item as it was, marked Started with its event unless it has ended (then undefined). On
+ * PostgreSQL the read, the change and the event are one statement; the condition is the same.
+ */
+async function startItem(ctx: ServerContext, itemId: string): Promise<Item | undefined> {
+  const db = ctx.database.db;
+  if (ctx.database.dialect !== "postgres") {
+    const row = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
+    if (!row || ended(row)) return undefined;
+    await setItem(ctx, row, { status: "Started" }, { event: "started" });
+    return row;
+  }
+  const now = ctx.clock.now();
+  // The event's firm and item are the changed row's.
+  const { id, level, event, detail } = eventRow({ firmId: 0, event: "started", at: now });
+  const { rows } = await sql<Item>`with
+    old as (select * from inbox_item where id = ${itemId}),
+    changed as (update inbox_item set status = 'Started', updated_at = ${now}
+      where id = (select id from old where status not in ('Succeeded', 'Canceled', 'Manual')
+        and not (status = 'Action Required' and disposition is not distinct from 'Processed'))
+      returning id, firm_id),
+    logged as (insert into event_log (id, firm_id, inbox_item_id, level, event, detail, created_at)
+      select ${id}, firm_id, id, ${level}, ${event}, ${detail}, ${now} from changed)
+    select * from old`.execute(db);
+  const row = rows[0];
+  return row && !ended(row) ? row : undefined;
+}
+
 /**
  * One received message through the pipeline: parse, sort out what needs no processing
  * (other senders, duplicates, non-notices, special handling), split multi-docket notices into
  * linked items, then match each docket to a case and record envelope and documents.
  */
 export async function processInboxItem(ctx: ServerContext, itemId: string): Promise<void> {
-  const db = ctx.database.db;
-  const row = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
-  if (!row || ["Succeeded", "Canceled", "Manual"].includes(row.status)) return;
-  // Run again after a crash once its fetches had ended the item: what they decided stands.
-  if (row.status === "Action Required" && row.disposition === "Processed") return;
-  await setItem(ctx, row, { status: "Started" }, { event: "started" });
+  const row = await startItem(ctx, itemId);
+  if (!row) return;
 
   // Parsed once, here; everything after reads the kept result (and linked items copy it).
   // What the parser read is recorded in many places (case names, descriptions, docket text).
@@ -294,23 +324,25 @@ async function splitIntoLinkedItems(ctx: ServerContext, item: Item, notice: Pars
   });
 }
 
-/** The preference that applied to an item (or none), with its event, in one transaction. */
+/**
+ * The preference that applied to an item (or none), with its event, together. Without an event
+ * the change is one statement; on PostgreSQL with one too (logged-change.ts).
+ */
 async function recordPreference(ctx: ServerContext, item: Item, preference: AppliedPreference | null): Promise<void> {
-  await ctx.database.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("inbox_item")
-      .set({ jurisdiction_preference_id: preference?.id ?? null })
-      .where("id", "=", item.id)
-      .execute();
-    if (preference) {
-      await logEvent(trx, {
-        firmId: item.firm_id,
-        inboxItemId: item.id,
-        at: ctx.clock.now(),
-        event: "jurisdiction preference applied",
-        detail: preference.name,
-      });
-    }
+  const db = ctx.database.db;
+  const set = { jurisdiction_preference_id: preference?.id ?? null };
+  if (!preference) {
+    await db.updateTable("inbox_item").set(set).where("id", "=", item.id).execute();
+    return;
+  }
+  const entry = { firmId: item.firm_id, inboxItemId: item.id, at: ctx.clock.now(), event: "jurisdiction preference applied", detail: preference.name } as const;
+  if (ctx.database.dialect === "postgres") {
+    await changeLoggedInOneStatement(db, { table: "inbox_item", id: item.id, set }, entry);
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable("inbox_item").set(set).where("id", "=", item.id).execute();
+    await logEvent(trx, entry);
   });
 }
 
@@ -320,11 +352,19 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
     return setItem(ctx, item, { status: "Failed", reason: message("pipeline:noDocket", { number: index + 1 }) }, { event: "no docket", level: "ERROR" });
   }
   const courtId = docket.docket_court_id ?? notice.court_id;
-  const preference = await applicablePreference(ctx.database.db, item.firm_id, courtId, recipientDomains(notice));
+  const reads = await readDocket(ctx.database, {
+    firmId: item.firm_id,
+    itemId: item.id,
+    itemCaseId: item.case_id,
+    courtId,
+    docketNumber: docket.docket_number,
+    courtDocumentIds: courtDocumentIdsOf(docket),
+  });
+  const preference = pickPreference(reads.preferences, reads.groups, courtId, recipientDomains(notice));
   // Recorded on the item for its card and for the notification rules read later.
   if ((preference?.id ?? null) !== item.jurisdiction_preference_id) await recordPreference(ctx, item, preference);
   // A case picked by a person on the inbox card wins over matching.
-  let match = item.case_id ? ({ kind: "case", caseId: item.case_id } as const) : await matchDocket(ctx, item.firm_id, courtId, docket.docket_number);
+  let match: DocketMatch = item.case_id ? { kind: "case", caseId: item.case_id } : decideMatch(courtId, docket.docket_number, reads.match ?? NOT_READ);
   if (match.kind === "not-found") {
     const created = await autoCreateCase(ctx, item.firm_id, notice, docket, preference?.autoCaseCreationId);
     if (created) {
@@ -338,7 +378,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
       match = { kind: "case", caseId: created.caseId };
     }
   } else if (match.kind === "case") {
-    const added = await keepRuleAssignments(ctx, item.firm_id, match.caseId);
+    const added = await keepRuleAssignments(ctx, item.firm_id, match.caseId, reads.rule);
     if (added)
       await logEvent(ctx.database.db, {
         firmId: item.firm_id,
@@ -366,7 +406,7 @@ async function processDocket(ctx: ServerContext, item: Item, notice: ParsedNotic
     await reportCaseNotFound(ctx, item, docket.docket_number_full || docket.docket_number, notice.court_id, match.reason);
     return;
   }
-  const recorded = await recordNotice(ctx, item, notice, docket, match.caseId);
+  const recorded = await recordNotice(ctx, item, notice, docket, match.caseId, reads.recorded ?? undefined);
   if (recorded.duplicateOf) {
     return setItem(
       ctx,

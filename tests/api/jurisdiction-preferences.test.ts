@@ -6,6 +6,8 @@ import { findFirm } from "../../server/firm/firm-repository";
 import { type Worker, startWorker } from "../../server/queue/worker";
 import { loadRecipientInput } from "../../server/notify/recipient-inputs";
 import { PIPELINE_JOBS } from "../../server/job-handlers";
+import { type DocketQuery, readDocket } from "../../server/pipeline/docket-reads";
+import { normaliseCaseNumber } from "../../server/resources/case-number";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 // Jurisdiction preferences: validation, isolation between firms, one ordered list rewritten in
@@ -205,6 +207,60 @@ describe.each(backends)("jurisdiction preferences (%s)", (backend) => {
     expect((await a.get(`/api/v1/inbox/${item.id}/card`)).body.preference).toEqual({ id: ids.applies, name: "California shipping" });
     // The other firm never sees the item, nor the preference through it.
     expect((await b.get(`/api/v1/inbox/${item.id}/card`)).status).toBe(404);
+  });
+
+  it.runIf(backend === "postgres")("reads a docket's preferences, match, rule and recorded envelope in one statement, as in several", async () => {
+    const database = running.ctx.database;
+    const item = await db().selectFrom("inbox_item").select(["id", "firm_id"]).where("jurisdiction_preference_id", "=", ids.applies!).executeTakeFirstOrThrow();
+    const kase = await db().selectFrom("court_case").select(["id", "case_number"]).where("id", "=", ids.case!).executeTakeFirstOrThrow();
+    const documents = await db().selectFrom("document").select("court_document_id").where("processed_from_id", "=", item.id).execute();
+    const courtDocumentIds = documents.map((d) => d.court_document_id).filter((id): id is string => Boolean(id));
+    const other = (await db().selectFrom("firm").select("id").where("id", "!=", item.firm_id).executeTakeFirstOrThrow()).id;
+    const base = { firmId: item.firm_id, itemId: item.id, itemCaseId: null, courtId: "cand", docketNumber: kase.case_number, courtDocumentIds };
+    const queries: DocketQuery[] = [
+      base,
+      // Another item with the same documents is a duplicate of this one.
+      { ...base, itemId: "no-such-item" },
+      { ...base, itemId: "no-such-item", courtDocumentIds: [] },
+      { ...base, courtId: "ded" },
+      { ...base, courtId: "zzzz" },
+      { ...base, courtId: null },
+      { ...base, courtId: null, itemCaseId: kase.id },
+      { ...base, firmId: other },
+    ];
+    const inOne = await Promise.all(queries.map((query) => readDocket(database, query)));
+    // The same reads one by one, as on SQLite.
+    const inSeveral = await Promise.all(queries.map((query) => readDocket({ ...database, dialect: "sqlite" }, query)));
+    expect(inOne).toEqual(inSeveral);
+    expect(inOne[0]).toMatchObject({ match: { ignored: null, mapped: true, found: kase.id }, caseId: kase.id, recorded: { caseId: kase.id, earlier: null } });
+    expect(inOne[0]!.preferences.map((p) => p.id)).toContain(ids.applies);
+    expect(inOne[0]!.groups.length).toBeGreaterThan(0);
+    expect(inOne[0]!.rule).not.toBeNull();
+    expect(inOne[0]!.recorded!.envelopeId).not.toBeNull();
+    expect(inOne[1]!.recorded).toMatchObject({ envelopeId: null, earlier: courtDocumentIds.length ? item.id : null });
+    // Another firm reads none of this firm's.
+    expect(inOne[7]).toMatchObject({ match: { found: null }, caseId: null, recorded: null });
+    expect(inOne[7]!.preferences.map((p) => p.id)).not.toContain(ids.applies);
+    // An ignored case of the court wins over the case with its number.
+    const ignored = {
+      id: "ignored-in-one",
+      firm_id: item.firm_id,
+      name: kase.case_number,
+      name_normalized: normaliseCaseNumber(kase.case_number),
+      ecfx_jurisdiction_id: "cand",
+    };
+    // The schema's type leaves out the entity's own columns.
+    await db()
+      .insertInto("ignored_case")
+      .values({ ...ignored, created_at: Date.now(), updated_at: Date.now() } as typeof ignored)
+      .execute();
+    try {
+      const withIgnored = await readDocket(database, base);
+      expect(withIgnored).toEqual(await readDocket({ ...database, dialect: "sqlite" }, base));
+      expect(withIgnored).toMatchObject({ match: { ignored: ignored.id, found: null }, caseId: null, recorded: null });
+    } finally {
+      await db().deleteFrom("ignored_case").where("id", "=", ignored.id).execute();
+    }
   });
 
   it("skips a preference once disabled: the next one applies, and the firm's own notification rules", async () => {

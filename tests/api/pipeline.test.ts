@@ -7,6 +7,7 @@ import { DEMO_INBOX } from "../../server/seed/demo";
 import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
 import { type Worker, startWorker } from "../../server/queue/worker";
 import { PIPELINE_JOBS } from "../../server/job-handlers";
+import { processInboxItem } from "../../server/pipeline/process-inbox-item";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../fixtures/notices", name));
@@ -99,6 +100,16 @@ describe.each(backends)("notices in, end to end (%s)", (backend) => {
     expect(simulator.requests.get("/doc1/175135791113")).toBe(1);
     const events = await running.ctx.database.db.selectFrom("event_log").select("event").where("inbox_item_id", "=", first!.id).execute();
     expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(["received", "started", "parsed", "matched", "documents fetched"]));
+  });
+
+  it("leaves a finished item as it is when its processing runs again", async () => {
+    const db = running.ctx.database.db;
+    const [first] = await items();
+    const events = () => db.selectFrom("event_log").select(["id", "event"]).where("inbox_item_id", "=", first!.id).orderBy("id").execute();
+    const before = await events();
+    await processInboxItem(running.ctx, first!.id);
+    expect(await events()).toEqual(before);
+    expect((await items())[0]).toEqual(first);
   });
 
   it("sends a notice for an unknown case to Action Required with the reason", async () => {
