@@ -1,10 +1,11 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import { runInProcess } from "../../tests/api/command-in-process";
 import { DEMO, api, backends, login, useApi } from "../../tests/api/harness";
+import { seedCommand } from "../cli/seed";
 import { normaliseCaseNumber } from "../resources/case-number";
 import { SERVER_RESOURCES } from "../resources/registry";
 import { documentBody } from "../resources/search-text";
@@ -142,26 +143,24 @@ describe.each(backends)("ecfx seed (%s)", (backend) => {
 
 describe("the ecfx seed command", () => {
   // The SQLite default of the data folder, whatever database the test run itself was given.
-  const { DATABASE_URL: _database, ...inherited } = process.env;
-  const ecfx = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(path.resolve("node_modules/.bin/tsx"), ["server/cli/ecfx.ts", "seed", ...args], { encoding: "utf8", env: { ...inherited, ...env } });
+  const ecfx = (args: string[], env: Record<string, string> = {}) => runInProcess(seedCommand, args, env, ["DATABASE_URL"]);
 
-  it("explains its usage", () => {
-    const bad = ecfx(["--size", "huge"]);
+  it("explains its usage", async () => {
+    const bad = await ecfx(["--size", "huge"]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--size must be large or small");
   });
 
-  it("seeds a fresh data folder and prints counts and seconds", () => {
+  it("seeds a fresh data folder and prints counts and seconds", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ecfx-seed-"));
     try {
       const env = { ECFX_DATA_DIR: dir, ECFX_DEMO: "true", ECFX_DEMO_DATA: "false", LOG_LEVEL: "silent" };
-      const run = ecfx(["--size", "small"], env);
+      const run = await ecfx(["--size", "small"], env);
       expect(run.stderr).toBe("");
       expect(run.status).toBe(0);
       expect(run.stdout).toMatch(/court_case: 200 rows in [\d.]+ s/);
       expect(run.stdout).toMatch(/Seeded \d+ rows in [\d.]+ s/);
-      const again = ecfx(["--size", "small"], env);
+      const again = await ecfx(["--size", "small"], env);
       expect(again.status).toBe(1);
       expect(again.stderr).toContain("already has 200 cases");
     } finally {

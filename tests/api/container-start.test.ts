@@ -2,12 +2,13 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { FIRST_FIRM_HINT, firmCommand } from "../../server/cli/firm";
 import { openDatabase } from "../../server/db/database";
 import { api, login } from "./harness";
 import { BUILD_PRODUCT_MS, buildServerOnce } from "./build-once";
+import { runInProcess } from "./command-in-process";
 import { type Product, freePort, killGroup, spawnProduct } from "./product-processes";
 
 // The container and compose start a real, empty installation: no demo firms, no published demo
@@ -52,22 +53,8 @@ describe("the container's installation", () => {
       input,
       env: { ...inherited, ...commandEnv() },
     });
-  /** The same command in this process: a process of its own costs many seconds of compiling on a busy machine. */
-  const firm = async (args: string[]) => {
-    const saved = { ...process.env };
-    const written = { stdout: "", stderr: "" };
-    const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((written.stdout += String(chunk)), true));
-    const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((written.stderr += String(chunk)), true));
-    delete process.env.DATABASE_URL;
-    Object.assign(process.env, commandEnv());
-    try {
-      return { status: await firmCommand(args), ...written };
-    } finally {
-      out.mockRestore();
-      err.mockRestore();
-      process.env = saved;
-    }
-  };
+  /** The same command in this process. */
+  const firm = (args: string[]) => runInProcess(firmCommand, args, commandEnv(), ["DATABASE_URL"]);
 
   beforeAll(buildServerOnce, BUILD_PRODUCT_MS);
 

@@ -1,12 +1,11 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
 import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import { SecretBox, addSecretKey, loadSecretBox, newSecretKey, sealedKeyId } from "../../server/auth/secret-box";
 import type { DB } from "../../server/db/schema";
 import { countSealed, resealAll, sealedColumns } from "../../server/cli/secret-rotation";
+import { secretsCommand } from "../../server/cli/secrets";
 import { credentialTokenStore } from "../../server/dms/credential-tokens";
+import { runInProcess } from "./command-in-process";
 import { DEMO, DEMO_PASSWORD, api, creator, login, useApi } from "./harness";
 
 // A firm's DMS secrets stay readable across a key rotation: every sealed value moves to the new
@@ -37,24 +36,15 @@ async function storedSecrets(db: Kysely<DB>): Promise<Sealed[]> {
 
 describe("sealed secrets and their rotation", () => {
   const server = useApi({ backend: "sqlite" });
-  const ecfx = (args: string[], env: Record<string, string> = {}) => {
+  const ecfx = async (args: string[], env: Record<string, string> = {}) => {
     const { ctx } = server();
-    const { DATABASE_URL: _database, ECFX_SECRET_KEYS: _keys, ...inherited } = process.env;
-    return promisify(execFile)(path.resolve("node_modules/.bin/tsx"), ["server/cli/ecfx.ts", "secrets", ...args], {
-      encoding: "utf8",
-      env: {
-        ...inherited,
-        ECFX_DATA_DIR: ctx.config.dataDir,
-        ECFX_DEMO: "true",
-        ECFX_DEMO_DATA: "false",
-        ECFX_DEMO_PASSWORD: DEMO_PASSWORD,
-        LOG_LEVEL: "silent",
-        ...env,
-      },
-    }).then(
-      (done) => ({ code: 0, stdout: done.stdout, stderr: done.stderr }),
-      (failed: { code: number; stdout: string; stderr: string }) => ({ code: failed.code, stdout: failed.stdout, stderr: failed.stderr }),
+    const run = await runInProcess(
+      secretsCommand,
+      args,
+      { ECFX_DATA_DIR: ctx.config.dataDir, ECFX_DEMO: "true", ECFX_DEMO_DATA: "false", ECFX_DEMO_PASSWORD: DEMO_PASSWORD, LOG_LEVEL: "silent", ...env },
+      ["DATABASE_URL", "ECFX_SECRET_KEYS"],
     );
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
   };
 
   it("seals every secret again under a new key, keeps it opening to the same text, and reports the one no key opens", async () => {
@@ -130,7 +120,9 @@ describe("sealed secrets and their rotation", () => {
     expect(status.stdout).toMatch(/\n\w+ {2}1 value {2}\(not configured: these do not open\)\n$/);
 
     const key = `env1:${Buffer.alloc(32, 9).toString("base64")}`;
-    const [refused, unknown] = await Promise.all([ecfx(["rotate"], { ECFX_SECRET_KEYS: key }), ecfx(["spin"])]);
+    // One after the other: each sets this process's environment while it runs.
+    const refused = await ecfx(["rotate"], { ECFX_SECRET_KEYS: key });
+    const unknown = await ecfx(["spin"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("put a new key first in ECFX_SECRET_KEYS");
     expect(loadSecretBox(ctx.config.dataDir, {}).keyIds).toEqual(after.keyIds);

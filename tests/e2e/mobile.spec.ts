@@ -75,8 +75,11 @@ for (const js of [true, false]) {
         await page.goto("/dashboard?period=last_year");
         await ready(page, js);
         for (const chart of ["by-state", "by-hour", "by-month"]) {
+          // With JavaScript a chart draws once its box is measured, after the page has hydrated.
+          const surface = page.getByTestId(chart).locator("svg.recharts-surface");
+          await expect(surface).toBeVisible();
           const card = (await page.getByTestId(chart).boundingBox())!;
-          const drawing = (await page.getByTestId(chart).locator("svg.recharts-surface").boundingBox())!;
+          const drawing = (await surface.boundingBox())!;
           expect(drawing.x, chart).toBeGreaterThanOrEqual(card.x);
           expect(drawing.x + drawing.width, chart).toBeLessThanOrEqual(card.x + card.width);
         }
