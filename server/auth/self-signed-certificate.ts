@@ -14,7 +14,13 @@ const der = (tag: number, ...parts: Buffer[]): Buffer => {
 };
 const sequence = (...parts: Buffer[]) => der(0x30, ...parts);
 const set = (...parts: Buffer[]) => der(0x31, ...parts);
-const integer = (bytes: Buffer) => der(0x02, bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+/** A positive INTEGER in the fewest bytes DER allows: a leading zero only before a byte whose top bit is set. */
+const integer = (bytes: Buffer) => {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0 && !(bytes[start + 1]! & 0x80)) start++;
+  const minimal = bytes.subarray(start);
+  return der(0x02, minimal[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
+};
 const oid = (hex: string) => der(0x06, Buffer.from(hex, "hex"));
 const utf8 = (text: string) => der(0x0c, Buffer.from(text, "utf8"));
 // RFC 5280: UTCTime through 2049, GeneralizedTime after.
@@ -33,14 +39,19 @@ export interface KeyPairWithCertificate {
   certificatePem: string;
 }
 
+/** 16 random bytes as a positive serial number (RFC 5280: at most 20 bytes, positive). */
+function randomSerial(): Buffer {
+  const serial = randomBytes(16);
+  serial[0]! &= 0x7f;
+  return serial;
+}
+
 /** A fresh RSA 2048 key and a self-signed certificate for `commonName`, valid `years` from `now`. */
-export function selfSignedCertificate(commonName: string, now: Date, years = 10): KeyPairWithCertificate {
+export function selfSignedCertificate(commonName: string, now: Date, years = 10, serial = randomSerial()): KeyPairWithCertificate {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const name = sequence(set(sequence(oid(COMMON_NAME), utf8(commonName.slice(0, 64)))));
   const until = new Date(now);
   until.setUTCFullYear(until.getUTCFullYear() + years);
-  const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
   const tbs = sequence(
     explicit(0, integer(Buffer.from([2]))),
     integer(serial),
