@@ -1,4 +1,4 @@
-// The product as real processes for the tests that kill them: each `server/main.ts` in a process
+// The product as real processes for the tests that kill them: each the compiled server in a process
 // group of its own (a kill takes everything it started), a relay that records what it was sent,
 // the test bed around them, fresh court notices, and the checks that every acknowledged notice was finished, filed once and
 // mailed once.
