@@ -9,6 +9,7 @@ import { type EventEntry, eventRow, logEvent } from "../queue/event-log";
 import { emitWebhookEvent } from "../webhooks/webhook-events";
 import { message as text } from "../lib/messages";
 import { enqueue, jobRow } from "../queue/queue";
+import { columnsOf, selectionOf } from "../queue/logged-change";
 import { decodeUtf8OrLegacy } from "../notices/charset";
 import { logger } from "../../app/common/logger";
 
@@ -143,28 +144,26 @@ async function storedUnheardInOneStatement(
   job: Insertable<DB["job"]>,
   event: Insertable<DB["event_log"]>,
 ): Promise<boolean> {
-  const values = <R extends object>(row: R) => Object.entries(row).map(([column, value]) => sql`${value}`.as(column));
-  const columns = <R extends object>(row: R) => Object.keys(row) as never[];
   const heard = sql<boolean>`exists (select 1 from webhook where firm_id = ${item.firm_id} and enabled = 1 and events like ${"%notice.received%"})`;
   const rows = await db
     .with("stored", (qc) =>
       qc
         .insertInto("inbox_item")
-        .columns(columns(item))
-        .expression(qc.selectNoFrom(values(item)).where(sql<boolean>`not ${heard}`))
+        .columns(columnsOf(item))
+        .expression(qc.selectNoFrom(selectionOf(item)).where(sql<boolean>`not ${heard}`))
         .returning("id"),
     )
     .with("queued", (qc) =>
       qc
         .insertInto("job")
-        .columns(columns(job))
-        .expression(qc.selectFrom("stored").select(values(job))),
+        .columns(columnsOf(job))
+        .expression(qc.selectFrom("stored").select(selectionOf(job))),
     )
     .with("logged", (qc) =>
       qc
         .insertInto("event_log")
-        .columns(columns(event))
-        .expression(qc.selectFrom("stored").select(values(event))),
+        .columns(columnsOf(event))
+        .expression(qc.selectFrom("stored").select(selectionOf(event))),
     )
     .selectFrom("stored")
     .select("id")

@@ -2,6 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB, OutboundMailRow } from "../db/schema";
 import type { ComposedMail } from "../mail/mailer";
+import { columnsOf, selectionOf } from "../queue/logged-change";
 
 /**
  * Claims notification `row` for `mail` (only while its status is still the one read) and records
@@ -32,7 +33,6 @@ export async function claimRowAndRecordMail(ctx: ServerContext, row: { id: strin
  */
 async function claimedAndRecordedInOneStatement(db: Kysely<DB>, row: { id: string; status: string }, mail: ComposedMail): Promise<boolean> {
   const { composed, noticeIds } = mail;
-  const values = Object.entries(composed).map(([column, value]) => sql`${value}`.as(column));
   const claiming = db
     .with("claimed", (qc) =>
       qc
@@ -45,8 +45,8 @@ async function claimedAndRecordedInOneStatement(db: Kysely<DB>, row: { id: strin
     .with("recorded", (qc) =>
       qc
         .insertInto("outbound_mail")
-        .columns(Object.keys(composed) as (keyof OutboundMailRow)[])
-        .expression(qc.selectFrom("claimed").select(values))
+        .columns(columnsOf(composed))
+        .expression(qc.selectFrom("claimed").select(selectionOf(composed)))
         .returning(["id", "firm_id"]),
     );
   // A mail of no firm names no notices (Mailer.record).

@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type QueryCreator, type Updateable, sql } from "kysely";
+import { type Kysely, type QueryCreator, type Updateable, sql } from "kysely";
 import type { DB } from "../db/schema";
 import { type EventEntry, eventRow } from "./event-log";
 import { type NextJob, jobRow } from "./queue";
@@ -15,14 +15,20 @@ type Changeable = "inbox_item" | "dms_record";
 type Changed = { changed: { id: string } };
 
 /**
- * `row`'s values as a select from the changed row: none when the update changed nothing. The
+ * `row`'s values as a select list, for an insert of `row` from a data-modifying CTE's rows. The
  * insert gives a parameter its column's type, except across a UNION, which makes it text: a
  * number says it is one (PostgreSQL casts it to an integer column on assignment).
  */
+export function selectionOf(row: object) {
+  return Object.entries(row).map(([column, value]) => (typeof value === "number" ? sql`${value}::bigint` : sql`${value}`).as(column));
+}
+
+/** `row`'s columns, for the insert whose values `selectionOf(row)` selects. */
+export const columnsOf = <R extends object>(row: R) => Object.keys(row) as never[];
+
+/** `row`'s values as a select from the changed row: none when the update changed nothing. */
 function fromChanged<T extends Changed>(qc: QueryCreator<T>, row: Record<string, unknown>) {
-  return (qc as unknown as QueryCreator<Changed>)
-    .selectFrom("changed")
-    .select(Object.entries(row).map(([column, value]) => (typeof value === "number" ? sql`${value}::bigint` : sql`${value}`).as(column)));
+  return (qc as unknown as QueryCreator<Changed>).selectFrom("changed").select(selectionOf(row));
 }
 
 /** A row without its empty columns, for an insert whose defaults say the same (a UNION types a bare NULL as text). */
@@ -55,7 +61,7 @@ export async function changeLoggedInOneStatement<T extends Changeable>(
     .with("logged", (qc) =>
       (qc as unknown as QueryCreator<DB & Changed>)
         .insertInto("event_log")
-        .columns(Object.keys(logged) as (keyof typeof logged)[])
+        .columns(columnsOf(logged))
         .expression(fromChanged(qc as unknown as QueryCreator<Changed>, logged)),
     );
   const rows =
@@ -65,7 +71,7 @@ export async function changeLoggedInOneStatement<T extends Changeable>(
           .with("queued", (qc) =>
             (qc as unknown as QueryCreator<DB & Changed>)
               .insertInto("job")
-              .columns(Object.keys(jobs[0]!) as (keyof Insertable<DB["job"]>)[])
+              .columns(columnsOf(jobs[0]!))
               .expression(
                 jobs
                   .slice(1)
