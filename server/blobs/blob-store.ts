@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { type Kysely, sql } from "kysely";
+import { type Insertable, type Kysely, sql } from "kysely";
 import type { Database } from "../db/database";
 import type { DB } from "../db/schema";
 import { pauseAt } from "../lib/test-pause";
+import { columnsOf, selectionOf } from "../queue/logged-change";
 
 /** Where a blob store keeps its bytes, by content hash: a folder, or an S3-compatible bucket. */
 export interface BlobBackend {
@@ -41,14 +42,7 @@ export class BlobStore {
     // Written again when present: the write refreshes its age, so a sweep under way leaves it.
     await this.backend.write(sha256, bytes);
     await pauseAt("blob-uploaded");
-    await this.database.db.transaction().execute(async (tx) => {
-      await this.lockHash(tx, sha256);
-      await tx
-        .insertInto("blob")
-        .values({ sha256, size: bytes.length, content_type: contentType, created_at: now })
-        .onConflict((oc) => oc.column("sha256").doNothing())
-        .execute();
-    });
+    await this.insertRow({ sha256, size: bytes.length, content_type: contentType, created_at: now });
     // A sweep that held the lock before the row removed the bytes it saw as an orphan: the row
     // now keeps any further sweep away, so writing them once more is final.
     if (!(await this.backend.exists(sha256))) await this.backend.write(sha256, bytes);
@@ -93,6 +87,30 @@ export class BlobStore {
       if (gone) removed++;
     }
     return removed;
+  }
+
+  /**
+   * The row of stored bytes, under the hash's lock. On PostgreSQL one statement: the lock is taken
+   * in a CTE the insert reads from, and held until the statement's own transaction ends.
+   */
+  private async insertRow(row: Insertable<DB["blob"]>): Promise<void> {
+    const { db } = this.database;
+    if (this.database.dialect === "postgres") {
+      await db
+        .with("locked", (qc) => qc.selectNoFrom(sql`pg_advisory_xact_lock(${BLOB_LOCK}, hashtext(${row.sha256}))`.as("locked")))
+        .insertInto("blob")
+        .columns(columnsOf(row))
+        .expression((eb) => eb.selectFrom("locked").select(selectionOf(row)))
+        .onConflict((oc) => oc.column("sha256").doNothing())
+        .execute();
+      return;
+    }
+    // SQLite: one insert takes the database's one write lock, which a sweep's transaction holds.
+    await db
+      .insertInto("blob")
+      .values(row)
+      .onConflict((oc) => oc.column("sha256").doNothing())
+      .execute();
   }
 
   /**
