@@ -64,22 +64,32 @@ function snippetOf(notice: ParsedNotice): string {
 const ended = (row: Pick<Item, "status" | "disposition">) =>
   ["Succeeded", "Canceled", "Manual"].includes(row.status) || (row.status === "Action Required" && row.disposition === "Processed");
 
+/** An item marked Started, as it was before. */
+interface StartedItem {
+  row: Item;
+  /** The first other message with its Message-ID received no later, or null (read with the start on PostgreSQL). */
+  firstWithMessageId: () => Promise<string | null>;
+}
+
 /**
  * The item as it was, marked Started with its event unless it has ended (then undefined). On
- * PostgreSQL the read, the change and the event are one statement; the condition is the same.
+ * PostgreSQL the read, the change, the event and the Message-ID check are one statement; the
+ * condition is the same. A duplicate is found there as well as later: the earlier message's row
+ * was committed when it was received, before this one was.
  */
-async function startItem(ctx: ServerContext, itemId: string): Promise<Item | undefined> {
+async function startItem(ctx: ServerContext, itemId: string): Promise<StartedItem | undefined> {
   const db = ctx.database.db;
   if (ctx.database.dialect !== "postgres") {
     const row = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
     if (!row || ended(row)) return undefined;
     await setItem(ctx, row, { status: "Started" }, { event: "started" });
-    return row;
+    return { row, firstWithMessageId: async () => (row.message_id ? firstItemWithMessageId(ctx, row, [row.message_id], row.created_at) : null) };
   }
   const now = ctx.clock.now();
   // The event's firm and item are the changed row's.
   const { id, level, event, detail } = eventRow({ firmId: 0, event: "started", at: now });
-  const { rows } = await sql<Item>`with
+  // The same rows as receivedWith's, the first received.
+  const { rows } = await sql<Item & { first_with_message_id: string | null }>`with
     old as (select * from inbox_item where id = ${itemId}),
     changed as (update inbox_item set status = 'Started', updated_at = ${now}
       where id = (select id from old where status not in ('Succeeded', 'Canceled', 'Manual')
@@ -87,9 +97,14 @@ async function startItem(ctx: ServerContext, itemId: string): Promise<Item | und
       returning id, firm_id),
     logged as (insert into event_log (id, firm_id, inbox_item_id, level, event, detail, created_at)
       select ${id}, firm_id, id, ${level}, ${event}, ${detail}, ${now} from changed)
-    select * from old`.execute(db);
-  const row = rows[0];
-  return row && !ended(row) ? row : undefined;
+    select old.*, (select other.id from inbox_item other
+        where other.firm_id = old.firm_id and other.message_id = old.message_id and other.parent_id is null
+          and other.id <> old.id and other.created_at <= old.created_at
+        order by other.created_at, other.id limit 1) as first_with_message_id
+      from old`.execute(db);
+  if (!rows[0]) return undefined;
+  const { first_with_message_id: first, ...row } = rows[0];
+  return ended(row) ? undefined : { row, firstWithMessageId: async () => first };
 }
 
 /**
@@ -98,8 +113,9 @@ async function startItem(ctx: ServerContext, itemId: string): Promise<Item | und
  * linked items, then match each docket to a case and record envelope and documents.
  */
 export async function processInboxItem(ctx: ServerContext, itemId: string): Promise<void> {
-  const row = await startItem(ctx, itemId);
-  if (!row) return;
+  const started = await startItem(ctx, itemId);
+  if (!started) return;
+  const { row } = started;
 
   // Parsed once, here; everything after reads the kept result (and linked items copy it).
   // What the parser read is recorded in many places (case names, descriptions, docket text).
@@ -167,16 +183,14 @@ export async function processInboxItem(ctx: ServerContext, itemId: string): Prom
       const reason = message("pipeline:courtSenderNotAccepted", { domain: senderDomain });
       return askAboutCourtMail(ctx, item, {}, reason, reason, "sender not accepted");
     }
-    if (item.message_id) {
-      const first = await firstItemWithMessageId(ctx, item, [item.message_id], item.created_at);
-      if (first) {
-        return setItem(
-          ctx,
-          item,
-          { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first, disposition_text: message("pipeline:duplicateMessage") },
-          { event: "duplicate message", detail: first },
-        );
-      }
+    const first = await started.firstWithMessageId();
+    if (first) {
+      return setItem(
+        ctx,
+        item,
+        { status: "Succeeded", disposition: "Ignored", duplicate_of_id: first, disposition_text: message("pipeline:duplicateMessage") },
+        { event: "duplicate message", detail: first },
+      );
     }
     // A notice a person answered or forwarded: linked to the original when the firm has it,
     // processed as the notice it is when not.
