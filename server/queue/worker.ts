@@ -163,12 +163,23 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
   let polls = 0;
   let idleWaiters: { after: number; resolve: () => void }[] = [];
   let busy = 0;
+  // Idle loops take turns: while the queue is empty one loop polls every IDLE_POLL_MS and the
+  // others wait, so a process's empty polls do not grow with its loops. A poll that finds a job
+  // hands the turn on, and the loop given it polls at once: a job found may not be the last.
+  let turnTaken = false;
+  let waitingForTurn: (() => void)[] = [];
+  const passTurn = () => {
+    const next = waitingForTurn.shift();
+    turnTaken = next !== undefined;
+    next?.();
+  };
 
   const leaseMs = ctx.config.ECFX_JOB_LEASE_SECONDS * 1000;
   const loop = async () => {
     await released;
     // The claim made with the last job's completion, as a poll of its own.
     let carried: { poll: number; job: ClaimedJob | undefined } | undefined;
+    let hasTurn = false;
     while (!stopping) {
       // Counted busy while claiming (and while carrying a claim): another loop's empty poll must
       // not call the queue drained while this claim may still bring a job back.
@@ -187,8 +198,18 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
           idleWaiters.filter((w) => poll > w.after).forEach((w) => w.resolve());
           idleWaiters = idleWaiters.filter((w) => poll <= w.after);
         }
-        await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+        if (hasTurn || !turnTaken) {
+          hasTurn = turnTaken = true;
+          await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+        } else {
+          await new Promise<void>((resolve) => waitingForTurn.push(resolve));
+          hasTurn = true;
+        }
         continue;
+      }
+      if (hasTurn) {
+        hasTurn = false;
+        passTurn();
       }
       const started = process.hrtime.bigint();
       const handler = handlers[job.kind as JobKind] as JobHandler | undefined;
@@ -231,6 +252,8 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
     async stop() {
       stopping = true;
       clearInterval(sweeper);
+      waitingForTurn.forEach((resolve) => resolve());
+      waitingForTurn = [];
       await Promise.all(loops);
     },
     drain() {

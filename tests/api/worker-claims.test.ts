@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type KyselyPlugin, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../app/common/logger";
 import { logCapture } from "../log-capture";
@@ -215,6 +215,44 @@ describe.each(backends)("a worker completing a job and taking the next together 
     } finally {
       await Promise.all(workers.map((worker) => worker.stop()));
       await Promise.all(databases.map((database) => database.close()));
+    }
+  });
+  it("polls an empty queue from one loop at a time, and every loop takes jobs once they come", async () => {
+    // Every statement the worker sends, counted: with no job queued, only its polls.
+    let statements = 0;
+    // (Counted by their results: a query built into another is transformed, not run, on its own.)
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements++;
+        return args.result;
+      },
+    };
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const running_: string[] = [];
+    const worker = startWorker(
+      { ...running.ctx, database: { ...running.ctx.database, db: db().withPlugin(counting) } },
+      withStep(async (refId) => {
+        running_.push(refId);
+        await held;
+      }),
+      4,
+    );
+    try {
+      await worker.drain();
+      statements = 0;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // One poll every 250 ms (four loops polling each would make sixteen); a slow machine polls less.
+      expect(statements).toBeLessThanOrEqual(6);
+      for (const ref of ["one", "two", "three", "four"]) await queue(ref);
+      // A poll that finds a job hands the turn on at once: all four loops run a job together.
+      for (let i = 0; i < 400 && running_.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect([...running_].sort()).toEqual(["four", "one", "three", "two"]);
+    } finally {
+      release();
+      await worker.drain();
+      await worker.stop();
     }
   });
 });

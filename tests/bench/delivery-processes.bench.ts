@@ -34,7 +34,7 @@ const RATES = (process.argv[4] ?? "30,40,50,60,80").split(",").map(Number);
 const SECONDS = Number(process.argv[5] ?? 10);
 const AIM_MS = 1_000;
 /**
- * Notices sent, and waited for, before the measured ones: a firm's worker runs for days, so its
+ * Notices per worker sent, and waited for, before the measured ones: a firm's worker runs for days, so its
  * start (loading, compiling the hot paths, the first connections) is no part of a steady rate.
  */
 const WARM_UP = 40;
@@ -47,6 +47,8 @@ interface RateResult {
   p95: number;
   done: number;
   cpuPerNotice: number;
+  /** The same, split: the API and SMTP process, the workers, PostgreSQL's backends. */
+  split: { front: number; workers: number; backends: number };
   /** Stages tried again later (the workers' own warnings), per notice. */
   retriesPerNotice: number;
   /** PostgreSQL only: what its counters and lock table said over the measured notices. */
@@ -149,10 +151,21 @@ async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
       const db = database.db;
       await db.updateTable("firm").set({ storage_policy_id: policy }).where("is_default", "=", 1).execute();
       // CPU of every process of the product, and of PostgreSQL's backends for its database once.
-      const meters = products.map((p, i) => productCpu(p.child.pid!, i === 0 ? data : { ...data, env: { ...data.env, DATABASE_URL: "" } }));
-      const cpu = () => meters.reduce((sum, meter) => sum + meter(), 0);
+      const withBackends = productCpu(front.child.pid!, data);
+      const frontOnly = productCpu(front.child.pid!, data, false);
+      const workersOnly = productCpu(
+        workers.map((worker) => worker.child.pid!),
+        data,
+        false,
+      );
+      const cpu = () => {
+        const [all, front, workers] = [withBackends(), frontOnly(), workersOnly()];
+        return { total: all + workers, front, workers, backends: all - front };
+      };
       const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, pool: true, maxConnections: 10, ignoreTLS: true });
-      const messages = distinctNotices(WARM_UP + count);
+      // Each worker warms up as one alone would.
+      const warmUp = WARM_UP * WORKERS;
+      const messages = distinctNotices(warmUp + count);
       /** Sends `raw` at `perSecond`, paced by the clock, not by the replies: the rate holds when the product falls behind. */
       const sendAt = async (raw: string[], perSecond: number) => {
         const from = Date.now();
@@ -164,16 +177,17 @@ async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
         }
         await Promise.all(sends);
       };
-      await sendAt(messages.slice(0, WARM_UP), 10);
-      await waitUntilDelivered(db, WARM_UP);
+      await sendAt(messages.slice(0, warmUp), 10);
+      await waitUntilDelivered(db, warmUp);
       const cpuBefore = cpu();
       const retriedBefore = workers.reduce((sum, worker) => sum + occurrences(worker.log(), RETRIED), 0);
       const watching = BACKEND === "postgres" ? await watchContention(database, new URL(data.env.DATABASE_URL!).pathname.slice(1)) : undefined;
       const started = Date.now();
-      await sendAt(messages.slice(WARM_UP), rate);
+      await sendAt(messages.slice(warmUp), rate);
       transport.close();
-      await waitUntilDelivered(db, WARM_UP + count);
-      const cpuUsed = cpu() - cpuBefore;
+      await waitUntilDelivered(db, warmUp + count);
+      const cpuAfter = cpu();
+      const cpuUsed = cpuAfter.total - cpuBefore.total;
       const contention = await watching?.(count);
       const retried = workers.reduce((sum, worker) => sum + occurrences(worker.log(), RETRIED), 0) - retriedBefore;
       // The warm-up's notices were all received before the clock started.
@@ -196,6 +210,11 @@ async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
         p95: sorted.length < count ? Infinity : percentile(sorted, 95),
         done: both.length,
         cpuPerNotice: cpuUsed / count,
+        split: {
+          front: (cpuAfter.front - cpuBefore.front) / count,
+          workers: (cpuAfter.workers - cpuBefore.workers) / count,
+          backends: (cpuAfter.backends - cpuBefore.backends) / count,
+        },
         retriesPerNotice: retried / count,
         contention,
       };
@@ -232,7 +251,7 @@ async function main() {
     const r = await runAt(rate, pgUrl);
     const p95 = Number.isFinite(r.p95) ? `${r.p95} ms` : `not all done (${r.done} of ${rate * SECONDS})`;
     console.log(
-      `  ${String(rate).padStart(3)}/s: p50 ${r.p50} ms, p95 ${p95}, CPU ${r.cpuPerNotice.toFixed(1)} ms per notice (${(r.cpuPerNotice / bare).toFixed(1)}× the bare pipeline)`,
+      `  ${String(rate).padStart(3)}/s: p50 ${r.p50} ms, p95 ${p95}, CPU ${r.cpuPerNotice.toFixed(1)} ms per notice (${(r.cpuPerNotice / bare).toFixed(1)}× the bare pipeline: API and SMTP ${r.split.front.toFixed(1)}, workers ${r.split.workers.toFixed(1)}${BACKEND === "postgres" ? `, backends ${r.split.backends.toFixed(1)}` : ""})`,
     );
     const c = r.contention;
     console.log(
