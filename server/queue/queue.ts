@@ -55,7 +55,7 @@ export async function enqueueAll(trx: Kysely<DB>, firmId: number, jobs: NextJob[
  * A job as a worker takes it: with the version of its firm's words, read in the same statement,
  * and on PostgreSQL its firm's record and webhooks (firmReadsOfClaim).
  */
-export type ClaimedJob = Job & { dictionary_version: number; firm_row?: unknown; webhook_rows?: unknown };
+export type ClaimedJob = Job & { dictionary_version: number; firm_row?: unknown; webhook_rows?: unknown; more_due: boolean | number };
 
 /** The next due job's id, locked for this claim on PostgreSQL (several workers never take the same job). */
 function nextDue(ctx: ServerContext, now: number, passing?: string) {
@@ -73,7 +73,9 @@ function claimed(ctx: ServerContext, workerId: string, leaseMs: number, now: num
   const firm = ctx.database.dialect === "postgres" ? sql`, ${firmOfJobColumns(ctx.database.db)}` : sql``;
   return sql`update job set locked_until = ${now + leaseMs}, locked_by = ${workerId}, attempts = attempts + 1
     where id = (${nextDue(ctx, now, passing)})
-    returning *, (select dictionary_version from firm where firm.id = job.firm_id) as dictionary_version ${firm}`;
+    returning *, (select dictionary_version from firm where firm.id = job.firm_id) as dictionary_version,
+      exists (select 1 from job as due where due.run_at <= ${now} and (due.locked_until is null or due.locked_until < ${now})
+        and due.id <> job.id) as more_due ${firm}`;
 }
 
 /**

@@ -165,13 +165,13 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
   let busy = 0;
   // Idle loops take turns: while the queue is empty one loop polls every IDLE_POLL_MS and the
   // others wait, so a process's empty polls do not grow with its loops. A poll that finds a job
-  // hands the turn on, and the loop given it polls at once: a job found may not be the last.
+  // hands the turn on, and the loop given it polls at once when the claim saw more jobs due.
   let turnTaken = false;
-  let waitingForTurn: (() => void)[] = [];
-  const passTurn = () => {
+  let waitingForTurn: ((atOnce: boolean) => void)[] = [];
+  const passTurn = (atOnce: boolean) => {
     const next = waitingForTurn.shift();
     turnTaken = next !== undefined;
-    next?.();
+    next?.(atOnce);
   };
 
   const leaseMs = ctx.config.ECFX_JOB_LEASE_SECONDS * 1000;
@@ -198,18 +198,14 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
           idleWaiters.filter((w) => poll > w.after).forEach((w) => w.resolve());
           idleWaiters = idleWaiters.filter((w) => poll <= w.after);
         }
-        if (hasTurn || !turnTaken) {
-          hasTurn = turnTaken = true;
-          await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
-        } else {
-          await new Promise<void>((resolve) => waitingForTurn.push(resolve));
-          hasTurn = true;
-        }
+        const atOnce = hasTurn || !turnTaken ? false : await new Promise<boolean>((resolve) => waitingForTurn.push(resolve));
+        hasTurn = turnTaken = true;
+        if (!atOnce) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
         continue;
       }
       if (hasTurn) {
         hasTurn = false;
-        passTurn();
+        passTurn(Boolean(job.more_due));
       }
       const started = process.hrtime.bigint();
       const handler = handlers[job.kind as JobKind] as JobHandler | undefined;
@@ -252,7 +248,7 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
     async stop() {
       stopping = true;
       clearInterval(sweeper);
-      waitingForTurn.forEach((resolve) => resolve());
+      waitingForTurn.forEach((resolve) => resolve(true));
       waitingForTurn = [];
       await Promise.all(loops);
     },
