@@ -157,7 +157,62 @@ function markdownBlock(m: Machine, results: BackendResult[], scripts: ScriptResu
   const failures = results.flatMap((r) => r.failures.map((f) => `- ${r.backend}: ${f}`));
   if (failures.length) lines.push("Failures:", "", ...failures, "");
   for (const r of scripts) lines.push(`${r.title} (\`${r.command}\`):`, "", "```", r.output, "```", "");
+  const aims = postgresAims(scripts);
+  if (aims) lines.push("PostgreSQL against SQLite, and three workers against one, from the figures above:", "", aims, "");
   return lines.join("\n");
+}
+
+// PostgreSQL against SQLite, and three workers against one, read from the scripts' outputs of
+// the same run: the figures issue #46 sets its aims on, as ratios within one run.
+
+/** The figures of one pipeline.bench.ts output. */
+function pipelineFigures(output: string): { statements: number; cpu: number } | null {
+  const statements = /statements per notice, until filed and mailed: ([\d.]+)/.exec(output);
+  const cpu = /CPU per notice until filed and mailed: ([\d.]+) ms/.exec(output);
+  return statements && cpu ? { statements: Number(statements[1]), cpu: Number(cpu[1]) } : null;
+}
+
+/** CPU per notice at each rate of one delivery-processes.bench.ts output. */
+function cpuByRate(output: string): Map<number, number> {
+  const rates = new Map<number, number>();
+  for (const [, rate, cpu] of output.matchAll(/^\s*(\d+)\/s: .*?CPU ([\d.]+) ms per notice/gm)) rates.set(Number(rate), Number(cpu));
+  return rates;
+}
+
+const outputOf = (scripts: ScriptResult[], script: string, ...args: string[]) =>
+  scripts.find((s) => s.command.includes(`tests/bench/${script}`) && args.every((arg) => s.command.split(" ").includes(arg)))?.output ?? "";
+
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+/** The comparison as a Markdown table; empty when the run has neither database's figures. */
+export function postgresAims(scripts: ScriptResult[]): string {
+  const rows: string[][] = [];
+  const sqlite = pipelineFigures(outputOf(scripts, "pipeline.bench.ts", "sqlite"));
+  const postgres = pipelineFigures(outputOf(scripts, "pipeline.bench.ts", "postgres"));
+  if (sqlite && postgres) {
+    rows.push(["statements per notice (the burst, one process)", `${sqlite.statements}`, `${postgres.statements}`, "", "PostgreSQL at most 40"]);
+    rows.push([
+      "CPU per notice, ms (the burst, one process, with its backends)",
+      `${sqlite.cpu}`,
+      `${postgres.cpu}`,
+      ratio(postgres.cpu, sqlite.cpu),
+      "at most 1.2×",
+    ]);
+  }
+  const sqliteOne = cpuByRate(outputOf(scripts, "delivery-processes.bench.ts", "sqlite", "1"));
+  const postgresOne = cpuByRate(outputOf(scripts, "delivery-processes.bench.ts", "postgres", "1"));
+  const postgresThree = cpuByRate(outputOf(scripts, "delivery-processes.bench.ts", "postgres", "3"));
+  for (const [rate, one] of postgresOne) {
+    const lite = sqliteOne.get(rate);
+    if (lite !== undefined) rows.push([`CPU per notice, ms, separate processes, 1 worker, ${rate}/s`, `${lite}`, `${one}`, ratio(one, lite), "at most 1.2×"]);
+  }
+  for (const [rate, one] of postgresOne) {
+    const three = postgresThree.get(rate);
+    if (three !== undefined)
+      rows.push([`PostgreSQL CPU per notice, ms, 3 workers against 1, ${rate}/s`, "", `${one} → ${three}`, ratio(three, one), "at most 1.10×"]);
+  }
+  if (rows.length === 0) return "";
+  return ["| in this run | SQLite | PostgreSQL | ratio | aim |", "| --- | --- | --- | --- | --- |", ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
 }
 
 export const BEGIN = "<!-- bench:begin (written by npm run bench) -->";

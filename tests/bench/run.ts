@@ -8,7 +8,7 @@
 // rate, in → filed and mailed), and sizes the scripts the sign-in and list pages send.
 // Prints a table with the machine it ran on and rewrites the "Latest results" section of
 // docs/benchmarks.md (between its markers; the rest of the page is how to run each benchmark).
-import { type BackendResult, type ScriptResult, consolePageTable, machine, machineLine, terminalTable, writeDocs } from "./report";
+import { type BackendResult, type ScriptResult, consolePageTable, machine, machineLine, postgresAims, terminalTable, writeDocs } from "./report";
 import { type BackendName, ROOT, findPostgres, prepareData, runBenchScript, runSeed, startProduct } from "./product";
 import { runApiSearches, runConsolePage } from "./search";
 
@@ -92,6 +92,8 @@ async function main(): Promise<number> {
   console.log(`${consolePageTable(results)}\n`);
   for (const r of results) for (const f of r.failures) console.log(`${r.backend} FAILED: ${f}`);
   for (const r of scripts) console.log(`\n${r.title}:\n${r.output}`);
+  const aims = postgresAims(scripts);
+  if (aims) console.log(`\nPostgreSQL against SQLite, and three workers against one:\n${aims}`);
   if (opts.docs) {
     const args = process.argv.slice(2);
     const command = args.length ? `npm run bench -- ${args.join(" ")}` : "npm run bench";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BEGIN, END, type Machine, withLatestResults, writeDocs } from "../bench/report";
+import { BEGIN, END, type Machine, postgresAims, withLatestResults, writeDocs } from "../bench/report";
 
 // `npm run bench` rewrites only the "Latest results" section of docs/benchmarks.md: how to run
 // each benchmark stays as written, and earlier results are left to git.
@@ -41,5 +41,37 @@ describe("the benchmarks page", () => {
     expect(written).toContain("throughput: 3530 notices/s");
     expect(written.startsWith("# Benchmarks\n\n## Running them\n\nHow to run each one.\n\n")).toBe(true);
     expect(written.endsWith("\n## After\n\nKept too.\n")).toBe(true);
+  });
+});
+
+describe("PostgreSQL against SQLite in one run", () => {
+  const script = (command: string, output: string) => ({ title: command, command: `npx tsx tests/bench/${command}`, output });
+  const pipeline = (statements: number, cpu: number) =>
+    `  statements per notice, until filed and mailed: ${statements}\n  CPU per notice until filed and mailed: ${cpu} ms (this process, 20.0; database backends 0.0)`;
+  const rates = (cpu: Record<number, number>) =>
+    Object.entries(cpu)
+      .map(([rate, ms]) => `   ${rate}/s: p50 100 ms, p95 200 ms, CPU ${ms} ms per notice (5.0× the bare pipeline: API and SMTP 3.0, workers 20.0)`)
+      .join("\n");
+
+  it("gives each aim's figures and their ratio, rate by rate", () => {
+    const table = postgresAims([
+      script("pipeline.bench.ts 400 sqlite 12", pipeline(145.3, 30)),
+      script("pipeline.bench.ts 400 postgres 12", pipeline(40.1, 45)),
+      script("delivery-processes.bench.ts sqlite 1 10,15 10", rates({ 10: 25, 15: 26 })),
+      script("delivery-processes.bench.ts sqlite 2 10,15 10", rates({ 10: 99, 15: 99 })),
+      script("delivery-processes.bench.ts postgres 1 10,15 10", rates({ 10: 50, 15: 52 })),
+      script("delivery-processes.bench.ts postgres 3 10 10", rates({ 10: 55 })),
+    ]);
+    expect(table.split("\n").slice(2)).toEqual([
+      "| statements per notice (the burst, one process) | 145.3 | 40.1 |  | PostgreSQL at most 40 |",
+      "| CPU per notice, ms (the burst, one process, with its backends) | 30 | 45 | 1.50× | at most 1.2× |",
+      "| CPU per notice, ms, separate processes, 1 worker, 10/s | 25 | 50 | 2.00× | at most 1.2× |",
+      "| CPU per notice, ms, separate processes, 1 worker, 15/s | 26 | 52 | 2.00× | at most 1.2× |",
+      "| PostgreSQL CPU per notice, ms, 3 workers against 1, 10/s |  | 50 → 55 | 1.10× | at most 1.10× |",
+    ]);
+  });
+
+  it("says nothing when PostgreSQL was not measured", () => {
+    expect(postgresAims([script("pipeline.bench.ts 400 sqlite 12", pipeline(145.3, 30))])).toBe("");
   });
 });
