@@ -1,5 +1,5 @@
 import type { DMS_STATUSES } from "../../app/common/resources/inbox";
-import type { Kysely } from "kysely";
+import type { Kysely, QueryCreator } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB, OutboundMailRow } from "../db/schema";
 import { isUniqueViolation } from "../lib/errors";
@@ -9,7 +9,7 @@ import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterStorageAttempt } from "../queue/after-processing";
 import { type EventEntry, type EventLevel, type EventName, logEvent } from "../queue/event-log";
-import { changeLoggedInOneStatement } from "../queue/logged-change";
+import { type AlsoWritten, changeLoggedInOneStatement } from "../queue/logged-change";
 import { type NextJob, RetryLater, enqueue, enqueueAll } from "../queue/queue";
 import {
   DmsLocationTaken,
@@ -24,7 +24,9 @@ import { targetForCredential } from "../dms/dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, filingSubject, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
 import { renderDocumentProperties, renderStorageLocation } from "../dms/path-template";
 import { type StoragePolicy, policyChain, resolveStoragePolicy } from "./policy-resolution";
-import { emitWebhookEvent } from "../webhooks/webhook-events";
+import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhook-events";
+import { inJob } from "../db/job-reads";
+import { type ExistingRecord, type KnownReads, readStorageStart, recordsOfItem } from "./filing-reads";
 
 /** Attempts of the storage job before it is marked failed (the worker's limit for item jobs). */
 export const MAX_STORAGE_ATTEMPTS = 5;
@@ -47,41 +49,44 @@ interface Filing {
  * with back-off ("delayed"); the last one marks the item failed and reports it to the firm.
  */
 export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt: number): Promise<void> {
-  const item = await ctx.database.db
-    .selectFrom("inbox_item")
-    .select(["id", "firm_id", "case_id", "parent_id", "subject", "created_at", "disposition"])
-    .where("id", "=", itemId)
-    .executeTakeFirst();
+  const start = await readStorageStart(ctx.database, itemId);
+  const item = start?.item;
   // Only a notice recorded on a case has anything to file.
-  if (!item || item.disposition !== "Processed" || !item.case_id) return;
+  if (!start || !item || item.disposition !== "Processed" || !item.case_id) return;
   const filingItem: FilingItem = { ...item, case_id: item.case_id };
   const final = attempt >= MAX_STORAGE_ATTEMPTS;
 
   let filed: Filed | null;
   try {
-    const resolved = await resolveStoragePolicy(ctx.database.db, item.firm_id, item.case_id);
+    const resolved = await resolveStoragePolicy(ctx.database.db, item.firm_id, start, start.known?.policies);
     if (!resolved) {
-      await finish(ctx, filingItem, "canceled", { event: "storage canceled", detail: message("storage:events.noPolicy") });
+      await cancel(ctx, filingItem, message("storage:events.noPolicy"));
       return;
     }
     await setDmsStatus(ctx, filingItem, "started", {
       event: "storage started",
       detail: message("storage:events.started", { policy: resolved.policy.name, level: message(`storage:levels.${resolved.level}`), attempt }),
     });
-    filed = await fileAll(ctx, filingItem, resolved.policy, final);
+    filed = await fileAll(ctx, filingItem, resolved.policy, final, start.known);
   } catch (error) {
-    filed = { errors: [failureOf(error, errorText(error))], documents: [] };
+    filed = { errors: [failureOf(error, errorText(error))], documents: [], records: [] };
   }
   if (filed === null) {
-    await finish(ctx, filingItem, "canceled", { event: "storage canceled", detail: message("storage:events.nothingToStore") });
+    await cancel(ctx, filingItem, message("storage:events.nothingToStore"));
     return;
   }
-  const { errors, documents } = filed;
+  const { errors } = filed;
   if (errors.length === 0) {
-    await finish(ctx, filingItem, "succeeded", { event: "storage succeeded" }, async (trx) => {
-      await updateDocumentStatuses(trx, filingItem, documents, final);
-      await emitWebhookEvent(trx, { firmId: item.firm_id, event: "documents.stored", inboxItemId: item.id, at: ctx.clock.now() });
-    });
+    const stored = (trx: Kysely<DB>) =>
+      emitWebhookEvent(trx, { firmId: item.firm_id, event: "documents.stored", inboxItemId: item.id, at: ctx.clock.now() }).then(() => undefined);
+    await finish(
+      ctx,
+      filingItem,
+      "succeeded",
+      { event: "storage succeeded" },
+      documentMoves(filed, final),
+      (await toldOfStored(ctx, item.firm_id)) ? stored : undefined,
+    );
     return;
   }
   const detail = errors
@@ -90,18 +95,15 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
     .slice(0, 2000);
   // A refusal no retry can mend (wrong secret, missing folder with creation off) fails now, not after every attempt.
   if (!final && errors.some((e) => !e.permanent)) {
-    await setDmsStatus(ctx, filingItem, "delayed", { event: "storage delayed", detail, level: "WARNING" }, [], (trx) =>
-      updateDocumentStatuses(trx, filingItem, documents, false),
-    );
+    await setDmsStatus(ctx, filingItem, "delayed", { event: "storage delayed", detail, level: "WARNING" }, [], documentMoves(filed, false));
     const wait = Math.max(0, ...errors.map((e) => e.retryAfterMs ?? 0));
     throw wait > 0 ? new RetryLater(detail, wait) : new Error(detail);
   }
   if (!final) await markFailed(ctx, filingItem);
   // The report and the job that sends it are recorded with the failure: whoever sees the item
   // failed finds its report too, and a crash after the commit leaves the job to send it.
-  await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" }, async (trx) => {
-    // The attempt is over: what is not stored by now has failed.
-    await updateDocumentStatuses(trx, filingItem, documents, true);
+  // The attempt is over: what is not stored by now has failed.
+  await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" }, documentMoves(filed, true), async (trx) => {
     const report = await recordFailureReport(
       ctx,
       trx,
@@ -113,10 +115,12 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
   });
 }
 
-/** What an attempt filed: the failures, and the notice's documents, whose statuses are recorded with its outcome. */
+/** What an attempt filed: the failures, and the notice's documents, whose statuses are recorded with its outcome from the item's records. */
 interface Filed {
   errors: FilingFailure[];
   documents: Document[];
+  /** The item's records as this attempt left them. */
+  records: ExistingRecord[];
 }
 
 /** Why one filing was not stored, and whether another attempt could store it. */
@@ -158,27 +162,36 @@ async function markFailed(ctx: ServerContext, item: FilingItem): Promise<void> {
 }
 
 /** Stores every filing of the policy chain; what this attempt filed, or null when the policies file nothing. */
-async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolicy, final: boolean): Promise<Filed | null> {
+async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolicy, final: boolean, known: KnownReads | null): Promise<Filed | null> {
   const notice = await loadFilingNotice(ctx, item);
-  const chain = await policyChain(ctx.database.db, item.firm_id, first);
+  const chain = await policyChain(ctx.database.db, item.firm_id, first, known?.policies);
   if (chain.every((policy) => filingsOf(policy, notice).length === 0)) return null;
+  const records = known?.records ?? (await recordsOfItem(ctx.database.db, item.id));
   const errors: FilingFailure[] = [];
   for (const policy of chain) {
     const filings = filingsOf(policy, notice);
     if (filings.length === 0) continue;
     let target: DmsTarget | Error;
     try {
-      target = (await targetForCredential(ctx, item.firm_id, policy.dms_credential_id)).target;
+      const credential = known ? (known.credentials.get(policy.dms_credential_id) ?? null) : undefined;
+      target = (await targetForCredential(ctx, item.firm_id, policy.dms_credential_id, credential)).target;
     } catch (error) {
       // Recorded against each filing below, so every record says why it was not stored.
       target = error instanceof Error ? error : new Error(String(error));
     }
     for (const filing of filings) {
-      const error = await fileOne(ctx, notice, filing, target, final);
+      const error = await fileOne(ctx, { notice, records, known }, filing, target, final);
       if (error) errors.push(error);
     }
   }
-  return { errors, documents: notice.documents };
+  return { errors, documents: notice.documents, records };
+}
+
+/** What the filings of one attempt share: the notice, the item's records (kept as the attempt writes them) and what was read with the item. */
+interface Attempt {
+  notice: FilingNotice;
+  records: ExistingRecord[];
+  known: KnownReads | null;
 }
 
 function filingsOf(policy: StoragePolicy, notice: FilingNotice): Filing[] {
@@ -193,18 +206,12 @@ function filingsOf(policy: StoragePolicy, notice: FilingNotice): Filing[] {
  * file is meant to go and what it holds are committed ("writing") before the write, so an attempt
  * after a crash adopts the copy its predecessor left instead of filing a second one.
  */
-async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing, target: DmsTarget | Error, final: boolean): Promise<FilingFailure | null> {
+async function fileOne(ctx: ServerContext, attempt: Attempt, filing: Filing, target: DmsTarget | Error, final: boolean): Promise<FilingFailure | null> {
   const db = ctx.database.db;
+  const { notice, records, known } = attempt;
   const { item } = notice;
   const documentId = filing.document?.id ?? null;
-  const existing = await db
-    .selectFrom("dms_record")
-    .select(["id", "status", "attempts", "intended_location", "intended_path", "content_hash"])
-    .where("inbox_item_id", "=", item.id)
-    .where("storage_policy_id", "=", filing.policy.id)
-    .where("what", "=", filing.what)
-    .where((eb) => (documentId ? eb("document_id", "=", documentId) : eb("document_id", "is", null)))
-    .executeTakeFirst();
+  const existing = records.find((r) => r.storage_policy_id === filing.policy.id && r.what === filing.what && r.document_id === documentId);
   if (existing?.status === "succeeded") return null;
 
   const now = ctx.clock.now();
@@ -216,6 +223,7 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
       .where("id", "=", recordId)
       .execute();
   } else {
+    records.push({ ...NEW_RECORD, id: recordId, storage_policy_id: filing.policy.id, what: filing.what, document_id: documentId });
     await db
       .insertInto("dms_record")
       .values({
@@ -245,7 +253,9 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
         ? { location: existing.intended_location, contentHash: existing.content_hash, idempotencyKey: recordId, path: existing.intended_path ?? undefined }
         : null;
     const adopted = earlier ? await adoptable(ctx, target, earlier, item.firm_id, filing.policy) : null;
-    const file = filing.document ? await documentFile(ctx, filing.document) : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml");
+    const file = filing.document
+      ? await documentFile(ctx, filing.document, known ? (known.contentTypes.get(filing.document.file_id!) ?? null) : undefined)
+      : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml", known?.raw ?? undefined);
     label = file.label;
     const stored = adopted ?? (await writeOnce(ctx, target, recordId, filing, notice, file));
     const event = adopted ? "storage:events.adopted" : "storage:events.stored";
@@ -264,14 +274,17 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
         await trx.updateTable("dms_record").set(succeeded).where("id", "=", recordId).execute();
         await logEvent(trx, logged);
       });
+    noteStatus(records, recordId, "succeeded");
     return null;
   } catch (error) {
     const text = errorText(error);
+    const status = final ? "failed" : "delayed";
     await db
       .updateTable("dms_record")
-      .set({ status: final ? "failed" : "delayed", error: text.slice(0, 1000), updated_at: ctx.clock.now() })
+      .set({ status, error: text.slice(0, 1000), updated_at: ctx.clock.now() })
       .where("id", "=", recordId)
       .execute();
+    noteStatus(records, recordId, status);
     return failureOf(error, `${label}: ${text}`);
   }
 }
@@ -370,32 +383,56 @@ function documentProperties(policy: StoragePolicy): Record<string, string> {
   }
 }
 
-/** Each document's status from its records, written through `db` (the transaction of the attempt's outcome): stored by every policy, waiting, failed, or not to be stored. */
-async function updateDocumentStatuses(db: Kysely<DB>, item: FilingItem, documents: Document[], final: boolean): Promise<void> {
-  if (documents.length === 0) return;
-  const records = await db
-    .selectFrom("dms_record")
-    .select(["document_id", "status"])
-    .where("inbox_item_id", "=", item.id)
-    .where("what", "=", "document")
-    .execute();
-  // One update per status the documents move to, not one per document.
+/** A record as a first attempt inserts it. */
+const NEW_RECORD: Omit<ExistingRecord, "id" | "storage_policy_id" | "what" | "document_id"> = {
+  status: "started",
+  attempts: 1,
+  intended_location: null,
+  intended_path: null,
+  content_hash: null,
+};
+
+/** Keeps the attempt's copy of the item's records as it writes them. */
+function noteStatus(records: ExistingRecord[], recordId: string, status: string): void {
+  const record = records.find((r) => r.id === recordId);
+  if (record) record.status = status;
+}
+
+/**
+ * Each document's status from the item's records: stored by every policy, waiting, failed, or not
+ * to be stored; one update per status the documents move to, written with the attempt's outcome.
+ */
+function documentMoves({ documents, records }: Filed, final: boolean): AlsoWritten[] {
   const moving = new Map<DmsStatus, string[]>();
   for (const document of documents) {
-    const own = records.filter((r) => r.document_id === document.id);
+    const own = records.filter((r) => r.what === "document" && r.document_id === document.id);
     const status: DmsStatus = own.length === 0 ? "canceled" : own.every((r) => r.status === "succeeded") ? "succeeded" : final ? "failed" : "delayed";
     if (status !== document.dms_status) moving.set(status, [...(moving.get(status) ?? []), document.id]);
   }
-  for (const [status, ids] of moving) await db.updateTable("document").set({ dms_status: status }).where("id", "in", ids).execute();
+  return [...moving].map(
+    ([status, ids]) =>
+      (qc: QueryCreator<DB>) =>
+        qc.updateTable("document").set({ dms_status: status }).where("id", "in", ids),
+  );
 }
 
-/** Sets the item's DMS status, with its event, the jobs that follow and whatever `alsoRecord` writes, in one transaction (one statement on PostgreSQL without `alsoRecord`). */
+/** Whether a webhook of the firm hears that the documents were stored: known in a job (with its claim on PostgreSQL); outside one, read in the transaction. */
+async function toldOfStored(ctx: ServerContext, firmId: number): Promise<boolean> {
+  return !inJob() || (await webhookSubscribers(ctx.database.db, firmId, "documents.stored")).length > 0;
+}
+
+/**
+ * Sets the item's DMS status, with its event, the jobs that follow, the documents' statuses
+ * (`writes`) and whatever `alsoRecord` writes, in one transaction (one statement on PostgreSQL
+ * without `alsoRecord`).
+ */
 async function setDmsStatus(
   ctx: ServerContext,
   item: { id: string; firm_id: number },
   status: DmsStatus,
   event: { event: EventName; detail?: string; level?: EventLevel },
   next: NextJob[] = [],
+  writes: AlsoWritten[] = [],
   alsoRecord?: (trx: Kysely<DB>) => Promise<void>,
 ): Promise<void> {
   const now = ctx.clock.now();
@@ -406,6 +443,7 @@ async function setDmsStatus(
       { table: "inbox_item", id: item.id, set },
       { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event },
       next,
+      writes,
     );
     return;
   }
@@ -413,6 +451,7 @@ async function setDmsStatus(
     await trx.updateTable("inbox_item").set({ dms_status: status, updated_at: now }).where("id", "=", item.id).execute();
     await logEvent(trx, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
     await enqueueAll(trx, item.firm_id, next, now);
+    for (const write of writes) await trx.executeQuery(write(trx));
     await alsoRecord?.(trx);
   });
 }
@@ -423,17 +462,17 @@ async function finish(
   item: FilingItem,
   status: DmsStatus,
   event: { event: EventName; detail?: string; level?: EventLevel },
+  writes: AlsoWritten[],
   alsoRecord?: (trx: Kysely<DB>) => Promise<void>,
 ): Promise<void> {
-  if (status === "canceled") {
-    await ctx.database.db
-      .updateTable("document")
-      .set({ dms_status: "canceled" })
-      .where("processed_from_id", "=", item.id)
-      .where("dms_status", "in", ["new", "started"])
-      .execute();
-  }
-  await setDmsStatus(ctx, item, status, event, await jobsAfterStorageAttempt(ctx, item), alsoRecord);
+  await setDmsStatus(ctx, item, status, event, await jobsAfterStorageAttempt(ctx, item), writes, alsoRecord);
+}
+
+/** Nothing is to be filed: the item and its documents waiting to be are canceled. */
+function cancel(ctx: ServerContext, item: FilingItem, detail: string): Promise<void> {
+  const documents = (qc: QueryCreator<DB>) =>
+    qc.updateTable("document").set({ dms_status: "canceled" }).where("processed_from_id", "=", item.id).where("dms_status", "in", ["new", "started"]);
+  return finish(ctx, item, "canceled", { event: "storage canceled", detail }, [documents]);
 }
 
 /** The firm's DMS failure report of what could not be stored and why, recorded through `trx`; null when nobody is to get it. */
