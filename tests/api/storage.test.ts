@@ -10,6 +10,10 @@ import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
 import { type Worker, startWorker } from "../../server/queue/worker";
 import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { storeInboxItem } from "../../server/filing/store-inbox-item";
+import { readStorageStart, recordsOfItem } from "../../server/filing/filing-reads";
+import { policyChain, resolveStoragePolicy } from "../../server/filing/policy-resolution";
+import { rawMessageOf } from "../../server/filing/filing-data";
+import { credentialKind } from "../../server/dms/dms-targets";
 import { loadNoticeContext } from "../../server/db/case-context";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
@@ -221,6 +225,7 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
 
   it("lets a case-level policy override the firm's, and renders the notice as a PDF", async () => {
     const item = await deliver(variant(2, "2:24-cv-00124"));
+    ids.pdfItem = item.id;
     const records = await recordsOf(item.id);
     expect(records.map((r) => [r.what, r.status, r.storage_policy_id])).toEqual([
       ["document", "succeeded", ids.casePolicy],
@@ -280,12 +285,84 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     });
 
     const item = await deliver(variant(7, "2:24-cv-00127"));
+    ids.mirrorItem = item.id;
     const records = await recordsOf(item.id);
     expect(records).toHaveLength(2);
     const at = (policy: string) => records.find((r) => r.storage_policy_id === policy)!;
     expect(at(first)).toMatchObject({ status: "succeeded", location: "2_24-cv-127/2024-03-05 Main Document.pdf" });
     expect(at(second)).toMatchObject({ status: "succeeded", location: "copies/2024-03-05 Main Document.pdf" });
     expect(fileAt("mirror-1", at(first).location!).equals(fileAt("mirror-2", at(second).location!))).toBe(true);
+  });
+
+  it.runIf(backend === "postgres")(
+    "reads an item with its policies, their credentials, its records, content types and message in one statement, as one by one",
+    async () => {
+      const database = running.ctx.database;
+      // The policies' chain loops back (mirror), a notice is stored as PDF (no message read), and as .eml.
+      for (const itemId of [ids.firstItem!, ids.pdfItem!, ids.mirrorItem!]) {
+        const inOne = (await readStorageStart(database, itemId))!;
+        const oneByOne = (await readStorageStart({ ...database, dialect: "sqlite" }, itemId))!;
+        expect({ ...inOne, known: null }).toEqual(oneByOne);
+        const known = inOne.known!;
+        const firmId = inOne.item.firm_id;
+        const resolved = (await resolveStoragePolicy(db(), firmId, oneByOne))!;
+        expect(await resolveStoragePolicy(db(), firmId, inOne, known.policies)).toEqual(resolved);
+        const chain = await policyChain(db(), firmId, resolved.policy);
+        expect(await policyChain(db(), firmId, resolved.policy, known.policies)).toEqual(chain);
+        for (const policy of chain) {
+          const field = await db().selectFrom("generic_credential").select("field").where("id", "=", policy.dms_credential_id).executeTakeFirst();
+          expect(known.credentials.get(policy.dms_credential_id)).toEqual({
+            kind: await credentialKind(running.ctx, firmId, policy.dms_credential_id),
+            field: field?.field ?? null,
+          });
+        }
+        const byId = (records: { id: string }[]) => [...records].sort((a, b) => a.id.localeCompare(b.id));
+        expect(byId(known.records)).toEqual(byId(await recordsOfItem(db(), itemId)));
+        expect(known.records.length).toBeGreaterThan(0);
+        const notice = (await loadNoticeContext(database, firmId, itemId))!;
+        for (const document of notice.documents.filter((d) => d.file_id)) {
+          const blob = await db().selectFrom("blob").select("content_type").where("sha256", "=", document.file_id!).executeTakeFirstOrThrow();
+          expect(known.contentTypes.get(document.file_id!)).toBe(blob.content_type);
+        }
+        // Read when a policy the holders name or chain to stores it: the one that applies is picked after the read.
+        const storesMessage = known.policies.some((policy) => policy.store_email === "eml");
+        const raw = (await rawMessageOf(db(), itemId).executeTakeFirstOrThrow()).raw_content;
+        expect(known.raw).toEqual(storesMessage ? raw : null);
+      }
+      expect(await readStorageStart(database, "no-such-item")).toBeUndefined();
+    },
+  );
+
+  it("chooses another name when a filing not yet written holds the one free on disk", async () => {
+    const folder = "Bluebonnet Widgets Inc/2_24-cv-123";
+    // A record of another filing holds the next free name, as an attempt cut short before its write leaves it.
+    const holder = {
+      id: "holding-filing",
+      firm_id: (await db().selectFrom("inbox_item").select("firm_id").where("id", "=", ids.firstItem!).executeTakeFirstOrThrow()).firm_id,
+      inbox_item_id: ids.firstItem!,
+      document_id: null,
+      storage_policy_id: ids.casePolicy!,
+      what: "notice",
+      status: "writing",
+      location: null,
+      intended_location: `${folder}/0 Main Document (2).pdf`,
+      intended_path: `firm-a/${folder}/0 Main Document (2).pdf`,
+      content_hash: "0".repeat(64),
+      error: null,
+      attempts: 1,
+      created_at: 0,
+      updated_at: 0,
+    };
+    await db().insertInto("dms_record").values(holder).execute();
+    try {
+      const item = await deliver(variant(8));
+      const document = (await recordsOf(item.id)).find((r) => r.what === "document")!;
+      expect(document).toMatchObject({ status: "succeeded", location: `${folder}/0 Main Document (3).pdf` });
+      expect(fs.existsSync(path.join(firmRoot, "firm-a", folder, "0 Main Document (2).pdf"))).toBe(false);
+      expect(await db().selectFrom("dms_record").selectAll().where("id", "=", holder.id).executeTakeFirstOrThrow()).toMatchObject(holder);
+    } finally {
+      await db().deleteFrom("dms_record").where("id", "=", holder.id).execute();
+    }
   });
 
   it("cancels storage when no policy applies, saying why", async () => {
