@@ -1,5 +1,5 @@
 import type { DMS_STATUSES } from "../../app/common/resources/inbox";
-import type { Kysely, QueryCreator } from "kysely";
+import type { Kysely, QueryCreator, Updateable } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB, OutboundMailRow } from "../db/schema";
 import { isUniqueViolation } from "../lib/errors";
@@ -204,7 +204,8 @@ function filingsOf(policy: StoragePolicy, notice: FilingNotice): Filing[] {
 /**
  * Files one thing unless this policy already stored it; returns the error, or null. Where the
  * file is meant to go and what it holds are committed ("writing") before the write, so an attempt
- * after a crash adopts the copy its predecessor left instead of filing a second one.
+ * after a crash adopts the copy its predecessor left instead of filing a second one. The attempt
+ * is counted with the record's first write (see filingRecord).
  */
 async function fileOne(ctx: ServerContext, attempt: Attempt, filing: Filing, target: DmsTarget | Error, final: boolean): Promise<FilingFailure | null> {
   const db = ctx.database.db;
@@ -214,36 +215,8 @@ async function fileOne(ctx: ServerContext, attempt: Attempt, filing: Filing, tar
   const existing = records.find((r) => r.storage_policy_id === filing.policy.id && r.what === filing.what && r.document_id === documentId);
   if (existing?.status === "succeeded") return null;
 
-  const now = ctx.clock.now();
-  const recordId = existing?.id ?? newId();
-  if (existing) {
-    await db
-      .updateTable("dms_record")
-      .set({ status: "started", attempts: existing.attempts + 1, updated_at: now })
-      .where("id", "=", recordId)
-      .execute();
-  } else {
-    records.push({ ...NEW_RECORD, id: recordId, storage_policy_id: filing.policy.id, what: filing.what, document_id: documentId });
-    await db
-      .insertInto("dms_record")
-      .values({
-        id: recordId,
-        firm_id: item.firm_id,
-        inbox_item_id: item.id,
-        document_id: documentId,
-        storage_policy_id: filing.policy.id,
-        what: filing.what,
-        status: "started",
-        location: null,
-        intended_location: null,
-        content_hash: null,
-        error: null,
-        attempts: 1,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  }
+  const record = filingRecord(ctx, attempt, filing, existing);
+  const recordId = record.id;
 
   let label = filing.document?.name ?? filing.what;
   try {
@@ -257,10 +230,19 @@ async function fileOne(ctx: ServerContext, attempt: Attempt, filing: Filing, tar
       ? await documentFile(ctx, filing.document, known ? (known.contentTypes.get(filing.document.file_id!) ?? null) : undefined)
       : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml", known?.raw ?? undefined);
     label = file.label;
-    const stored = adopted ?? (await writeOnce(ctx, target, recordId, filing, notice, file));
+    const stored = adopted ?? (await writeOnce(ctx, target, record, filing, notice, file));
     const event = adopted ? "storage:events.adopted" : "storage:events.stored";
     const now = ctx.clock.now();
-    const succeeded = { status: "succeeded", location: stored.location, root: stored.root ?? null, link: stored.link ?? null, error: null, updated_at: now };
+    // An adopted copy's record is written first here: the attempt is counted with it.
+    const succeeded = {
+      status: "succeeded",
+      location: stored.location,
+      root: stored.root ?? null,
+      link: stored.link ?? null,
+      error: null,
+      updated_at: now,
+      ...record.counting(),
+    };
     const logged: EventEntry = {
       firmId: item.firm_id,
       inboxItemId: item.id,
@@ -279,11 +261,7 @@ async function fileOne(ctx: ServerContext, attempt: Attempt, filing: Filing, tar
   } catch (error) {
     const text = errorText(error);
     const status = final ? "failed" : "delayed";
-    await db
-      .updateTable("dms_record")
-      .set({ status, error: text.slice(0, 1000), updated_at: ctx.clock.now() })
-      .where("id", "=", recordId)
-      .execute();
+    await record.write({ status, error: text.slice(0, 1000), updated_at: ctx.clock.now() });
     noteStatus(records, recordId, status);
     return failureOf(error, `${label}: ${text}`);
   }
@@ -320,7 +298,7 @@ async function adoptable(ctx: ServerContext, target: DmsTarget, earlier: DmsInte
 async function writeOnce(
   ctx: ServerContext,
   target: DmsTarget,
-  recordId: string,
+  record: FilingRecord,
   filing: Filing,
   notice: FilingNotice,
   file: { bytes: Buffer; extension: string; contentType: string },
@@ -337,30 +315,26 @@ async function writeOnce(
     subject: filingSubject(notice),
   };
   const db = ctx.database.db;
-  const stored = await intendAndWrite(target, request, recordId, {
+  const stored = await intendAndWrite(target, request, record.id, {
     held: async (paths) => {
       const holders = await db
         .selectFrom("dms_record")
         .select("intended_path")
         .where("firm_id", "=", notice.item.firm_id)
         .where("intended_path", "in", paths)
-        .where("id", "!=", recordId)
+        .where("id", "!=", record.id)
         .execute();
       return new Set(holders.flatMap((holder) => holder.intended_path ?? []));
     },
     record: async (intended) => {
       try {
-        await db
-          .updateTable("dms_record")
-          .set({
-            status: "writing",
-            intended_location: intended.location,
-            intended_path: intended.path ?? null,
-            content_hash: intended.contentHash,
-            updated_at: ctx.clock.now(),
-          })
-          .where("id", "=", recordId)
-          .execute();
+        await record.write({
+          status: "writing",
+          intended_location: intended.location,
+          intended_path: intended.path ?? null,
+          content_hash: intended.contentHash,
+          updated_at: ctx.clock.now(),
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw new DmsLocationTaken(target.kind, intended.location);
         throw error;
@@ -383,14 +357,63 @@ function documentProperties(policy: StoragePolicy): Record<string, string> {
   }
 }
 
-/** A record as a first attempt inserts it. */
-const NEW_RECORD: Omit<ExistingRecord, "id" | "storage_policy_id" | "what" | "document_id"> = {
-  status: "started",
-  attempts: 1,
-  intended_location: null,
-  intended_path: null,
-  content_hash: null,
-};
+/** A filing's record through one attempt (filingRecord). */
+interface FilingRecord {
+  id: string;
+  /** The columns that count the attempt, for a write of an existing record that may be its first of the attempt (none after it). */
+  counting(): { attempts?: number };
+  /** Writes the record: its first write of the attempt counts the attempt, or inserts a filing's first record. */
+  write(set: Updateable<DB["dms_record"]>): Promise<void>;
+}
+
+/**
+ * A filing's record through one attempt. Nothing is written before the file is read: the
+ * attempt is counted (or a filing's first record inserted) with the record's first write of it,
+ * which says where the file goes (before anything is written to the DMS), that an earlier copy was
+ * adopted, or why the filing failed. The attempt's copy of the item's records follows each write.
+ */
+function filingRecord(ctx: ServerContext, { notice, records }: Attempt, filing: Filing, existing: ExistingRecord | undefined): FilingRecord {
+  const db = ctx.database.db;
+  const id = existing?.id ?? newId();
+  let counted = false;
+  const counting = () => (counted ? {} : { attempts: (existing?.attempts ?? 0) + 1 });
+  return {
+    id,
+    counting,
+    async write(set) {
+      if (existing || counted) {
+        await db
+          .updateTable("dms_record")
+          .set({ ...set, ...counting() })
+          .where("id", "=", id)
+          .execute();
+      } else {
+        const now = ctx.clock.now();
+        const row = {
+          id,
+          firm_id: notice.item.firm_id,
+          inbox_item_id: notice.item.id,
+          document_id: filing.document?.id ?? null,
+          storage_policy_id: filing.policy.id,
+          what: filing.what,
+          status: "started",
+          location: null,
+          intended_location: null,
+          intended_path: null,
+          content_hash: null,
+          error: null,
+          attempts: 1,
+          created_at: now,
+          updated_at: now,
+          ...set,
+        };
+        await db.insertInto("dms_record").values(row).execute();
+        records.push({ ...row, status: String(row.status), intended_path: row.intended_path ?? null });
+      }
+      counted = true;
+    },
+  };
+}
 
 /** Keeps the attempt's copy of the item's records as it writes them. */
 function noteStatus(records: ExistingRecord[], recordId: string, status: string): void {
