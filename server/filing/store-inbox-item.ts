@@ -8,7 +8,7 @@ import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterStorageAttempt } from "../queue/after-processing";
-import { type EventEntry, type EventLevel, type EventName, logEvent } from "../queue/event-log";
+import { type EventEntry, type EventLevel, type EventName, eventRow, logEvent } from "../queue/event-log";
 import { type AlsoWritten, changeLoggedInOneStatement } from "../queue/logged-change";
 import { type NextJob, RetryLater, enqueue, enqueueAll } from "../queue/queue";
 import {
@@ -69,7 +69,7 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
     });
     filed = await fileAll(ctx, filingItem, resolved.policy, final, start.known);
   } catch (error) {
-    filed = { errors: [failureOf(error, errorText(error))], documents: [], records: [] };
+    filed = { errors: [failureOf(error, errorText(error))], documents: [], records: [], unwritten: [] };
   }
   if (filed === null) {
     await cancel(ctx, filingItem, message("storage:events.nothingToStore"));
@@ -84,7 +84,7 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
       filingItem,
       "succeeded",
       { event: "storage succeeded" },
-      documentMoves(filed, final),
+      outcomeWrites(filed, final),
       (await toldOfStored(ctx, item.firm_id)) ? stored : undefined,
     );
     return;
@@ -95,7 +95,7 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
     .slice(0, 2000);
   // A refusal no retry can mend (wrong secret, missing folder with creation off) fails now, not after every attempt.
   if (!final && errors.some((e) => !e.permanent)) {
-    await setDmsStatus(ctx, filingItem, "delayed", { event: "storage delayed", detail, level: "WARNING" }, [], documentMoves(filed, false));
+    await setDmsStatus(ctx, filingItem, "delayed", { event: "storage delayed", detail, level: "WARNING" }, [], outcomeWrites(filed, false));
     const wait = Math.max(0, ...errors.map((e) => e.retryAfterMs ?? 0));
     throw wait > 0 ? new RetryLater(detail, wait) : new Error(detail);
   }
@@ -103,7 +103,7 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
   // The report and the job that sends it are recorded with the failure: whoever sees the item
   // failed finds its report too, and a crash after the commit leaves the job to send it.
   // The attempt is over: what is not stored by now has failed.
-  await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" }, documentMoves(filed, true), async (trx) => {
+  await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" }, outcomeWrites(filed, true), async (trx) => {
     const report = await recordFailureReport(
       ctx,
       trx,
@@ -121,6 +121,8 @@ interface Filed {
   documents: Document[];
   /** The item's records as this attempt left them. */
   records: ExistingRecord[];
+  /** The last filing's success, written with the outcome. */
+  unwritten: AlsoWritten[];
 }
 
 /** Why one filing was not stored, and whether another attempt could store it. */
@@ -164,12 +166,13 @@ async function markFailed(ctx: ServerContext, item: FilingItem): Promise<void> {
 /** Stores every filing of the policy chain; what this attempt filed, or null when the policies file nothing. */
 async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolicy, final: boolean, known: KnownReads | null): Promise<Filed | null> {
   const notice = await loadFilingNotice(ctx, item);
-  const chain = await policyChain(ctx.database.db, item.firm_id, first, known?.policies);
-  if (chain.every((policy) => filingsOf(policy, notice).length === 0)) return null;
+  const chain = (await policyChain(ctx.database.db, item.firm_id, first, known?.policies)).map((policy) => ({ policy, filings: filingsOf(policy, notice) }));
+  const last = chain.flatMap(({ filings }) => filings).at(-1);
+  if (!last) return null;
   const records = known?.records ?? (await recordsOfItem(ctx.database.db, item.id));
+  const attempt: Attempt = { notice, records, known, last, unwritten: [] };
   const errors: FilingFailure[] = [];
-  for (const policy of chain) {
-    const filings = filingsOf(policy, notice);
+  for (const { policy, filings } of chain) {
     if (filings.length === 0) continue;
     let target: DmsTarget | Error;
     try {
@@ -180,11 +183,11 @@ async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolic
       target = error instanceof Error ? error : new Error(String(error));
     }
     for (const filing of filings) {
-      const error = await fileOne(ctx, { notice, records, known }, filing, target, final);
+      const error = await fileOne(ctx, attempt, filing, target, final);
       if (error) errors.push(error);
     }
   }
-  return { errors, documents: notice.documents, records };
+  return { errors, documents: notice.documents, records, unwritten: attempt.unwritten };
 }
 
 /** What the filings of one attempt share: the notice, the item's records (kept as the attempt writes them) and what was read with the item. */
@@ -192,6 +195,9 @@ interface Attempt {
   notice: FilingNotice;
   records: ExistingRecord[];
   known: KnownReads | null;
+  /** The attempt's last filing: its success is written with the outcome, which follows at once. */
+  last: Filing;
+  unwritten: AlsoWritten[];
 }
 
 function filingsOf(policy: StoragePolicy, notice: FilingNotice): Filing[] {
@@ -250,12 +256,14 @@ async function fileOne(ctx: ServerContext, attempt: Attempt, filing: Filing, tar
       event: "stored",
       detail: message(event, { what: label, policy: filing.policy.name, location: stored.location }),
     };
-    if (ctx.database.dialect === "postgres") await changeLoggedInOneStatement(db, { table: "dms_record", id: recordId, set: succeeded }, logged);
-    else
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable("dms_record").set(succeeded).where("id", "=", recordId).execute();
-        await logEvent(trx, logged);
-      });
+    const success: AlsoWritten[] = [
+      (qc) => qc.updateTable("dms_record").set(succeeded).where("id", "=", recordId),
+      (qc) => qc.insertInto("event_log").values(eventRow(logged)),
+    ];
+    // The last success goes with the outcome; a crash before it leaves the record "writing", and the next attempt adopts the copy.
+    if (filing === attempt.last) attempt.unwritten.push(...success);
+    else if (ctx.database.dialect === "postgres") await changeLoggedInOneStatement(db, { table: "dms_record", id: recordId, set: succeeded }, logged);
+    else await db.transaction().execute((trx) => writeAll(trx, success));
     noteStatus(records, recordId, "succeeded");
     return null;
   } catch (error) {
@@ -415,10 +423,20 @@ function filingRecord(ctx: ServerContext, { notice, records }: Attempt, filing: 
   };
 }
 
+/** Writes each of `writes` through `trx`, in order. */
+async function writeAll(trx: Kysely<DB>, writes: AlsoWritten[]): Promise<void> {
+  for (const write of writes) await trx.executeQuery(write(trx));
+}
+
 /** Keeps the attempt's copy of the item's records as it writes them. */
 function noteStatus(records: ExistingRecord[], recordId: string, status: string): void {
   const record = records.find((r) => r.id === recordId);
   if (record) record.status = status;
+}
+
+/** What the outcome writes besides the item: the last filing's success, then the documents' statuses. */
+function outcomeWrites(filed: Filed, final: boolean): AlsoWritten[] {
+  return [...filed.unwritten, ...documentMoves(filed, final)];
 }
 
 /**
@@ -445,9 +463,9 @@ async function toldOfStored(ctx: ServerContext, firmId: number): Promise<boolean
 }
 
 /**
- * Sets the item's DMS status, with its event, the jobs that follow, the documents' statuses
- * (`writes`) and whatever `alsoRecord` writes, in one transaction (one statement on PostgreSQL
- * without `alsoRecord`).
+ * Sets the item's DMS status, with its event, the jobs that follow, `writes` (the last filing's
+ * success, the documents' statuses) and whatever `alsoRecord` writes, in one transaction (one
+ * statement on PostgreSQL without `alsoRecord`).
  */
 async function setDmsStatus(
   ctx: ServerContext,
@@ -471,10 +489,11 @@ async function setDmsStatus(
     return;
   }
   await ctx.database.db.transaction().execute(async (trx) => {
+    // The last filing's success and its event first, as they happened.
+    await writeAll(trx, writes);
     await trx.updateTable("inbox_item").set({ dms_status: status, updated_at: now }).where("id", "=", item.id).execute();
     await logEvent(trx, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
     await enqueueAll(trx, item.firm_id, next, now);
-    for (const write of writes) await trx.executeQuery(write(trx));
     await alsoRecord?.(trx);
   });
 }

@@ -163,6 +163,8 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
   const eventsOf = async (itemId: string) =>
     await db().selectFrom("event_log").select(["event", "detail"]).where("inbox_item_id", "=", itemId).orderBy("created_at").orderBy("id").execute();
   const fileAt = (folder: string, location: string) => fs.readFileSync(path.join(firmRoot, folder, location));
+  const rawOf = async (itemId: string) =>
+    (await db().selectFrom("inbox_item").select("raw_content").where("id", "=", itemId).executeTakeFirstOrThrow()).raw_content;
 
   it("files the documents and the original e-mail through the firm's policy, at the path its templates name", async () => {
     const raw = variant(1);
@@ -420,6 +422,63 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     // The requeued attempt is counted with the record's first write of it, where the file goes.
     expect(done).toMatchObject({ status: "succeeded", error: null, location: "2_24-cv-126/2024-03-05 Main Document.pdf", attempts: 2 });
     expect(fs.existsSync(path.join(firmRoot, "blocked", done!.location!))).toBe(true);
+  });
+
+  it("records the last filing's success with the outcome when an earlier filing failed", async () => {
+    const create = async (segment: string, body: Record<string, unknown>) => (await client.post(`/api/v1/${segment}`, body)).body.id as string;
+    // The documents go where no folder can be made; the message, last, goes through the additional policy.
+    fs.writeFileSync(path.join(firmRoot, "blocked-first"), "not a folder");
+    const tail = await create("storage-policy", {
+      name: "Message after",
+      dms_credential_id: await create("generic-credential", { name: "message after", field: "message-after" }),
+      store_documents: false,
+      store_email: "eml",
+      document_path: "{{case.case_number}}",
+    });
+    const first = await create("storage-policy", {
+      name: "Documents first",
+      dms_credential_id: await create("generic-credential", { name: "documents first", field: "blocked-first" }),
+      store_email: "none",
+      document_path: "{{case.case_number}}",
+      additional_storage_policy_id: tail,
+    });
+    const timekeeper = await create("timekeeper", { full_name: "Lara Last", email: "lara@lawfirm.test" });
+    const jurisdiction = (await db().selectFrom("court_case").select("jurisdiction_id").where("id", "=", ids.firmCase!).executeTakeFirstOrThrow())
+      .jurisdiction_id;
+    const caseId = await create("case", {
+      name: "Last filing case",
+      case_number: "2:24-cv-128",
+      matter_id: ids.plainMatter,
+      jurisdiction_id: jurisdiction,
+      assigned_timekeepers: [timekeeper],
+      storage_policy_id: first,
+    });
+
+    await send(variant(9, "2:24-cv-00128"));
+    let item: { id: string; dms_status: string } | undefined;
+    for (let i = 0; i < 100 && item?.dms_status !== "failed"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      item = await db().selectFrom("inbox_item").select(["id", "dms_status"]).where("case_id", "=", caseId).executeTakeFirst();
+    }
+    expect(item?.dms_status).toBe("failed");
+    await settled();
+    const records = await recordsOf(item!.id);
+    expect(records.map((r) => [r.what, r.status, r.storage_policy_id, r.attempts])).toEqual([
+      ["document", "failed", first, 1],
+      ["notice", "succeeded", tail, 1],
+    ]);
+    expect(fileAt("message-after", records[1]!.location!).equals(await rawOf(item!.id))).toBe(true);
+    const events = (await eventsOf(item!.id)).map((e) => e.event);
+    expect(events.filter((e) => e === "stored")).toHaveLength(1);
+    expect(events).toContain("storage failed");
+    const documents = await db()
+      .selectFrom("document")
+      .select("dms_status")
+      .where("processed_from_id", "=", item!.id)
+      .where("file_id", "is not", null)
+      .execute();
+    expect(documents.map((d) => d.dms_status)).toEqual(["failed"]);
+    fs.rmSync(path.join(firmRoot, "blocked-first"));
   });
 
   it("says 'Requeueing error occurred' when nothing could be requeued, and refuses read-only roles", async () => {
