@@ -105,14 +105,15 @@ export async function readStorageStart(database: Database, itemId: string): Prom
   };
 }
 
+/** The item read by the statement below (`base`), for its subqueries. */
+const ofBase = sql<string>`base.id`;
+
 /**
  * The item with its holders and, as JSON values of the same statement, the policies they name
  * and chain to (a recursive CTE: `union` ends a chain that comes back), their credentials, the
  * item's records, the content types of its envelope's documents, and the message as received
  * when one of the policies stores it.
  */
-const ofBase = sql<string>`base.id`;
-
 function inOneStatement(db: Kysely<DB>, base: ReturnType<typeof itemWithHolders>) {
   return sql<Row>`with recursive base as (${base}),
     chain(id) as (
@@ -121,6 +122,7 @@ function inOneStatement(db: Kysely<DB>, base: ReturnType<typeof itemWithHolders>
         and storage_policy.id in (base.firm, base.location, base.practice_group, base.client, base.matter, base."case")
       union
       select storage_policy.additional_storage_policy_id from storage_policy join chain on storage_policy.id = chain.id
+        join base on storage_policy.firm_id = base.firm_id
         where storage_policy.additional_storage_policy_id is not null),
     policies as (select storage_policy.* from storage_policy, base
       where storage_policy.firm_id = base.firm_id and storage_policy.id in (select id from chain))
