@@ -129,6 +129,9 @@ const MAX_LOCATION_RACES = 20;
 /**
  * Intends, records the intended location (before anything is written), then writes; chooses
  * again when a concurrent filing records the path first or a concurrent write takes the location.
+ * The first choice asks the records nothing: recording it refuses a path another filing holds
+ * (DmsLocationTaken), and only then are the held paths read, for every choice after it. A path is
+ * rarely held by a filing that has not written it yet, so most filings never ask.
  */
 export async function intendAndWrite(
   target: DmsTarget,
@@ -137,7 +140,7 @@ export async function intendAndWrite(
   records: IntentRecords = NO_RECORDS,
 ): Promise<DmsStoreResult> {
   for (let race = 1; ; race++) {
-    const intended = await target.intend(request, idempotencyKey, records.held);
+    const intended = await target.intend(request, idempotencyKey, race === 1 ? NOTHING_HELD : records.held);
     try {
       await records.record(intended);
       return await target.write(request, intended);

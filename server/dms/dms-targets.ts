@@ -94,13 +94,22 @@ export async function credentialKind(ctx: ServerContext, firmId: number, credent
   return (found?.kind as DmsCredentialKind | undefined) ?? null;
 }
 
-/** The target a firm's credential names; throws DmsTargetError when it names none that works. */
-export async function targetForCredential(ctx: ServerContext, firmId: number, credentialId: string): Promise<CredentialTarget> {
-  const kind = await credentialKind(ctx, firmId, credentialId);
+/** A credential as read already with other rows: its type, and a generic credential's folder (null for other types). */
+export interface KnownCredential {
+  kind: DmsCredentialKind;
+  field: string | null;
+}
+
+/**
+ * The target a firm's credential names; throws DmsTargetError when it names none that works.
+ * `known` is the credential when read already (null: the firm has none with this id).
+ */
+export async function targetForCredential(ctx: ServerContext, firmId: number, credentialId: string, known?: KnownCredential | null): Promise<CredentialTarget> {
+  const kind = known === undefined ? await credentialKind(ctx, firmId, credentialId) : (known?.kind ?? null);
   if (kind === null) throw new DmsTargetError(FILE_SYSTEM_KIND, message("filing:credentialsMissing"), false);
   // A vendor keeps the files: the product opens none of them itself, people follow the stored link.
   if (kind !== "generic_credential") return { target: await vendorTargetFor(ctx, firmId, kind, credentialId), open: async () => null };
-  const field = await credentialField(ctx, firmId, credentialId);
+  const field = known?.field ?? (await credentialField(ctx, firmId, credentialId));
   const firmRoot = firmStorageRoot(ctx.config.fileStoreRoot, firmId);
   const { folder, relative } = await resolveCredentialFolder(firmRoot, field);
   const files = createFileSystemTarget(folder, { firmFolder: relative });

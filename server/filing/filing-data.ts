@@ -1,8 +1,8 @@
-import type { Selectable } from "kysely";
+import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
 import type { FirmRecord } from "../../app/common/firm-schema";
 import type { ServerContext } from "../context";
 import { findCourt } from "../jurisdictions/federal-courts";
-import type { DocumentTable, EnvelopeTable } from "../db/schema";
+import type { DB, DocumentTable, EnvelopeTable } from "../db/schema";
 import { findFirm } from "../firm/firm-repository";
 import { loadNoticeContext } from "../db/case-context";
 import { renderNoticePdf } from "./notice-pdf";
@@ -94,11 +94,14 @@ const EXTENSIONS: Record<string, string> = {
   "image/tiff": "tif",
 };
 
-/** A fetched court document's bytes, from the blob store. */
-export async function documentFile(ctx: ServerContext, document: Document): Promise<FileToStore> {
+/** A fetched court document's bytes, from the blob store; `storedType` is its blob's content type when read already (null: no blob row). */
+export async function documentFile(ctx: ServerContext, document: Document, storedType?: string | null): Promise<FileToStore> {
   const bytes = await ctx.blobs.read(document.file_id!);
-  const blob = await ctx.database.db.selectFrom("blob").select("content_type").where("sha256", "=", document.file_id!).executeTakeFirst();
-  const contentType = (blob?.content_type ?? "").split(";")[0]!.trim().toLowerCase();
+  const blobType =
+    storedType !== undefined
+      ? storedType
+      : (await ctx.database.db.selectFrom("blob").select("content_type").where("sha256", "=", document.file_id!).executeTakeFirst())?.content_type;
+  const contentType = (blobType ?? "").split(";")[0]!.trim().toLowerCase();
   const isPdf = bytes.subarray(0, 5).toString("latin1") === "%PDF-";
   const extension = isPdf ? "pdf" : (EXTENSIONS[contentType] ?? "bin");
   return {
@@ -111,14 +114,14 @@ export async function documentFile(ctx: ServerContext, document: Document): Prom
   };
 }
 
-/** The notice itself: the original message (.eml) or the notice rendered as a PDF. */
-export async function noticeFile(ctx: ServerContext, notice: FilingNotice, format: "pdf" | "eml"): Promise<FileToStore> {
+/** The notice itself: the original message (.eml, `raw` when read already) or the notice rendered as a PDF. */
+export async function noticeFile(ctx: ServerContext, notice: FilingNotice, format: "pdf" | "eml", raw?: Buffer): Promise<FileToStore> {
   if (format === "eml") {
     return {
       what: "notice",
       documentId: null,
       label: "notice (.eml)",
-      bytes: await rawMessage(ctx, notice.item),
+      bytes: raw ?? (await rawMessage(ctx, notice.item)),
       extension: "eml",
       contentType: "message/rfc822",
     };
@@ -143,16 +146,22 @@ export async function noticeFile(ctx: ServerContext, notice: FilingNotice, forma
   return { what: "notice", documentId: null, label: "notice (PDF)", bytes, extension: "pdf", contentType: "application/pdf" };
 }
 
-/** The message as received; a linked item split from a multi-docket notice falls back to its parent's. */
+/**
+ * The message as received of an item (an id, or a reference to one in a subquery): a linked item split from a
+ * multi-docket notice falls back to its parent's (of the same firm) when it kept none itself.
+ */
+export function rawMessageOf(db: Kysely<DB>, itemId: string | RawBuilder<string>) {
+  return db
+    .selectFrom("inbox_item as own")
+    .select(
+      sql<Buffer>`case when length(own.raw_content) > 0 or own.parent_id is null then own.raw_content
+        else coalesce((select parent.raw_content from inbox_item parent where parent.id = own.parent_id and parent.firm_id = own.firm_id), own.raw_content) end`.as(
+        "raw_content",
+      ),
+    )
+    .where("own.id", "=", itemId);
+}
+
 async function rawMessage(ctx: ServerContext, item: FilingItem): Promise<Buffer> {
-  const db = ctx.database.db;
-  const own = await db.selectFrom("inbox_item").select("raw_content").where("id", "=", item.id).executeTakeFirstOrThrow();
-  if (own.raw_content.length > 0 || !item.parent_id) return own.raw_content;
-  const parent = await db
-    .selectFrom("inbox_item")
-    .select("raw_content")
-    .where("id", "=", item.parent_id)
-    .where("firm_id", "=", item.firm_id)
-    .executeTakeFirst();
-  return parent?.raw_content ?? own.raw_content;
+  return (await rawMessageOf(ctx.database.db, item.id).executeTakeFirstOrThrow()).raw_content;
 }

@@ -44,16 +44,40 @@ export function pickPolicy(hierarchy: readonly HierarchyLevel[], holders: Policy
   return null;
 }
 
-/** Who holds which policy for a case: the case, its matter, and the matter's client, practice group and location. */
-export async function policyHoldersOfCase(db: Kysely<DB>, firmId: number, caseId: string): Promise<{ hierarchy: HierarchyLevel[]; holders: PolicyHolders }> {
-  const row = await db
-    .selectFrom("firm")
-    .leftJoin("court_case", (join) => join.on("court_case.id", "=", caseId).on("court_case.firm_id", "=", firmId))
-    .leftJoin("matter", (join) => join.onRef("matter.id", "=", "court_case.matter_id").on("matter.firm_id", "=", firmId))
-    .leftJoin("client", (join) => join.onRef("client.id", "=", "matter.client_id").on("client.firm_id", "=", firmId))
-    .leftJoin("practice_group", (join) => join.onRef("practice_group.id", "=", "matter.practice_group_id").on("practice_group.firm_id", "=", firmId))
-    .leftJoin("location", (join) => join.onRef("location.id", "=", "matter.location_id").on("location.firm_id", "=", firmId))
+/** The policy each level's entity names, as the item's read selects them (see holdersOfItem). */
+export interface HolderColumns {
+  hierarchy: string | null;
+  firm: string | null;
+  location: string | null;
+  practice_group: string | null;
+  client: string | null;
+  matter: string | null;
+  case: string | null;
+}
+
+/**
+ * An inbox item read with who holds which policy for its case: the firm, the case, its matter,
+ * and the matter's client, practice group and location (one read on both databases).
+ */
+export function itemWithHolders(db: Kysely<DB>, itemId: string) {
+  return db
+    .selectFrom("inbox_item")
+    .innerJoin("firm", "firm.id", "inbox_item.firm_id")
+    .leftJoin("court_case", (join) => join.onRef("court_case.id", "=", "inbox_item.case_id").onRef("court_case.firm_id", "=", "inbox_item.firm_id"))
+    .leftJoin("matter", (join) => join.onRef("matter.id", "=", "court_case.matter_id").onRef("matter.firm_id", "=", "inbox_item.firm_id"))
+    .leftJoin("client", (join) => join.onRef("client.id", "=", "matter.client_id").onRef("client.firm_id", "=", "inbox_item.firm_id"))
+    .leftJoin("practice_group", (join) =>
+      join.onRef("practice_group.id", "=", "matter.practice_group_id").onRef("practice_group.firm_id", "=", "inbox_item.firm_id"),
+    )
+    .leftJoin("location", (join) => join.onRef("location.id", "=", "matter.location_id").onRef("location.firm_id", "=", "inbox_item.firm_id"))
     .select([
+      "inbox_item.id",
+      "inbox_item.firm_id",
+      "inbox_item.case_id",
+      "inbox_item.parent_id",
+      "inbox_item.subject",
+      "inbox_item.created_at",
+      "inbox_item.disposition",
       "firm.storage_policy_hierarchy as hierarchy",
       "firm.storage_policy_id as firm",
       "location.storage_policy_id as location",
@@ -62,17 +86,13 @@ export async function policyHoldersOfCase(db: Kysely<DB>, firmId: number, caseId
       "matter.storage_policy_id as matter",
       "court_case.storage_policy_id as case",
     ])
-    .where("firm.id", "=", firmId)
-    .executeTakeFirst();
-  const holders: PolicyHolders = {
-    firm: row?.firm ?? null,
-    location: row?.location ?? null,
-    practice_group: row?.practice_group ?? null,
-    client: row?.client ?? null,
-    matter: row?.matter ?? null,
-    case: row?.case ?? null,
-  };
-  return { hierarchy: normaliseHierarchy(row?.hierarchy), holders };
+    .where("inbox_item.id", "=", itemId);
+}
+
+/** The firm's order and the holders, from the columns `itemWithHolders` selects. */
+export function holdersOf(row: HolderColumns): { hierarchy: HierarchyLevel[]; holders: PolicyHolders } {
+  const holders = Object.fromEntries(HIERARCHY_LEVELS.map((level) => [level, row[level] ?? null])) as PolicyHolders;
+  return { hierarchy: normaliseHierarchy(row.hierarchy), holders };
 }
 
 export interface ResolvedPolicy {
@@ -80,15 +100,25 @@ export interface ResolvedPolicy {
   policy: StoragePolicy;
 }
 
+/** The firm's policies among `ids`: from `known` (every policy the case's holders name or chain to) when read already. */
+async function policiesAmong(db: Kysely<DB>, firmId: number, ids: string[], known?: StoragePolicy[]): Promise<StoragePolicy[]> {
+  if (known) return known.filter((policy) => ids.includes(policy.id));
+  return db.selectFrom("storage_policy").selectAll().where("firm_id", "=", firmId).where("id", "in", ids).execute();
+}
+
 /**
- * The storage policy for a notice on this case, or null when no level names one. A level whose
- * policy no longer exists in the firm counts as naming none.
+ * The storage policy for a notice on a case with these holders, or null when no level names one.
+ * A level whose policy no longer exists in the firm counts as naming none.
  */
-export async function resolveStoragePolicy(db: Kysely<DB>, firmId: number, caseId: string): Promise<ResolvedPolicy | null> {
-  const { hierarchy, holders } = await policyHoldersOfCase(db, firmId, caseId);
+export async function resolveStoragePolicy(
+  db: Kysely<DB>,
+  firmId: number,
+  { hierarchy, holders }: { hierarchy: HierarchyLevel[]; holders: PolicyHolders },
+  known?: StoragePolicy[],
+): Promise<ResolvedPolicy | null> {
   const ids = [...new Set(Object.values(holders).filter((id): id is string => Boolean(id)))];
   if (ids.length === 0) return null;
-  const policies = await db.selectFrom("storage_policy").selectAll().where("firm_id", "=", firmId).where("id", "in", ids).execute();
+  const policies = await policiesAmong(db, firmId, ids, known);
   const existing = Object.fromEntries(
     HIERARCHY_LEVELS.map((level) => [level, policies.some((p) => p.id === holders[level]) ? holders[level] : null]),
   ) as PolicyHolders;
@@ -100,11 +130,11 @@ export async function resolveStoragePolicy(db: Kysely<DB>, firmId: number, caseI
  * The policy and the additional policies it chains to, in order. A chain that comes back to a
  * policy already in it ends there, so A → B → A stores through A and B once each.
  */
-export async function policyChain(db: Kysely<DB>, firmId: number, first: StoragePolicy): Promise<StoragePolicy[]> {
+export async function policyChain(db: Kysely<DB>, firmId: number, first: StoragePolicy, known?: StoragePolicy[]): Promise<StoragePolicy[]> {
   const chain = [first];
   let next = first.additional_storage_policy_id;
   while (next && !chain.some((p) => p.id === next)) {
-    const policy = await db.selectFrom("storage_policy").selectAll().where("firm_id", "=", firmId).where("id", "=", next).executeTakeFirst();
+    const [policy] = await policiesAmong(db, firmId, [next], known);
     if (!policy) break;
     chain.push(policy);
     next = policy.additional_storage_policy_id;

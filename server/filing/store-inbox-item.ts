@@ -1,5 +1,5 @@
 import type { DMS_STATUSES } from "../../app/common/resources/inbox";
-import type { Kysely } from "kysely";
+import type { Kysely, QueryCreator, Updateable } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB, OutboundMailRow } from "../db/schema";
 import { isUniqueViolation } from "../lib/errors";
@@ -8,8 +8,8 @@ import { newId } from "../lib/ids";
 import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { jobsAfterStorageAttempt } from "../queue/after-processing";
-import { type EventEntry, type EventLevel, type EventName, logEvent } from "../queue/event-log";
-import { changeLoggedInOneStatement } from "../queue/logged-change";
+import { type EventEntry, type EventLevel, type EventName, eventRow, logEvent } from "../queue/event-log";
+import { type AlsoWritten, changeLoggedInOneStatement } from "../queue/logged-change";
 import { type NextJob, RetryLater, enqueue, enqueueAll } from "../queue/queue";
 import {
   DmsLocationTaken,
@@ -24,7 +24,9 @@ import { targetForCredential } from "../dms/dms-targets";
 import { type FilingItem, type FilingNotice, documentFile, filingSubject, loadFilingNotice, noticeFile, templateDataFor } from "./filing-data";
 import { renderDocumentProperties, renderStorageLocation } from "../dms/path-template";
 import { type StoragePolicy, policyChain, resolveStoragePolicy } from "./policy-resolution";
-import { emitWebhookEvent } from "../webhooks/webhook-events";
+import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhook-events";
+import { inJob } from "../db/job-reads";
+import { type ExistingRecord, type KnownReads, readStorageStart, recordsOfItem } from "./filing-reads";
 
 /** Attempts of the storage job before it is marked failed (the worker's limit for item jobs). */
 export const MAX_STORAGE_ATTEMPTS = 5;
@@ -47,41 +49,44 @@ interface Filing {
  * with back-off ("delayed"); the last one marks the item failed and reports it to the firm.
  */
 export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt: number): Promise<void> {
-  const item = await ctx.database.db
-    .selectFrom("inbox_item")
-    .select(["id", "firm_id", "case_id", "parent_id", "subject", "created_at", "disposition"])
-    .where("id", "=", itemId)
-    .executeTakeFirst();
+  const start = await readStorageStart(ctx.database, itemId);
+  const item = start?.item;
   // Only a notice recorded on a case has anything to file.
-  if (!item || item.disposition !== "Processed" || !item.case_id) return;
+  if (!start || !item || item.disposition !== "Processed" || !item.case_id) return;
   const filingItem: FilingItem = { ...item, case_id: item.case_id };
   const final = attempt >= MAX_STORAGE_ATTEMPTS;
 
   let filed: Filed | null;
   try {
-    const resolved = await resolveStoragePolicy(ctx.database.db, item.firm_id, item.case_id);
+    const resolved = await resolveStoragePolicy(ctx.database.db, item.firm_id, start, start.known?.policies);
     if (!resolved) {
-      await finish(ctx, filingItem, "canceled", { event: "storage canceled", detail: message("storage:events.noPolicy") });
+      await cancel(ctx, filingItem, message("storage:events.noPolicy"));
       return;
     }
     await setDmsStatus(ctx, filingItem, "started", {
       event: "storage started",
       detail: message("storage:events.started", { policy: resolved.policy.name, level: message(`storage:levels.${resolved.level}`), attempt }),
     });
-    filed = await fileAll(ctx, filingItem, resolved.policy, final);
+    filed = await fileAll(ctx, filingItem, resolved.policy, final, start.known);
   } catch (error) {
-    filed = { errors: [failureOf(error, errorText(error))], documents: [] };
+    filed = { errors: [failureOf(error, errorText(error))], documents: [], records: [], unwritten: [] };
   }
   if (filed === null) {
-    await finish(ctx, filingItem, "canceled", { event: "storage canceled", detail: message("storage:events.nothingToStore") });
+    await cancel(ctx, filingItem, message("storage:events.nothingToStore"));
     return;
   }
-  const { errors, documents } = filed;
+  const { errors } = filed;
   if (errors.length === 0) {
-    await finish(ctx, filingItem, "succeeded", { event: "storage succeeded" }, async (trx) => {
-      await updateDocumentStatuses(trx, filingItem, documents, final);
-      await emitWebhookEvent(trx, { firmId: item.firm_id, event: "documents.stored", inboxItemId: item.id, at: ctx.clock.now() });
-    });
+    const stored = (trx: Kysely<DB>) =>
+      emitWebhookEvent(trx, { firmId: item.firm_id, event: "documents.stored", inboxItemId: item.id, at: ctx.clock.now() }).then(() => undefined);
+    await finish(
+      ctx,
+      filingItem,
+      "succeeded",
+      { event: "storage succeeded" },
+      outcomeWrites(filed, final),
+      (await toldOfStored(ctx, item.firm_id)) ? stored : undefined,
+    );
     return;
   }
   const detail = errors
@@ -90,18 +95,15 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
     .slice(0, 2000);
   // A refusal no retry can mend (wrong secret, missing folder with creation off) fails now, not after every attempt.
   if (!final && errors.some((e) => !e.permanent)) {
-    await setDmsStatus(ctx, filingItem, "delayed", { event: "storage delayed", detail, level: "WARNING" }, [], (trx) =>
-      updateDocumentStatuses(trx, filingItem, documents, false),
-    );
+    await setDmsStatus(ctx, filingItem, "delayed", { event: "storage delayed", detail, level: "WARNING" }, [], outcomeWrites(filed, false));
     const wait = Math.max(0, ...errors.map((e) => e.retryAfterMs ?? 0));
     throw wait > 0 ? new RetryLater(detail, wait) : new Error(detail);
   }
   if (!final) await markFailed(ctx, filingItem);
   // The report and the job that sends it are recorded with the failure: whoever sees the item
   // failed finds its report too, and a crash after the commit leaves the job to send it.
-  await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" }, async (trx) => {
-    // The attempt is over: what is not stored by now has failed.
-    await updateDocumentStatuses(trx, filingItem, documents, true);
+  // The attempt is over: what is not stored by now has failed.
+  await finish(ctx, filingItem, "failed", { event: "storage failed", detail, level: "ERROR" }, outcomeWrites(filed, true), async (trx) => {
     const report = await recordFailureReport(
       ctx,
       trx,
@@ -113,10 +115,14 @@ export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt
   });
 }
 
-/** What an attempt filed: the failures, and the notice's documents, whose statuses are recorded with its outcome. */
+/** What an attempt filed: the failures, and the notice's documents, whose statuses are recorded with its outcome from the item's records. */
 interface Filed {
   errors: FilingFailure[];
   documents: Document[];
+  /** The item's records as this attempt left them. */
+  records: ExistingRecord[];
+  /** The last filing's success, written with the outcome. */
+  unwritten: AlsoWritten[];
 }
 
 /** Why one filing was not stored, and whether another attempt could store it. */
@@ -158,27 +164,40 @@ async function markFailed(ctx: ServerContext, item: FilingItem): Promise<void> {
 }
 
 /** Stores every filing of the policy chain; what this attempt filed, or null when the policies file nothing. */
-async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolicy, final: boolean): Promise<Filed | null> {
+async function fileAll(ctx: ServerContext, item: FilingItem, first: StoragePolicy, final: boolean, known: KnownReads | null): Promise<Filed | null> {
   const notice = await loadFilingNotice(ctx, item);
-  const chain = await policyChain(ctx.database.db, item.firm_id, first);
-  if (chain.every((policy) => filingsOf(policy, notice).length === 0)) return null;
+  const chain = (await policyChain(ctx.database.db, item.firm_id, first, known?.policies)).map((policy) => ({ policy, filings: filingsOf(policy, notice) }));
+  const last = chain.flatMap(({ filings }) => filings).at(-1);
+  if (!last) return null;
+  const records = known?.records ?? (await recordsOfItem(ctx.database.db, item.id));
+  const attempt: Attempt = { notice, records, known, last, unwritten: [] };
   const errors: FilingFailure[] = [];
-  for (const policy of chain) {
-    const filings = filingsOf(policy, notice);
+  for (const { policy, filings } of chain) {
     if (filings.length === 0) continue;
     let target: DmsTarget | Error;
     try {
-      target = (await targetForCredential(ctx, item.firm_id, policy.dms_credential_id)).target;
+      const credential = known ? (known.credentials.get(policy.dms_credential_id) ?? null) : undefined;
+      target = (await targetForCredential(ctx, item.firm_id, policy.dms_credential_id, credential)).target;
     } catch (error) {
       // Recorded against each filing below, so every record says why it was not stored.
       target = error instanceof Error ? error : new Error(String(error));
     }
     for (const filing of filings) {
-      const error = await fileOne(ctx, notice, filing, target, final);
+      const error = await fileOne(ctx, attempt, filing, target, final);
       if (error) errors.push(error);
     }
   }
-  return { errors, documents: notice.documents };
+  return { errors, documents: notice.documents, records, unwritten: attempt.unwritten };
+}
+
+/** What the filings of one attempt share: the notice, the item's records (kept as the attempt writes them) and what was read with the item. */
+interface Attempt {
+  notice: FilingNotice;
+  records: ExistingRecord[];
+  known: KnownReads | null;
+  /** The attempt's last filing: its success is written with the outcome, which follows at once. */
+  last: Filing;
+  unwritten: AlsoWritten[];
 }
 
 function filingsOf(policy: StoragePolicy, notice: FilingNotice): Filing[] {
@@ -191,51 +210,19 @@ function filingsOf(policy: StoragePolicy, notice: FilingNotice): Filing[] {
 /**
  * Files one thing unless this policy already stored it; returns the error, or null. Where the
  * file is meant to go and what it holds are committed ("writing") before the write, so an attempt
- * after a crash adopts the copy its predecessor left instead of filing a second one.
+ * after a crash adopts the copy its predecessor left instead of filing a second one. The attempt
+ * is counted with the record's first write (see filingRecord).
  */
-async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing, target: DmsTarget | Error, final: boolean): Promise<FilingFailure | null> {
+async function fileOne(ctx: ServerContext, attempt: Attempt, filing: Filing, target: DmsTarget | Error, final: boolean): Promise<FilingFailure | null> {
   const db = ctx.database.db;
+  const { notice, records, known } = attempt;
   const { item } = notice;
   const documentId = filing.document?.id ?? null;
-  const existing = await db
-    .selectFrom("dms_record")
-    .select(["id", "status", "attempts", "intended_location", "intended_path", "content_hash"])
-    .where("inbox_item_id", "=", item.id)
-    .where("storage_policy_id", "=", filing.policy.id)
-    .where("what", "=", filing.what)
-    .where((eb) => (documentId ? eb("document_id", "=", documentId) : eb("document_id", "is", null)))
-    .executeTakeFirst();
+  const existing = records.find((r) => r.storage_policy_id === filing.policy.id && r.what === filing.what && r.document_id === documentId);
   if (existing?.status === "succeeded") return null;
 
-  const now = ctx.clock.now();
-  const recordId = existing?.id ?? newId();
-  if (existing) {
-    await db
-      .updateTable("dms_record")
-      .set({ status: "started", attempts: existing.attempts + 1, updated_at: now })
-      .where("id", "=", recordId)
-      .execute();
-  } else {
-    await db
-      .insertInto("dms_record")
-      .values({
-        id: recordId,
-        firm_id: item.firm_id,
-        inbox_item_id: item.id,
-        document_id: documentId,
-        storage_policy_id: filing.policy.id,
-        what: filing.what,
-        status: "started",
-        location: null,
-        intended_location: null,
-        content_hash: null,
-        error: null,
-        attempts: 1,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  }
+  const record = filingRecord(ctx, attempt, filing, existing);
+  const recordId = record.id;
 
   let label = filing.document?.name ?? filing.what;
   try {
@@ -245,12 +232,23 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
         ? { location: existing.intended_location, contentHash: existing.content_hash, idempotencyKey: recordId, path: existing.intended_path ?? undefined }
         : null;
     const adopted = earlier ? await adoptable(ctx, target, earlier, item.firm_id, filing.policy) : null;
-    const file = filing.document ? await documentFile(ctx, filing.document) : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml");
+    const file = filing.document
+      ? await documentFile(ctx, filing.document, known ? (known.contentTypes.get(filing.document.file_id!) ?? null) : undefined)
+      : await noticeFile(ctx, notice, filing.policy.store_email as "pdf" | "eml", known?.raw ?? undefined);
     label = file.label;
-    const stored = adopted ?? (await writeOnce(ctx, target, recordId, filing, notice, file));
+    const stored = adopted ?? (await writeOnce(ctx, target, record, filing, notice, file));
     const event = adopted ? "storage:events.adopted" : "storage:events.stored";
     const now = ctx.clock.now();
-    const succeeded = { status: "succeeded", location: stored.location, root: stored.root ?? null, link: stored.link ?? null, error: null, updated_at: now };
+    // An adopted copy's record is written first here: the attempt is counted with it.
+    const succeeded = {
+      status: "succeeded",
+      location: stored.location,
+      root: stored.root ?? null,
+      link: stored.link ?? null,
+      error: null,
+      updated_at: now,
+      ...record.counting(),
+    };
     const logged: EventEntry = {
       firmId: item.firm_id,
       inboxItemId: item.id,
@@ -258,20 +256,21 @@ async function fileOne(ctx: ServerContext, notice: FilingNotice, filing: Filing,
       event: "stored",
       detail: message(event, { what: label, policy: filing.policy.name, location: stored.location }),
     };
-    if (ctx.database.dialect === "postgres") await changeLoggedInOneStatement(db, { table: "dms_record", id: recordId, set: succeeded }, logged);
-    else
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable("dms_record").set(succeeded).where("id", "=", recordId).execute();
-        await logEvent(trx, logged);
-      });
+    const success: AlsoWritten[] = [
+      (qc) => qc.updateTable("dms_record").set(succeeded).where("id", "=", recordId),
+      (qc) => qc.insertInto("event_log").values(eventRow(logged)),
+    ];
+    // The last success goes with the outcome; a crash before it leaves the record "writing", and the next attempt adopts the copy.
+    if (filing === attempt.last) attempt.unwritten.push(...success);
+    else if (ctx.database.dialect === "postgres") await changeLoggedInOneStatement(db, { table: "dms_record", id: recordId, set: succeeded }, logged);
+    else await db.transaction().execute((trx) => writeAll(trx, success));
+    noteStatus(records, recordId, "succeeded");
     return null;
   } catch (error) {
     const text = errorText(error);
-    await db
-      .updateTable("dms_record")
-      .set({ status: final ? "failed" : "delayed", error: text.slice(0, 1000), updated_at: ctx.clock.now() })
-      .where("id", "=", recordId)
-      .execute();
+    const status = final ? "failed" : "delayed";
+    await record.write({ status, error: text.slice(0, 1000), updated_at: ctx.clock.now() });
+    noteStatus(records, recordId, status);
     return failureOf(error, `${label}: ${text}`);
   }
 }
@@ -307,7 +306,7 @@ async function adoptable(ctx: ServerContext, target: DmsTarget, earlier: DmsInte
 async function writeOnce(
   ctx: ServerContext,
   target: DmsTarget,
-  recordId: string,
+  record: FilingRecord,
   filing: Filing,
   notice: FilingNotice,
   file: { bytes: Buffer; extension: string; contentType: string },
@@ -324,30 +323,26 @@ async function writeOnce(
     subject: filingSubject(notice),
   };
   const db = ctx.database.db;
-  const stored = await intendAndWrite(target, request, recordId, {
+  const stored = await intendAndWrite(target, request, record.id, {
     held: async (paths) => {
       const holders = await db
         .selectFrom("dms_record")
         .select("intended_path")
         .where("firm_id", "=", notice.item.firm_id)
         .where("intended_path", "in", paths)
-        .where("id", "!=", recordId)
+        .where("id", "!=", record.id)
         .execute();
       return new Set(holders.flatMap((holder) => holder.intended_path ?? []));
     },
     record: async (intended) => {
       try {
-        await db
-          .updateTable("dms_record")
-          .set({
-            status: "writing",
-            intended_location: intended.location,
-            intended_path: intended.path ?? null,
-            content_hash: intended.contentHash,
-            updated_at: ctx.clock.now(),
-          })
-          .where("id", "=", recordId)
-          .execute();
+        await record.write({
+          status: "writing",
+          intended_location: intended.location,
+          intended_path: intended.path ?? null,
+          content_hash: intended.contentHash,
+          updated_at: ctx.clock.now(),
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw new DmsLocationTaken(target.kind, intended.location);
         throw error;
@@ -370,32 +365,115 @@ function documentProperties(policy: StoragePolicy): Record<string, string> {
   }
 }
 
-/** Each document's status from its records, written through `db` (the transaction of the attempt's outcome): stored by every policy, waiting, failed, or not to be stored. */
-async function updateDocumentStatuses(db: Kysely<DB>, item: FilingItem, documents: Document[], final: boolean): Promise<void> {
-  if (documents.length === 0) return;
-  const records = await db
-    .selectFrom("dms_record")
-    .select(["document_id", "status"])
-    .where("inbox_item_id", "=", item.id)
-    .where("what", "=", "document")
-    .execute();
-  // One update per status the documents move to, not one per document.
+/** A filing's record through one attempt (filingRecord). */
+interface FilingRecord {
+  id: string;
+  /** The columns that count the attempt, for a write of an existing record that may be its first of the attempt (none after it). */
+  counting(): { attempts?: number };
+  /** Writes the record: its first write of the attempt counts the attempt, or inserts a filing's first record. */
+  write(set: Updateable<DB["dms_record"]>): Promise<void>;
+}
+
+/**
+ * A filing's record through one attempt. Nothing is written before the file is read: the
+ * attempt is counted (or a filing's first record inserted) with the record's first write of it,
+ * which says where the file goes (before anything is written to the DMS), that an earlier copy was
+ * adopted, or why the filing failed. The attempt's copy of the item's records follows each write.
+ */
+function filingRecord(ctx: ServerContext, { notice, records }: Attempt, filing: Filing, existing: ExistingRecord | undefined): FilingRecord {
+  const db = ctx.database.db;
+  const id = existing?.id ?? newId();
+  let counted = false;
+  const counting = () => (counted ? {} : { attempts: (existing?.attempts ?? 0) + 1 });
+  return {
+    id,
+    counting,
+    async write(set) {
+      if (existing || counted) {
+        await db
+          .updateTable("dms_record")
+          .set({ ...set, ...counting() })
+          .where("id", "=", id)
+          .execute();
+      } else {
+        const now = ctx.clock.now();
+        const row = {
+          id,
+          firm_id: notice.item.firm_id,
+          inbox_item_id: notice.item.id,
+          document_id: filing.document?.id ?? null,
+          storage_policy_id: filing.policy.id,
+          what: filing.what,
+          status: "started",
+          location: null,
+          intended_location: null,
+          intended_path: null,
+          content_hash: null,
+          error: null,
+          attempts: 1,
+          created_at: now,
+          updated_at: now,
+          ...set,
+        };
+        await db.insertInto("dms_record").values(row).execute();
+        records.push({ ...row, status: String(row.status), intended_path: row.intended_path ?? null });
+      }
+      counted = true;
+    },
+  };
+}
+
+/** Writes each of `writes` through `trx`, in order. */
+async function writeAll(trx: Kysely<DB>, writes: AlsoWritten[]): Promise<void> {
+  for (const write of writes) await trx.executeQuery(write(trx));
+}
+
+/** Keeps the attempt's copy of the item's records as it writes them. */
+function noteStatus(records: ExistingRecord[], recordId: string, status: string): void {
+  const record = records.find((r) => r.id === recordId);
+  if (record) record.status = status;
+}
+
+/** What the outcome writes besides the item: the last filing's success, then the documents' statuses. */
+function outcomeWrites(filed: Filed, final: boolean): AlsoWritten[] {
+  return [...filed.unwritten, ...documentMoves(filed, final)];
+}
+
+/**
+ * Each document's status from the item's records: stored by every policy, waiting, failed, or not
+ * to be stored; one update per status the documents move to, written with the attempt's outcome.
+ */
+function documentMoves({ documents, records }: Filed, final: boolean): AlsoWritten[] {
   const moving = new Map<DmsStatus, string[]>();
   for (const document of documents) {
-    const own = records.filter((r) => r.document_id === document.id);
+    const own = records.filter((r) => r.what === "document" && r.document_id === document.id);
     const status: DmsStatus = own.length === 0 ? "canceled" : own.every((r) => r.status === "succeeded") ? "succeeded" : final ? "failed" : "delayed";
     if (status !== document.dms_status) moving.set(status, [...(moving.get(status) ?? []), document.id]);
   }
-  for (const [status, ids] of moving) await db.updateTable("document").set({ dms_status: status }).where("id", "in", ids).execute();
+  return [...moving].map(
+    ([status, ids]) =>
+      (qc: QueryCreator<DB>) =>
+        qc.updateTable("document").set({ dms_status: status }).where("id", "in", ids),
+  );
 }
 
-/** Sets the item's DMS status, with its event, the jobs that follow and whatever `alsoRecord` writes, in one transaction (one statement on PostgreSQL without `alsoRecord`). */
+/** Whether a webhook of the firm hears that the documents were stored: known in a job (with its claim on PostgreSQL); outside one, read in the transaction. */
+async function toldOfStored(ctx: ServerContext, firmId: number): Promise<boolean> {
+  return !inJob() || (await webhookSubscribers(ctx.database.db, firmId, "documents.stored")).length > 0;
+}
+
+/**
+ * Sets the item's DMS status, with its event, the jobs that follow, `writes` (the last filing's
+ * success, the documents' statuses) and whatever `alsoRecord` writes, in one transaction (one
+ * statement on PostgreSQL without `alsoRecord`).
+ */
 async function setDmsStatus(
   ctx: ServerContext,
   item: { id: string; firm_id: number },
   status: DmsStatus,
   event: { event: EventName; detail?: string; level?: EventLevel },
   next: NextJob[] = [],
+  writes: AlsoWritten[] = [],
   alsoRecord?: (trx: Kysely<DB>) => Promise<void>,
 ): Promise<void> {
   const now = ctx.clock.now();
@@ -406,10 +484,13 @@ async function setDmsStatus(
       { table: "inbox_item", id: item.id, set },
       { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event },
       next,
+      writes,
     );
     return;
   }
   await ctx.database.db.transaction().execute(async (trx) => {
+    // The last filing's success and its event first, as they happened.
+    await writeAll(trx, writes);
     await trx.updateTable("inbox_item").set({ dms_status: status, updated_at: now }).where("id", "=", item.id).execute();
     await logEvent(trx, { firmId: item.firm_id, inboxItemId: item.id, at: now, ...event });
     await enqueueAll(trx, item.firm_id, next, now);
@@ -423,17 +504,17 @@ async function finish(
   item: FilingItem,
   status: DmsStatus,
   event: { event: EventName; detail?: string; level?: EventLevel },
+  writes: AlsoWritten[],
   alsoRecord?: (trx: Kysely<DB>) => Promise<void>,
 ): Promise<void> {
-  if (status === "canceled") {
-    await ctx.database.db
-      .updateTable("document")
-      .set({ dms_status: "canceled" })
-      .where("processed_from_id", "=", item.id)
-      .where("dms_status", "in", ["new", "started"])
-      .execute();
-  }
-  await setDmsStatus(ctx, item, status, event, await jobsAfterStorageAttempt(ctx, item), alsoRecord);
+  await setDmsStatus(ctx, item, status, event, await jobsAfterStorageAttempt(ctx, item), writes, alsoRecord);
+}
+
+/** Nothing is to be filed: the item and its documents waiting to be are canceled. */
+function cancel(ctx: ServerContext, item: FilingItem, detail: string): Promise<void> {
+  const documents = (qc: QueryCreator<DB>) =>
+    qc.updateTable("document").set({ dms_status: "canceled" }).where("processed_from_id", "=", item.id).where("dms_status", "in", ["new", "started"]);
+  return finish(ctx, item, "canceled", { event: "storage canceled", detail }, [documents]);
 }
 
 /** The firm's DMS failure report of what could not be stored and why, recorded through `trx`; null when nobody is to get it. */

@@ -1,4 +1,4 @@
-import { type Kysely, type QueryCreator, type Updateable, sql } from "kysely";
+import { type Compilable, type Kysely, type OperationNodeSource, type QueryCreator, type Updateable, sql } from "kysely";
 import type { DB } from "../db/schema";
 import { type EventEntry, eventRow } from "./event-log";
 import { type NextJob, jobRow } from "./queue";
@@ -34,22 +34,32 @@ function fromChanged<T extends Changed>(qc: QueryCreator<T>, row: Record<string,
 /** A row without its empty columns, for an insert whose defaults say the same (a UNION types a bare NULL as text). */
 const withoutNulls = <R extends object>(row: R): Partial<R> => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)) as Partial<R>;
 
+/** A write of other rows that goes with a change (an update or insert, built on the statement's query creator). */
+export type AlsoWritten = (qc: QueryCreator<DB>) => Compilable & OperationNodeSource;
+
 /**
  * Updates row `id` of `table` with `set` (only while its `status` is `onlyFromStatus`, when
  * given), and when it changed, logs `entry` and queues `next` for `entry`'s firm: one statement,
- * on PostgreSQL only. Resolves whether the row changed.
+ * on PostgreSQL only. Each of `also` is written in the same statement whether or not the row
+ * changed (a data-modifying CTE of its own). Resolves whether the row changed.
  */
 export async function changeLoggedInOneStatement<T extends Changeable>(
   db: Kysely<DB>,
   change: { table: T; id: string; set: Updateable<DB[T]>; onlyFromStatus?: string },
   entry: EventEntry,
   next: NextJob[] = [],
+  also: AlsoWritten[] = [],
 ): Promise<boolean> {
   const logged = eventRow(entry);
   const jobs = next.map((job) => withoutNulls(jobRow({ kind: job.kind, firmId: entry.firmId, refId: job.refId, runAt: entry.at })));
   // The two tables share the columns used here; Kysely cannot type an update over a union of tables.
   const loose = db as unknown as Kysely<{ inbox_item: { id: string; status: string } }>;
-  const changing = loose
+  // The other writes come first: CTEs that no other part reads, each run once.
+  const creator = also.reduce<QueryCreator<{ inbox_item: { id: string; status: string } }>>(
+    (query, write, index) => query.with(`also_${index}`, (qc) => write(qc as unknown as QueryCreator<DB>) as never) as never,
+    loose,
+  );
+  const changing = creator
     .with("changed", (qc) => {
       let update = qc
         .updateTable(change.table as "inbox_item")

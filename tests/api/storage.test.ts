@@ -10,6 +10,10 @@ import { createSmtpListener, listen } from "../../server/inbox/smtp-listener";
 import { type Worker, startWorker } from "../../server/queue/worker";
 import { PIPELINE_JOBS } from "../../server/job-handlers";
 import { storeInboxItem } from "../../server/filing/store-inbox-item";
+import { readStorageStart, recordsOfItem } from "../../server/filing/filing-reads";
+import { policyChain, resolveStoragePolicy } from "../../server/filing/policy-resolution";
+import { rawMessageOf } from "../../server/filing/filing-data";
+import { credentialKind } from "../../server/dms/dms-targets";
 import { loadNoticeContext } from "../../server/db/case-context";
 import { type RunningApi, DEMO, api, backends, login, startApi } from "./harness";
 
@@ -159,6 +163,8 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
   const eventsOf = async (itemId: string) =>
     await db().selectFrom("event_log").select(["event", "detail"]).where("inbox_item_id", "=", itemId).orderBy("created_at").orderBy("id").execute();
   const fileAt = (folder: string, location: string) => fs.readFileSync(path.join(firmRoot, folder, location));
+  const rawOf = async (itemId: string) =>
+    (await db().selectFrom("inbox_item").select("raw_content").where("id", "=", itemId).executeTakeFirstOrThrow()).raw_content;
 
   it("files the documents and the original e-mail through the firm's policy, at the path its templates name", async () => {
     const raw = variant(1);
@@ -221,6 +227,7 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
 
   it("lets a case-level policy override the firm's, and renders the notice as a PDF", async () => {
     const item = await deliver(variant(2, "2:24-cv-00124"));
+    ids.pdfItem = item.id;
     const records = await recordsOf(item.id);
     expect(records.map((r) => [r.what, r.status, r.storage_policy_id])).toEqual([
       ["document", "succeeded", ids.casePolicy],
@@ -280,12 +287,84 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     });
 
     const item = await deliver(variant(7, "2:24-cv-00127"));
+    ids.mirrorItem = item.id;
     const records = await recordsOf(item.id);
     expect(records).toHaveLength(2);
     const at = (policy: string) => records.find((r) => r.storage_policy_id === policy)!;
     expect(at(first)).toMatchObject({ status: "succeeded", location: "2_24-cv-127/2024-03-05 Main Document.pdf" });
     expect(at(second)).toMatchObject({ status: "succeeded", location: "copies/2024-03-05 Main Document.pdf" });
     expect(fileAt("mirror-1", at(first).location!).equals(fileAt("mirror-2", at(second).location!))).toBe(true);
+  });
+
+  it.runIf(backend === "postgres")(
+    "reads an item with its policies, their credentials, its records, content types and message in one statement, as one by one",
+    async () => {
+      const database = running.ctx.database;
+      // The policies' chain loops back (mirror), a notice is stored as PDF (no message read), and as .eml.
+      for (const itemId of [ids.firstItem!, ids.pdfItem!, ids.mirrorItem!]) {
+        const inOne = (await readStorageStart(database, itemId))!;
+        const oneByOne = (await readStorageStart({ ...database, dialect: "sqlite" }, itemId))!;
+        expect({ ...inOne, known: null }).toEqual(oneByOne);
+        const known = inOne.known!;
+        const firmId = inOne.item.firm_id;
+        const resolved = (await resolveStoragePolicy(db(), firmId, oneByOne))!;
+        expect(await resolveStoragePolicy(db(), firmId, inOne, known.policies)).toEqual(resolved);
+        const chain = await policyChain(db(), firmId, resolved.policy);
+        expect(await policyChain(db(), firmId, resolved.policy, known.policies)).toEqual(chain);
+        for (const policy of chain) {
+          const field = await db().selectFrom("generic_credential").select("field").where("id", "=", policy.dms_credential_id).executeTakeFirst();
+          expect(known.credentials.get(policy.dms_credential_id)).toEqual({
+            kind: await credentialKind(running.ctx, firmId, policy.dms_credential_id),
+            field: field?.field ?? null,
+          });
+        }
+        const byId = (records: { id: string }[]) => [...records].sort((a, b) => a.id.localeCompare(b.id));
+        expect(byId(known.records)).toEqual(byId(await recordsOfItem(db(), itemId)));
+        expect(known.records.length).toBeGreaterThan(0);
+        const notice = (await loadNoticeContext(database, firmId, itemId))!;
+        for (const document of notice.documents.filter((d) => d.file_id)) {
+          const blob = await db().selectFrom("blob").select("content_type").where("sha256", "=", document.file_id!).executeTakeFirstOrThrow();
+          expect(known.contentTypes.get(document.file_id!)).toBe(blob.content_type);
+        }
+        // Read when a policy the holders name or chain to stores it: the one that applies is picked after the read.
+        const storesMessage = known.policies.some((policy) => policy.store_email === "eml");
+        const raw = (await rawMessageOf(db(), itemId).executeTakeFirstOrThrow()).raw_content;
+        expect(known.raw).toEqual(storesMessage ? raw : null);
+      }
+      expect(await readStorageStart(database, "no-such-item")).toBeUndefined();
+    },
+  );
+
+  it("chooses another name when a filing not yet written holds the one free on disk", async () => {
+    const folder = "Bluebonnet Widgets Inc/2_24-cv-123";
+    // A record of another filing holds the next free name, as an attempt cut short before its write leaves it.
+    const holder = {
+      id: "holding-filing",
+      firm_id: (await db().selectFrom("inbox_item").select("firm_id").where("id", "=", ids.firstItem!).executeTakeFirstOrThrow()).firm_id,
+      inbox_item_id: ids.firstItem!,
+      document_id: null,
+      storage_policy_id: ids.casePolicy!,
+      what: "notice",
+      status: "writing",
+      location: null,
+      intended_location: `${folder}/0 Main Document (2).pdf`,
+      intended_path: `firm-a/${folder}/0 Main Document (2).pdf`,
+      content_hash: "0".repeat(64),
+      error: null,
+      attempts: 1,
+      created_at: 0,
+      updated_at: 0,
+    };
+    await db().insertInto("dms_record").values(holder).execute();
+    try {
+      const item = await deliver(variant(8));
+      const document = (await recordsOf(item.id)).find((r) => r.what === "document")!;
+      expect(document).toMatchObject({ status: "succeeded", location: `${folder}/0 Main Document (3).pdf` });
+      expect(fs.existsSync(path.join(firmRoot, "firm-a", folder, "0 Main Document (2).pdf"))).toBe(false);
+      expect(await db().selectFrom("dms_record").selectAll().where("id", "=", holder.id).executeTakeFirstOrThrow()).toMatchObject(holder);
+    } finally {
+      await db().deleteFrom("dms_record").where("id", "=", holder.id).execute();
+    }
   });
 
   it("cancels storage when no policy applies, saying why", async () => {
@@ -340,8 +419,66 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     const stored = await db().selectFrom("inbox_item").select("dms_status").where("id", "=", itemId).executeTakeFirstOrThrow();
     expect(stored.dms_status).toBe("succeeded");
     const [done] = await recordsOf(itemId);
-    expect(done).toMatchObject({ status: "succeeded", error: null, location: "2_24-cv-126/2024-03-05 Main Document.pdf" });
+    // The requeued attempt is counted with the record's first write of it, where the file goes.
+    expect(done).toMatchObject({ status: "succeeded", error: null, location: "2_24-cv-126/2024-03-05 Main Document.pdf", attempts: 2 });
     expect(fs.existsSync(path.join(firmRoot, "blocked", done!.location!))).toBe(true);
+  });
+
+  it("records the last filing's success with the outcome when an earlier filing failed", async () => {
+    const create = async (segment: string, body: Record<string, unknown>) => (await client.post(`/api/v1/${segment}`, body)).body.id as string;
+    // The documents go where no folder can be made; the message, last, goes through the additional policy.
+    fs.writeFileSync(path.join(firmRoot, "blocked-first"), "not a folder");
+    const tail = await create("storage-policy", {
+      name: "Message after",
+      dms_credential_id: await create("generic-credential", { name: "message after", field: "message-after" }),
+      store_documents: false,
+      store_email: "eml",
+      document_path: "{{case.case_number}}",
+    });
+    const first = await create("storage-policy", {
+      name: "Documents first",
+      dms_credential_id: await create("generic-credential", { name: "documents first", field: "blocked-first" }),
+      store_email: "none",
+      document_path: "{{case.case_number}}",
+      additional_storage_policy_id: tail,
+    });
+    const timekeeper = await create("timekeeper", { full_name: "Lara Last", email: "lara@lawfirm.test" });
+    const jurisdiction = (await db().selectFrom("court_case").select("jurisdiction_id").where("id", "=", ids.firmCase!).executeTakeFirstOrThrow())
+      .jurisdiction_id;
+    const caseId = await create("case", {
+      name: "Last filing case",
+      case_number: "2:24-cv-128",
+      matter_id: ids.plainMatter,
+      jurisdiction_id: jurisdiction,
+      assigned_timekeepers: [timekeeper],
+      storage_policy_id: first,
+    });
+
+    await send(variant(9, "2:24-cv-00128"));
+    let item: { id: string; dms_status: string } | undefined;
+    for (let i = 0; i < 100 && item?.dms_status !== "failed"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      item = await db().selectFrom("inbox_item").select(["id", "dms_status"]).where("case_id", "=", caseId).executeTakeFirst();
+    }
+    expect(item?.dms_status).toBe("failed");
+    await settled();
+    const records = await recordsOf(item!.id);
+    expect(records.map((r) => [r.what, r.status, r.storage_policy_id, r.attempts])).toEqual([
+      ["document", "failed", first, 1],
+      ["notice", "succeeded", tail, 1],
+    ]);
+    expect(fileAt("message-after", records[1]!.location!).equals(await rawOf(item!.id))).toBe(true);
+    const events = (await eventsOf(item!.id)).map((e) => e.event);
+    expect(events.filter((e) => e === "stored")).toHaveLength(1);
+    expect(events).toContain("storage failed");
+    const documents = await db()
+      .selectFrom("document")
+      .select("dms_status")
+      .where("processed_from_id", "=", item!.id)
+      .where("file_id", "is not", null)
+      .execute();
+    expect(documents.map((d) => d.dms_status)).toEqual(["failed"]);
+    fs.rmSync(path.join(firmRoot, "blocked-first"));
   });
 
   it("says 'Requeueing error occurred' when nothing could be requeued, and refuses read-only roles", async () => {
