@@ -4,15 +4,14 @@ import type { ServerContext } from "../context";
 import type { NotificationTable, OutboundMailRow } from "../db/schema";
 import { inJob } from "../db/job-reads";
 import { findFirm } from "../firm/firm-repository";
-import { buildTemplateData } from "../mail/notice-template";
 import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { type EventName, logEvent } from "../queue/event-log";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhook-events";
 import { wallsForCase } from "../walls/walls";
-import { loadDeliveryDocuments } from "./delivery";
-import { TemplateSources, composeNotice } from "./notice-mail";
-import { claimRowAndRecordMail } from "./claimed-mail";
+import { composeNotice } from "./notice-mail";
+import { claimRowAndRecordMail, markRowSent } from "./claimed-mail";
+import { UNSENT, readPendingMail } from "./pending-mail";
 import { recordNotifications } from "./record-notifications";
 
 /** Attempts of a notify job before its unsent notifications are marked failed. */
@@ -81,27 +80,11 @@ async function sendPendingRealtime(
   log: (event: EventName, detail: string, level?: "WARNING") => Promise<void>,
 ): Promise<void> {
   const db = ctx.database.db;
-  const rows = await db
-    .selectFrom("notification")
-    // The timekeeper's name for the greeting, read with the row.
-    .leftJoin("timekeeper", "timekeeper.id", "notification.timekeeper_id")
-    .selectAll("notification")
-    .select("timekeeper.full_name as timekeeper_name")
-    .where("notification.inbox_item_id", "=", item.id)
-    .where("notification.cadence", "=", "realtime")
-    .where("notification.status", "in", UNSENT)
-    .orderBy("notification.created_at")
-    .orderBy("notification.email")
-    .execute();
-  if (rows.length === 0) return;
-  const [data, documents, walls] = await Promise.all([
-    // Read once for all recipients: it parses the original message.
-    buildTemplateData(ctx, firm.id, item.id),
-    loadDeliveryDocuments(ctx, item.id),
-    wallsForCase(db, firm.id, item.case_id),
-  ]);
+  const pending = await readPendingMail(ctx, firm, item.id);
+  if (!pending) return;
+  const { rows, data, documents, templates } = pending;
   if (!data) throw new Error(message("mail:notifyNoNoticeData"));
-  const templates = new TemplateSources(ctx, firm);
+  const walls = await wallsForCase(db, firm.id, item.case_id);
   for (const row of rows) {
     // A wall put up since the rows were recorded still holds.
     if (row.timekeeper_id && walls.isWalledOut(row.timekeeper_id)) {
@@ -139,19 +122,16 @@ async function sendPendingRealtime(
     // Another job took this row meanwhile; it sends the mail.
     if (!recorded) continue;
     await pauseAt("mail-recorded");
-    await markSent(ctx, row.id, await ctx.mailer.deliver(recorded));
+    await sendAndMark(ctx, row.id, recorded);
   }
 }
 
-const UNSENT = ["pending", "sending"];
-
-async function markSent(ctx: ServerContext, rowId: string, mail: OutboundMailRow): Promise<void> {
+/** Sends the row's recorded mail, then marks the mail and the row sent; a refusal is marked on the mail and thrown. */
+async function sendAndMark(ctx: ServerContext, rowId: string, mail: OutboundMailRow): Promise<void> {
+  const outcome = await ctx.mailer.transmit(mail);
+  if (outcome.status === "failed") await ctx.mailer.settle(mail, outcome);
   await pauseAt("mail-sent");
-  await ctx.database.db
-    .updateTable("notification")
-    .set({ status: "sent", sent_at: ctx.clock.now(), outbound_mail_id: mail.id })
-    .where("id", "=", rowId)
-    .execute();
+  await markRowSent(ctx, rowId, mail, outcome);
 }
 
 /**
@@ -169,11 +149,12 @@ async function finishInterrupted(
     : undefined;
   if (!mail) return false;
   if (mail.status === "sent" || mail.status === "captured") {
-    await markSent(ctx, row.id, mail);
+    await pauseAt("mail-sent");
+    await markRowSent(ctx, row.id, mail);
     return true;
   }
   await log("notification sent again", message("mail:notifyResent", { email: row.email, messageId: mail.message_id ?? mail.id }), "WARNING");
-  await markSent(ctx, row.id, await ctx.mailer.deliver(mail));
+  await sendAndMark(ctx, row.id, mail);
   return true;
 }
 
