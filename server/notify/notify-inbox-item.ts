@@ -1,6 +1,7 @@
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { FirmRecord } from "../../app/common/firm-schema";
 import type { ServerContext } from "../context";
+import type { Database } from "../db/database";
 import type { NotificationTable, OutboundMailRow } from "../db/schema";
 import { inJob } from "../db/job-reads";
 import { findFirm } from "../firm/firm-repository";
@@ -12,6 +13,7 @@ import { wallsForCase } from "../walls/walls";
 import { composeNotice } from "./notice-mail";
 import { claimRowAndRecordMail, markRowSent } from "./claimed-mail";
 import { UNSENT, readPendingMail } from "./pending-mail";
+import { type RecipientRows, recipientColumns } from "./recipient-inputs";
 import { recordNotifications } from "./record-notifications";
 
 /** Attempts of a notify job before its unsent notifications are marked failed. */
@@ -27,19 +29,11 @@ type NotificationRow = Selectable<NotificationTable>;
  */
 export async function notifyInboxItem(ctx: ServerContext, itemId: string, attempt: number): Promise<void> {
   const db = ctx.database.db;
-  const item = await db
-    .selectFrom("inbox_item")
-    .select(["id", "firm_id", "case_id", "disposition"])
-    // Whether its notifications are recorded already, read with it.
-    .select((eb) =>
-      eb.exists(eb.selectFrom("notification").select("notification.id").whereRef("notification.inbox_item_id", "=", "inbox_item.id")).as("recorded"),
-    )
-    .where("id", "=", itemId)
-    .executeTakeFirst();
+  const item = await itemToNotify(ctx.database, itemId);
   if (!item?.case_id || item.disposition !== "Processed") return;
   const firm = await findFirm(ctx.database, item.firm_id);
   if (!firm) return;
-  if (!item.recorded) await recordNotifications(ctx, firm, { id: item.id, case_id: item.case_id });
+  if (!item.recorded) await recordNotifications(ctx, firm, { id: item.id, case_id: item.case_id }, item.recipients ?? undefined);
   // `into`: a transaction the entry commits with, else the database itself.
   const log = (event: EventName, detail: string, level: "INFO" | "WARNING" | "ERROR" = "INFO", into = db) =>
     logEvent(into, { firmId: firm.id, inboxItemId: item.id, event, detail, level, at: ctx.clock.now() });
@@ -71,6 +65,27 @@ export async function notifyInboxItem(ctx: ServerContext, itemId: string, attemp
     await log("notified", counts, "INFO", trx);
     await emitWebhookEvent(trx, { firmId: firm.id, event: "notification.sent", inboxItemId: item.id, at: ctx.clock.now() });
   });
+}
+
+/**
+ * The item and whether its notifications are recorded already; on PostgreSQL, when they are not
+ * and it is a processed notice on a case, with who is to hear of it (the rows of recordNotifications).
+ */
+export function itemToNotify(database: Database, itemId: string) {
+  const { db } = database;
+  const recorded = sql<boolean>`exists (select 1 from notification where notification.inbox_item_id = inbox_item.id)`;
+  const read = db
+    .selectFrom("inbox_item")
+    .select(["id", "firm_id", "case_id", "disposition", recorded.as("recorded")])
+    .where("id", "=", itemId);
+  if (database.dialect !== "postgres") return read.select(sql<RecipientRows | null>`null`.as("recipients")).executeTakeFirst();
+  const recipients = recipientColumns(db, sql.ref("inbox_item.firm_id"), sql.ref("inbox_item.case_id"), itemId);
+  return read
+    .select(
+      sql<RecipientRows | null>`(select row_to_json(x) from (select ${recipients}) x
+        where inbox_item.case_id is not null and inbox_item.disposition = 'Processed' and not ${recorded})`.as("recipients"),
+    )
+    .executeTakeFirst();
 }
 
 async function sendPendingRealtime(

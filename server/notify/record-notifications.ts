@@ -4,18 +4,19 @@ import type { ServerContext } from "../context";
 import type { DB } from "../db/schema";
 import { idOfName, newId } from "../lib/ids";
 import { message } from "../lib/messages";
-import { loadRecipientInput } from "./recipient-inputs";
+import { type RecipientRows, loadRecipientInput } from "./recipient-inputs";
 import { planNotifications, resolveRecipients } from "./recipients";
 
 /**
  * Writes who is to hear of the item, once: a run that finds rows already recorded (a retried
  * job, processing again) keeps them, so nobody is told twice. Two runs at once cannot both
  * record: on PostgreSQL they meet on the first row's key, on SQLite on the item row's lock. The
- * caller has seen none recorded (a read made first, to spare a finished item the recipients' reads).
+ * caller has seen none recorded (a read made first, to spare a finished item the recipients' reads),
+ * and may give the recipients' rows read with it.
  */
-export async function recordNotifications(ctx: ServerContext, firm: FirmRecord, item: { id: string; case_id: string }): Promise<void> {
+export async function recordNotifications(ctx: ServerContext, firm: FirmRecord, item: { id: string; case_id: string }, read?: RecipientRows): Promise<void> {
   const db = ctx.database.db;
-  const planned = planNotifications(resolveRecipients(await loadRecipientInput(ctx, firm, item.case_id, item.id)));
+  const planned = planNotifications(resolveRecipients(await loadRecipientInput(ctx, firm, item.case_id, item.id, read)));
   const now = ctx.clock.now();
   const rows = planned.map((p, n) => ({
     // The first row's id is the item's own: see recordedOnce.

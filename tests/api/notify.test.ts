@@ -14,7 +14,7 @@ import { receiveMessage } from "../../server/inbox/receive";
 import { claimRowAndRecordMail, markRowSent } from "../../server/notify/claimed-mail";
 import { loadDeliveryDocuments } from "../../server/notify/delivery";
 import { TemplateSources } from "../../server/notify/notice-mail";
-import { notifyInboxItem } from "../../server/notify/notify-inbox-item";
+import { itemToNotify, notifyInboxItem } from "../../server/notify/notify-inbox-item";
 import { readPendingMail } from "../../server/notify/pending-mail";
 import { recipientRows } from "../../server/notify/recipient-inputs";
 import { recordNotifications } from "../../server/notify/record-notifications";
@@ -341,10 +341,13 @@ describe.each(backends)("notices going out (%s)", (backend) => {
       const rows = await recorded(running.ctx);
       expect(rows).toEqual(await recorded({ ...running.ctx, database: { ...database, dialect: "sqlite" } }));
       expect(rows.map((r) => r.email)).toEqual(expect.arrayContaining([...s.keepers.map((k) => k.email), "copies@lawfirm.test"]));
-      // Recorded already: another run adds nothing.
+      // Recorded already: another run adds nothing, and the item is read without its recipients.
       await recordNotifications(running.ctx, firm, { id: item.id, case_id: s.caseId });
       expect(await notificationsOf(item.id)).toHaveLength(rows.length);
+      expect(await itemToNotify(database, item.id)).toMatchObject({ recorded: true, recipients: null });
       await db().deleteFrom("notification").where("inbox_item_id", "=", item.id).execute();
+      // None recorded: the item is read with the same rows.
+      expect(await itemToNotify(database, item.id)).toMatchObject({ recorded: false, recipients: all });
       // A jurisdiction preference that applied and names a rule: that rule only.
       await db()
         .insertInto("jurisdiction_preference_rule")
