@@ -48,6 +48,16 @@ export interface Mailer {
    * same Message-ID, and marks it sent (captured without a relay) or failed; throws when refused.
    */
   deliver(row: OutboundMailRow): Promise<OutboundMailRow>;
+  /** `deliver` without the mark: the outcome, for the caller to record with its own (or through `settle`). */
+  transmit(row: OutboundMailRow): Promise<MailOutcome>;
+  /** `deliver`'s mark of a transmitted mail: records the outcome; throws when refused. */
+  settle(row: OutboundMailRow, outcome: MailOutcome): Promise<OutboundMailRow>;
+}
+
+/** What became of a mail given to the relay: sent, captured (no relay) or failed with the relay's error. */
+export interface MailOutcome {
+  status: string;
+  error: string | null;
 }
 
 /**
@@ -110,19 +120,20 @@ export function createMailer(options: { database: Database; clock: Clock; from: 
       return composed;
     },
     async deliver(row) {
-      let status = "captured";
-      let error: string | null = null;
-      if (relay) {
-        try {
-          const to = JSON.parse(row.to_addresses) as string[];
-          // SMTP wants CRLF; the record keeps the composed text as /dev shows it.
-          await relay.sendMail({ envelope: { from: options.from, to }, raw: row.raw.replace(/\r?\n/g, "\r\n") });
-          status = "sent";
-        } catch (e) {
-          status = "failed";
-          error = e instanceof Error ? e.message : String(e);
-        }
+      return mailer.settle(row, await mailer.transmit(row));
+    },
+    async transmit(row) {
+      if (!relay) return { status: "captured", error: null };
+      try {
+        const to = JSON.parse(row.to_addresses) as string[];
+        // SMTP wants CRLF; the record keeps the composed text as /dev shows it.
+        await relay.sendMail({ envelope: { from: options.from, to }, raw: row.raw.replace(/\r?\n/g, "\r\n") });
+        return { status: "sent", error: null };
+      } catch (e) {
+        return { status: "failed", error: e instanceof Error ? e.message : String(e) };
       }
+    },
+    async settle(row, { status, error }) {
       await options.database.db.updateTable("outbound_mail").set({ status, error }).where("id", "=", row.id).execute();
       if (status === "failed") throw new Error(catalogue("pipeline:relayRefused", { error }));
       return { ...row, status, error };

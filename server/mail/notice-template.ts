@@ -1,12 +1,14 @@
-import { createHash } from "node:crypto";
+import type { Kysely } from "kysely";
 import { boundedCache } from "../../app/common/bounded-cache";
 import { type Caller, fieldLevel } from "../auth/caller";
 import type { ServerContext } from "../context";
+import type { DB } from "../db/schema";
 import { findCourt } from "../jurisdictions/federal-courts";
 import { loadMessageBody } from "../stored-mail/stored-message";
 import type { ParsedEmail } from "../notices";
 import { firstLines, readTemplateFile, templateEngine } from "./template-engine";
 import { loadNoticeContext } from "../db/case-context";
+import { idOfName } from "../lib/ids";
 import { message } from "../lib/messages";
 
 // What an e-mail template about one notice can show (spec §3 EmailTemplate: matter, case, client,
@@ -124,6 +126,24 @@ function parseJson<T>(value: string | null, fallback: T): T {
   }
 }
 
+/** The read of the item's own columns a template shows, with the firm's name. */
+export function templateItemRead(db: Kysely<DB>, firmId: number, inboxItemId: string) {
+  return (
+    db
+      .selectFrom("inbox_item")
+      .select(["id", "parsed", "docket_index", "created_at", "message_body"])
+      // The firm's name, read with its item.
+      .select((eb) => eb.selectFrom("firm").select("firm.name").where("firm.id", "=", firmId).as("firm_name"))
+      .where("id", "=", inboxItemId)
+      .where("firm_id", "=", firmId)
+  );
+}
+
+/** What templateItemRead reads. */
+export type TemplateItem = NonNullable<Awaited<ReturnType<ReturnType<typeof templateItemRead>["executeTakeFirst"]>>>;
+
+type TemplateOptions = { links?: { documentId: string; url: string }[]; recipient?: { name?: string; email?: string } };
+
 /**
  * Everything a template can show about one inbox item of this firm, or null when the item is
  * not a processed notice (not parsed as a notice, or no envelope recorded on a case).
@@ -133,17 +153,19 @@ export async function buildTemplateData(
   ctx: ServerContext,
   firmId: number,
   inboxItemId: string,
-  options: { links?: { documentId: string; url: string }[]; recipient?: { name?: string; email?: string } } = {},
+  options: TemplateOptions = {},
+): Promise<NoticeTemplateData | null> {
+  return templateDataOf(ctx, firmId, await templateItemRead(ctx.database.db, firmId, inboxItemId).executeTakeFirst(), options);
+}
+
+/** buildTemplateData from its item read already (none: no such item of the firm). */
+export async function templateDataOf(
+  ctx: ServerContext,
+  firmId: number,
+  item: TemplateItem | undefined,
+  options: TemplateOptions = {},
 ): Promise<NoticeTemplateData | null> {
   const db = ctx.database.db;
-  const item = await db
-    .selectFrom("inbox_item")
-    .select(["id", "parsed", "docket_index", "created_at", "message_body"])
-    // The firm's name, read with its item.
-    .select((eb) => eb.selectFrom("firm").select("firm.name").where("firm.id", "=", firmId).as("firm_name"))
-    .where("id", "=", inboxItemId)
-    .where("firm_id", "=", firmId)
-    .executeTakeFirst();
   const parsed = parseJson<ParsedEmail | null>(item?.parsed ?? null, null);
   if (!item || parsed?.kind !== "notice") return null;
   const context = await loadNoticeContext(ctx.database, firmId, item.id);
@@ -197,10 +219,7 @@ export function readableTemplateData(caller: Caller, data: NoticeTemplateData): 
 }
 
 /** The default template's id for a firm: the same id whoever creates it, so racing callers make one row. */
-function defaultTemplateId(firmId: number): string {
-  const hex = createHash("sha256").update(`ecfx:default-email-template:${firmId}`).digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
+const defaultTemplateId = (firmId: number): string => idOfName(`ecfx:default-email-template:${firmId}`);
 
 /**
  * The firm's default template id. A firm without one gets a "Default notice" template made from

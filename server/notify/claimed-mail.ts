@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB, OutboundMailRow } from "../db/schema";
-import type { ComposedMail } from "../mail/mailer";
+import type { ComposedMail, MailOutcome } from "../mail/mailer";
 import { columnsOf, selectionOf } from "../queue/logged-change";
 
 /**
@@ -64,4 +64,24 @@ async function claimedAndRecordedInOneStatement(db: Kysely<DB>, row: { id: strin
           .execute()
       : await claiming.selectFrom("claimed").select("id").execute();
   return rows.length > 0;
+}
+
+/**
+ * Marks notification `rowId` sent by `mail`. With `outcome` (the mail just went out) the mail's
+ * own mark comes first: on PostgreSQL the two in one statement, elsewhere one after the other.
+ */
+export async function markRowSent(ctx: ServerContext, rowId: string, mail: OutboundMailRow, outcome?: MailOutcome): Promise<void> {
+  const db = ctx.database.db;
+  const sent = { status: "sent", sent_at: ctx.clock.now(), outbound_mail_id: mail.id };
+  if (outcome && ctx.database.dialect === "postgres") {
+    await db
+      .with("mailed", (qc) => qc.updateTable("outbound_mail").set(outcome).where("id", "=", mail.id).returning("id"))
+      .updateTable("notification")
+      .set(sent)
+      .where("id", "=", rowId)
+      .execute();
+    return;
+  }
+  if (outcome) await ctx.mailer.settle(mail, outcome);
+  await db.updateTable("notification").set(sent).where("id", "=", rowId).execute();
 }

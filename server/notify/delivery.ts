@@ -1,7 +1,8 @@
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import sanitizeFilename from "sanitize-filename";
 import type { FirmRecord } from "../../app/common/firm-schema";
 import type { ServerContext } from "../context";
+import type { DB } from "../db/schema";
 import { signPublicLink } from "./public-link";
 
 // What a mail about one notice carries, by delivery method:
@@ -53,33 +54,48 @@ export function chooseDelivery(documents: DeliveryDocument[], method: string, bu
   return chosen;
 }
 
+/** The item's documents with their bytes' size and type, and its filed copies: two reads. */
+function deliveryReads(db: Kysely<DB>, itemId: string) {
+  return {
+    documents: db
+      .selectFrom("document")
+      .leftJoin("blob", "blob.sha256", "document.file_id")
+      .select(["document.id", "document.number", "document.name", "document.file_id", "document.fetch_status", "blob.size", "blob.content_type"])
+      .where("document.processed_from_id", "=", itemId),
+    filed: db
+      .selectFrom("dms_record")
+      .select(["id", "document_id", "link", "created_at"])
+      .where("inbox_item_id", "=", itemId)
+      .where("document_id", "is not", null)
+      .where("status", "=", "succeeded"),
+  };
+}
+
+type DeliveryReads = ReturnType<typeof deliveryReads>;
+/** What the two reads of deliveryReads return. */
+export type DeliveryRows = { [K in keyof DeliveryReads]: Awaited<ReturnType<DeliveryReads[K]["execute"]>> };
+
+/** The two reads as the JSON columns `documents` and `filed` of a PostgreSQL select (a blob's size comes as a number there). */
+export function deliveryColumns(db: Kysely<DB>, itemId: string) {
+  const { documents, filed } = deliveryReads(db, itemId);
+  return sql`(select coalesce(json_agg(d order by d.number), '[]') from (${documents}) d) as documents,
+    (select coalesce(json_agg(f order by f.created_at), '[]') from (${filed}) f) as filed`;
+}
+
 /**
  * The item's documents with what delivery needs: bytes' size and type, and any filed copy. On
- * PostgreSQL one statement, the two reads as JSON values (a blob's size comes as a number there).
+ * PostgreSQL one statement, the two reads as JSON values.
  */
 export async function loadDeliveryDocuments(ctx: ServerContext, itemId: string): Promise<DeliveryDocument[]> {
   const db = ctx.database.db;
-  const documents = db
-    .selectFrom("document")
-    .leftJoin("blob", "blob.sha256", "document.file_id")
-    .select(["document.id", "document.number", "document.name", "document.file_id", "document.fetch_status", "blob.size", "blob.content_type"])
-    .where("document.processed_from_id", "=", itemId);
-  const filed = db
-    .selectFrom("dms_record")
-    .select(["id", "document_id", "link", "created_at"])
-    .where("inbox_item_id", "=", itemId)
-    .where("document_id", "is not", null)
-    .where("status", "=", "succeeded");
-  let rows: { documents: Awaited<ReturnType<typeof documents.execute>>; filed: Awaited<ReturnType<typeof filed.execute>> };
-  if (ctx.database.dialect === "postgres") {
-    const read = await sql<typeof rows>`select
-      (select coalesce(json_agg(d order by d.number), '[]') from (${documents}) d) as documents,
-      (select coalesce(json_agg(f order by f.created_at), '[]') from (${filed}) f) as filed`.execute(db);
-    rows = read.rows[0]!;
-  } else {
-    const [documentRows, filedRows] = await Promise.all([documents.orderBy("document.number").execute(), filed.orderBy("created_at").execute()]);
-    rows = { documents: documentRows, filed: filedRows };
-  }
+  if (ctx.database.dialect === "postgres") return deliveryDocumentsOf((await sql<DeliveryRows>`select ${deliveryColumns(db, itemId)}`.execute(db)).rows[0]!);
+  const { documents, filed } = deliveryReads(db, itemId);
+  const [documentRows, filedRows] = await Promise.all([documents.orderBy("document.number").execute(), filed.orderBy("created_at").execute()]);
+  return deliveryDocumentsOf({ documents: documentRows, filed: filedRows });
+}
+
+/** The documents of deliveryReads' rows, each with its filed copy. */
+export function deliveryDocumentsOf(rows: DeliveryRows): DeliveryDocument[] {
   const dmsOf = new Map(rows.filed.map((r) => [r.document_id, r.id]));
   const dmsLinkOf = new Map(rows.filed.map((r) => [r.document_id, r.link]));
   return rows.documents.map((d) => ({

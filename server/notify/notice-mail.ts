@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { FirmRecord } from "../../app/common/firm-schema";
 import type { ServerContext } from "../context";
 import {
@@ -14,6 +14,24 @@ import { type DeliveryDocument, type MailDelivery, buildDelivery } from "./deliv
 // One real-time notice mail for one recipient: the group's template (else the firm's, else the
 // default), the documents as the delivery method says, links signed for this recipient.
 
+/** A template chosen for a preference group: its id (null when neither the group nor the firm names one) and its text. */
+export interface TemplateChoice {
+  group_id: string | null;
+  id: string | null;
+  template: string | null;
+}
+
+/**
+ * On PostgreSQL, the select of the template chosen for the group `groupId` (a value or a column)
+ * with its text: the group's, else the firm's default, as `TemplateSources` chooses.
+ */
+export function templateChoice(firm: FirmRecord, groupId: RawBuilder<unknown> | string) {
+  return sql`select chosen.id, (select template from email_template where id = chosen.id and firm_id = ${firm.id}) as template
+    from (select coalesce(
+      nullif((select email_template_id from timekeeper_group where id = ${groupId} and firm_id = ${firm.id}), ''),
+      nullif(${firm.default_email_template_id ?? ""}, '')) as id) chosen`;
+}
+
 /** Template sources by preference group, read once per job. */
 export class TemplateSources {
   private readonly byGroup = new Map<string, Promise<string>>();
@@ -22,6 +40,12 @@ export class TemplateSources {
     private readonly ctx: ServerContext,
     private readonly firm: FirmRecord,
   ) {}
+
+  /** Takes the templates already read with their choice; one that names none is left to the reads below. */
+  know(choices: TemplateChoice[]): this {
+    for (const choice of choices) if (choice.id) this.byGroup.set(choice.group_id ?? "", Promise.resolve(choice.template ?? DEFAULT_TEMPLATE));
+    return this;
+  }
 
   forGroup(groupId: string | null): Promise<string> {
     const key = groupId ?? "";
@@ -37,12 +61,9 @@ export class TemplateSources {
     const db = this.ctx.database.db;
     if (groupId && this.ctx.database.dialect === "postgres") {
       // The group's template (else the firm's) and its text in one statement; neither named: the default's, as below.
-      const { rows } = await sql<{ id: string | null; template: string | null }>`select chosen.id,
-          (select template from email_template where id = chosen.id and firm_id = ${this.firm.id}) as template
-        from (select coalesce(
-          nullif((select email_template_id from timekeeper_group where id = ${groupId} and firm_id = ${this.firm.id}), ''),
-          nullif(${this.firm.default_email_template_id ?? ""}, '')) as id) chosen`.execute(db);
-      if (rows[0]?.id) return rows[0].template ?? DEFAULT_TEMPLATE;
+      const { rows } = await templateChoice(this.firm, groupId).execute(db);
+      const [chosen] = rows as Omit<TemplateChoice, "group_id">[];
+      if (chosen?.id) return chosen.template ?? DEFAULT_TEMPLATE;
     }
     const group = groupId
       ? await db.selectFrom("timekeeper_group").select("email_template_id").where("id", "=", groupId).where("firm_id", "=", this.firm.id).executeTakeFirst()

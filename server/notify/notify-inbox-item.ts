@@ -1,18 +1,19 @@
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { FirmRecord } from "../../app/common/firm-schema";
 import type { ServerContext } from "../context";
+import type { Database } from "../db/database";
 import type { NotificationTable, OutboundMailRow } from "../db/schema";
 import { inJob } from "../db/job-reads";
 import { findFirm } from "../firm/firm-repository";
-import { buildTemplateData } from "../mail/notice-template";
 import { message } from "../lib/messages";
 import { pauseAt } from "../lib/test-pause";
 import { type EventName, logEvent } from "../queue/event-log";
 import { emitWebhookEvent, webhookSubscribers } from "../webhooks/webhook-events";
 import { wallsForCase } from "../walls/walls";
-import { loadDeliveryDocuments } from "./delivery";
-import { TemplateSources, composeNotice } from "./notice-mail";
-import { claimRowAndRecordMail } from "./claimed-mail";
+import { composeNotice } from "./notice-mail";
+import { claimRowAndRecordMail, markRowSent } from "./claimed-mail";
+import { UNSENT, readPendingMail } from "./pending-mail";
+import { type RecipientRows, recipientColumns } from "./recipient-inputs";
 import { recordNotifications } from "./record-notifications";
 
 /** Attempts of a notify job before its unsent notifications are marked failed. */
@@ -28,19 +29,11 @@ type NotificationRow = Selectable<NotificationTable>;
  */
 export async function notifyInboxItem(ctx: ServerContext, itemId: string, attempt: number): Promise<void> {
   const db = ctx.database.db;
-  const item = await db
-    .selectFrom("inbox_item")
-    .select(["id", "firm_id", "case_id", "disposition"])
-    // Whether its notifications are recorded already, read with it.
-    .select((eb) =>
-      eb.exists(eb.selectFrom("notification").select("notification.id").whereRef("notification.inbox_item_id", "=", "inbox_item.id")).as("recorded"),
-    )
-    .where("id", "=", itemId)
-    .executeTakeFirst();
+  const item = await itemToNotify(ctx.database, itemId);
   if (!item?.case_id || item.disposition !== "Processed") return;
   const firm = await findFirm(ctx.database, item.firm_id);
   if (!firm) return;
-  if (!item.recorded) await recordNotifications(ctx, firm, { id: item.id, case_id: item.case_id });
+  if (!item.recorded) await recordNotifications(ctx, firm, { id: item.id, case_id: item.case_id }, item.recipients ?? undefined);
   // `into`: a transaction the entry commits with, else the database itself.
   const log = (event: EventName, detail: string, level: "INFO" | "WARNING" | "ERROR" = "INFO", into = db) =>
     logEvent(into, { firmId: firm.id, inboxItemId: item.id, event, detail, level, at: ctx.clock.now() });
@@ -74,6 +67,27 @@ export async function notifyInboxItem(ctx: ServerContext, itemId: string, attemp
   });
 }
 
+/**
+ * The item and whether its notifications are recorded already; on PostgreSQL, when they are not
+ * and it is a processed notice on a case, with who is to hear of it (the rows of recordNotifications).
+ */
+export function itemToNotify(database: Database, itemId: string) {
+  const { db } = database;
+  const recorded = sql<boolean>`exists (select 1 from notification where notification.inbox_item_id = inbox_item.id)`;
+  const read = db
+    .selectFrom("inbox_item")
+    .select(["id", "firm_id", "case_id", "disposition", recorded.as("recorded")])
+    .where("id", "=", itemId);
+  if (database.dialect !== "postgres") return read.select(sql<RecipientRows | null>`null`.as("recipients")).executeTakeFirst();
+  const recipients = recipientColumns(db, sql.ref("inbox_item.firm_id"), sql.ref("inbox_item.case_id"), itemId);
+  return read
+    .select(
+      sql<RecipientRows | null>`(select row_to_json(x) from (select ${recipients}) x
+        where inbox_item.case_id is not null and inbox_item.disposition = 'Processed' and not ${recorded})`.as("recipients"),
+    )
+    .executeTakeFirst();
+}
+
 async function sendPendingRealtime(
   ctx: ServerContext,
   firm: FirmRecord,
@@ -81,27 +95,11 @@ async function sendPendingRealtime(
   log: (event: EventName, detail: string, level?: "WARNING") => Promise<void>,
 ): Promise<void> {
   const db = ctx.database.db;
-  const rows = await db
-    .selectFrom("notification")
-    // The timekeeper's name for the greeting, read with the row.
-    .leftJoin("timekeeper", "timekeeper.id", "notification.timekeeper_id")
-    .selectAll("notification")
-    .select("timekeeper.full_name as timekeeper_name")
-    .where("notification.inbox_item_id", "=", item.id)
-    .where("notification.cadence", "=", "realtime")
-    .where("notification.status", "in", UNSENT)
-    .orderBy("notification.created_at")
-    .orderBy("notification.email")
-    .execute();
-  if (rows.length === 0) return;
-  const [data, documents, walls] = await Promise.all([
-    // Read once for all recipients: it parses the original message.
-    buildTemplateData(ctx, firm.id, item.id),
-    loadDeliveryDocuments(ctx, item.id),
-    wallsForCase(db, firm.id, item.case_id),
-  ]);
+  const pending = await readPendingMail(ctx, firm, item.id);
+  if (!pending) return;
+  const { rows, data, documents, templates } = pending;
   if (!data) throw new Error(message("mail:notifyNoNoticeData"));
-  const templates = new TemplateSources(ctx, firm);
+  const walls = await wallsForCase(db, firm.id, item.case_id);
   for (const row of rows) {
     // A wall put up since the rows were recorded still holds.
     if (row.timekeeper_id && walls.isWalledOut(row.timekeeper_id)) {
@@ -139,19 +137,16 @@ async function sendPendingRealtime(
     // Another job took this row meanwhile; it sends the mail.
     if (!recorded) continue;
     await pauseAt("mail-recorded");
-    await markSent(ctx, row.id, await ctx.mailer.deliver(recorded));
+    await sendAndMark(ctx, row.id, recorded);
   }
 }
 
-const UNSENT = ["pending", "sending"];
-
-async function markSent(ctx: ServerContext, rowId: string, mail: OutboundMailRow): Promise<void> {
+/** Sends the row's recorded mail, then marks the mail and the row sent; a refusal is marked on the mail and thrown. */
+async function sendAndMark(ctx: ServerContext, rowId: string, mail: OutboundMailRow): Promise<void> {
+  const outcome = await ctx.mailer.transmit(mail);
+  if (outcome.status === "failed") await ctx.mailer.settle(mail, outcome);
   await pauseAt("mail-sent");
-  await ctx.database.db
-    .updateTable("notification")
-    .set({ status: "sent", sent_at: ctx.clock.now(), outbound_mail_id: mail.id })
-    .where("id", "=", rowId)
-    .execute();
+  await markRowSent(ctx, rowId, mail, outcome);
 }
 
 /**
@@ -169,11 +164,12 @@ async function finishInterrupted(
     : undefined;
   if (!mail) return false;
   if (mail.status === "sent" || mail.status === "captured") {
-    await markSent(ctx, row.id, mail);
+    await pauseAt("mail-sent");
+    await markRowSent(ctx, row.id, mail);
     return true;
   }
   await log("notification sent again", message("mail:notifyResent", { email: row.email, messageId: mail.message_id ?? mail.id }), "WARNING");
-  await markSent(ctx, row.id, await ctx.mailer.deliver(mail));
+  await sendAndMark(ctx, row.id, mail);
   return true;
 }
 

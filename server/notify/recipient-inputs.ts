@@ -1,5 +1,5 @@
 import type { FirmRecord } from "../../app/common/firm-schema";
-import { type Kysely, sql } from "kysely";
+import { type Expression, type Kysely, sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { Database } from "../db/database";
 import type { DB } from "../db/schema";
@@ -15,11 +15,14 @@ const parseList = (json: string): string[] => {
   }
 };
 
+/** A value, or a column of an outer select that gives it. */
+type Value<T> = T | Expression<T>;
+
 /**
  * The rules that say who else hears of an item: those of the jurisdiction preference that applied
  * to it when it names any (decision 046), else all of the firm's.
  */
-function notificationRules(db: Kysely<DB>, firmId: number, itemId: string) {
+function notificationRules(db: Kysely<DB>, firmId: Value<number>, itemId: string) {
   const preferred = db
     .selectFrom("jurisdiction_preference_rule as pr")
     .innerJoin("inbox_item as i", "i.jurisdiction_preference_id", "pr.preference_id")
@@ -31,7 +34,7 @@ function notificationRules(db: Kysely<DB>, firmId: number, itemId: string) {
 }
 
 /** The case's assigned timekeepers of the firm with their groups' preferences. */
-function assignedTimekeepers(db: Kysely<DB>, firmId: number, caseId: string) {
+function assignedTimekeepers(db: Kysely<DB>, firmId: Value<number>, caseId: Value<string>) {
   return db
     .selectFrom("case_timekeeper")
     .innerJoin("timekeeper", "timekeeper.id", "case_timekeeper.timekeeper_id")
@@ -61,21 +64,24 @@ export interface RecipientRows {
 }
 
 /**
- * The rows of `loadRecipientInput`: on PostgreSQL one statement, each as a JSON value (the
- * columns are text, so JSON gives them as the driver does), elsewhere a read each.
+ * On PostgreSQL, the rows of `loadRecipientInput` as the JSON columns `assigned`, `rules` and
+ * `envelope` of a select (the columns are text, so JSON gives them as the driver does).
  */
+export function recipientColumns(db: Kysely<DB>, firmId: Value<number>, caseId: Value<string>, itemId: string) {
+  return sql`(select coalesce(json_agg(a order by a.sort_name, a.id), '[]') from (${assignedTimekeepers(db, firmId, caseId)}) a) as assigned,
+    (select coalesce(json_agg(r order by r.name), '[]') from (${notificationRules(db, firmId, itemId).either}) r) as rules,
+    (select row_to_json(e) from (${envelopeRead(db, itemId).limit(1)}) e) as envelope`;
+}
+
+const envelopeRead = (db: Kysely<DB>, itemId: string) => db.selectFrom("envelope").select(["docket_text", "name"]).where("inbox_item_id", "=", itemId);
+
+/** The rows of `loadRecipientInput`: on PostgreSQL one statement, elsewhere a read each. */
 export async function recipientRows(database: Database, firmId: number, caseId: string, itemId: string): Promise<RecipientRows> {
   const { db } = database;
+  if (database.dialect === "postgres") return (await sql<RecipientRows>`select ${recipientColumns(db, firmId, caseId, itemId)}`.execute(db)).rows[0]!;
   const assigned = assignedTimekeepers(db, firmId, caseId);
   const rules = notificationRules(db, firmId, itemId);
-  const envelope = db.selectFrom("envelope").select(["docket_text", "name"]).where("inbox_item_id", "=", itemId);
-  if (database.dialect === "postgres") {
-    const { rows } = await sql<RecipientRows>`select
-      (select coalesce(json_agg(a order by a.sort_name, a.id), '[]') from (${assigned}) a) as assigned,
-      (select coalesce(json_agg(r order by r.name), '[]') from (${rules.either}) r) as rules,
-      (select row_to_json(e) from (${envelope.limit(1)}) e) as envelope`.execute(db);
-    return rows[0]!;
-  }
+  const envelope = envelopeRead(db, itemId);
   const [assignedRows, ruleRows, envelopeRow] = await Promise.all([
     assigned.orderBy("timekeeper.sort_name").orderBy("timekeeper.id").execute(),
     (async () => ((await rules.preferred.executeTakeFirst()) ? rules.all.where("id", "in", rules.preferred) : rules.all).orderBy("name").execute())(),
@@ -84,10 +90,13 @@ export async function recipientRows(database: Database, firmId: number, caseId: 
   return { assigned: assignedRows, rules: ruleRows, envelope: envelopeRow ?? null };
 }
 
-/** What resolveRecipients needs for one item on its case, read from the firm's data. */
-export async function loadRecipientInput(ctx: ServerContext, firm: FirmRecord, caseId: string, itemId: string): Promise<RecipientInput> {
+/** What resolveRecipients needs for one item on its case, read from the firm's data (`read`: its rows, read already). */
+export async function loadRecipientInput(ctx: ServerContext, firm: FirmRecord, caseId: string, itemId: string, read?: RecipientRows): Promise<RecipientInput> {
   const db = ctx.database.db;
-  const [{ assigned, rules, envelope }, walls] = await Promise.all([recipientRows(ctx.database, firm.id, caseId, itemId), wallsForCase(db, firm.id, caseId)]);
+  const [{ assigned, rules, envelope }, walls] = await Promise.all([
+    read ?? recipientRows(ctx.database, firm.id, caseId, itemId),
+    wallsForCase(db, firm.id, caseId),
+  ]);
   const ruleInputs = rules.map((r) => ({ condition: r.template, include: parseList(r.include_emails), exclude: parseList(r.exclude_emails) }));
   const firmLevel = [...firm.additional_receipt_emails, ...ruleInputs.flatMap((r) => r.include)].map(normaliseEmail);
   // A firm-level address may be a timekeeper's own: their walls still hold.

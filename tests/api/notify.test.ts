@@ -11,10 +11,11 @@ import { createMailer } from "../../server/mail/mailer";
 import { DEFAULT_TEMPLATE } from "../../server/mail/notice-template";
 import { runDueDigests, startDigestScheduler } from "../../server/notify/digest-scheduler";
 import { receiveMessage } from "../../server/inbox/receive";
-import { claimRowAndRecordMail } from "../../server/notify/claimed-mail";
+import { claimRowAndRecordMail, markRowSent } from "../../server/notify/claimed-mail";
 import { loadDeliveryDocuments } from "../../server/notify/delivery";
 import { TemplateSources } from "../../server/notify/notice-mail";
-import { notifyInboxItem } from "../../server/notify/notify-inbox-item";
+import { itemToNotify, notifyInboxItem } from "../../server/notify/notify-inbox-item";
+import { readPendingMail } from "../../server/notify/pending-mail";
 import { recipientRows } from "../../server/notify/recipient-inputs";
 import { recordNotifications } from "../../server/notify/record-notifications";
 import { signPublicLink } from "../../server/notify/public-link";
@@ -340,10 +341,13 @@ describe.each(backends)("notices going out (%s)", (backend) => {
       const rows = await recorded(running.ctx);
       expect(rows).toEqual(await recorded({ ...running.ctx, database: { ...database, dialect: "sqlite" } }));
       expect(rows.map((r) => r.email)).toEqual(expect.arrayContaining([...s.keepers.map((k) => k.email), "copies@lawfirm.test"]));
-      // Recorded already: another run adds nothing.
+      // Recorded already: another run adds nothing, and the item is read without its recipients.
       await recordNotifications(running.ctx, firm, { id: item.id, case_id: s.caseId });
       expect(await notificationsOf(item.id)).toHaveLength(rows.length);
+      expect(await itemToNotify(database, item.id)).toMatchObject({ recorded: true, recipients: null });
       await db().deleteFrom("notification").where("inbox_item_id", "=", item.id).execute();
+      // None recorded: the item is read with the same rows.
+      expect(await itemToNotify(database, item.id)).toMatchObject({ recorded: false, recipients: all });
       // A jurisdiction preference that applied and names a rule: that rule only.
       await db()
         .insertInto("jurisdiction_preference_rule")
@@ -427,12 +431,117 @@ describe.each(backends)("notices going out (%s)", (backend) => {
       recorded: { status: "sending" },
       notices: [{ inbox_item_id: item.id }],
     });
+    // Sent: the mail's mark and the row's in one statement, the same rows as one after the other.
+    const outcome = { status: "captured", error: null };
+    await markRowSent(ctx, ids[0]!, inOne!, outcome);
+    await markRowSent({ ...ctx, database: { ...ctx.database, dialect: "sqlite" } }, ids[1]!, inSeveral!, outcome);
+    const marked = await written(ids[0]!, inOne!.id);
+    expect(marked).toEqual(await written(ids[1]!, inSeveral!.id));
+    expect(marked).toMatchObject({ notification: { status: "sent", sent_at: clock.now() }, recorded: { status: "captured", error: null } });
     // A row already claimed is not claimed again: nothing more is recorded.
     const before = await mailsOf(item.id);
     expect(await claimRowAndRecordMail(ctx, { id: ids[0]!, status: "pending" }, await compose(ids[0]!))).toBeNull();
     expect(await mailsOf(item.id)).toEqual(before);
     await db().deleteFrom("notification").where("id", "in", ids).execute();
     await db().deleteFrom("outbound_mail").where("id", "in", [inOne!.id, inSeveral!.id]).execute();
+  });
+
+  it.runIf(backend === "postgres")("reads what the pending mails are made of in one statement, as in several", async () => {
+    const s = await scenario({ method: "PDF", cadence: "NEVER" });
+    const item = await deliver(s);
+    const ctx = running.ctx;
+    const firm = (await findFirm(ctx.database, firmId))!;
+    const asSqlite = { ...ctx, database: { ...ctx.database, dialect: "sqlite" as const } };
+    const both = async () => {
+      const [inOne, inSeveral] = [await readPendingMail(ctx, firm, item.id), await readPendingMail(asSqlite, firm, item.id)];
+      const groups = [s.groupId, null];
+      const templates = (read: typeof inOne) => Promise.all(groups.map((group) => read?.templates.forGroup(group)));
+      expect({ ...inOne, templates: await templates(inOne) }).toEqual({ ...inSeveral, templates: await templates(inSeveral) });
+      return inOne;
+    };
+    // Nothing unsent (the group hears of nothing): nothing else is read.
+    expect(await both()).toBeNull();
+    const row = (id: string, groupId: string | null, status: string) => ({
+      id,
+      firm_id: firmId,
+      inbox_item_id: item.id,
+      timekeeper_id: groupId ? s.keepers[0]!.id : null,
+      timekeeper_group_id: groupId,
+      email: `${id}@lawfirm.test`,
+      cadence: "realtime",
+      delivery_method: "PDF",
+      status,
+      reason: "",
+      outbound_mail_id: null,
+      digest_run_id: null,
+      created_at: clock.now(),
+      sent_at: null,
+    });
+    await db()
+      .insertInto("notification")
+      .values([row("pending-b", s.groupId, "pending"), row("pending-a", null, "sending"), row("pending-sent", s.groupId, "sent")])
+      .execute();
+    try {
+      const read = (await both())!;
+      expect(read.rows.map((r) => [r.id, r.timekeeper_name])).toEqual([
+        ["pending-a", null],
+        ["pending-b", `Keeper ${s.serial}-0`],
+      ]);
+      expect(read.data?.case.number).toBe(`2:24-cv-${s.serial}`);
+      expect(read.documents[0]).toMatchObject({ fileId: expect.any(String), size: expect.any(Number) });
+      // A group whose template is gone, and no firm default: the default template, on both paths.
+      await db().updateTable("timekeeper_group").set({ email_template_id: "no-such-template" }).where("id", "=", s.groupId).execute();
+      expect(await (await readPendingMail(ctx, firm, item.id))!.templates.forGroup(s.groupId)).toBe(DEFAULT_TEMPLATE);
+      await both();
+    } finally {
+      await db().deleteFrom("notification").where("id", "in", ["pending-a", "pending-b", "pending-sent"]).execute();
+    }
+  });
+
+  it.runIf(backend === "postgres")("records the notifications of a notice once when two runs record them at once", async () => {
+    const s = await scenario({ method: "PDF", cadence: "NEVER", members: 2 });
+    const item = await deliver(s);
+    const ctx = running.ctx;
+    const firm = (await findFirm(ctx.database, firmId))!;
+    const recorded = () => notificationsOf(item.id);
+    const planned = (await recorded()).length;
+    expect(planned).toBe(2);
+    await db().deleteFrom("notification").where("inbox_item_id", "=", item.id).execute();
+    const record = (on = ctx) => recordNotifications(on, firm, { id: item.id, case_id: s.caseId });
+    /** A run that records in a transaction left open until `end` is called; it rolls back when told. */
+    const openRun = async () => {
+      let end!: (rollBack: boolean) => void;
+      let recordedInIt!: () => void;
+      const inserted = new Promise<void>((resolve) => (recordedInIt = resolve));
+      const done = db()
+        .transaction()
+        .execute(async (trx) => {
+          await record({ ...ctx, database: { ...ctx.database, db: trx } });
+          recordedInIt();
+          if (await new Promise<boolean>((resolve) => (end = resolve))) throw new Error("rolled back");
+        });
+      await inserted;
+      return { end: (rollBack: boolean) => end(rollBack), done };
+    };
+    // A second run starts while the first's rows are uncommitted, so its snapshot has none of
+    // them: it waits for the first and writes nothing.
+    const first = await openRun();
+    let secondDone = false;
+    const second = record().then(() => (secondDone = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(secondDone).toBe(false);
+    first.end(false);
+    await Promise.all([first.done, second]);
+    expect(await recorded()).toHaveLength(planned);
+    // A first run that does not commit: the second records them.
+    await db().deleteFrom("notification").where("inbox_item_id", "=", item.id).execute();
+    const stopped = await openRun();
+    const again = record();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    stopped.end(true);
+    await expect(stopped.done).rejects.toThrow("rolled back");
+    await again;
+    expect(await recorded()).toHaveLength(planned);
   });
 
   it.runIf(backend === "postgres")("stores a received message with its job and event in one statement, the same rows as the transaction", async () => {
