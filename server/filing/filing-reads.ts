@@ -4,7 +4,7 @@ import type { Database } from "../db/database";
 import type { DB } from "../db/schema";
 import type { KnownCredential } from "../dms/dms-targets";
 import { rawMessageOf } from "./filing-data";
-import { type HolderColumns, type PolicyHolders, type StoragePolicy, holdersOf, itemWithHolders } from "./policy-resolution";
+import { type HolderColumns, type PolicyHolders, type StoragePolicy, holdersOf } from "./policy-resolution";
 
 // What the storage stage reads before it files a notice: the item with the policy holders of its
 // case (one read on both databases), the policies, their credentials, the item's records, its
@@ -72,6 +72,40 @@ const recordsOf = (db: Kysely<DB>, itemId: string | RawBuilder<string>) =>
 
 export function recordsOfItem(db: Kysely<DB>, itemId: string): Promise<ExistingRecord[]> {
   return recordsOf(db, itemId).execute();
+}
+
+/**
+ * An inbox item read with who holds which policy for its case: the firm, the case, its matter,
+ * and the matter's client, practice group and location (one read on both databases).
+ */
+function itemWithHolders(db: Kysely<DB>, itemId: string) {
+  return db
+    .selectFrom("inbox_item")
+    .innerJoin("firm", "firm.id", "inbox_item.firm_id")
+    .leftJoin("court_case", (join) => join.onRef("court_case.id", "=", "inbox_item.case_id").onRef("court_case.firm_id", "=", "inbox_item.firm_id"))
+    .leftJoin("matter", (join) => join.onRef("matter.id", "=", "court_case.matter_id").onRef("matter.firm_id", "=", "inbox_item.firm_id"))
+    .leftJoin("client", (join) => join.onRef("client.id", "=", "matter.client_id").onRef("client.firm_id", "=", "inbox_item.firm_id"))
+    .leftJoin("practice_group", (join) =>
+      join.onRef("practice_group.id", "=", "matter.practice_group_id").onRef("practice_group.firm_id", "=", "inbox_item.firm_id"),
+    )
+    .leftJoin("location", (join) => join.onRef("location.id", "=", "matter.location_id").onRef("location.firm_id", "=", "inbox_item.firm_id"))
+    .select([
+      "inbox_item.id",
+      "inbox_item.firm_id",
+      "inbox_item.case_id",
+      "inbox_item.parent_id",
+      "inbox_item.subject",
+      "inbox_item.created_at",
+      "inbox_item.disposition",
+      "firm.storage_policy_hierarchy as hierarchy",
+      "firm.storage_policy_id as firm",
+      "location.storage_policy_id as location",
+      "practice_group.storage_policy_id as practice_group",
+      "client.storage_policy_id as client",
+      "matter.storage_policy_id as matter",
+      "court_case.storage_policy_id as case",
+    ])
+    .where("inbox_item.id", "=", itemId);
 }
 
 type Row = StorageItem &

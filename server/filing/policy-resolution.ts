@@ -44,7 +44,7 @@ export function pickPolicy(hierarchy: readonly HierarchyLevel[], holders: Policy
   return null;
 }
 
-/** The policy each level's entity names, as the item's read selects them (see holdersOfItem). */
+/** The policy each level's entity names, as the storage stage's read of the item selects them (filing-reads.ts). */
 export interface HolderColumns {
   hierarchy: string | null;
   firm: string | null;
@@ -53,40 +53,6 @@ export interface HolderColumns {
   client: string | null;
   matter: string | null;
   case: string | null;
-}
-
-/**
- * An inbox item read with who holds which policy for its case: the firm, the case, its matter,
- * and the matter's client, practice group and location (one read on both databases).
- */
-export function itemWithHolders(db: Kysely<DB>, itemId: string) {
-  return db
-    .selectFrom("inbox_item")
-    .innerJoin("firm", "firm.id", "inbox_item.firm_id")
-    .leftJoin("court_case", (join) => join.onRef("court_case.id", "=", "inbox_item.case_id").onRef("court_case.firm_id", "=", "inbox_item.firm_id"))
-    .leftJoin("matter", (join) => join.onRef("matter.id", "=", "court_case.matter_id").onRef("matter.firm_id", "=", "inbox_item.firm_id"))
-    .leftJoin("client", (join) => join.onRef("client.id", "=", "matter.client_id").onRef("client.firm_id", "=", "inbox_item.firm_id"))
-    .leftJoin("practice_group", (join) =>
-      join.onRef("practice_group.id", "=", "matter.practice_group_id").onRef("practice_group.firm_id", "=", "inbox_item.firm_id"),
-    )
-    .leftJoin("location", (join) => join.onRef("location.id", "=", "matter.location_id").onRef("location.firm_id", "=", "inbox_item.firm_id"))
-    .select([
-      "inbox_item.id",
-      "inbox_item.firm_id",
-      "inbox_item.case_id",
-      "inbox_item.parent_id",
-      "inbox_item.subject",
-      "inbox_item.created_at",
-      "inbox_item.disposition",
-      "firm.storage_policy_hierarchy as hierarchy",
-      "firm.storage_policy_id as firm",
-      "location.storage_policy_id as location",
-      "practice_group.storage_policy_id as practice_group",
-      "client.storage_policy_id as client",
-      "matter.storage_policy_id as matter",
-      "court_case.storage_policy_id as case",
-    ])
-    .where("inbox_item.id", "=", itemId);
 }
 
 /** The firm's order and the holders, from the columns `itemWithHolders` selects. */
