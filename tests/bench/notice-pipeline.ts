@@ -113,6 +113,8 @@ export async function fileAndMailSetup(post: BenchPost): Promise<string> {
 }
 
 export async function startPipeline(prefix: string, env: Record<string, string> = {}) {
+  // The listener's line per notice would bury the figures; the worker keeps its own (below).
+  process.env.ECFX_LOG_LEVEL ??= "warn";
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const simulator = await startCourtSimulator();
   const config = loadConfig({

@@ -17,8 +17,6 @@ const SHAPES = Number(process.argv[4] ?? 0);
 const WAITING = [`select "id" from "inbox_item" where "status" !=`, `select count(*) as "n" from "outbound_mail"`, `select count(*) as "n" from "dms_record"`];
 
 async function main() {
-  // The listener's line per notice would bury the figures; the worker keeps its own (notice-pipeline.ts).
-  process.env.ECFX_LOG_LEVEL ??= "warn";
   let pgUrl: string | undefined;
   if (BACKEND === "postgres") {
     const found = await findPostgres();
