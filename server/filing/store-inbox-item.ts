@@ -50,9 +50,10 @@ interface Filing {
  */
 export async function storeInboxItem(ctx: ServerContext, itemId: string, attempt: number): Promise<void> {
   const start = await readStorageStart(ctx.database, itemId);
-  const item = start?.item;
+  if (!start) return;
+  const { item } = start;
   // Only a notice recorded on a case has anything to file.
-  if (!start || !item || item.disposition !== "Processed" || !item.case_id) return;
+  if (item.disposition !== "Processed" || !item.case_id) return;
   const filingItem: FilingItem = { ...item, case_id: item.case_id };
   const final = attempt >= MAX_STORAGE_ATTEMPTS;
 

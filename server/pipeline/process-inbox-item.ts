@@ -83,7 +83,7 @@ async function startItem(ctx: ServerContext, itemId: string): Promise<StartedIte
     const row = await db.selectFrom("inbox_item").selectAll().where("id", "=", itemId).executeTakeFirst();
     if (!row || ended(row)) return undefined;
     await setItem(ctx, row, { status: "Started" }, { event: "started" });
-    return { row, firstWithMessageId: async () => (row.message_id ? firstItemWithMessageId(ctx, row, [row.message_id], row.created_at) : null) };
+    return { row, firstWithMessageId: async () => (row.message_id ? firstItemWithMessageId(ctx, row, row.message_id) : null) };
   }
   const now = ctx.clock.now();
   // The event's firm and item are the changed row's.
@@ -277,10 +277,10 @@ async function receivedWith(ctx: ServerContext, item: Item, column: "message_id"
   return rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** The first other message with one of these Message-IDs, received no later than `notAfter` when given; its id, or null. */
-async function firstItemWithMessageId(ctx: ServerContext, item: Item, messageIds: string[], notAfter?: number): Promise<string | null> {
-  const rows = await receivedWith(ctx, item, "message_id", messageIds);
-  return rows.find((row) => notAfter === undefined || row.created_at <= notAfter)?.id ?? null;
+/** The first other message with the item's Message-ID, received no later than it; its id, or null. */
+async function firstItemWithMessageId(ctx: ServerContext, item: Item, messageId: string): Promise<string | null> {
+  const rows = await receivedWith(ctx, item, "message_id", [messageId]);
+  return rows.find((row) => row.created_at <= item.created_at)?.id ?? null;
 }
 
 /**

@@ -55,7 +55,7 @@ export async function enqueueAll(trx: Kysely<DB>, firmId: number, jobs: NextJob[
  * A job as a worker takes it: with the version of its firm's words, read in the same statement,
  * and on PostgreSQL its firm's record and webhooks (firmReadsOfClaim).
  */
-export type ClaimedJob = Job & { dictionary_version: number; firm_row?: unknown; webhook_rows?: unknown; more_due: boolean | number };
+export type ClaimedJob = Job & { dictionary_version: number; firm_row?: unknown; webhook_rows?: unknown; more_due?: boolean | number };
 
 /** The next due job's id, locked for this claim on PostgreSQL (several workers never take the same job). */
 function nextDue(ctx: ServerContext, now: number, passing?: string) {
@@ -68,14 +68,23 @@ function nextDue(ctx: ServerContext, now: number, passing?: string) {
     limit 1 ${lock}`;
 }
 
-function claimed(ctx: ServerContext, workerId: string, leaseMs: number, now: number, passing?: string) {
+/** How a claim is made: the job a completion passes on (never taken again), and whether to say if more jobs are due. */
+interface ClaimOptions {
+  passing?: string;
+  /** A worker's poll asks it, for its idle loops' turn (`more_due`); a completion's claim does not. */
+  askMoreDue?: boolean;
+}
+
+function claimed(ctx: ServerContext, workerId: string, leaseMs: number, now: number, { passing, askMoreDue = false }: ClaimOptions = {}) {
   // SQLite's JSON functions cannot turn a row into an object unnamed: there the job reads its firm.
   const firm = ctx.database.dialect === "postgres" ? sql`, ${firmOfJobColumns(ctx.database.db)}` : sql``;
+  const moreDue = askMoreDue
+    ? sql`, exists (select 1 from job as due where due.run_at <= ${now} and (due.locked_until is null or due.locked_until < ${now})
+        and due.id <> job.id) as more_due`
+    : sql``;
   return sql`update job set locked_until = ${now + leaseMs}, locked_by = ${workerId}, attempts = attempts + 1
     where id = (${nextDue(ctx, now, passing)})
-    returning *, (select dictionary_version from firm where firm.id = job.firm_id) as dictionary_version,
-      exists (select 1 from job as due where due.run_at <= ${now} and (due.locked_until is null or due.locked_until < ${now})
-        and due.id <> job.id) as more_due ${firm}`;
+    returning *, (select dictionary_version from firm where firm.id = job.firm_id) as dictionary_version ${moreDue} ${firm}`;
 }
 
 /**
@@ -83,8 +92,13 @@ function claimed(ctx: ServerContext, workerId: string, leaseMs: number, now: num
  * row is picked with FOR UPDATE SKIP LOCKED, so several workers never take the same job; on
  * SQLite the single writer serialises the claim.
  */
-export async function claimJob(ctx: ServerContext, workerId: string, leaseMs: number, db: Kysely<DB> = ctx.database.db): Promise<ClaimedJob | undefined> {
-  const result = await claimed(ctx, workerId, leaseMs, ctx.clock.now()).execute(db);
+export async function claimJob(
+  ctx: ServerContext,
+  workerId: string,
+  leaseMs: number,
+  { db = ctx.database.db, askMoreDue }: { db?: Kysely<DB>; askMoreDue?: boolean } = {},
+): Promise<ClaimedJob | undefined> {
+  const result = await claimed(ctx, workerId, leaseMs, ctx.clock.now(), { askMoreDue }).execute(db);
   return result.rows[0] as ClaimedJob | undefined;
 }
 
@@ -111,14 +125,14 @@ export async function completeAndClaimNext(ctx: ServerContext, job: Job, workerI
   if (ctx.database.dialect === "postgres") {
     // One row whether or not a job was claimed: the claim's columns are empty when none was.
     const result = await sql<ClaimedJob & { stage_left: unknown }>`with done as (delete from job where id = ${job.id} and locked_by = ${job.locked_by}),
-      next as (${claimed(ctx, workerId, leaseMs, now, job.id)})
+      next as (${claimed(ctx, workerId, leaseMs, now, { passing: job.id })})
       select next.*, ${left ?? sql`null`} as stage_left from (select 1) as one left join next on true`.execute(ctx.database.db);
     const { stage_left, ...next } = result.rows[0]!;
     return { next: next.id == null ? undefined : next, left: stage_left };
   }
   const next = await ctx.database.db.transaction().execute(async (trx) => {
     await completeJob(ctx, job, trx);
-    return claimJob(ctx, workerId, leaseMs, trx);
+    return claimJob(ctx, workerId, leaseMs, { db: trx });
   });
   return { next };
 }

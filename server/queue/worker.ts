@@ -186,7 +186,7 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
       if (!carried) busy++;
       const { poll, job } = carried ?? {
         poll: ++polls,
-        job: await claimJob(ctx, workerId, leaseMs).catch((error: unknown) => {
+        job: await claimJob(ctx, workerId, leaseMs, { askMoreDue: true }).catch((error: unknown) => {
           log.error({ err: error }, "job queue unavailable");
           return undefined;
         }),
