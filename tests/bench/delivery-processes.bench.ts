@@ -62,6 +62,8 @@ interface Contention {
   /** Transactions committed (a statement outside a transaction is one), per notice. */
   commitsPerNotice: number;
   rollbacksPerNotice: number;
+  /** Connections opened: each is a new backend that loads its caches and plans its statements again. */
+  sessions: number;
 }
 
 const RETRIED = "stage failed, tried again later";
@@ -74,8 +76,8 @@ const occurrences = (text: string, part: string) => text.split(part).length - 1;
 async function watchContention(database: ReturnType<typeof openDatabase>, name: string): Promise<(notices: number) => Promise<Contention>> {
   const counters = async () =>
     (
-      await sql<{ deadlocks: number; commits: number; rollbacks: number }>`select deadlocks::int as deadlocks, xact_commit::int as commits,
-        xact_rollback::int as rollbacks from pg_stat_database where datname = ${name}`.execute(database.db)
+      await sql<{ deadlocks: number; commits: number; rollbacks: number; sessions: number }>`select deadlocks::int as deadlocks, xact_commit::int as commits,
+        xact_rollback::int as rollbacks, sessions::int as sessions from pg_stat_database where datname = ${name}`.execute(database.db)
     ).rows[0]!;
   const before = await counters();
   let waits = 0;
@@ -97,6 +99,7 @@ async function watchContention(database: ReturnType<typeof openDatabase>, name: 
       deadlocks: after.deadlocks - before.deadlocks,
       commitsPerNotice: (after.commits - before.commits) / notices,
       rollbacksPerNotice: (after.rollbacks - before.rollbacks) / notices,
+      sessions: after.sessions - before.sessions,
     };
   };
 }
@@ -257,7 +260,7 @@ async function main() {
     console.log(
       `        per notice: ${r.retriesPerNotice.toFixed(2)} stages tried again` +
         (c
-          ? `, ${c.lockWaitsPerNotice.toFixed(2)} lock waits seen (sampled every 100 ms), ${c.commitsPerNotice.toFixed(1)} commits, ${c.rollbacksPerNotice.toFixed(2)} rollbacks; ${c.deadlocks} deadlocks`
+          ? `, ${c.lockWaitsPerNotice.toFixed(2)} lock waits seen (sampled every 100 ms), ${c.commitsPerNotice.toFixed(1)} commits, ${c.rollbacksPerNotice.toFixed(2)} rollbacks; ${c.deadlocks} deadlocks; ${c.sessions} connections opened`
           : ""),
     );
     if (r.p95 < AIM_MS) best = rate;
