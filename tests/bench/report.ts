@@ -172,10 +172,11 @@ function pipelineFigures(output: string): { statements: number; cpu: number } | 
   return statements && cpu ? { statements: Number(statements[1]), cpu: Number(cpu[1]) } : null;
 }
 
-/** CPU per notice at each rate of one delivery-processes.bench.ts output. */
-function cpuByRate(output: string): Map<number, number> {
-  const rates = new Map<number, number>();
-  for (const [, rate, cpu] of output.matchAll(/^\s*(\d+)\/s: .*?CPU ([\d.]+) ms per notice/gm)) rates.set(Number(rate), Number(cpu));
+/** CPU per notice at each rate of one delivery-processes.bench.ts output, and its multiple of that run's bare pipeline. */
+function cpuByRate(output: string): Map<number, { cpu: number; bare: number }> {
+  const rates = new Map<number, { cpu: number; bare: number }>();
+  for (const [, rate, cpu, bare] of output.matchAll(/^\s*(\d+)\/s: .*?CPU ([\d.]+) ms per notice \(([\d.]+)× the bare pipeline/gm))
+    rates.set(Number(rate), { cpu: Number(cpu), bare: Number(bare) });
   return rates;
 }
 
@@ -204,12 +205,22 @@ export function postgresAims(scripts: ScriptResult[]): string {
   const postgresThree = cpuByRate(outputOf(scripts, "delivery-processes.bench.ts", "postgres", "3"));
   for (const [rate, one] of postgresOne) {
     const lite = sqliteOne.get(rate);
-    if (lite !== undefined) rows.push([`CPU per notice, ms, separate processes, 1 worker, ${rate}/s`, `${lite}`, `${one}`, ratio(one, lite), "at most 1.2×"]);
+    if (lite !== undefined)
+      rows.push([`CPU per notice, ms, separate processes, 1 worker, ${rate}/s`, `${lite.cpu}`, `${one.cpu}`, ratio(one.cpu, lite.cpu), "at most 1.2×"]);
   }
   for (const [rate, one] of postgresOne) {
     const three = postgresThree.get(rate);
-    if (three !== undefined)
-      rows.push([`PostgreSQL CPU per notice, ms, 3 workers against 1, ${rate}/s`, "", `${one} → ${three}`, ratio(three, one), "at most 1.10×"]);
+    if (three === undefined) continue;
+    rows.push([`PostgreSQL CPU per notice, ms, 3 workers against 1, ${rate}/s`, "", `${one.cpu} → ${three.cpu}`, ratio(three.cpu, one.cpu), "at most 1.10×"]);
+    // A virtual machine's host may run it slower in one script than in the next: each script's
+    // own bare pipeline, measured at its start on the same database, takes that out.
+    rows.push([
+      `the same, each as a multiple of its own run's bare pipeline, ${rate}/s`,
+      "",
+      `${one.bare}× → ${three.bare}×`,
+      ratio(three.bare, one.bare),
+      "at most 1.10×",
+    ]);
   }
   if (rows.length === 0) return "";
   return ["| in this run | SQLite | PostgreSQL | ratio | aim |", "| --- | --- | --- | --- | --- |", ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");

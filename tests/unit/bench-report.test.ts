@@ -48,9 +48,13 @@ describe("PostgreSQL against SQLite in one run", () => {
   const script = (command: string, output: string) => ({ title: command, command: `npx tsx tests/bench/${command}`, output });
   const pipeline = (statements: number, cpu: number) =>
     `  statements per notice, until filed and mailed: ${statements}\n  CPU per notice until filed and mailed: ${cpu} ms (this process, 20.0; database backends 0.0)`;
-  const rates = (cpu: Record<number, number>) =>
+  /** A run's lines at each rate, `bareMs` its bare pipeline's CPU per notice. */
+  const rates = (cpu: Record<number, number>, bareMs = 10) =>
     Object.entries(cpu)
-      .map(([rate, ms]) => `   ${rate}/s: p50 100 ms, p95 200 ms, CPU ${ms} ms per notice (5.0× the bare pipeline: API and SMTP 3.0, workers 20.0)`)
+      .map(
+        ([rate, ms]) =>
+          `   ${rate}/s: p50 100 ms, p95 200 ms, CPU ${ms} ms per notice (${(ms / bareMs).toFixed(1)}× the bare pipeline: API and SMTP 3.0, workers 20.0)`,
+      )
       .join("\n");
 
   it("gives each aim's figures and their ratio, rate by rate", () => {
@@ -60,7 +64,8 @@ describe("PostgreSQL against SQLite in one run", () => {
       script("delivery-processes.bench.ts sqlite 1 10,15 10", rates({ 10: 25, 15: 26 })),
       script("delivery-processes.bench.ts sqlite 2 10,15 10", rates({ 10: 99, 15: 99 })),
       script("delivery-processes.bench.ts postgres 1 10,15 10", rates({ 10: 50, 15: 52 })),
-      script("delivery-processes.bench.ts postgres 3 10 10", rates({ 10: 55 })),
+      // The three workers' run on a host a tenth slower: its bare pipeline cost 11 ms, not 10.
+      script("delivery-processes.bench.ts postgres 3 10 10", rates({ 10: 55 }, 11)),
     ]);
     expect(table.split("\n").slice(2)).toEqual([
       "| statements per notice (the burst, one process) | 145.3 | 40.1 |  | PostgreSQL at most 40 |",
@@ -68,6 +73,7 @@ describe("PostgreSQL against SQLite in one run", () => {
       "| CPU per notice, ms, separate processes, 1 worker, 10/s | 25 | 50 | 2.00× | at most 1.2× |",
       "| CPU per notice, ms, separate processes, 1 worker, 15/s | 26 | 52 | 2.00× | at most 1.2× |",
       "| PostgreSQL CPU per notice, ms, 3 workers against 1, 10/s |  | 50 → 55 | 1.10× | at most 1.10× |",
+      "| the same, each as a multiple of its own run's bare pipeline, 10/s |  | 5× → 5× | 1.00× | at most 1.10× |",
     ]);
   });
 
