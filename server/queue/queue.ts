@@ -96,7 +96,7 @@ export async function claimJob(
   ctx: ServerContext,
   workerId: string,
   leaseMs: number,
-  { db = ctx.database.db, askMoreDue }: { db?: Kysely<DB>; askMoreDue?: boolean } = {},
+  { db = ctx.database.db, askMoreDue }: Pick<ClaimOptions, "askMoreDue"> & { db?: Kysely<DB> } = {},
 ): Promise<ClaimedJob | undefined> {
   const result = await claimed(ctx, workerId, leaseMs, ctx.clock.now(), { askMoreDue }).execute(db);
   return result.rows[0] as ClaimedJob | undefined;

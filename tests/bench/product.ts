@@ -93,25 +93,27 @@ export function runSeed(data: PreparedData, size = "large"): Promise<{ seconds: 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
 /**
- * CPU time (user + system, ms) of the processes whose /proc entries pass `keep`, counted into
- * `seen` (by pid and start time): a process that has ended keeps what it had used when last seen.
+ * Counts into `seen` (by pid and start time) the CPU ticks of the processes whose /proc entries
+ * pass `keep`, once passed always; a process that has ended keeps what it had used when last
+ * seen. Returns how many of them are alive; nothing elsewhere than Linux.
  */
-function cpuOf(keep: (stat: string[], pid: string) => boolean, seen: Map<string, number>): number {
+function lookAt(keep: (stat: string[], pid: string, command: string) => boolean, seen: Map<string, number>): number {
   if (!fs.existsSync("/proc/self/stat")) return 0;
+  let alive = 0;
   for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
       const raw = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
       // After the command name in parentheses: state, ppid, pgrp, ..., utime (12th), stime (13th), starttime (20th).
       const fields = raw.slice(raw.lastIndexOf(")") + 2).split(" ");
       const key = `${pid}:${fields[19]}`;
-      if (seen.has(key) || keep(fields, pid)) seen.set(key, Number(fields[11]) + Number(fields[12]));
+      if (!seen.has(key) && !keep(fields, pid, raw.slice(raw.indexOf("(") + 1, raw.lastIndexOf(")")))) continue;
+      seen.set(key, Number(fields[11]) + Number(fields[12]));
+      alive++;
     } catch {
       // the process ended meanwhile
     }
   }
-  let ticks = 0;
-  for (const used of seen.values()) ticks += used;
-  return ticks * TICK_MS;
+  return alive;
 }
 
 /** How often the processes are looked at between readings: a backend the pool closes has been idle for 10 s. */
@@ -120,21 +122,31 @@ const LOOK_EVERY_MS = 2_000;
 /**
  * CPU used by the product's processes (the process groups named) and, on PostgreSQL unless
  * `database` is false, by the server's backends for its database. The backends are looked at
- * every 2 s as well, so one that a pool closes between two readings still counts.
+ * every 2 s as well, so one that a pool closes between two readings still counts, until none of
+ * what is counted is left (the database dropped, the product stopped).
  */
 export function productCpu(groupIds: number | number[], data: PreparedData, database = true): () => number {
   const groups = new Set((Array.isArray(groupIds) ? groupIds : [groupIds]).map(String));
   const name = database && data.env.DATABASE_URL ? new URL(data.env.DATABASE_URL).pathname.slice(1) : undefined;
   const seen = new Map<string, number>();
-  const read = () =>
-    cpuOf((fields, pid) => {
+  const look = () =>
+    lookAt((fields, pid, command) => {
       if (groups.has(fields[2] ?? "")) return true;
-      if (!name) return false;
+      if (!name || command !== "postgres") return false;
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
       return cmdline.startsWith("postgres:") && cmdline.includes(` ${name} `);
     }, seen);
-  if (name) setInterval(read, LOOK_EVERY_MS).unref();
-  return read;
+  if (name) {
+    const timer = setInterval(() => {
+      if (look() === 0 && seen.size > 0) clearInterval(timer);
+    }, LOOK_EVERY_MS).unref();
+  }
+  return () => {
+    look();
+    let ticks = 0;
+    for (const used of seen.values()) ticks += used;
+    return ticks * TICK_MS;
+  };
 }
 
 export interface RunningProduct {
