@@ -4,7 +4,12 @@
 // to the notice filed and mailed, and the product's CPU per notice; then the highest rate whose
 // p95 stayed under 1 s. The workers are warmed first by a short run of notices that is not measured.
 // CPU per notice is also given as a ratio to the bare pipeline's (bare-pipeline.ts), measured first.
+// `compare` runs SQLite with one worker, PostgreSQL with one and PostgreSQL with three at each rate,
+// in turn and then in reverse, round after round: a virtual machine's host drifts in speed over
+// minutes, and alternating puts each pair's runs minutes apart at most, so the ratios are the
+// databases' and the workers', not the host's.
 // Run: npx tsx tests/bench/delivery-processes.bench.ts [sqlite|postgres] [workers] [rates,...] [seconds]
+//      npx tsx tests/bench/delivery-processes.bench.ts compare [rates,...] [seconds] [rounds]
 import os from "node:os";
 import { sql } from "kysely";
 import nodemailer from "nodemailer";
@@ -28,10 +33,12 @@ import {
   spawnProduct,
 } from "./product";
 
-const BACKEND = (process.argv[2] ?? "sqlite") as BackendName;
-const WORKERS = Number(process.argv[3] ?? 1);
-const RATES = (process.argv[4] ?? "30,40,50,60,80").split(",").map(Number);
-const SECONDS = Number(process.argv[5] ?? 10);
+const COMPARE = process.argv[2] === "compare";
+const BACKEND = (COMPARE ? "postgres" : (process.argv[2] ?? "sqlite")) as BackendName;
+const WORKERS = Number(COMPARE ? 1 : (process.argv[3] ?? 1));
+const RATES = ((COMPARE ? process.argv[3] : process.argv[4]) ?? (COMPARE ? "10,20" : "30,40,50,60,80")).split(",").map(Number);
+const SECONDS = Number((COMPARE ? process.argv[4] : process.argv[5]) ?? (COMPARE ? 15 : 10));
+const ROUNDS = Number((COMPARE ? process.argv[5] : undefined) ?? 2);
 const AIM_MS = 1_000;
 /**
  * Notices per worker sent, and waited for, before the measured ones: a firm's worker runs for days, so its
@@ -114,9 +121,15 @@ async function startedWorking(worker: SpawnedProduct): Promise<void> {
   throw new Error(`a worker did not start:\n${worker.log().slice(-3_000)}`);
 }
 
-async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
+/** What one run starts: the database and the number of worker processes. */
+interface Setup {
+  backend: BackendName;
+  workers: number;
+}
+
+async function runAt({ backend, workers: workerCount }: Setup, rate: number, pgUrl?: string): Promise<RateResult> {
   const count = rate * SECONDS;
-  const data: PreparedData = await prepareData(BACKEND, pgUrl);
+  const data: PreparedData = await prepareData(backend, pgUrl);
   const simulator = await startCourtSimulator();
   const products: SpawnedProduct[] = [];
   try {
@@ -135,7 +148,7 @@ async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
     products.push(front);
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     if (!(await answers(`${apiUrl}/api/v1/health`, front, 120_000))) throw new Error(`the API did not start:\n${front.log().slice(-3_000)}`);
-    const workers = Array.from({ length: WORKERS }, () => spawnProduct(data, { ...common, ECFX_ROLES: "worker" }));
+    const workers = Array.from({ length: workerCount }, () => spawnProduct(data, { ...common, ECFX_ROLES: "worker" }));
     products.push(...workers);
     await Promise.all(workers.map((worker) => startedWorking(worker)));
 
@@ -167,7 +180,7 @@ async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
       };
       const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, pool: true, maxConnections: 10, ignoreTLS: true });
       // Each worker warms up as one alone would.
-      const warmUp = WARM_UP * WORKERS;
+      const warmUp = WARM_UP * workerCount;
       const messages = distinctNotices(warmUp + count);
       /** Sends `raw` at `perSecond`, paced by the clock, not by the replies: the rate holds when the product falls behind. */
       const sendAt = async (raw: string[], perSecond: number) => {
@@ -184,7 +197,7 @@ async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
       await waitUntilDelivered(db, warmUp);
       const cpuBefore = cpu();
       const retriedBefore = workers.reduce((sum, worker) => sum + occurrences(worker.log(), RETRIED), 0);
-      const watching = BACKEND === "postgres" ? await watchContention(database, new URL(data.env.DATABASE_URL!).pathname.slice(1)) : undefined;
+      const watching = backend === "postgres" ? await watchContention(database, new URL(data.env.DATABASE_URL!).pathname.slice(1)) : undefined;
       const started = Date.now();
       await sendAt(messages.slice(warmUp), rate);
       transport.close();
@@ -231,6 +244,73 @@ async function runAt(rate: number, pgUrl?: string): Promise<RateResult> {
   }
 }
 
+const databaseName = (backend: BackendName) => (backend === "sqlite" ? "SQLite" : "PostgreSQL");
+const workersNamed = (n: number) => `${n} worker${n > 1 ? "s" : ""}`;
+
+/** One run's figures, as the sweep and the comparison print them. */
+function describeRun(backend: BackendName, r: RateResult, bare: number): string[] {
+  const p95 = Number.isFinite(r.p95) ? `${r.p95} ms` : `not all done (${r.done} of ${r.rate * SECONDS})`;
+  const c = r.contention;
+  return [
+    `p50 ${r.p50} ms, p95 ${p95}, CPU ${r.cpuPerNotice.toFixed(1)} ms per notice (${(r.cpuPerNotice / bare).toFixed(1)}× the bare pipeline: API and SMTP ${r.split.front.toFixed(1)}, workers ${r.split.workers.toFixed(1)}${backend === "postgres" ? `, backends ${r.split.backends.toFixed(1)}` : ""})`,
+    `per notice: ${r.retriesPerNotice.toFixed(2)} stages tried again` +
+      (c
+        ? `, ${c.lockWaitsPerNotice.toFixed(2)} lock waits seen (sampled every 100 ms), ${c.commitsPerNotice.toFixed(1)} commits, ${c.rollbacksPerNotice.toFixed(2)} rollbacks; ${c.deadlocks} deadlocks; ${c.sessions} connections opened`
+        : ""),
+  ];
+}
+
+/** The rates from the lowest up, until one falls far behind: the highest whose p95 stayed under the aim. */
+async function sweep(bare: number, pgUrl?: string): Promise<void> {
+  let best = 0;
+  for (const rate of RATES) {
+    const r = await runAt({ backend: BACKEND, workers: WORKERS }, rate, pgUrl);
+    const [figures, contention] = describeRun(BACKEND, r, bare);
+    console.log(`  ${String(rate).padStart(3)}/s: ${figures}\n        ${contention}`);
+    if (r.p95 < AIM_MS) best = rate;
+    else if (r.p95 > 3 * AIM_MS) break;
+  }
+  console.log(`  highest steady rate with p95 under ${AIM_MS} ms: ${best ? `${best} notices/s` : `below ${RATES[0]}/s`}`);
+}
+
+const SQLITE_ONE: Setup = { backend: "sqlite", workers: 1 };
+const POSTGRES_ONE: Setup = { backend: "postgres", workers: 1 };
+const POSTGRES_THREE: Setup = { backend: "postgres", workers: 3 };
+
+const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+const times = (v: number) => `${v.toFixed(2)}×`;
+
+/** A ratio of the means over the rounds, with the spread of the rounds' own ratios. */
+function ratioLine(what: string, over: number[], under: number[]): string {
+  const each = over.map((v, i) => v / under[i]!);
+  return `${what}: ${mean(over).toFixed(1)} / ${mean(under).toFixed(1)} ms = ${times(mean(over) / mean(under))} (rounds ${times(Math.min(...each))}–${times(Math.max(...each))})`;
+}
+
+/**
+ * SQLite and PostgreSQL with one worker, and PostgreSQL with three, at each rate: in that order in
+ * odd rounds and the reverse in even ones, so that each pair compared runs side by side.
+ */
+async function compare(bare: number, pgUrl: string): Promise<void> {
+  for (const rate of RATES) {
+    const cpu = new Map<Setup, number[]>([
+      [SQLITE_ONE, []],
+      [POSTGRES_ONE, []],
+      [POSTGRES_THREE, []],
+    ]);
+    for (let round = 1; round <= ROUNDS; round++) {
+      const order = [...cpu.keys()];
+      for (const setup of round % 2 === 1 ? order : order.reverse()) {
+        const r = await runAt(setup, rate, pgUrl);
+        cpu.get(setup)!.push(r.cpuPerNotice);
+        const [figures, contention] = describeRun(setup.backend, r, bare);
+        console.log(`  ${rate}/s, round ${round}, ${databaseName(setup.backend)}, ${workersNamed(setup.workers)}: ${figures}\n        ${contention}`);
+      }
+    }
+    console.log(`  ${ratioLine(`${rate}/s, 1 worker, PostgreSQL against SQLite`, cpu.get(POSTGRES_ONE)!, cpu.get(SQLITE_ONE)!)}`);
+    console.log(`  ${ratioLine(`${rate}/s, PostgreSQL, 3 workers against 1`, cpu.get(POSTGRES_THREE)!, cpu.get(POSTGRES_ONE)!)}`);
+  }
+}
+
 async function main() {
   let pgUrl: string | undefined;
   if (BACKEND === "postgres") {
@@ -243,30 +323,17 @@ async function main() {
   }
   await buildProduct();
   const cpus = os.cpus();
+  const machine = `${cpus[0]?.model ?? "?"} × ${cpus.length}, load ${os.loadavg()[0]?.toFixed(2)}`;
   console.log(
-    `notices through separate processes on ${BACKEND === "sqlite" ? "SQLite" : "PostgreSQL"}: API and SMTP in one, ${WORKERS} worker${WORKERS > 1 ? "s" : ""} — ${cpus[0]?.model ?? "?"} × ${cpus.length}, load ${os.loadavg()[0]?.toFixed(2)}`,
+    COMPARE
+      ? `CPU per notice in separate processes, SQLite and PostgreSQL with 1 worker and PostgreSQL with 3, alternated over ${ROUNDS} rounds of ${SECONDS} s — ${machine}`
+      : `notices through separate processes on ${databaseName(BACKEND)}: API and SMTP in one, ${workersNamed(WORKERS)} — ${machine}`,
   );
   // Measured before any product process runs, on the same notices.
   const bare = await barePipelineCpu(distinctNotices(BARE_NOTICES));
   console.log(`  the bare pipeline (mailparser, SQLite, a synced file, Nodemailer's composer): ${bare.toFixed(2)} ms of CPU per notice`);
-  let best = 0;
-  for (const rate of RATES) {
-    const r = await runAt(rate, pgUrl);
-    const p95 = Number.isFinite(r.p95) ? `${r.p95} ms` : `not all done (${r.done} of ${rate * SECONDS})`;
-    console.log(
-      `  ${String(rate).padStart(3)}/s: p50 ${r.p50} ms, p95 ${p95}, CPU ${r.cpuPerNotice.toFixed(1)} ms per notice (${(r.cpuPerNotice / bare).toFixed(1)}× the bare pipeline: API and SMTP ${r.split.front.toFixed(1)}, workers ${r.split.workers.toFixed(1)}${BACKEND === "postgres" ? `, backends ${r.split.backends.toFixed(1)}` : ""})`,
-    );
-    const c = r.contention;
-    console.log(
-      `        per notice: ${r.retriesPerNotice.toFixed(2)} stages tried again` +
-        (c
-          ? `, ${c.lockWaitsPerNotice.toFixed(2)} lock waits seen (sampled every 100 ms), ${c.commitsPerNotice.toFixed(1)} commits, ${c.rollbacksPerNotice.toFixed(2)} rollbacks; ${c.deadlocks} deadlocks; ${c.sessions} connections opened`
-          : ""),
-    );
-    if (r.p95 < AIM_MS) best = rate;
-    else if (r.p95 > 3 * AIM_MS) break;
-  }
-  console.log(`  highest steady rate with p95 under ${AIM_MS} ms: ${best ? `${best} notices/s` : `below ${RATES[0]}/s`}`);
+  if (COMPARE) await compare(bare, pgUrl!);
+  else await sweep(bare, pgUrl);
 }
 
 void main();

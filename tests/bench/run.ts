@@ -116,6 +116,8 @@ const SCRIPTS: [title: string, script: string, args: string[]][] = [
   ["Highest steady rate, separate processes, SQLite, 2 workers", "delivery-processes.bench.ts", ["sqlite", "2", "10,15,20,30,40,50,60", "10"]],
   ["Highest steady rate, separate processes, PostgreSQL, 1 worker", "delivery-processes.bench.ts", ["postgres", "1", "10,15,20,30,40,50", "10"]],
   ["Highest steady rate, separate processes, PostgreSQL, 3 workers", "delivery-processes.bench.ts", ["postgres", "3", "10,15,20,30,40,50", "10"]],
+  // Issue #46's aims 2 and 3 as ratios of runs made side by side: the sweeps above run minutes apart.
+  ["CPU per notice, SQLite and PostgreSQL with 1 worker and PostgreSQL with 3, alternated", "delivery-processes.bench.ts", ["compare", "10,20", "15", "2"]],
   ["The firm's record read with and without a logo", "firm-read.bench.ts", ["2000"]],
   ["The dashboard for last year, 1,000,000 notices over two years", "dashboard.bench.ts", ["1000000", "100"]],
   ["Every core against one process: console page and API search throughput", "every-core.bench.ts", ["15"]],
