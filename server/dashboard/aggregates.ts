@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { INBOX_STATUSES } from "../../app/common/resources/inbox";
+import type { Database } from "../db/database";
 import type { DB } from "../db/schema";
 import type { Count, DocumentCounts, Ranked } from "../../app/common/dashboard-answer";
 import { type NoticeRow, type RowFilter, exactDocuments, exactKeysQuery, exactNotices } from "./exact-counts";
@@ -112,7 +113,8 @@ class NoticeTally {
   }
 }
 
-export async function notificationCounts(db: Kysely<DB>, scope: CountScope, range: Range, zone: string): Promise<NotificationCounts> {
+export async function notificationCounts(database: Database, scope: CountScope, range: Range, zone: string): Promise<NotificationCounts> {
+  const db = database.db;
   const first = range.from ?? (await firstNoticeAt(db, scope.firmId));
   const from = first ?? range.to;
   const period = { from, to: range.to };
@@ -139,11 +141,11 @@ export async function notificationCounts(db: Kysely<DB>, scope: CountScope, rang
   const hourRest = inAndOff(hours.rest);
   const [byMonth, byHour, monthIn, monthOff, hourIn, hourOff, walledRows] = await Promise.all([
     keptNoticesByMonth(
-      db,
+      database,
       scope.firmId,
       months.blocks.map((b) => ({ ...b, month: b.piece.label })),
     ),
-    keptNoticesByHour(db, scope.firmId, hours.blocks, shifts),
+    keptNoticesByHour(database, scope.firmId, hours.blocks, shifts),
     rows(monthRest.in, null),
     rows(monthRest.off, null),
     rows(hourRest.in, null),
@@ -160,13 +162,14 @@ export async function notificationCounts(db: Kysely<DB>, scope: CountScope, rang
   return tally.counts();
 }
 
-export async function documentCounts(db: Kysely<DB>, scope: CountScope, range: Range): Promise<DocumentCounts> {
+export async function documentCounts(database: Database, scope: CountScope, range: Range): Promise<DocumentCounts> {
+  const db = database.db;
   const period = { from: range.from ?? 0, to: range.to };
   const { blocks, rest } = tileNearest(period, await ladderOf(db), DAY);
   const edges = inAndOff(rest);
   const filter = (ranges: Range[], onlyMatters: string[] | null): RowFilter => ({ firmId: scope.firmId, ranges, onlyMatters });
   const [kept, edgesIn, edgesOff, walled] = await Promise.all([
-    keptDocuments(db, scope.firmId, blocks),
+    keptDocuments(database, scope.firmId, blocks),
     exactDocuments(db, filter(edges.in, null)),
     exactDocuments(db, filter(edges.off, null)),
     scope.walledMatterIds.length > 0 ? exactDocuments(db, filter([period], scope.walledMatterIds)) : null,
@@ -200,7 +203,8 @@ function topQueries(): Record<TopKind, RawBuilder<unknown>> {
  * rows), then joined to names; clients add up their matters. A walled matter is left out with
  * its notices, and a timekeeper's notices on walled matters are taken off.
  */
-export async function topCounts(db: Kysely<DB>, scope: CountScope, range: Range, kinds: TopKind[]): Promise<Record<TopKind, Ranked[]>> {
+export async function topCounts(database: Database, scope: CountScope, range: Range, kinds: TopKind[]): Promise<Record<TopKind, Ranked[]>> {
+  const db = database.db;
   const out: Record<TopKind, Ranked[]> = { client: [], matter: [], timekeeper: [] };
   if (kinds.length === 0) return out;
   const period = { from: range.from ?? 0, to: range.to };
@@ -208,7 +212,7 @@ export async function topCounts(db: Kysely<DB>, scope: CountScope, range: Range,
   const { blocks, rest } = tileNearest(period, fromADay, DAY);
   const edges = inAndOff(rest);
   const walled = scope.walledMatterIds;
-  const parts = [keptKeysQuery(scope.firmId, blocks)];
+  const parts = [await keptKeysQuery(database, scope.firmId, blocks)];
   if (edges.in.length > 0) parts.push(exactKeysQuery({ firmId: scope.firmId, ranges: edges.in, onlyMatters: null }));
   if (edges.off.length > 0) {
     const off = exactKeysQuery({ firmId: scope.firmId, ranges: edges.off, onlyMatters: null });

@@ -54,11 +54,10 @@ export async function dashboardFor(ctx: ServerContext, caller: Caller, q: Period
   return cacheOf(ctx).keep(key, async () => {
     const zone = firm.default_time_zone;
     const range = periodRange(q, ctx.clock.now(), zone);
-    const db = ctx.database.db;
     const [documents, notifications, tops] = await Promise.all([
-      documentCounts(db, scope, range),
-      showNotifications ? notificationCounts(db, scope, range, zone) : undefined,
-      topCounts(db, scope, range, kinds),
+      documentCounts(ctx.database, scope, range),
+      showNotifications ? notificationCounts(ctx.database, scope, range, zone) : undefined,
+      topCounts(ctx.database, scope, range, kinds),
     ]);
     const answer: Dashboard = { period: { name: q.period, from: range.from, to: range.to, time_zone: zone }, documents };
     if (notifications) {

@@ -108,6 +108,11 @@ export const KEPT_TABLES = [
   "dashboard_quarter_count",
   "dashboard_key_count",
   "dashboard_document_count",
+  // PostgreSQL: the counts' changes not yet moved into them, the reset's own among them (migration 077).
+  "dashboard_notice_pending",
+  "dashboard_quarter_pending",
+  "dashboard_key_pending",
+  "dashboard_document_pending",
   "firm_row_count",
   // Sign-in through the firm's identity provider and provisioning by it: who may sign in and how.
   "firm_sso",

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compactDashboardCounts } from "../../server/dashboard/compact-counts";
 import { DEMO, PG_URL, api, sessionsOf, testClock, useApi } from "./harness";
@@ -6,8 +6,8 @@ import { DEMO, PG_URL, api, sessionsOf, testClock, useApi } from "./harness";
 // On PostgreSQL several workers change notices of the same firm and hour at once. The dashboard's
 // kept counts must not make them wait on each other: a worker whose notice changes state while
 // another's open transaction changed one in the same buckets goes on at once, instead of waiting
-// for it (and deadlocking when the other then waits on it). The rows each change adds are folded
-// by the compaction without changing any answer.
+// for it (and deadlocking when the other then waits on it). The rows each change adds are moved
+// and folded by the compaction without changing any answer.
 const NOW = Date.parse("2026-05-20T16:00:00Z");
 const AT = Date.parse("2026-05-20T15:10:00Z");
 
@@ -69,24 +69,26 @@ describe.skipIf(!PG_URL)("the dashboard's counts under concurrent changes (postg
     expect(await byState()).toEqual({ New: 1, Started: 2 });
   });
 
-  it("folds each bucket's rows into one and answers the same", async () => {
-    const rows = async () =>
-      Number((await sql<{ n: string }>`select count(*) as n from dashboard_notice_count where firm_id = ${firmId}`.execute(db())).rows[0]!.n);
-    const keys = async () =>
-      Number(
-        (
-          await sql<{
-            n: string;
-          }>`select count(*) as n from (select distinct level, bucket, status from dashboard_notice_count where firm_id = ${firmId}) k`.execute(db())
-        ).rows[0]!.n,
-      );
+  it("moves the pending rows into the buckets, folds each bucket's rows into one and answers the same", async () => {
+    const count = async (query: RawBuilder<{ n: string }>) => Number((await query.execute(db())).rows[0]!.n);
+    const rows = () => count(sql`select count(*) as n from dashboard_notice_count where firm_id = ${firmId}`);
+    const keys = () => count(sql`select count(*) as n from (select distinct level, bucket, status from dashboard_notice_count where firm_id = ${firmId}) k`);
+    const pending = () => count(sql`select count(*) as n from dashboard_notice_pending where firm_id = ${firmId}`);
     const before = await byState();
-    expect(await rows()).toBeGreaterThan(await keys());
+    expect(await pending()).toBeGreaterThan(0);
     expect(await compactDashboardCounts(server().ctx.database)).toBe(true);
+    expect(await pending()).toBe(0);
+    expect(await rows()).toBe(await keys());
+    expect(await byState()).toEqual(before);
+    // A change after it adds a row to each of its buckets, which the next compaction folds in.
+    await db().updateTable("inbox_item").set({ status: "Succeeded" }).where("id", "=", "c2").execute();
+    const after = await byState();
+    expect(await compactDashboardCounts(server().ctx.database)).toBe(true);
+    expect(await pending()).toBe(0);
     expect(await rows()).toBe(await keys());
     // Buckets whose changes added up to nothing are gone.
-    const zero = await sql<{ n: string }>`select count(*) as n from dashboard_notice_count where firm_id = ${firmId} and n = 0`.execute(db());
-    expect(Number(zero.rows[0]!.n)).toBe(0);
-    expect(await byState()).toEqual(before);
+    expect(await count(sql`select count(*) as n from dashboard_notice_count where firm_id = ${firmId} and n = 0`)).toBe(0);
+    expect(await byState()).toEqual(after);
+    expect(after).toEqual({ Started: 2, Succeeded: 1 });
   });
 });

@@ -3,6 +3,7 @@ import timezone from "dayjs/plugin/timezone.js";
 import utc from "dayjs/plugin/utc.js";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
+import { compactCountsIn, compactDashboardCounts } from "../../server/dashboard/compact-counts";
 import { DEMO, api, backends, sessionsOf, testClock, useApi, creator } from "./harness";
 import { insertNoticeRow } from "./notice-rows";
 
@@ -34,6 +35,9 @@ describe.each(backends)("the dashboard's kept counts (%s)", (backend) => {
   };
 
   const notice = (id: string, at: number, status: string, caseId: string | null) => insertNoticeRow(db(), { id, firmId, at, status, caseId });
+  const rowsIn = async (table: string) => Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db())).rows[0]!.n);
+  /** PostgreSQL: the rows of a count table and of its pending table (migration 077). */
+  const countAndPending = async (name: "notice" | "document") => [await rowsIn(`dashboard_${name}_count`), await rowsIn(`dashboard_${name}_pending`)];
 
   beforeAll(async () => {
     const admin = api(server().url, (await sessionOf(DEMO.admin)).access_token);
@@ -66,7 +70,11 @@ describe.each(backends)("the dashboard's kept counts (%s)", (backend) => {
       ["Matter B", 1],
     ]);
 
+    // PostgreSQL writes a notice's new state as two pending rows (the old state's -1, the new
+    // one's +1) and no count row of any level until the compaction moves them.
+    const noticeRows = backend === "postgres" ? await countAndPending("notice") : null;
     await db().updateTable("inbox_item").set({ status: "Succeeded" }).where("id", "=", "k1").execute();
+    if (noticeRows) expect(await countAndPending("notice")).toEqual([noticeRows[0], noticeRows[1]! + 2]);
     d = await dashboard("period=last_year");
     expect(counts(d.notifications.by_state)).toEqual({ New: 1, Succeeded: 2, Failed: 1 });
     expect(d.time_saved.notices).toBe(2);
@@ -88,6 +96,8 @@ describe.each(backends)("the dashboard's kept counts (%s)", (backend) => {
     ]);
 
     await db().deleteFrom("inbox_item").where("id", "=", "k3").execute();
+    // From here on PostgreSQL's answers add the changes still pending to the counts moved so far.
+    if (backend === "postgres") expect(await compactDashboardCounts(server().ctx.database)).toBe(true);
     d = await dashboard("period=last_year");
     expect(d.notifications.total).toBe(3);
     expect(counts(d.notifications.by_month)).toEqual({ "2025-06": 1, "2026-03": 2 });
@@ -136,17 +146,18 @@ describe.each(backends)("the dashboard's kept counts (%s)", (backend) => {
     expect((await dashboard("period=today")).documents).toEqual({ received: 1, fetched: 1, stored: 1, failed: 0, sealed: 0 });
     await db().updateTable("document").set({ dms_status: "failed", sealed: 1 }).where("id", "=", "kd1").execute();
     expect((await dashboard("period=today")).documents).toEqual({ received: 1, fetched: 1, stored: 0, failed: 1, sealed: 1 });
-    // A change of what the dashboard does not count writes no count row; a document moved in time moves.
-    const documentCountRows = async () => Number((await sql<{ n: number }>`select count(*) as n from dashboard_document_count`.execute(db())).rows[0]!.n);
-    const rowsBefore = await documentCountRows();
+    // A change of what the dashboard does not count writes no row; a document moved in time moves.
+    const documentRows = async () => (backend === "postgres" ? await countAndPending("document") : [await rowsIn("dashboard_document_count")]);
+    const rowsBefore = await documentRows();
     await db().updateTable("document").set({ dms_status: "new" }).where("id", "=", "kd1").execute();
     await db().updateTable("document").set({ fetch_status: "restricted" }).where("id", "=", "kd1").execute();
     expect((await dashboard("period=today")).documents).toEqual({ received: 1, fetched: 0, stored: 0, failed: 0, sealed: 1 });
-    const rowsAfter = await documentCountRows();
-    // PostgreSQL adds one row per level (ten) for each change counted; SQLite updates its rows in place.
-    if (backend === "postgres") expect(rowsAfter - rowsBefore).toBe(2 * 10);
+    const rowsAfter = await documentRows();
+    // PostgreSQL adds one pending row for each change counted, none to the count table until the
+    // compaction; SQLite updates its rows of every level in place.
+    expect(rowsAfter).toEqual(backend === "postgres" ? [rowsBefore[0], rowsBefore[1]! + 2] : rowsBefore);
     await db().updateTable("document").set({ dms_status: "canceled" }).where("id", "=", "kd1").execute();
-    expect(await documentCountRows()).toBe(rowsAfter);
+    expect(await documentRows()).toEqual(rowsAfter);
     await db().updateTable("document").set({ fetch_status: "fetched", dms_status: "failed" }).where("id", "=", "kd1").execute();
     expect((await dashboard("period=today")).documents).toEqual({ received: 1, fetched: 1, stored: 0, failed: 1, sealed: 1 });
     await db()
@@ -269,6 +280,8 @@ describe.each(backends)("the dashboard's kept counts (%s)", (backend) => {
       select 'b' || i, ${firmId}, ${NOW} - i * cast(${SPACING} as bigint), ${NOW}, case i % 4 when 0 then 'Failed' when 1 then 'New' else 'Succeeded' end,
         'bulk', ${Buffer.from("x")}, 1, case i % 3 when 0 then ${ids.A1} when 1 then ${ids.B1} else null end
       from (${series}) as n`.execute(db());
+    // PostgreSQL: the bulk insert is moved into the count rows, the edges and documents stay pending.
+    if (backend === "postgres") expect(await compactDashboardCounts(server().ctx.database)).toBe(true);
     for (const b of bulk.filter((b) => b.i >= 10_000)) await notice(`b${b.i}`, b.at, b.status, b.caseKey ? ids[b.caseKey[0]]! : null);
     const even = sql`cast(substr(i.id, 2) as integer) % 2 = 0`;
     await sql`insert into envelope (id, firm_id, inbox_item_id, case_id, name, created_at, updated_at)
@@ -308,4 +321,57 @@ describe.each(backends)("the dashboard's kept counts (%s)", (backend) => {
     }
     await db().updateTable("firm").set({ default_time_zone: "America/New_York" }).where("id", "=", firmId).execute();
   }, 240_000);
+
+  it.runIf(backend === "postgres")("answers the same before, during and after a compaction, which moves every pending row (postgres)", async () => {
+    // Some changes of the bulk notices are still pending beside what earlier compactions moved.
+    await db().updateTable("inbox_item").set({ status: "Started" }).where("id", "in", ["b1", "b2", "b5", "b8", "b13"]).execute();
+    await db().deleteFrom("inbox_item").where("id", "in", ["b21", "b35"]).execute();
+    await db().updateTable("document").set({ dms_status: "succeeded" }).where("id", "in", ["db4", "db6"]).execute();
+    await db().insertInto("case_timekeeper").values({ case_id: ids.A1!, timekeeper_id: ids.bob!, firm_id: firmId }).execute();
+    const zones = ["America/New_York", "Asia/Kathmandu"];
+    const periods = ["today", "last_7_days", "last_month", "last_year", "all_time", "custom&from=2025-10-31&to=2025-11-02"];
+    const answers = async () => {
+      const all: unknown[] = [];
+      for (const zone of zones) {
+        await db().updateTable("firm").set({ default_time_zone: zone }).where("id", "=", firmId).execute();
+        for (const period of periods) all.push(await dashboard(`period=${period}`));
+      }
+      return all;
+    };
+    const pending = async () => {
+      let rows = 0;
+      for (const name of ["notice", "quarter", "key", "document"]) rows += await rowsIn(`dashboard_${name}_pending`);
+      return rows;
+    };
+    const before = await answers();
+    expect(await pending()).toBeGreaterThan(0);
+
+    // The compaction's transaction is left open while the dashboard reads: its reads see the
+    // pending rows not yet deleted and the count rows not yet added, then all of it at once.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let moved!: () => void;
+    const compacted = new Promise<void>((resolve) => (moved = resolve));
+    const compaction = db()
+      .transaction()
+      .execute(async (trx) => {
+        expect(await compactCountsIn(trx, Infinity)).toBe(true);
+        moved();
+        await held;
+      });
+    await compacted;
+    expect(await pending()).toBeGreaterThan(0);
+    expect(await answers()).toEqual(before);
+    release();
+    await compaction;
+    expect(await pending()).toBe(0);
+    expect(await answers()).toEqual(before);
+    // Every bucket is one row now.
+    const keys = await sql<{ n: number }>`select count(*) as n from (select distinct firm_id, level, bucket, status from dashboard_notice_count) k`.execute(
+      db(),
+    );
+    expect(await rowsIn("dashboard_notice_count")).toBe(Number(keys.rows[0]!.n));
+    await db().deleteFrom("case_timekeeper").where("case_id", "=", ids.A1!).where("timekeeper_id", "=", ids.bob!).execute();
+    await db().updateTable("firm").set({ default_time_zone: "America/New_York" }).where("id", "=", firmId).execute();
+  });
 });

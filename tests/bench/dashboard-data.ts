@@ -83,8 +83,9 @@ export async function loadRows(data: PreparedData, notices: number): Promise<num
       const firm = await client.query<{ id: number }>("select id from firm where is_default = 1");
       for (const statement of statements("postgres", firm.rows[0]!.id, now, notices)) await client.query(statement);
       // What the workers' compaction and autovacuum would have done by the time a firm has a
-      // million notices: each bucket's rows folded into one, statistics, and pages marked
-      // all-visible (which index-only scans of the kept counts rely on).
+      // million notices: the pending rows moved into the counts, each bucket's rows folded into
+      // one, statistics, and pages marked all-visible (which index-only scans of the kept counts
+      // rely on).
       const database = openDatabase(data.env.DATABASE_URL!);
       await compactDashboardCounts(database).finally(() => database.close());
       await client.query("vacuum analyze");
