@@ -10,7 +10,7 @@ import { translateErrors } from "../../utils/forms";
 import { useHydrated } from "../../utils/use-hydrated";
 import { INTENT_FIELD } from "../../utils/wizard-state";
 import { DefaultSubmit } from "./DefaultSubmit";
-import { FieldInput, type InputState } from "./FieldInput";
+import { FieldInput, inputStates } from "./FieldInput";
 import { UnavailableNotes } from "./UnavailableNotes";
 import { editFields, isUnavailableReference, recordToInputs, schemaFor } from "./form-values";
 import type { PickerData } from "./reference-sources";
@@ -43,7 +43,10 @@ export function EditRecordForm({ def, record, result, pickers, action, cancelTo 
     shouldRevalidate: "onInput",
     onValidate: ({ formData, submitter }) => parseWithZod(formData, { schema: submitter?.value.startsWith("narrow:") ? ANYTHING : schema }),
   });
-  const inputs = meta as unknown as Record<string, InputState>;
+  const inputs = inputStates(
+    meta,
+    fields.map((f) => f.name),
+  );
   const formError = translateErrors(t, form.errors);
 
   return (

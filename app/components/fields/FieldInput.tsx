@@ -16,6 +16,25 @@ export interface InputState {
   allErrors: Record<string, string[]>;
 }
 
+/**
+ * The named inputs' state as plain values, read in the render of the component that called
+ * useForm and handed to its inputs. Conform re-renders that component only for what was read
+ * while it rendered with its newest state, and forgets those reads at each render. Its field
+ * objects read later by the inputs themselves, in a render React slices (the router re-renders the
+ * page in a transition, e.g. when route discovery lands just after hydration), could meet a state
+ * that changed in between (a key typed): nothing was then remembered, and a failed Next or Save
+ * blocked the post without ever showing its message.
+ */
+export function inputStates(fields: object, names: readonly string[]): Record<string, InputState> {
+  const meta = fields as Record<string, InputState>;
+  return Object.fromEntries(
+    names.map((name) => {
+      const { id, name: inputName, key, initialValue, allErrors } = meta[name]!;
+      return [name, { id, name: inputName, key, initialValue, allErrors }];
+    }),
+  );
+}
+
 export const asText = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 export const asTexts = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : typeof value === "string" && value ? [value] : [];

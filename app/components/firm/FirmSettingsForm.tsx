@@ -6,7 +6,7 @@ import type { FirmRecord } from "../../common/firm-schema";
 import { translateErrors } from "../../utils/forms";
 import { useHydrated } from "../../utils/use-hydrated";
 import { DefaultSubmit } from "../fields/DefaultSubmit";
-import { FieldInput, type InputState, inputErrors } from "../fields/FieldInput";
+import { FieldInput, inputErrors, inputStates } from "../fields/FieldInput";
 import { FormErrorAlert } from "../fields/FormErrorAlert";
 import { recordToInputs } from "../fields/form-values";
 import { ColorField } from "./ColorField";
@@ -40,7 +40,10 @@ export function FirmSettingsForm({ page, firm, templates, timeZones, canEdit, re
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseFirmForm(formData, page),
   });
-  const inputs = meta as unknown as Record<string, InputState>;
+  const inputs = inputStates(
+    meta,
+    fieldsOf(page).map((f) => f.name),
+  );
 
   const optionsOf = (field: FirmField): Option[] => {
     if (field.source === "templates") return [{ value: "", label: t("noTemplate") }, ...templates];

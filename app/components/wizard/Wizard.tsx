@@ -10,7 +10,7 @@ import { translateErrors } from "../../utils/forms";
 import { useHydrated } from "../../utils/use-hydrated";
 import { INTENT_FIELD, WIZARD_STATE_FIELD, encodeState } from "../../utils/wizard-state";
 import { DefaultSubmit } from "../fields/DefaultSubmit";
-import { FieldInput, type InputState } from "../fields/FieldInput";
+import { FieldInput, inputStates } from "../fields/FieldInput";
 import { UnavailableNotes } from "../fields/UnavailableNotes";
 import { MatterChoiceStep } from "./MatterChoiceStep";
 import { type PlanStep, wizardPlan } from "./plan";
@@ -40,7 +40,7 @@ function StepForm({ def, plan, view }: { def: ResourceDef; plan: PlanStep[]; vie
     shouldRevalidate: "onInput",
     onValidate: ({ formData, submitter }) => parseWithZod(formData, { schema: judges(submitter) ? step.schema : ANYTHING }),
   });
-  const inputs = fields as unknown as Record<string, InputState>;
+  const inputs = inputStates(fields, step.names);
   const formError = translateErrors(t, form.errors);
   const busy = navigation.state !== "idle";
 
