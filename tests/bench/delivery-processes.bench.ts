@@ -34,11 +34,13 @@ import {
 } from "./product";
 
 const COMPARE = process.argv[2] === "compare";
-const BACKEND = (COMPARE ? "postgres" : (process.argv[2] ?? "sqlite")) as BackendName;
-const WORKERS = Number(COMPARE ? 1 : (process.argv[3] ?? 1));
-const RATES = ((COMPARE ? process.argv[3] : process.argv[4]) ?? (COMPARE ? "10,20" : "30,40,50,60,80")).split(",").map(Number);
-const SECONDS = Number((COMPARE ? process.argv[4] : process.argv[5]) ?? (COMPARE ? 15 : 10));
-const ROUNDS = Number((COMPARE ? process.argv[5] : undefined) ?? 2);
+// The comparison runs PostgreSQL too, so it needs the server the sweep on PostgreSQL looks for.
+const [backendArg, workersArg, ratesArg, secondsArg, roundsArg] = COMPARE ? ["postgres", "1", ...process.argv.slice(3)] : process.argv.slice(2);
+const BACKEND = (backendArg ?? "sqlite") as BackendName;
+const WORKERS = Number(workersArg ?? 1);
+const RATES = (ratesArg ?? (COMPARE ? "10,20" : "30,40,50,60,80")).split(",").map(Number);
+const SECONDS = Number(secondsArg ?? (COMPARE ? 15 : 10));
+const ROUNDS = Number(roundsArg ?? 2);
 const AIM_MS = 1_000;
 /**
  * Notices per worker sent, and waited for, before the measured ones: a firm's worker runs for days, so its
