@@ -48,6 +48,7 @@ const POSTGRES = [
   "tests/api/isolation.test.ts",
   "tests/api/jurisdiction-preferences.test.ts",
   "tests/api/kept-pages.test.ts",
+  "tests/api/large-values.test.ts",
   "tests/api/last-administrator.test.ts",
   "tests/api/link-lists.test.ts",
   "tests/api/pipeline.test.ts",
