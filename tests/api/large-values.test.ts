@@ -11,6 +11,9 @@ describe.runIf(backends.includes("postgres"))("a notice's large values on Postgr
 
   it("compresses the raw message and its body with lz4 and reads them back whole", async () => {
     const db = server().ctx.database.db;
+    // A server built without lz4 keeps its own pglz (the migration leaves the columns alone).
+    const lz4 = await sql<{ ok: boolean }>`select 'lz4' = any(enumvals) as ok from pg_settings where name = 'default_toast_compression'`.execute(db);
+    const method = lz4.rows[0]?.ok ? "lz4" : "pglz";
     const id = "large-values-1";
     await insertNoticeRow(db, { id, firmId: 1, at: Date.now(), status: "Succeeded" });
     const raw = Buffer.from("Content-Type: text/plain\r\n\r\nNOTICE OF ELECTRONIC FILING\r\n".repeat(400));
@@ -23,7 +26,7 @@ describe.runIf(backends.includes("postgres"))("a notice's large values on Postgr
     const row = await sql<{ raw: Buffer; body: string; raw_method: string | null; body_method: string | null }>`
       select raw_content as raw, message_body as body, pg_column_compression(raw_content) as raw_method,
         pg_column_compression(message_body) as body_method from inbox_item where id = ${id}`.execute(db);
-    expect(row.rows[0]).toMatchObject({ raw_method: "lz4", body_method: "lz4", body });
+    expect(row.rows[0]).toMatchObject({ raw_method: method, body_method: method, body });
     expect(Buffer.compare(row.rows[0]!.raw, raw)).toBe(0);
   });
 });
