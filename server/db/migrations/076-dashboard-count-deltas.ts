@@ -11,8 +11,8 @@ import { type Kysely, sql } from "kysely";
 
 type Dialect = "sqlite" | "postgres";
 
-/** What the dashboard counts of a document, as 0 or 1 each, for `r` (OLD or NEW). */
-function counted(r: string): string[] {
+/** What the dashboard counts of a document, as 0 or 1 each, for `r` (OLD or NEW); 077 counts the same. */
+export function counted(r: string): string[] {
   const flag = (condition: string) => `(case when ${condition} then 1 else 0 end)`;
   return [
     flag(`${r}.fetch_status = 'fetched'`),

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { counted } from "./076-dashboard-count-deltas";
 
 // Frozen: on PostgreSQL a change the dashboard counts (017, 020, 038, 076) writes one row per sign
 // into a pending table beside each count table, at the hour it falls in (at the day for the counts
@@ -10,7 +11,7 @@ import { type Kysely, sql } from "kysely";
 // compaction committing between two reads neither loses a change nor counts it twice. A notice or
 // document moved in time or to another firm writes its old rows' negation and its new rows as
 // pending rows too. SQLite keeps its upserts, which update one row per level in place.
-// Never imports application code.
+// Never imports application code; what it counts of a document is 076's (`counted`).
 
 type Dialect = "sqlite" | "postgres";
 
@@ -28,17 +29,6 @@ const PENDING: [table: string, columns: string][] = [
   ["dashboard_key_pending", "kind text not null, key_id text not null, n bigint not null"],
   ["dashboard_document_pending", "received bigint not null, fetched bigint not null, stored bigint not null, failed bigint not null, sealed bigint not null"],
 ];
-
-/** What the dashboard counts of a document, as 0 or 1 each, for `r` (OLD or NEW), as in 076. */
-function counted(r: string): string[] {
-  const flag = (condition: string) => `(case when ${condition} then 1 else 0 end)`;
-  return [
-    flag(`${r}.fetch_status = 'fetched'`),
-    flag(`${r}.dms_status = 'succeeded'`),
-    flag(`${r}.fetch_status = 'failed' or ${r}.dms_status = 'failed'`),
-    flag(`${r}.sealed = 1 or ${r}.fetch_status = 'restricted'`),
-  ];
-}
 
 /** The pending rows of the notices of `rows` (a transition table), each counted `sign` times, grouped. */
 function noticesPending(rows: string, sign: string): string[] {
