@@ -348,6 +348,8 @@ async function writeOnce(
         if (isUniqueViolation(error)) throw new DmsLocationTaken(target.kind, intended.location);
         throw error;
       }
+      // The intention must outlast a power cut too, or the file could be written twice after one.
+      await ctx.database.commitsOnDisk();
       await pauseAt("file-intended");
     },
   });

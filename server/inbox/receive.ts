@@ -69,8 +69,9 @@ function decodeWords(value: string): string {
 
 /**
  * Stores a received message as a New inbox item together with its processing job, in one
- * transaction. The SMTP listener answers 250 only after this returns: an acknowledged message
- * is never lost, and the raw bytes are kept so any notice can be processed again.
+ * transaction, on the disk before this returns. The SMTP listener answers 250 only
+ * after this returns: an acknowledged message is never lost, not even to a power cut, and the raw
+ * bytes are kept so any notice can be processed again.
  */
 export async function receiveMessage(ctx: ServerContext, message: IncomingMessage): Promise<string> {
   const id = newId();
@@ -116,6 +117,7 @@ export async function receiveMessage(ctx: ServerContext, message: IncomingMessag
       await logEvent(trx, entry);
       await emitWebhookEvent(trx, { firmId: message.firmId, event: "notice.received", inboxItemId: id, at: now });
     });
+  await ctx.database.commitsOnDisk();
   // The first stage of the pipeline's lines (the worker writes the others).
   logger("inbox").info(
     {

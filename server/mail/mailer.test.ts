@@ -114,4 +114,14 @@ describe("mailer", () => {
     const failed = await database.db.selectFrom("outbound_mail").selectAll().where("status", "=", "failed").execute();
     expect(failed).toHaveLength(1);
   });
+
+  it("sends nothing before the mail's record is on the disk", async () => {
+    const events: string[] = [];
+    const flushing = { ...database, commitsOnDisk: async () => void events.push(`flushed with ${received.length} received`) };
+    const mailer = createMailer({ database: flushing, clock: systemClock, from: "no-reply@ecfx.test", relayUrl: `smtp://127.0.0.1:${port}` });
+    const before = received.length;
+    await mailer.send(mail);
+    expect(events).toEqual([`flushed with ${before} received`]);
+    expect(received).toHaveLength(before + 1);
+  });
 });

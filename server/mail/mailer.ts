@@ -124,6 +124,8 @@ export function createMailer(options: { database: Database; clock: Clock; from: 
     },
     async transmit(row) {
       if (!relay) return { status: "captured", error: null };
+      // Its record must outlast a power cut, or the mail could go out again after one (decision 138).
+      await options.database.commitsOnDisk();
       try {
         const to = JSON.parse(row.to_addresses) as string[];
         // SMTP wants CRLF; the record keeps the composed text as /dev shows it.

@@ -19,7 +19,10 @@ export const BUILD_PRODUCT_MS = WAIT_MS + 60_000;
  * end (test-run.ts).
  */
 async function once(name: string, make: () => Promise<void>): Promise<void> {
-  const dir = sqliteTemplateDir(inject("ecfxTestRun"));
+  const run = inject("ecfxTestRun");
+  // Without the run's tag every run would share one mark and start a build made by an earlier one.
+  if (!run) throw new Error("No test run tag: run the tests with `--config tests/vitest.config.ts` (`npm run test:unit -- <file>`).");
+  const dir = sqliteTemplateDir(run);
   const made = path.join(dir, `${name}-built`);
   const lock = path.join(dir, `${name}-building`);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

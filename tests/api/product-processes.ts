@@ -67,10 +67,12 @@ process.once("exit", killAllGroups);
 /**
  * The compiled product (build/server, as `npm start` and the container run it; make it first with
  * `buildServerOnce`) with these settings, in a process group of its own. NODE_ENV is production
- * unless `env` says otherwise (the test-only pause points need "test").
+ * unless `env` says otherwise (the test-only pause points need "test"). `under` is a command
+ * that runs it (strace and its arguments).
  */
-export function spawnProduct(env: Record<string, string>): Product {
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+export function spawnProduct(env: Record<string, string>, under: string[] = []): Product {
+  const [file, ...args] = [...under, process.execPath, SERVER_ENTRY];
+  const child = spawn(file!, args, {
     cwd: root,
     detached: true,
     env: { ...process.env, NODE_ENV: "production", ...env },
@@ -269,8 +271,8 @@ export class TestBed {
     return this.relaySink;
   }
 
-  spawn(env: Record<string, string>): Product {
-    const product = spawnProduct(env);
+  spawn(env: Record<string, string>, under: string[] = []): Product {
+    const product = spawnProduct(env, under);
     this.products.push(product);
     return product;
   }

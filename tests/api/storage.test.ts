@@ -570,4 +570,24 @@ describe.each(backends)("storage policies and the file-system DMS (%s)", (backen
     ).toBe(403);
     expect((await client.get("/api/v1/firm/storage-hierarchy")).body).toMatchObject({ hierarchy: DEFAULT_ORDER, storage_policy_id: ids.firmPolicy });
   });
+
+  it("has each filing's intended place on the disk before its file is written (decision 138)", async () => {
+    const database = running.ctx.database;
+    const own = database.commitsOnDisk;
+    /** At each flush: the filings recorded as being written, and whether their file is there yet. */
+    const seen: { path: string | null; written: boolean }[] = [];
+    database.commitsOnDisk = async () => {
+      const writing = await db().selectFrom("dms_record").select("intended_path").where("status", "=", "writing").execute();
+      seen.push(...writing.map((r) => ({ path: r.intended_path, written: fs.existsSync(path.join(firmRoot, r.intended_path ?? "")) })));
+      return own();
+    };
+    try {
+      await deliver(variant(20));
+    } finally {
+      database.commitsOnDisk = own;
+    }
+    // The names of the first test's filings, numbered when that test ran first.
+    expect(seen.map((s) => path.posix.basename(s.path ?? "").replace(/ \(\d+\)/, "")).sort()).toEqual(["0 Main Document.pdf", "Notice 2024-03-05.eml"]);
+    expect(seen.filter((s) => s.written)).toEqual([]);
+  });
 });
