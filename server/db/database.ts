@@ -3,6 +3,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, type Migration } from "kysely";
 import pg from "pg";
+import { flushToDisk } from "../lib/on-disk";
 import { FOLD_FUNCTION, fold } from "../lib/text-fold";
 import { loadMigrations } from "./migrations/index";
 import { namingPool } from "./prepared-statements";
@@ -46,9 +47,10 @@ export function openDatabase(url: string): Database {
     const db = new Kysely<DB>({ dialect: new TurnTakingSqliteDialect({ database: withStatementCache(sqlite) }) });
     // WAL mode with synchronous = NORMAL writes each commit to the WAL file and flushes it only at
     // checkpoints; flushing the file makes every commit in it durable, without holding the process
-    // as synchronous = FULL would at each commit (decision 138).
+    // as synchronous = FULL would at each commit (decision 138). No WAL file: SQLite checkpointed
+    // it into the database file, which it flushed first.
     const wal = `${path.resolve(file)}-wal`;
-    const commitsOnDisk = file === ":memory:" ? async () => undefined : () => flushFile(wal);
+    const commitsOnDisk = file === ":memory:" ? async () => undefined : async () => void (await flushToDisk(wal));
     return { db, dialect: "sqlite", close: () => db.destroy(), commitsOnDisk };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -58,24 +60,6 @@ export function openDatabase(url: string): Database {
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
   // PostgreSQL flushes its WAL at each commit (synchronous_commit, on by default).
   return { db, dialect: "postgres", close: () => db.destroy(), commitsOnDisk: async () => undefined };
-}
-
-/**
- * Flushes a file's data to the disk through a descriptor of its own (Linux flushes the file, not
- * the descriptor). No file: SQLite removed its WAL after checkpointing it into the database file,
- * which it flushed first.
- */
-async function flushFile(file: string): Promise<void> {
-  const handle = await fs.promises.open(file, "r").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return null;
-    throw error;
-  });
-  if (!handle) return;
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
 }
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -3,30 +3,40 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_INBOX } from "../../server/seed/demo";
-import { TestBed, batchOf, freePort } from "./product-processes";
+import { TestBed, batchOf, freePort, killGroup } from "./product-processes";
 
 // An acknowledged court mail must survive a power cut, not only a crash of the process (decision
-// 138). A power cut cannot be staged here, so the test watches the system calls that decide it:
-// the compiled product runs on SQLite under strace, and between the SMTP listener's 354 (send the
-// message) and its 250 (accepted) the database's WAL must be flushed to disk. Without the flush
-// SQLite's `synchronous = NORMAL` leaves the commit in the kernel's cache until a checkpoint.
+// 138). A power cut cannot be staged here, so the tests watch the system calls that decide it:
+// the compiled product runs on SQLite under strace. Between the SMTP listener's 354 (send the
+// message) and its 250 (accepted) the database's WAL must be flushed to disk: without the flush
+// SQLite's `synchronous = NORMAL` leaves the commit in the kernel's cache until a checkpoint. And a
+// fetched document's bytes must be on the disk before they get their name, which their row follows.
 
-/** One traced system call: its process, its name, the file it acted on, and what it wrote. */
+/** One traced system call: its name, the file it acted on, what it wrote, and for a rename its new name. */
 interface Call {
   name: string;
   target: string;
   text: string;
+  to?: string;
 }
 
-/** `1234 write(17<TCP:[…]>, "250 OK…", 12) = 12` → name, target and the written text. */
+/**
+ * `1234 write(17<TCP:[…]>, "250 OK…", 12) = 12` → name, target and the written text;
+ * `1234 rename("/…/a.tmp", "/…/a") = 0` (or renameat with its folders) → name, target and `to`.
+ */
 function parseTrace(trace: string): Call[] {
   const calls: Call[] = [];
   for (const line of trace.split("\n")) {
+    const rename = /^\d+\s+(rename\w*)\((?:[^"]*, )?"([^"]*)", (?:[^"]*, )?"([^"]*)"/.exec(line);
+    if (rename) calls.push({ name: rename[1]!, target: rename[2]!, text: "", to: rename[3]! });
     const match = /^\d+\s+(\w+)\(\d+<([^>]*)>(?:, (?:\[\{iov_base=)?"((?:[^"\\]|\\.)*)")?/.exec(line);
     if (match) calls.push({ name: match[1]!, target: match[2]!, text: match[3] ?? "" });
   }
   return calls;
 }
+
+/** strace writing to `file`: every process and thread, file names for descriptors, these calls only. */
+const straceInto = (file: string, calls: string) => ["strace", "-f", "--seccomp-bpf", "-y", "-s", "256", "-e", `trace=${calls}`, "-o", file];
 
 const SYNCS = new Set(["fsync", "fdatasync"]);
 const WRITES = new Set(["write", "writev", "sendto", "sendmsg"]);
@@ -34,18 +44,19 @@ const WRITES = new Set(["write", "writev", "sendto", "sendmsg"]);
 describe("an acknowledged message on SQLite", () => {
   const bed = new TestBed("durable");
   afterAll(() => bed.close());
+  /** The product's settings, kept for the second test's worker. */
+  let env: Record<string, string> = {};
 
   it("is flushed to disk before the SMTP listener answers 250", async () => {
     const smtpPort = await freePort();
-    const env = {
+    env = {
       ...(await bed.start("sqlite", "Durable-Test-Passw0rd")),
       ECFX_ROLES: "smtp",
       ECFX_SMTP_PORT: String(smtpPort),
       ECFX_SMTP_HOST: "127.0.0.1",
     };
-    const traceFile = path.join(bed.dataDir, "strace.txt");
-    const strace = ["strace", "-f", "--seccomp-bpf", "-y", "-s", "48", "-e", "trace=fsync,fdatasync,write,writev,sendto,sendmsg", "-o", traceFile];
-    const product = bed.spawn(env, strace);
+    const traceFile = path.join(bed.dataDir, "acceptance.strace");
+    const product = bed.spawn(env, straceInto(traceFile, "fsync,fdatasync,write,writev,sendto,sendmsg"));
     await product.waitFor("SMTP inbox on port", 90_000);
 
     const notices = batchOf(0, "durable").slice(0, 2);
@@ -77,5 +88,27 @@ describe("an acknowledged message on SQLite", () => {
     });
     expect(accepted.length).toBeGreaterThanOrEqual(notices.length);
     for (const between of accepted) expect(between.filter((c) => SYNCS.has(c.name)).map((c) => path.basename(c.target))).toContain("ecfx.sqlite-wal");
+  });
+  it("has a fetched document's bytes on the disk before their name", async () => {
+    // The worker alone on the same data: it processes the notices the first test left.
+    const traceFile = path.join(bed.dataDir, "blobs.strace");
+    const product = bed.spawn({ ...env, ECFX_ROLES: "worker" }, straceInto(traceFile, "fsync,fdatasync,rename,renameat,renameat2"));
+    const database = bed.open();
+    const deadline = Date.now() + 90_000;
+    const fetched = () => database.db.selectFrom("document").select("file_id").where("file_id", "is not", null).execute();
+    while ((await fetched()).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    await killGroup(product);
+    expect((await fetched()).length, product.output().slice(-3000)).toBeGreaterThanOrEqual(2);
+
+    const calls = parseTrace(fs.readFileSync(traceFile, "utf8"));
+    const blobs = path.join(bed.dataDir, "blobs");
+    const named = calls.flatMap((call, at) => (call.to?.startsWith(blobs) ? [at] : []));
+    expect(named.length).toBeGreaterThanOrEqual(2);
+    for (const at of named) {
+      const { target: temporary, to } = calls[at]!;
+      const synced = (file: string) => (c: Call) => SYNCS.has(c.name) && c.target === file;
+      expect(calls.slice(0, at).some(synced(temporary)), `${temporary} flushed before it is named`).toBe(true);
+      expect(calls.slice(at).some(synced(path.dirname(to!))), `${path.dirname(to!)} flushed after the name`).toBe(true);
+    }
   });
 });
