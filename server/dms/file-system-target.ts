@@ -14,6 +14,7 @@ import {
 } from "./dms-target";
 import { sanitizeFileName, sanitizeSegment } from "./path-template";
 import { message } from "../lib/messages";
+import { flushToDisk } from "../lib/on-disk";
 
 /**
  * The "file-system" storage target: files under one root folder (a local disk or a mounted share).
@@ -187,6 +188,8 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
       if (real === null) {
         try {
           await fs.mkdir(next);
+          // The new folder's name on the disk before anything filed in it is recorded as filed.
+          await flushToDisk(current);
         } catch (error) {
           if (codeOf(error) !== "EEXIST") throw failure(message("filing:folderNotCreated", { folder: next }), error);
         }
@@ -352,7 +355,12 @@ export function createFileSystemTarget(rootDir: string, options: FileSystemTarge
           if (sidecarClaimed) await removeIfThere(`${final}${SIDECAR_SUFFIX}`);
           throw error;
         }
-        if (claimed) return { path: relativeTo(realRoot, final), location: relativeTo(realRoot, final) };
+        if (claimed) {
+          // The file's name (its bytes are flushed already) on the disk before the filing is
+          // recorded as done: a power cut must not leave a filing recorded whose file is gone.
+          await flushToDisk(folder);
+          return { path: relativeTo(realRoot, final), location: relativeTo(realRoot, final) };
+        }
         // The document name is taken although its sidecar was free: give the sidecar back.
         if (sidecarClaimed) await removeIfThere(`${final}${SIDECAR_SUFFIX}`);
         throw new DmsLocationTaken(FILE_SYSTEM_KIND, intended.location);

@@ -12,7 +12,7 @@ import { TestBed, batchOf, freePort, killGroup } from "./product-processes";
 // SQLite's `synchronous = NORMAL` leaves the commit in the kernel's cache until a checkpoint. And a
 // fetched document's bytes must be on the disk before they get their name, which their row follows.
 
-/** One traced system call: its name, the file it acted on, what it wrote, and for a rename its new name. */
+/** One traced system call: its name, the file it acted on, what it wrote, and for a rename or link the new name. */
 interface Call {
   name: string;
   target: string;
@@ -22,12 +22,12 @@ interface Call {
 
 /**
  * `1234 write(17<TCP:[…]>, "250 OK…", 12) = 12` → name, target and the written text;
- * `1234 rename("/…/a.tmp", "/…/a") = 0` (or renameat with its folders) → name, target and `to`.
+ * `1234 rename("/…/a.tmp", "/…/a") = 0` (or renameat, link, linkat) → name, target and `to`.
  */
 function parseTrace(trace: string): Call[] {
   const calls: Call[] = [];
   for (const line of trace.split("\n")) {
-    const rename = /^\d+\s+(rename\w*)\((?:[^"]*, )?"([^"]*)", (?:[^"]*, )?"([^"]*)"/.exec(line);
+    const rename = /^\d+\s+(rename\w*|link\w*)\((?:[^"]*, )?"([^"]*)", (?:[^"]*, )?"([^"]*)"/.exec(line);
     if (rename) calls.push({ name: rename[1]!, target: rename[2]!, text: "", to: rename[3]! });
     const match = /^\d+\s+(\w+)\(\d+<([^>]*)>(?:, (?:\[\{iov_base=)?"((?:[^"\\]|\\.)*)")?/.exec(line);
     if (match) calls.push({ name: match[1]!, target: match[2]!, text: match[3] ?? "" });
@@ -89,21 +89,24 @@ describe("an acknowledged message on SQLite", () => {
     expect(accepted.length).toBeGreaterThanOrEqual(notices.length);
     for (const between of accepted) expect(between.filter((c) => SYNCS.has(c.name)).map((c) => path.basename(c.target))).toContain("ecfx.sqlite-wal");
   });
-  it("has a fetched document's bytes on the disk before their name", async () => {
+  it("has a fetched document's bytes on the disk before their name, in the blobs and in the firm's file store", async () => {
     // The worker alone on the same data: it processes the notices the first test left.
     const traceFile = path.join(bed.dataDir, "blobs.strace");
-    const product = bed.spawn({ ...env, ECFX_ROLES: "worker" }, straceInto(traceFile, "fsync,fdatasync,rename,renameat,renameat2"));
+    const product = bed.spawn({ ...env, ECFX_ROLES: "worker" }, straceInto(traceFile, "fsync,fdatasync,rename,renameat,renameat2,link,linkat"));
     const database = bed.open();
     const deadline = Date.now() + 90_000;
-    const fetched = () => database.db.selectFrom("document").select("file_id").where("file_id", "is not", null).execute();
-    while ((await fetched()).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    // Both notices filed: their documents fetched into the blobs, then filed with their e-mails.
+    const filed = async () => (await database.db.selectFrom("dms_record").select("id").where("status", "=", "succeeded").execute()).length;
+    while ((await filed()) < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     await killGroup(product);
-    expect((await fetched()).length, product.output().slice(-3000)).toBeGreaterThanOrEqual(2);
+    expect(await filed(), product.output().slice(-3000)).toBeGreaterThanOrEqual(4);
 
     const calls = parseTrace(fs.readFileSync(traceFile, "utf8"));
-    const blobs = path.join(bed.dataDir, "blobs");
-    const named = calls.flatMap((call, at) => (call.to?.startsWith(blobs) ? [at] : []));
-    expect(named.length).toBeGreaterThanOrEqual(2);
+    const under = (folder: string) => calls.flatMap((call, at) => (call.to?.startsWith(path.join(bed.dataDir, folder)) ? [at] : []));
+    const named = [...under("blobs"), ...under("dms")];
+    expect(under("blobs").length).toBeGreaterThanOrEqual(2);
+    // Each notice files its document and its e-mail.
+    expect(under("dms").length).toBeGreaterThanOrEqual(4);
     for (const at of named) {
       const { target: temporary, to } = calls[at]!;
       const synced = (file: string) => (c: Call) => SYNCS.has(c.name) && c.target === file;
