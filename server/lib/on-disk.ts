@@ -1,9 +1,13 @@
 import fs from "node:fs";
 
+/** What a file system says when it cannot flush this kind of file (a folder on some network shares). */
+const CANNOT_FLUSH = new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EISDIR"]);
+
 /**
  * Flushes what was written to a file, or a folder's entries, from the kernel's cache to the disk
  * (Linux flushes the file, not the descriptor, so any descriptor will do). False when there is no
- * such file. Runs in Node's thread pool: the process goes on meanwhile.
+ * such file, or its file system cannot flush it: then it keeps its own promises, as a share does.
+ * Runs in Node's thread pool: the process goes on meanwhile.
  */
 export async function flushToDisk(file: string): Promise<boolean> {
   const handle = await fs.promises.open(file, "r").catch((error: NodeJS.ErrnoException) => {
@@ -13,8 +17,11 @@ export async function flushToDisk(file: string): Promise<boolean> {
   if (!handle) return false;
   try {
     await handle.datasync();
+    return true;
+  } catch (error) {
+    if (CANNOT_FLUSH.has((error as NodeJS.ErrnoException).code ?? "")) return false;
+    throw error;
   } finally {
     await handle.close();
   }
-  return true;
 }
