@@ -197,8 +197,10 @@ test.describe("page views", () => {
     expect(identifies).toEqual([expect.objectContaining({ $distinct_id: me.id, $set_once: { $email: USERS.manager, $name: expect.any(String) } })]);
     // Kept in local storage, not in a cookie.
     expect((await page.context().cookies()).map((c) => c.value).join(" ")).not.toContain(me.id);
-    // A page drawn as a document and the pages after it: no second identify.
+    // A page drawn as a document and the pages after it: no second identify. The click waits for
+    // the scripts, as a click made while they start is not what this test is about.
     await page.reload();
+    await expect(page.locator("body[data-hydrated]")).toBeAttached();
     await page.getByRole("link", { name: "Inbox" }).first().click();
     await expect(page).toHaveURL(/\/inbox-items/);
     await expect.poll(() => views.map((v) => v.path)).toEqual(["/dashboard", "/inbox-items", "/profile", "/profile", "/inbox-items"]);
