@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { flushToDisk } from "../lib/on-disk";
+import { flushToDisk, writeOnDisk } from "../lib/on-disk";
 import type { BlobBackend } from "./blob-store";
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -29,15 +29,9 @@ export class FolderBlobs implements BlobBackend {
     const folder = path.dirname(target);
     const created = await fs.promises.mkdir(folder, { recursive: true, mode: 0o700 });
     const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
-    const handle = await fs.promises.open(temp, "wx", 0o600);
-    try {
-      await handle.writeFile(bytes);
-      // On the disk before its row is: a commit flushed for a 250 or a filing (decision 138)
-      // must never leave a row whose bytes a power cut took.
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
+    // On the disk before its row is: a commit flushed for a 250 or a filing (decision 138) must
+    // never leave a row whose bytes a power cut took.
+    await writeOnDisk(temp, bytes);
     await fs.promises.rename(temp, target);
     // The new name too, and each folder this write made, in the folder above it.
     const folders = [folder];

@@ -14,7 +14,7 @@ import {
 } from "./dms-target";
 import { sanitizeFileName, sanitizeSegment } from "./path-template";
 import { message } from "../lib/messages";
-import { flushToDisk } from "../lib/on-disk";
+import { flushToDisk, writeOnDisk } from "../lib/on-disk";
 
 /**
  * The "file-system" storage target: files under one root folder (a local disk or a mounted share).
@@ -121,17 +121,8 @@ async function removeIfThere(file: string): Promise<void> {
 
 async function writeTemporary(folder: string, bytes: Buffer, tag: string): Promise<string> {
   const temporary = path.join(folder, `${TEMPORARY_PREFIX}${tag}-${randomBytes(8).toString("hex")}.tmp`);
-  const handle = await fs.open(temporary, "wx");
-  try {
-    await handle.writeFile(bytes);
-    // On disk before it gets its final name, so a crash cannot expose a partial file.
-    await handle.sync();
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await removeIfThere(temporary);
-    throw error;
-  }
-  await handle.close();
+  // On disk before it gets its final name, so a crash cannot expose a partial file.
+  await writeOnDisk(temporary, bytes, 0o666);
   return temporary;
 }
 

@@ -25,3 +25,21 @@ export async function flushToDisk(file: string): Promise<boolean> {
     await handle.close();
   }
 }
+
+/**
+ * Writes `bytes` to a new file (refused when `file` exists) and flushes them to the disk before
+ * answering, so a name given to the file after is never a name for bytes a power cut took. A
+ * failed write leaves no file behind.
+ */
+export async function writeOnDisk(file: string, bytes: Buffer, mode = 0o600): Promise<void> {
+  const handle = await fs.promises.open(file, "wx", mode);
+  try {
+    await handle.writeFile(bytes);
+    await handle.datasync();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await fs.promises.rm(file, { force: true });
+    throw error;
+  }
+  await handle.close();
+}
