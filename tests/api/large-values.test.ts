@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import { serverHasLz4 } from "../../server/db/migrations/078-large-values-compressed-with-lz4";
 import { backends, useApi } from "./harness";
 import { insertNoticeRow } from "./notice-rows";
 
@@ -12,8 +13,7 @@ describe.runIf(backends.includes("postgres"))("a notice's large values on Postgr
   it("compresses the raw message and its body with lz4 and reads them back whole", async () => {
     const db = server().ctx.database.db;
     // A server built without lz4 keeps its own pglz (the migration leaves the columns alone).
-    const lz4 = await sql<{ ok: boolean }>`select 'lz4' = any(enumvals) as ok from pg_settings where name = 'default_toast_compression'`.execute(db);
-    const method = lz4.rows[0]?.ok ? "lz4" : "pglz";
+    const method = (await serverHasLz4(db)) ? "lz4" : "pglz";
     const id = "large-values-1";
     await insertNoticeRow(db, { id, firmId: 1, at: Date.now(), status: "Succeeded" });
     const raw = Buffer.from("Content-Type: text/plain\r\n\r\nNOTICE OF ELECTRONIC FILING\r\n".repeat(400));

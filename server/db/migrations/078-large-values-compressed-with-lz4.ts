@@ -18,9 +18,13 @@ const COLUMNS: [table: string, column: string][] = [
   ["outbound_mail", "html_body"],
 ];
 
-export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  if (dialect !== "postgres") return;
+/** Whether this PostgreSQL server was built with lz4. */
+export async function serverHasLz4<T>(db: Kysely<T>): Promise<boolean> {
   const lz4 = await sql<{ ok: boolean }>`select 'lz4' = any(enumvals) as ok from pg_settings where name = 'default_toast_compression'`.execute(db);
-  if (!lz4.rows[0]?.ok) return;
+  return lz4.rows[0]?.ok === true;
+}
+
+export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  if (dialect !== "postgres" || !(await serverHasLz4(db))) return;
   for (const [table, column] of COLUMNS) await sql.raw(`alter table ${table} alter column ${column} set compression lz4`).execute(db);
 }
