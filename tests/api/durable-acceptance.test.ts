@@ -3,7 +3,7 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_INBOX } from "../../server/seed/demo";
-import { TestBed, batchOf, freePort, killGroup } from "./product-processes";
+import { TestBed, batchOf, freePort, killGroup, settled } from "./product-processes";
 
 // An acknowledged court mail must survive a power cut, not only a crash of the process (decision
 // 138). A power cut cannot be staged here, so the tests watch the system calls that decide it:
@@ -94,12 +94,11 @@ describe("an acknowledged message on SQLite", () => {
     const traceFile = path.join(bed.dataDir, "blobs.strace");
     const product = bed.spawn({ ...env, ECFX_ROLES: "worker" }, straceInto(traceFile, "fsync,fdatasync,rename,renameat,renameat2,link,linkat"));
     const database = bed.open();
-    const deadline = Date.now() + 90_000;
-    // Both notices filed: their documents fetched into the blobs, then filed with their e-mails.
-    const filed = async () => (await database.db.selectFrom("dms_record").select("id").where("status", "=", "succeeded").execute()).length;
-    while ((await filed()) < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    // Every notice finished: its documents fetched into the blobs, then filed with its e-mail.
+    expect(await settled(database, 90_000), product.output().slice(-3000)).toBe("");
     await killGroup(product);
-    expect(await filed(), product.output().slice(-3000)).toBeGreaterThanOrEqual(4);
+    const filed = await database.db.selectFrom("dms_record").select("id").where("status", "=", "succeeded").execute();
+    expect(filed.length).toBeGreaterThanOrEqual(4);
 
     const calls = parseTrace(fs.readFileSync(traceFile, "utf8"));
     const under = (folder: string) => calls.flatMap((call, at) => (call.to?.startsWith(path.join(bed.dataDir, folder)) ? [at] : []));
