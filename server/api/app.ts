@@ -41,6 +41,8 @@ import { webhookRoutes } from "./routes/webhooks";
 import { scimRoutes } from "../scim/routes";
 import { scimAdminRoutes } from "./routes/scim-admin";
 
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /** The ECFX API: JSON everywhere, protobuf where the spec says binary. */
 export function buildApi(ctx: ServerContext, options: { logStream?: Writable } = {}): FastifyInstance {
   const app = Fastify({
@@ -78,6 +80,12 @@ export function buildApi(ctx: ServerContext, options: { logStream?: Writable } =
     if (access) void reply.header(ACCESS_STAMP_HEADER, access);
     // A document or JSON answer is never to be sniffed into something a browser would run.
     void reply.header("x-content-type-options", "nosniff");
+  });
+  // A change is on the disk before the API says it is made: on SQLite a commit reaches it only at
+  // the next flush or checkpoint, and a wall or a removed user must not come back after a power cut
+  // (decision 139).
+  app.addHook("onSend", async (request) => {
+    if (!READS.has(request.method)) await ctx.database.commitsOnDisk();
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: "Not found." }));

@@ -57,6 +57,7 @@ interface PendingDocument {
 
 async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: number): Promise<void> {
   const db = ctx.database.db;
+  let recorded = false;
   try {
     // The firm's provider account is only read and signed in with once the free look has failed.
     const outcome = await ctx.courts.fetchDocument(doc.url, doc.court, () => firmCourtSession(ctx, doc.firm_id, doc.processed_from_id));
@@ -96,6 +97,7 @@ async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: n
         // The document alone is one statement: it needs no transaction.
         await db.updateTable("document").set(fetched).where("id", "=", doc.id).execute();
       }
+      recorded = true;
     } else {
       await db.updateTable("document").set({ fetch_status: "restricted", fetch_error: outcome.reason }).where("id", "=", doc.id).execute();
     }
@@ -108,6 +110,9 @@ async function fetchPending(ctx: ServerContext, doc: PendingDocument, attempt: n
       .where("id", "=", doc.id)
       .execute();
   }
+  // The court may not serve the document again (a free look is used once) or may charge for it
+  // again: its record is on the disk before the job goes on (decision 139).
+  if (recorded) await ctx.database.commitsOnDisk();
   await pauseAt("document-fetched");
 }
 

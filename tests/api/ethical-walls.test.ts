@@ -204,4 +204,29 @@ describe.each(backends)("ethical walls (%s)", (backend) => {
     await db.updateTable("app_user").set({ timekeeper_id: null }).where("email", "=", DEMO.admin).execute();
     expect((await admin.post("/api/v1/inbox/bulk", { action: "archive", ids: [ids.item] })).body.done).toEqual([ids.item]);
   });
+
+  it("is on the disk before the API says it is made, and reads flush nothing (decision 139)", async () => {
+    const database = running.ctx.database;
+    const own = database.commitsOnDisk;
+    let answered = false;
+    /** At each flush: whether the caller already had its answer, and whether the wall was committed. */
+    const flushes: { answered: boolean; committed: boolean }[] = [];
+    database.commitsOnDisk = async () => {
+      const committed = await database.db.selectFrom("ethical_wall").select("id").where("name", "=", "Kept through a power cut").executeTakeFirst();
+      flushes.push({ answered, committed: committed !== undefined });
+      return own();
+    };
+    try {
+      const wall = await admin.post("/api/v1/ethical-wall", { name: "Kept through a power cut", matter_id: ids.otherMatter, timekeepers: [ids["Otto Other"]] });
+      answered = true;
+      expect(wall.status).toBe(201);
+      expect(flushes).toEqual([{ answered: false, committed: true }]);
+      expect((await admin.get(`/api/v1/ethical-wall/${wall.body.id}`)).status).toBe(200);
+      expect(flushes).toHaveLength(1);
+      expect((await admin.request("DELETE", `/api/v1/ethical-wall/${wall.body.id}`)).status).toBe(204);
+      expect(flushes).toHaveLength(2);
+    } finally {
+      database.commitsOnDisk = own;
+    }
+  });
 });

@@ -200,6 +200,31 @@ describe.each(backends)("provider credentials (%s)", (backend) => {
     expect(simulator.pacerSignIns().signedIn).toBe(before + 1);
   });
 
+  it("has a paid document's record and its cost on the disk before its fetch job ends (decision 139)", async () => {
+    const database = running.ctx.database;
+    const own = database.commitsOnDisk;
+    /** At each flush: the paid documents recorded as fetched whose fetch job is still under way. */
+    const seen: string[] = [];
+    database.commitsOnDisk = async () => {
+      const flushed = await db()
+        .selectFrom("document")
+        .innerJoin("court_cost", "court_cost.document_id", "document.id")
+        .innerJoin("job", (join) => join.onRef("job.ref_id", "=", "document.id").on("job.kind", "=", "fetch-document"))
+        .select("document.id")
+        .where("document.fetch_status", "=", "fetched")
+        .execute();
+      seen.push(...flushed.map((r) => r.id));
+      return own();
+    };
+    try {
+      const doc = await documentOfNotice("999");
+      expect(doc.fetch_status).toBe("fetched");
+      expect(seen).toContain(doc.id);
+    } finally {
+      database.commitsOnDisk = own;
+    }
+  });
+
   it("never serves a sealed document, signed in or not", async () => {
     const doc = await documentOfNotice("998");
     expect(doc.fetch_status).toBe("restricted");
