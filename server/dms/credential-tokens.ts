@@ -25,6 +25,9 @@ export function credentialTokenStore(ctx: ServerContext, firmId: number, credent
         .values({ credential_id: credentialId, firm_id: firmId, sealed, updated_at: now })
         .onConflict((oc) => oc.column("credential_id").doUpdateSet({ sealed, updated_at: now }))
         .execute();
+      // A vendor that answers a new refresh token with a renewal may have spent the old one: undone
+      // by a power cut, the credential could no longer sign in (decision 139).
+      await ctx.database.commitsOnDisk();
     },
     async clear() {
       await ctx.database.db.deleteFrom("dms_credential_token").where("credential_id", "=", credentialId).where("firm_id", "=", firmId).execute();
