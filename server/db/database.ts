@@ -3,7 +3,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, type Migration } from "kysely";
 import pg from "pg";
-import { flushToDisk } from "../lib/on-disk";
+import { flushToDisk, sharedFlush } from "../lib/on-disk";
 import { FOLD_FUNCTION, fold } from "../lib/text-fold";
 import { loadMigrations } from "./migrations/index";
 import { namingPool } from "./prepared-statements";
@@ -50,7 +50,8 @@ export function openDatabase(url: string): Database {
     // as synchronous = FULL would at each commit (decision 138). No WAL file: SQLite checkpointed
     // it into the database file, which it flushed first.
     const wal = `${path.resolve(file)}-wal`;
-    const commitsOnDisk = file === ":memory:" ? async () => undefined : async () => void (await flushToDisk(wal));
+    // Commits flushed together (several messages, loops and requests at once) share one flush.
+    const commitsOnDisk = file === ":memory:" ? async () => undefined : sharedFlush(() => flushToDisk(wal));
     return { db, dialect: "sqlite", close: () => db.destroy(), commitsOnDisk };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });

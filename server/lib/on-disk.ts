@@ -27,6 +27,38 @@ export async function flushToDisk(file: string): Promise<boolean> {
 }
 
 /**
+ * `flush` run one at a time, shared: a caller that comes while one runs waits for the next, which
+ * starts once that one ends (the running one may have started before the caller's write), and all
+ * callers that came meanwhile share it. Many commits flushed at once cost one or two flushes.
+ */
+export function sharedFlush(flush: () => Promise<unknown>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const settled = (flushing: Promise<void>) =>
+    flushing.then(
+      () => undefined,
+      () => undefined,
+    );
+  const start = (): Promise<void> => {
+    const started = flush().then(() => undefined);
+    running = started;
+    // Attached first, so it runs before the waiters start the next one.
+    void settled(started).then(() => {
+      if (running === started) running = undefined;
+    });
+    return started;
+  };
+  return () => {
+    if (!running) return start();
+    next ??= settled(running).then(() => {
+      next = undefined;
+      return start();
+    });
+    return next;
+  };
+}
+
+/**
  * Writes `bytes` to a new file (refused when `file` exists) and flushes them to the disk before
  * answering, so a name given to the file after is never a name for bytes a power cut took. A
  * failed write leaves no file behind.
