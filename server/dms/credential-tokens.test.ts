@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { SecretBox, newSecretKey } from "../auth/secret-box";
 import type { ServerContext } from "../context";
-import { migrateToLatest, openDatabase } from "../db/database";
+import { memoryDatabaseWithFirm } from "../../tests/unit/memory-database";
 import { credentialTokenStore } from "./credential-tokens";
 
 describe("credentialTokenStore", () => {
   it("has a renewed token on the disk before the vendor's next call can need it (decision 139)", async () => {
-    const database = openDatabase("sqlite::memory:");
-    await migrateToLatest(database);
-    const firm = await database.db
-      .insertInto("firm")
-      .values({ name: "F", created_at: 0, updated_at: 0, host_names: "[]" } as never)
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const { database, firmId } = await memoryDatabaseWithFirm();
     const secretBox = new SecretBox([newSecretKey()]);
     /** At each flush: the refresh token committed by then. */
     const flushed: (string | undefined)[] = [];
@@ -27,7 +21,7 @@ describe("credentialTokenStore", () => {
       secretBox,
       clock: { now: () => 1000 },
     } as unknown as ServerContext;
-    const tokens = credentialTokenStore(ctx, firm.id, "credential-1");
+    const tokens = credentialTokenStore(ctx, firmId, "credential-1");
     await tokens.write({ accessToken: "a1", refreshToken: "r1", expiresAt: 2000 });
     await tokens.write({ accessToken: "a2", refreshToken: "r2", expiresAt: 3000 });
     expect(flushed).toEqual(["r1", "r2"]);
