@@ -52,7 +52,16 @@ export function openDatabase(url: string): Database {
     const wal = `${path.resolve(file)}-wal`;
     // Commits flushed together (several messages, loops and requests at once) share one flush.
     const commitsOnDisk = file === ":memory:" ? async () => undefined : sharedFlush(() => flushToDisk(wal));
-    return { db, dialect: "sqlite", close: () => db.destroy(), commitsOnDisk };
+    // Closing is not a checkpoint while another process has the file open (an `ecfx` command
+    // beside a running server): what was committed is flushed first (decision 139).
+    const close = async () => {
+      try {
+        await commitsOnDisk();
+      } finally {
+        await db.destroy();
+      }
+    };
+    return { db, dialect: "sqlite", close, commitsOnDisk };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server closed (restart, failover) must not bring the process down;
