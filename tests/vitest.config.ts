@@ -68,6 +68,7 @@ const POSTGRES = [
   "tests/unit/outbound-mail-notices-migration.test.ts",
   "server/seed/large.test.ts",
   "server/db/prepared-statements.test.ts",
+  "server/db/database.test.ts",
 ];
 
 /**

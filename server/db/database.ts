@@ -52,23 +52,36 @@ export function openDatabase(url: string): Database {
     const wal = `${path.resolve(file)}-wal`;
     // Commits flushed together (several messages, loops and requests at once) share one flush.
     const commitsOnDisk = file === ":memory:" ? async () => undefined : sharedFlush(() => flushToDisk(wal));
-    // Closing is not a checkpoint while another process has the file open (an `ecfx` command
-    // beside a running server): what was committed is flushed first (decision 139).
-    const close = async () => {
-      try {
-        await commitsOnDisk();
-      } finally {
-        await db.destroy();
-      }
+    const database: Database = {
+      db,
+      dialect: "sqlite",
+      commitsOnDisk,
+      // Closing is not a checkpoint while another process has the file open (an `ecfx` command
+      // beside a running server): what was committed is flushed first (decision 139).
+      async close() {
+        try {
+          await database.commitsOnDisk();
+        } finally {
+          await db.destroy();
+        }
+      },
     };
-    return { db, dialect: "sqlite", close, commitsOnDisk };
+    return database;
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server closed (restart, failover) must not bring the process down;
   // the pool opens a new one on the next query.
   pool.on("error", (error) => logger("database").warn({ err: error }, "PostgreSQL connection lost"));
+  // PostgreSQL flushes its WAL at each commit (synchronous_commit, on by default), which the 250 to
+  // a court's server rests on. A server set to `off` is overruled on the product's connections; a
+  // stronger setting (remote_write, remote_apply) stays (decision 139). Sent before the first
+  // query a connection is given for.
+  pool.on("connect", (client) => {
+    client
+      .query("select set_config('synchronous_commit', 'on', false) where current_setting('synchronous_commit') = 'off'")
+      .catch((error: unknown) => logger("database").warn({ err: error }, "could not turn synchronous_commit on"));
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
-  // PostgreSQL flushes its WAL at each commit (synchronous_commit, on by default).
   return { db, dialect: "postgres", close: () => db.destroy(), commitsOnDisk: async () => undefined };
 }
 
