@@ -1,7 +1,7 @@
 import nodemailer from "nodemailer";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type { Database } from "../db/database";
-import type { Kysely } from "kysely";
+import type { Kysely, QueryCreator } from "kysely";
 import type { DB, OutboundMailRow } from "../db/schema";
 import type { Clock } from "../lib/clock";
 import { newId } from "../lib/ids";
@@ -58,6 +58,11 @@ export interface Mailer {
 export interface MailOutcome {
   status: string;
   error: string | null;
+}
+
+/** The mail's outcome recorded: by `settle`, or inside a caller's statement (a CTE of it). */
+export function settlement(db: QueryCreator<DB>, mailId: string, { status, error }: MailOutcome) {
+  return db.updateTable("outbound_mail").set({ status, error }).where("id", "=", mailId);
 }
 
 /**
@@ -136,7 +141,7 @@ export function createMailer(options: { database: Database; clock: Clock; from: 
       }
     },
     async settle(row, { status, error }) {
-      await options.database.db.updateTable("outbound_mail").set({ status, error }).where("id", "=", row.id).execute();
+      await settlement(options.database.db, row.id, { status, error }).execute();
       if (status === "failed") throw new Error(catalogue("pipeline:relayRefused", { error }));
       return { ...row, status, error };
     },

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { ServerContext } from "../context";
 import type { DB, OutboundMailRow } from "../db/schema";
-import type { ComposedMail, MailOutcome } from "../mail/mailer";
+import { type ComposedMail, type MailOutcome, settlement } from "../mail/mailer";
 import { columnsOf, selectionOf } from "../queue/logged-change";
 
 /**
@@ -75,7 +75,7 @@ export async function markRowSent(ctx: ServerContext, rowId: string, mail: Outbo
   const sent = { status: "sent", sent_at: ctx.clock.now(), outbound_mail_id: mail.id };
   if (outcome && ctx.database.dialect === "postgres") {
     await db
-      .with("mailed", (qc) => qc.updateTable("outbound_mail").set(outcome).where("id", "=", mail.id).returning("id"))
+      .with("mailed", (qc) => settlement(qc, mail.id, outcome).returning("id"))
       .updateTable("notification")
       .set(sent)
       .where("id", "=", rowId)
