@@ -69,6 +69,7 @@ const POSTGRES = [
   "server/seed/large.test.ts",
   "server/db/prepared-statements.test.ts",
   "server/db/database.test.ts",
+  "server/db/polling-turn.test.ts",
 ];
 
 /**

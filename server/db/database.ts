@@ -6,6 +6,7 @@ import pg from "pg";
 import { flushToDisk, sharedFlush } from "../lib/on-disk";
 import { FOLD_FUNCTION, fold } from "../lib/text-fold";
 import { loadMigrations } from "./migrations/index";
+import { type PollingTurn, advisoryPollingTurn, everyonePolls } from "./polling-turn";
 import { namingPool } from "./prepared-statements";
 import { withStatementCache } from "./statement-cache";
 import { TurnTakingSqliteDialect, WRITE_TURN_TIMEOUT_MS } from "./sqlite-write-turns";
@@ -23,6 +24,8 @@ export interface Database {
    * the outside world is told of one (a 250 to a court's server) or acts on one (decision 138).
    */
   commitsOnDisk(): Promise<void>;
+  /** How a worker's idle loops take turns at polling the queue with other worker processes. */
+  pollingTurn(): PollingTurn;
 }
 
 // PostgreSQL returns int8 as strings; every bigint we store is a millisecond time or a size
@@ -56,6 +59,7 @@ export function openDatabase(url: string): Database {
       db,
       dialect: "sqlite",
       commitsOnDisk,
+      pollingTurn: () => everyonePolls,
       // Closing is not a checkpoint while another process has the file open (an `ecfx` command
       // beside a running server): what was committed is flushed first (decision 139).
       async close() {
@@ -82,7 +86,13 @@ export function openDatabase(url: string): Database {
       .catch((error: unknown) => logger("database").warn({ err: error }, "could not turn synchronous_commit on"));
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
-  return { db, dialect: "postgres", close: () => db.destroy(), commitsOnDisk: async () => undefined };
+  return {
+    db,
+    dialect: "postgres",
+    close: () => db.destroy(),
+    commitsOnDisk: async () => undefined,
+    pollingTurn: () => advisoryPollingTurn(url, (pid) => pool.query("select pg_cancel_backend($1)", [pid])),
+  };
 }
 
 export async function migrateToLatest(database: Database): Promise<void> {

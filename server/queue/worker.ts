@@ -168,11 +168,18 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
   // hands the turn on, and the loop given it polls at once when the claim saw more jobs due.
   let turnTaken = false;
   let waitingForTurn: ((atOnce: boolean) => void)[] = [];
+  // Among worker processes too, one polls an empty queue at a time (decision 140): a process
+  // keeps that turn while one of its loops is idle, and gives it up once all are at work.
+  const processTurn = ctx.database.pollingTurn();
   const passTurn = (atOnce: boolean) => {
     const next = waitingForTurn.shift();
     turnTaken = next !== undefined;
     next?.(atOnce);
+    if (!turnTaken) processTurn.give();
   };
+  // A drain polls at once, also in a process waiting for the turn.
+  let nudge = () => {};
+  let nudged = new Promise<void>((resolve) => (nudge = resolve));
 
   const leaseMs = ctx.config.ECFX_JOB_LEASE_SECONDS * 1000;
   const loop = async () => {
@@ -200,7 +207,10 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
         }
         const atOnce = hasTurn || !turnTaken ? false : await new Promise<boolean>((resolve) => waitingForTurn.push(resolve));
         hasTurn = turnTaken = true;
-        if (!atOnce) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+        if (atOnce || stopping) continue;
+        // Given the turn after waiting for it: the process that had it just found work, so poll now.
+        const waited = idleWaiters.length === 0 && !(await Promise.race([processTurn.take(), nudged.then(() => true)]));
+        if (!waited && !stopping) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
         continue;
       }
       if (hasTurn) {
@@ -250,10 +260,14 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
       clearInterval(sweeper);
       waitingForTurn.forEach((resolve) => resolve(true));
       waitingForTurn = [];
+      await processTurn.close();
       await Promise.all(loops);
     },
     drain() {
-      return new Promise<void>((resolve) => idleWaiters.push({ after: polls, resolve }));
+      const drained = new Promise<void>((resolve) => idleWaiters.push({ after: polls, resolve }));
+      nudge();
+      nudged = new Promise<void>((resolve) => (nudge = resolve));
+      return drained;
     },
   };
 }

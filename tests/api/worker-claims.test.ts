@@ -4,6 +4,7 @@ import { createLogger } from "../../app/common/logger";
 import { logCapture } from "../log-capture";
 import { insertNoticeRow } from "./notice-rows";
 import { openDatabase } from "../../server/db/database";
+import { POLLING_LOCK } from "../../server/db/polling-turn";
 import { firmReadsOfClaim, firmWebhooks, findFirm } from "../../server/firm/firm-repository";
 import { claimJob, completeAndClaimNext, enqueue, releaseJob } from "../../server/queue/queue";
 import { type JobHandlers, startWorker } from "../../server/queue/worker";
@@ -217,6 +218,59 @@ describe.each(backends)("a worker completing a job and taking the next together 
       await Promise.all(databases.map((database) => database.close()));
     }
   });
+  it.runIf(backend === "postgres")("polls an empty queue from one worker process at a time, the others waiting for the turn without a statement", async () => {
+    let statements = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements++;
+        return args.result;
+      },
+    };
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    const step = withStep(async (refId) => {
+      started.push(refId);
+      await held;
+    });
+    /** The backends holding the turn and those waiting for it. */
+    const turn = async () =>
+      (
+        await sql<{ granted: boolean; n: number }>`select granted, count(*)::int as n from pg_locks
+          where locktype = 'advisory' and objid = ${POLLING_LOCK} and database = (select oid from pg_database where datname = current_database())
+          group by granted order by granted`.execute(db())
+      ).rows;
+    const databases = [0, 1].map(() => openDatabase(running.ctx.config.databaseUrl));
+    // One loop each: a process gives the turn up once all its loops are at work.
+    const workers = databases.map((database) => startWorker({ ...running.ctx, database: { ...database, db: database.db.withPlugin(counting) } }, step, 1));
+    try {
+      await Promise.all(workers.map((worker) => worker.drain()));
+      for (let i = 0; i < 200 && (await turn()).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(await turn()).toEqual([
+        { granted: false, n: 1 },
+        { granted: true, n: 1 },
+      ]);
+      statements = 0;
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // One poll every 250 ms: eight in two seconds (sixteen if each polled), fewer on a slow machine.
+      expect(statements).toBeLessThanOrEqual(10);
+      // The process at work gives the turn up: the other polls at once and takes the next job.
+      await queue("first");
+      for (let i = 0; i < 400 && started.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      await queue("second");
+      for (let i = 0; i < 400 && started.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(started).toEqual(["first", "second"]);
+    } finally {
+      release();
+      await Promise.all(workers.map((worker) => worker.drain()));
+      await Promise.all(workers.map((worker) => worker.stop()));
+      await Promise.all(databases.map((database) => database.close()));
+    }
+    // Stopped, the worker waiting for the turn waits no more and neither holds it.
+    expect(await turn()).toEqual([]);
+  });
+
   it("polls an empty queue from one loop at a time, and every loop takes jobs once they come", async () => {
     // Every statement the worker sends, counted: with no job queued, only its polls.
     let statements = 0;

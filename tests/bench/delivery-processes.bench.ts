@@ -14,6 +14,7 @@ import os from "node:os";
 import { sql } from "kysely";
 import nodemailer from "nodemailer";
 import { openDatabase } from "../../server/db/database";
+import { POLLING_LOCK } from "../../server/db/polling-turn";
 import { startCourtSimulator } from "../../server/courts/simulator";
 import { DEMO_INBOX } from "../../server/seed/demo";
 import { apiAsAdmin, distinctNotices, fileAndMailSetup, percentile, waitUntilDelivered } from "./notice-pipeline";
@@ -91,8 +92,10 @@ async function watchContention(database: ReturnType<typeof openDatabase>, name: 
   const before = await counters();
   let waits = 0;
   const sampler = setInterval(() => {
+    // Idle worker processes waiting for their turn to poll (polling-turn.ts) wait for no work.
     void sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted
-      and pid in (select pid from pg_stat_activity where datname = ${name})`
+      and pid in (select pid from pg_stat_activity where datname = ${name})
+      and not (locktype = 'advisory' and objid = ${POLLING_LOCK})`
       .execute(database.db)
       .then(
         (r) => (waits += r.rows[0]?.n ?? 0),
