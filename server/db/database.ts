@@ -72,7 +72,10 @@ export function openDatabase(url: string): Database {
     };
     return database;
   }
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // Connections are kept five minutes idle, not pg's ten seconds: a worker process resting while
+  // another has the polling turn (decision 140) would otherwise come back to new backends, each
+  // reading the catalogue and planning every statement afresh.
+  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 5 * 60_000 });
   // An idle connection the server closed (restart, failover) must not bring the process down;
   // the pool opens a new one on the next query.
   pool.on("error", (error) => logger("database").warn({ err: error }, "PostgreSQL connection lost"));

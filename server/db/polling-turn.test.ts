@@ -13,8 +13,13 @@ describe("the idle workers' polling turn on PostgreSQL (decision 140)", () => {
     const pool = new pg.Pool({ connectionString: database.url });
     const cancel = (pid: number) => pool.query("select pg_cancel_backend($1)", [pid]);
     const waiting = async () =>
-      (await pool.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = $1 and not granted", [POLLING_LOCK]))
-        .rows[0]!.n;
+      (
+        await pool.query<{ n: number }>(
+          `select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = $1 and not granted
+          and database = (select oid from pg_database where datname = current_database())`,
+          [POLLING_LOCK],
+        )
+      ).rows[0]!.n;
     const [first, second] = [advisoryPollingTurn(database.url, cancel), advisoryPollingTurn(database.url, cancel)];
     const third = advisoryPollingTurn(database.url, cancel, 300);
     try {
