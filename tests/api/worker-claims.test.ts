@@ -22,6 +22,34 @@ describe.each(backends)("a worker completing a job and taking the next together 
   const queue = (refId: string) => enqueue(db(), { kind: "apply-walls", firmId, refId, runAt: running.ctx.clock.now() });
   /** The pipeline's handlers, with "apply-walls" doing `run` instead. */
   const withStep = (run: (refId: string) => Promise<void>): JobHandlers => ({ ...PIPELINE_JOBS, "apply-walls": { run: (_ctx, job) => run(job.ref_id) } });
+  /**
+   * Counts every statement run through `db.withPlugin(counter.plugin)`, by its result: a query
+   * built into another is transformed, not run, on its own.
+   */
+  const statementCounter = () => {
+    const counter = {
+      n: 0,
+      plugin: {
+        transformQuery: (args) => args.node,
+        transformResult: async (args) => {
+          counter.n++;
+          return args.result;
+        },
+      } as KyselyPlugin,
+    };
+    return counter;
+  };
+  /** Handlers whose step records its job and waits until released. */
+  const heldSteps = () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    const handlers = withStep(async (refId) => {
+      started.push(refId);
+      await held;
+    });
+    return { started, handlers, release: () => release() };
+  };
 
   beforeAll(async () => {
     running = await startApi({ backend });
@@ -219,21 +247,8 @@ describe.each(backends)("a worker completing a job and taking the next together 
     }
   });
   it.runIf(backend === "postgres")("polls an empty queue from one worker process at a time, the others waiting for the turn without a statement", async () => {
-    let statements = 0;
-    const counting: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements++;
-        return args.result;
-      },
-    };
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const started: string[] = [];
-    const step = withStep(async (refId) => {
-      started.push(refId);
-      await held;
-    });
+    const statements = statementCounter();
+    const { started, handlers, release } = heldSteps();
     /** The backends holding the turn and those waiting for it. */
     const turn = async () =>
       (
@@ -243,7 +258,9 @@ describe.each(backends)("a worker completing a job and taking the next together 
       ).rows;
     const databases = [0, 1].map(() => openDatabase(running.ctx.config.databaseUrl));
     // One loop each: a process gives the turn up once all its loops are at work.
-    const workers = databases.map((database) => startWorker({ ...running.ctx, database: { ...database, db: database.db.withPlugin(counting) } }, step, 1));
+    const workers = databases.map((database) =>
+      startWorker({ ...running.ctx, database: { ...database, db: database.db.withPlugin(statements.plugin) } }, handlers, 1),
+    );
     try {
       await Promise.all(workers.map((worker) => worker.drain()));
       for (let i = 0; i < 200 && (await turn()).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 25));
@@ -251,10 +268,10 @@ describe.each(backends)("a worker completing a job and taking the next together 
         { granted: false, n: 1 },
         { granted: true, n: 1 },
       ]);
-      statements = 0;
+      statements.n = 0;
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       // One poll every 250 ms: eight in two seconds (sixteen if each polled), fewer on a slow machine.
-      expect(statements).toBeLessThanOrEqual(10);
+      expect(statements.n).toBeLessThanOrEqual(10);
       // The process at work gives the turn up: the other polls at once and takes the next job.
       await queue("first");
       for (let i = 0; i < 400 && started.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 25));
@@ -273,36 +290,19 @@ describe.each(backends)("a worker completing a job and taking the next together 
 
   it("polls an empty queue from one loop at a time, and every loop takes jobs once they come", async () => {
     // Every statement the worker sends, counted: with no job queued, only its polls.
-    let statements = 0;
-    // (Counted by their results: a query built into another is transformed, not run, on its own.)
-    const counting: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements++;
-        return args.result;
-      },
-    };
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const running_: string[] = [];
-    const worker = startWorker(
-      { ...running.ctx, database: { ...running.ctx.database, db: db().withPlugin(counting) } },
-      withStep(async (refId) => {
-        running_.push(refId);
-        await held;
-      }),
-      4,
-    );
+    const statements = statementCounter();
+    const { started, handlers, release } = heldSteps();
+    const worker = startWorker({ ...running.ctx, database: { ...running.ctx.database, db: db().withPlugin(statements.plugin) } }, handlers, 4);
     try {
       await worker.drain();
-      statements = 0;
+      statements.n = 0;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       // One poll every 250 ms (four loops polling each would make sixteen); a slow machine polls less.
-      expect(statements).toBeLessThanOrEqual(6);
+      expect(statements.n).toBeLessThanOrEqual(6);
       for (const ref of ["one", "two", "three", "four"]) await queue(ref);
       // A poll that finds a job hands the turn on at once: all four loops run a job together.
-      for (let i = 0; i < 400 && running_.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 25));
-      expect([...running_].sort()).toEqual(["four", "one", "three", "two"]);
+      for (let i = 0; i < 400 && started.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect([...started].sort()).toEqual(["four", "one", "three", "two"]);
     } finally {
       release();
       await worker.drain();
