@@ -13,8 +13,11 @@ export const POLLING_LOCK = 4_242_002;
 /** After the turn's connection failed, polls go on without it this long before it is tried again. */
 const RETRY_AFTER_MS = 5_000;
 
-/** The longest a process waits for the turn before it polls once anyway, whatever the holder does. */
-const LONGEST_WAIT_MS = 30_000;
+/**
+ * The longest a process waits for the turn before it polls once anyway, whatever the holder does.
+ * PostgreSQL logs each such end of a wait as an error (a lock timeout): rare, not to fill its log.
+ */
+const LONGEST_WAIT_MS = 5 * 60_000;
 
 /** PostgreSQL's code for a lock not obtained within lock_timeout. */
 const LOCK_NOT_AVAILABLE = "55P03";
