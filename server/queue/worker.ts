@@ -177,9 +177,18 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
     next?.(atOnce);
     if (!turnTaken) processTurn.give();
   };
-  // A drain polls at once, also in a process waiting for the turn.
-  let nudge = () => {};
-  let nudged = new Promise<void>((resolve) => (nudge = resolve));
+  // A drain polls at once, also in a process waiting for the turn: it ends these waits.
+  const waitsForTurn = new Set<() => void>();
+  /** Resolves once this process may poll: true when it waited (the holder just found work, so poll now). */
+  const waitForProcessTurn = () =>
+    new Promise<boolean>((resolve) => {
+      const woken = () => resolve(false);
+      waitsForTurn.add(woken);
+      void processTurn.take().then((held) => {
+        waitsForTurn.delete(woken);
+        resolve(!held);
+      });
+    });
 
   const leaseMs = ctx.config.ECFX_JOB_LEASE_SECONDS * 1000;
   const loop = async () => {
@@ -209,7 +218,7 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
         hasTurn = turnTaken = true;
         if (atOnce || stopping) continue;
         // Given the turn after waiting for it: the process that had it just found work, so poll now.
-        const waited = idleWaiters.length === 0 && !(await Promise.race([processTurn.take(), nudged.then(() => true)]));
+        const waited = idleWaiters.length === 0 && (await waitForProcessTurn());
         if (!waited && !stopping) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
         continue;
       }
@@ -265,8 +274,8 @@ export function startWorker(ctx: ServerContext, handlers: JobHandlers, concurren
     },
     drain() {
       const drained = new Promise<void>((resolve) => idleWaiters.push({ after: polls, resolve }));
-      nudge();
-      nudged = new Promise<void>((resolve) => (nudge = resolve));
+      waitsForTurn.forEach((wake) => wake());
+      waitsForTurn.clear();
       return drained;
     },
   };
