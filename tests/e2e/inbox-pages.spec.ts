@@ -171,6 +171,33 @@ test("every drawer entry has an icon", async ({ page }) => {
   await expect(page.locator('nav .drawer-link[aria-current="page"]')).toHaveText(["Profile"]);
 });
 
+test("a drawer link stays the element the server drew once the page is interactive, and then moves without loading a document", async ({ page }) => {
+  const inbox = 'nav a.drawer-link[href="/inbox-items"]';
+  // The link as the parser makes it, before any script runs: a click pressed on it while the page
+  // hydrates must be released on the same element, or the browser drops it.
+  await page.addInitScript((selector) => {
+    new MutationObserver((_, observer) => {
+      const link = document.querySelector(selector);
+      if (!link) return;
+      (window as unknown as { drawn: Element }).drawn = link;
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  }, inbox);
+  await startSession(page, USERS.docketing);
+  await page.goto("/profile");
+  await expect(page.locator("body[data-hydrated]")).toBeAttached();
+  const same = (selector: string) => {
+    const drawn = (window as unknown as { drawn?: Element }).drawn;
+    return drawn !== undefined && drawn.isConnected && drawn === document.querySelector(selector);
+  };
+  expect(await page.evaluate(same, inbox)).toBe(true);
+  await page.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
+  await page.locator(inbox).click();
+  await expect(page).toHaveURL(/\/inbox-items$/);
+  await expect(page.locator('nav .drawer-link[aria-current="page"]')).toHaveText(["Inbox"]);
+  expect(await page.evaluate(() => (window as unknown as { kept?: boolean }).kept)).toBe(true);
+});
+
 test("entity names and import formats read as sentences, not keys", async ({ page }) => {
   await startSession(page, USERS.admin);
   await page.goto("/profile");

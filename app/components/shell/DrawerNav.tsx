@@ -1,5 +1,6 @@
 import { useMantineTheme } from "../../utils/mantine";
-import { NavLink as RemixNavLink, matchPath, useLocation } from "@remix-run/react";
+import type { MouseEvent } from "react";
+import { matchPath, useLocation, useNavigate } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { UserRoleMap } from "../../common/access";
 import type { ProductPart } from "../../common/entitled-features";
@@ -24,8 +25,18 @@ export function DrawerNav({ role, parts }: { role: UserRoleMap; parts: readonly 
   const linkClass = `drawer-link mantine-focus-${focusRing}`;
   const hydrated = useHydrated();
   const { pathname } = useLocation();
+  const navigate = useNavigate();
+  // The links stay the same elements once the page is interactive: one replaced between the
+  // press and the release of a click loses the click. Until then the browser follows them.
+  const follow = (event: MouseEvent<HTMLElement>) => {
+    const link = (event.target as Element).closest("a");
+    const plain = event.button === 0 && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey;
+    if (!hydrated || !link || event.defaultPrevented || !plain) return;
+    event.preventDefault();
+    navigate(link.getAttribute("href") ?? "/");
+  };
   return (
-    <nav className="drawer-nav">
+    <nav className="drawer-nav" onClick={follow}>
       {GROUP_ORDER.map((group) => {
         const items = entries.filter((r) => r.drawer === group);
         if (items.length === 0) return null;
@@ -42,14 +53,9 @@ export function DrawerNav({ role, parts }: { role: UserRoleMap; parts: readonly 
                   {t(r.titleKey)}
                 </>
               );
-              // Remix marks the page's own link (and its sub-pages') aria-current="page". Until the
-              // page is interactive, plain links marked the same way: forty Remix links were a
-              // tenth of a list page's server render.
-              return hydrated ? (
-                <RemixNavLink key={r.path} to={r.path} className={linkClass}>
-                  {content}
-                </RemixNavLink>
-              ) : (
+              // Plain links marked as Remix's NavLink marks the page's own (and its sub-pages'):
+              // forty Remix links were a tenth of a list page's server render.
+              return (
                 <a key={r.path} href={r.path} className={linkClass} aria-current={isCurrent(pathname, r.path) ? "page" : undefined}>
                   {content}
                 </a>
