@@ -63,6 +63,7 @@ export function advisoryPollingTurn(url: string, cancel: (pid: number) => Promis
     let c = client;
     try {
       if (!c) {
+        backend = 0;
         const opened = new pg.Client({ connectionString: url });
         // A connection lost while idle (a restart) ends the turn; the next take opens another.
         opened.on("error", () => drop(opened));
@@ -103,7 +104,7 @@ export function advisoryPollingTurn(url: string, cancel: (pid: number) => Promis
       if (!c) return;
       // A cancel that reaches the backend before the lock's statement is lost: sent again until it ends.
       for (let tries = 0; waiting && tries < 20; tries++) {
-        await cancel(backend).catch(() => undefined);
+        if (backend) await cancel(backend).catch(() => undefined);
         await Promise.race([waiting, new Promise((resolve) => setTimeout(resolve, 100))]);
       }
       // Ending the session lets the turn go.
