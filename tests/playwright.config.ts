@@ -19,7 +19,8 @@ export default defineConfig({
   workers: E2E_WORKERS,
   // No retries: a test that passes only on a second try is a bug to mend, not to hide.
   retries: 0,
-  reporter: [["list"]],
+  // The list, then the pages failed tests ended on (failure-pages.ts).
+  reporter: [["list"], ["./e2e/failure-pages.ts"]],
   // Two workers share two cores with two products and two browsers (load 12 and more on a slow
   // machine): a page may take several times longer to answer than alone. Ceilings only; a passing
   // test never waits for them.
