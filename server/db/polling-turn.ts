@@ -13,14 +13,22 @@ export const POLLING_LOCK = 4_242_002;
 /** After the turn's connection failed, polls go on without it this long before it is tried again. */
 const RETRY_AFTER_MS = 5_000;
 
-/**
- * The longest a process waits for the turn before it polls once anyway, whatever the holder does.
- * PostgreSQL logs each such end of a wait as an error (a lock timeout): rare, not to fill its log.
- */
+/** The longest a process waits for the turn before it polls once anyway, whatever the holder does. */
 const LONGEST_WAIT_MS = 5 * 60_000;
 
-/** PostgreSQL's code for a lock not obtained within lock_timeout. */
-const LOCK_NOT_AVAILABLE = "55P03";
+/**
+ * Waits for the turn on the backend, then says whether it has it: not when the wait ran out
+ * (lock_timeout) or was cancelled. Caught there, neither end of a wait is a failed statement, which
+ * PostgreSQL would log as an error, every few minutes for each waiting process. Two statements in
+ * one message (the simple protocol; the key written in), so one round trip, and nothing made in
+ * the database.
+ */
+const TAKE = `do $$ begin
+  perform pg_advisory_lock(${POLLING_LOCK});
+  perform set_config('ecfx.polling_turn', 'taken', false);
+exception when lock_not_available or query_canceled then
+  perform set_config('ecfx.polling_turn', 'not taken', false);
+end $$; select current_setting('ecfx.polling_turn') = 'taken' as taken`;
 
 export interface PollingTurn {
   /**
@@ -72,11 +80,12 @@ export function advisoryPollingTurn(url: string, cancel: (pid: number) => Promis
         backend = (await c.query<{ pid: number }>(`select pg_backend_pid() as pid, set_config('lock_timeout', '${longestWaitMs}ms', false)`)).rows[0]!.pid;
       }
       if (closed) return true;
-      await c.query("select pg_advisory_lock($1)", [POLLING_LOCK]);
-      held = !closed;
-      return false;
+      const [, outcome] = (await c.query(TAKE)) as unknown as [pg.QueryResult, pg.QueryResult<{ taken: boolean }>];
+      const taken = outcome.rows[0]!.taken;
+      held = taken && !closed;
+      // Not taken: the wait ran out (poll once anyway) or was cancelled by close.
+      return closed;
     } catch (error) {
-      if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE && !closed) return false;
       if (c) drop(c);
       if (!closed) {
         failedAt = Date.now();
