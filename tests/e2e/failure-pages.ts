@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import type { FullResult, Reporter, TestCase, TestResult } from "@playwright/test/reporter";
+import type { Reporter, TestCase, TestResult } from "@playwright/test/reporter";
 
 // A browser test that fails on another machine leaves only its console output: the files under
 // test-results are gone with the machine. This reporter prints, after the summary, what the page
@@ -22,7 +22,7 @@ export default class FailurePages implements Reporter {
     this.pages.push({ title: test.titlePath().filter(Boolean).join(" › "), text: snapshot });
   }
 
-  onEnd(_result: FullResult) {
+  onEnd() {
     for (const page of this.pages) {
       const lines = page.text.split("\n");
       const shown = lines.slice(0, MAX_LINES);
