@@ -37,6 +37,8 @@ function i18nFor(lng: string): Promise<I18n> {
   return ready;
 }
 export const streamTimeout = ABORT_DELAY;
+// The console server answers every request through it (decision 142).
+export { withRefreshedSession } from "./utils/refreshed-session.server";
 
 export default async function handleRequest(
   request: Request,

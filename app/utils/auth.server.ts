@@ -8,6 +8,7 @@ import { ApiError, type ApiRequest, apiJson, apiRequest, errorOf } from "./api.s
 import { type AuthSession, SESSION_USER_KEY, clearSession, readSession, sessionStorageFor, writeSession } from "./session.server";
 import { boundedCache } from "../common/bounded-cache";
 import { redirectWithToast } from "./toast.server";
+import { sessionRefreshed } from "./refreshed-session.server";
 
 export interface Me {
   id: string;
@@ -214,7 +215,9 @@ export async function requireUser(request: Request, accessKey: AccessKey | null 
     const next = await refreshed(auth);
     if (!next) throw await sessionExpired(request);
     auth = next;
-    headers.append("Set-Cookie", await writeSession(request, auth));
+    const cookie = await writeSession(request, auth);
+    headers.append("Set-Cookie", cookie);
+    sessionRefreshed(cookie);
   }
   const api = clientFor(request, auth);
   let me: Me;

@@ -19,6 +19,9 @@ import { logger } from "../../app/common/logger";
 import { withSecurityHeaders } from "./security-headers";
 import { isCrossSiteWrite } from "./same-origin";
 
+/** Answers a request and says which session cookie a refresh of the user's tokens wrote meanwhile. */
+type RefreshedSessionRunner = (answer: () => Promise<Response>) => Promise<{ response: Response; sessionCookie?: string }>;
+
 /** Where a firm's SAML identity provider posts its answers (decision 099). */
 const IDP_POSTS = new Set(["/auth/saml/acs", "/auth/saml/slo"]);
 
@@ -71,11 +74,14 @@ export async function startConsoleServer(buildPath: string): Promise<Server> {
   app.use(publicFiles("public"));
 
   const handle = createRequestHandler(build, process.env.NODE_ENV);
+  // The build's own instance, which its loaders tell of a refreshed session (decision 142).
+  const { withRefreshedSession } = build.entry.module as { withRefreshedSession?: RefreshedSessionRunner };
+  if (!withRefreshedSession) throw new Error("The console build's entry does not export withRefreshedSession");
   app.all("*", async (req, res, next) => {
     try {
       const nonce = randomBytes(16).toString("base64");
-      const response = await handle(toFetchRequest(req, res), consoleLoadContext(req.path, nonce));
-      await sendFetchResponse(res, withSecurityHeaders(response, nonce));
+      const { response, sessionCookie } = await withRefreshedSession(() => handle(toFetchRequest(req, res), consoleLoadContext(req.path, nonce)));
+      await sendFetchResponse(res, withSecurityHeaders(response, nonce), sessionCookie);
     } catch (error) {
       next(error);
     }

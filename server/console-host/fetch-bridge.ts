@@ -25,10 +25,19 @@ export function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Reque
   return new Request(url.href, init);
 }
 
-export async function sendFetchResponse(res: ExpressResponse, response: Response): Promise<void> {
+/** The name of the cookie a Set-Cookie value sets. */
+const cookieName = (setCookie: string) => setCookie.slice(0, setCookie.indexOf("="));
+
+/**
+ * Sends Remix's answer through Express. `sessionCookie`, the session a refresh of the user's tokens
+ * wrote while answering, goes with it unless the answer sets the session cookie itself (a sign-out
+ * clears it, a changed password writes another): see decision 142.
+ */
+export async function sendFetchResponse(res: ExpressResponse, response: Response, sessionCookie?: string): Promise<void> {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (sessionCookie && !response.headers.getSetCookie().some((c) => cookieName(c) === cookieName(sessionCookie))) res.append("Set-Cookie", sessionCookie);
   if (response.body) await writeReadableStreamToWritable(response.body, res);
   else res.end();
 }

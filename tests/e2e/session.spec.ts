@@ -18,6 +18,23 @@ test("tokens near expiry are refreshed server-side and the user stays signed in"
   expect(later?.value).not.toBe(first?.value);
 });
 
+test("a refresh during any answer reaches the browser: a file route's 404 carries the new session", async ({ page, context }) => {
+  // Here every console request refreshes the tokens (an access token of 5 minutes, refreshed 10
+  // minutes before it ends). A document route answers with a bare Response of its own: without the
+  // refreshed cookie the browser would keep a refresh token already used, and be signed out once
+  // the API's leeway for reuse is past.
+  await signedIn(page, USERS.admin);
+  const sessionCookie = async () => (await context.cookies()).find((c) => c.name === "ecfx_session")?.value;
+  const before = await sessionCookie();
+  const answer = await page.request.get("/load-document/no-such-document", { maxRedirects: 0 });
+  expect(answer.status()).toBe(404);
+  expect(answer.headers()["set-cookie"]).toMatch(/^ecfx_session=/);
+  const after = await sessionCookie();
+  expect(after).not.toBe(before);
+  await page.goto("/profile");
+  await expect(page).toHaveURL(/\/profile$/);
+});
+
 test("signed out, the sign-in page shows the branding of the firm whose host it is", async ({ page, baseURL }) => {
   // Chromium resolves every *.localhost name to this machine.
   await page.goto(`http://second.localhost:${new URL(baseURL!).port}/login`);
