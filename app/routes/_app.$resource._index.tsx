@@ -16,8 +16,8 @@ import { pageNotFound } from "../utils/not-found.server";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const def = findResource(params.resource ?? "");
   if (!def) return pageNotFound(request);
-  const { table, headers } = await loadTable(request, def, context);
-  return data({ table, pageTitle: { key: resourceTitleKey(def.key) } }, { headers });
+  const { table } = await loadTable(request, def, context);
+  return data({ table, pageTitle: { key: resourceTitleKey(def.key) } });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -10,16 +10,16 @@ import { findResource } from "../common/resources";
 // progress, then its report.
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { def, api, headers } = await importing(request, params.resource);
+  const { def, api } = await importing(request, params.resource);
   const view = await importView(api, def, new URL(request.url));
-  return data({ resourceKey: def.key, view, pageTitle: { key: "transfer:import.heading", values: { resource: def.key } } }, { headers });
+  return data({ resourceKey: def.key, view, pageTitle: { key: "transfer:import.heading", values: { resource: def.key } } });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { def, api, headers } = await importing(request, params.resource);
-  const outcome = await submitImport(request, api, def, headers);
+  const { def, api } = await importing(request, params.resource);
+  const outcome = await submitImport(request, api, def);
   if (outcome instanceof Response) return outcome;
-  return data(outcome, { headers });
+  return data(outcome);
 }
 
 export default function ImportResource() {

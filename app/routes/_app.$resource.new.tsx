@@ -12,22 +12,22 @@ async function adding(request: Request, key: string | undefined): Promise<{ def:
   const def = key ? findResource(key) : undefined;
   if (!def) return pageNotFound(request);
   const signedIn = await requireUser(request, def.accessKey);
-  if (signedIn.me.userRole[def.accessKey] !== "FULL") throw redirect("/success", { headers: signedIn.headers });
-  if (def.wizard.length === 0) throw redirect(`/${def.key}`, { headers: signedIn.headers });
+  if (signedIn.me.userRole[def.accessKey] !== "FULL") throw redirect("/success");
+  if (def.wizard.length === 0) throw redirect(`/${def.key}`);
   return { def, ...signedIn };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { def, api, headers } = await adding(request, params.resource);
+  const { def, api } = await adding(request, params.resource);
   const view = await wizardStart(api, def, new URL(request.url).searchParams);
-  return data({ resourceKey: def.key, view, pageTitle: { key: "wizard:newTitle", values: { resource: def.key } } }, { headers });
+  return data({ resourceKey: def.key, view, pageTitle: { key: "wizard:newTitle", values: { resource: def.key } } });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { def, api, headers } = await adding(request, params.resource);
-  const outcome = await wizardAction(request, api, def, headers);
+  const { def, api } = await adding(request, params.resource);
+  const outcome = await wizardAction(request, api, def);
   if (outcome instanceof Response) return outcome;
-  return data({ view: outcome }, { headers });
+  return data({ view: outcome });
 }
 
 export default function NewResource() {

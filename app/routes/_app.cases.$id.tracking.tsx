@@ -16,13 +16,13 @@ export const handle = { titleKey: "pages.caseTracking" };
 const q = encodeURIComponent;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, headers } = await requireCasePart(request, "ECFX_TRACK");
+  const { api } = await requireCasePart(request, "ECFX_TRACK");
   const caseId = params.id ?? "";
   const action = new URL(request.url).searchParams.get("action");
   const { data: tracking } = await api.json<TrackingView>(`/api/v1/case/${q(caseId)}/tracking`);
   // An action the state does not allow (an old link): the case page shows what is possible.
   if (!isTrackingAction(action) || !tracking.can_change || !trackingActionsFrom(tracking.state).includes(action)) return pageNotFound(request);
-  return data({ caseId, action, tracking }, { headers });
+  return data({ caseId, action, tracking });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

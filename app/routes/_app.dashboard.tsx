@@ -35,14 +35,14 @@ async function counted(token: string, query: PeriodQuery): Promise<Counted> {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { me, auth, headers } = await requireUser(request, "dashboardAccess");
+  const { me, auth } = await requireUser(request, "dashboardAccess");
   const params = new URL(request.url).searchParams;
   const form = formPeriod(params);
   const parsed = periodQuerySchema.safeParse({ period: form.period, from: form.from || undefined, to: form.to || undefined });
-  if (!parsed.success) return data({ me, form, error: parsed.error.issues[0]?.message ?? "errors:selectTwoDates", counts: null }, { headers });
+  if (!parsed.success) return data({ me, form, error: parsed.error.issues[0]?.message ?? "errors:selectTwoDates", counts: null });
   // Asked for now and drawn when they come (decision 069): the console draws the signed-in page
   // while the API counts, and the document still goes out whole (entry.server.tsx).
-  return data({ me, form, error: null, counts: counted(auth.authToken, parsed.data) }, { headers });
+  return data({ me, form, error: null, counts: counted(auth.authToken, parsed.data) });
 }
 
 export default function Dashboard() {

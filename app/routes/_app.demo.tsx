@@ -15,14 +15,14 @@ import { useHydrated } from "../utils/use-hydrated";
 export const handle = { titleKey: "pages.demo" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { me, headers } = await requireUser(request, "firmAccess");
-  return data({ canReset: allows(me.userRole.firmAccess, "write") }, { headers });
+  const { me } = await requireUser(request, "firmAccess");
+  return data({ canReset: allows(me.userRole.firmAccess, "write") });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { api, headers } = await requireUser(request, "firmAccess");
+  const { api } = await requireUser(request, "firmAccess");
   const form = await request.formData();
-  if (form.get("confirm") !== "yes") return data({ error: "demo.confirmRequired" }, { status: 400, headers });
+  if (form.get("confirm") !== "yes") return data({ error: "demo.confirmRequired" }, { status: 400 });
   try {
     const { data: result } = await api.json<DemoResetResult>("/api/v1/demo/reset", { method: "POST" });
     const values = {
@@ -32,10 +32,10 @@ export async function action({ request }: ActionFunctionArgs) {
       addedCases: result.added.cases,
       addedNotices: result.added.notices,
     };
-    return redirectWithToast(request, "/demo", { type: "success", key: "demo.done", values }, { headers });
+    return redirectWithToast(request, "/demo", { type: "success", key: "demo.done", values });
   } catch (error) {
     // The worker is still busy with the firm's notices: the API says so in the catalogue's words.
-    if (error instanceof ApiError && error.status === 409) return redirectWithToast(request, "/demo", { type: "error", text: error.body.message }, { headers });
+    if (error instanceof ApiError && error.status === 409) return redirectWithToast(request, "/demo", { type: "error", text: error.body.message });
     throw error;
   }
 }

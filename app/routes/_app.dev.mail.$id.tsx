@@ -15,9 +15,9 @@ interface Mail {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, headers } = await requireUser(request, "firmAccess");
+  const { api } = await requireUser(request, "firmAccess");
   const { data: mail } = await api.json<Mail>(`/api/v1/outbox/${encodeURIComponent(params.id ?? "")}`);
-  return data({ mail }, { headers });
+  return data({ mail });
 }
 
 /** One captured message: its HTML in a sandboxed frame (no scripts, no remote content) and its source. */

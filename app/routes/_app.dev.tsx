@@ -22,7 +22,7 @@ interface MailSummary {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { me, api, headers } = await requireUser(request, "firmAccess");
+  const { me, api } = await requireUser(request, "firmAccess");
   const page = pageFromUrl(new URL(request.url), 25);
   const canRead = allows(me.userRole.firmAccess, "write");
   let mails: MailSummary[] = [];
@@ -32,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     mails = result.data;
     total = Number(result.response.headers.get("x-total-count") ?? mails.length);
   }
-  return data({ canRead, mails, total, page, timeouts: [...timedOutCalls()] }, { headers });
+  return data({ canRead, mails, total, page, timeouts: [...timedOutCalls()] });
 }
 
 export default function Developer() {

@@ -11,8 +11,8 @@ import { requireUser } from "../utils/auth.server";
 export const handle = { titleKey: "pages.dictionaryImport" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { headers } = await requireUser(request, "firmAccess");
-  return data(null, { headers });
+  await requireUser(request, "firmAccess");
+  return data(null);
 }
 
 export function action({ request }: ActionFunctionArgs) {

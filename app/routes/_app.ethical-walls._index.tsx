@@ -19,23 +19,23 @@ const def = REGISTRY["ethical-walls"];
 const API_PATH = "/api/v1/firm/internal-walls";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [{ table, headers }, { me, api }] = await Promise.all([loadTable(request, def, context), requireUser(request, def.accessKey)]);
+  const [{ table }, { me, api }] = await Promise.all([loadTable(request, def, context), requireUser(request, def.accessKey)]);
   const { data: walls } = await api.json<InternalWalls>(API_PATH);
-  return data({ table, walls, canEdit: allows(me.userRole.firmAccess, "write"), pageTitle: { key: resourceTitleKey(def.key) } }, { headers });
+  return data({ table, walls, canEdit: allows(me.userRole.firmAccess, "write"), pageTitle: { key: resourceTitleKey(def.key) } });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request.clone());
   if (form.get("intent") !== "walls") return tableAction(request, def);
-  const { api, headers } = await requireUser(request, def.accessKey);
+  const { api } = await requireUser(request, def.accessKey);
   const response = await api.raw(API_PATH, { method: "PUT", json: { enabled: form.get("enabled") === "on" } });
   if (!response.ok) {
     // The API says why (a user behind a wall may not switch walls); otherwise the spec's message.
     const body = (await response.json().catch(() => ({}))) as { message?: unknown };
     const text = typeof body.message === "string" ? body.message : undefined;
-    return redirectWithToast(request, "/ethical-walls", text ? { type: "error", text } : { type: "error", key: "errors:settingsUpdate" }, { headers });
+    return redirectWithToast(request, "/ethical-walls", text ? { type: "error", text } : { type: "error", key: "errors:settingsUpdate" });
   }
-  return redirectWithToast(request, "/ethical-walls", { type: "success", key: "walls:saved" }, { headers });
+  return redirectWithToast(request, "/ethical-walls", { type: "success", key: "walls:saved" });
 }
 
 export default function EthicalWalls() {

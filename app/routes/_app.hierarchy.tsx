@@ -12,8 +12,8 @@ import { useHydrated } from "../utils/use-hydrated";
 export const handle = { titleKey: "pages.hierarchy" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { settings, headers } = await loadHierarchy(request);
-  return data(settings, { headers });
+  const { settings } = await loadHierarchy(request);
+  return data(settings);
 }
 
 export async function action({ request }: ActionFunctionArgs) {

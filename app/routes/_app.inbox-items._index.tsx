@@ -24,16 +24,16 @@ import { readForm } from "../utils/request-body.server";
 const def = REGISTRY["inbox-items"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { table, headers } = await loadTable(request, def, context);
-  return data({ table, pageTitle: { key: resourceTitleKey(def.key) } }, { headers });
+  const { table } = await loadTable(request, def, context);
+  return data({ table, pageTitle: { key: resourceTitleKey(def.key) } });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   // The table's own posts (layout, columns, striping) carry an intent; the bulk form does not.
   if ((await readForm(request.clone())).has("intent")) return tableAction(request, def);
-  const { api, headers } = await requireUser(request, def.accessKey);
+  const { api } = await requireUser(request, def.accessKey);
   const toast = await runBulkForm(api, await readForm(request), new URL(request.url), await remixI18n.getFixedT(request));
-  return redirectWithToast(request, listUrl(request), toast, { headers });
+  return redirectWithToast(request, listUrl(request), toast);
 }
 
 // A saved column layout changes nothing the loader reads into the page.

@@ -20,7 +20,7 @@ import { readForm } from "../utils/request-body.server";
 export const handle = { titleKey: "pages.inboxItems" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { me, api, headers } = await requireUser(request, "inboxItemAccess");
+  const { me, api } = await requireUser(request, "inboxItemAccess");
   const id = params.id ?? "";
   const card = await loadInboxCard(api, id);
   const email = await loadOriginalEmail(api, id);
@@ -33,7 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     caseOptions = rows.map((r) => ({ id: r.id, label: `${r.case_number} — ${r.name}` }));
   }
   const canChange = allows(me.userRole.inboxItemAccess, "write");
-  return data({ card, email, caseQuery, caseOptions, canChange }, { headers });
+  return data({ card, email, caseQuery, caseOptions, canChange });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

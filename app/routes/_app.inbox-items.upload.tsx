@@ -13,9 +13,9 @@ export const handle = { titleKey: "pages.inboxItems" };
 const MAX_UPLOAD = 50 * 1024 * 1024;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { headers, me } = await requireUser(request, "inboxItemAccess");
+  const { me } = await requireUser(request, "inboxItemAccess");
   if (me.userRole.inboxItemAccess !== "FULL") throw new Response(null, { status: 302, headers: { Location: "/success" } });
-  return data(null, { headers });
+  return data(null);
 }
 
 /** A refused upload: the form again with the reason, and a 4xx status that says so. */

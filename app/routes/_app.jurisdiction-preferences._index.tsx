@@ -17,8 +17,8 @@ import { readForm } from "../utils/request-body.server";
 const def = REGISTRY["jurisdiction-preferences"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [{ table, headers }, order] = await Promise.all([loadTable(request, def, context), loadPreferenceOrder(request)]);
-  return data({ table, ...order, pageTitle: { key: resourceTitleKey(def.key) } }, { headers });
+  const [{ table }, order] = await Promise.all([loadTable(request, def, context), loadPreferenceOrder(request)]);
+  return data({ table, ...order, pageTitle: { key: resourceTitleKey(def.key) } });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -11,9 +11,9 @@ import { requireUser } from "../utils/auth.server";
 export const handle = { titleKey: "pages.profile" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { me, api, headers } = await requireUser(request);
+  const { me, api } = await requireUser(request);
   const [role, analyticsOptOut] = await Promise.all([loadRole(api, me), loadAnalyticsOptOut(api)]);
-  return data({ me, role, analyticsOptOut }, { headers });
+  return data({ me, role, analyticsOptOut });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

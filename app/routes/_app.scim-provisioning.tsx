@@ -24,14 +24,14 @@ interface Settings {
 const PAGE = "/scim-provisioning";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { me, api, headers } = await requireUser(request, "firmAccess");
-  if (!me.isAdmin) return data({ allowed: false as const }, { headers });
+  const { me, api } = await requireUser(request, "firmAccess");
+  if (!me.isAdmin) return data({ allowed: false as const });
   const { data: settings } = await api.json<Settings>("/api/v1/scim");
-  return data({ allowed: true as const, endpoint: `${new URL(request.url).origin}/scim/v2`, ...settings }, { headers });
+  return data({ allowed: true as const, endpoint: `${new URL(request.url).origin}/scim/v2`, ...settings });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { api, headers } = await requireUser(request, "firmAccess");
+  const { api } = await requireUser(request, "firmAccess");
   const form = await readForm(request);
   const intent = form.get("intent");
   try {
@@ -40,25 +40,25 @@ export async function action({ request }: ActionFunctionArgs) {
         method: "POST",
         json: { label: String(form.get("label") ?? "") },
       });
-      return data({ token: made.token, error: undefined }, { headers });
+      return data({ token: made.token, error: undefined });
     }
     if (intent === "revoke") {
       await api.json(`/api/v1/scim/tokens/${encodeURIComponent(String(form.get("id") ?? ""))}`, { method: "DELETE" });
-      return redirectWithToast(request, PAGE, { type: "success", key: "scim.revoked" }, { headers });
+      return redirectWithToast(request, PAGE, { type: "success", key: "scim.revoked" });
     }
     if (intent === "map") {
       for (const [name, value] of form.entries()) {
         if (!name.startsWith("role:") || form.get(`was:${name.slice(5)}`) === value) continue;
         await api.json(`/api/v1/scim/groups/${encodeURIComponent(name.slice(5))}`, { method: "PUT", json: { security_role_id: String(value) || null } });
       }
-      return redirectWithToast(request, PAGE, { type: "success", key: "scim.saved" }, { headers });
+      return redirectWithToast(request, PAGE, { type: "success", key: "scim.saved" });
     }
-    return data({ token: undefined, error: "errors:invalidRequest" }, { status: 400, headers });
+    return data({ token: undefined, error: "errors:invalidRequest" }, { status: 400 });
   } catch (error) {
     // The API's refusal (an empty label, a role above the caller's own, the last administrator) in its words.
     if (error instanceof ApiError && error.status < 500) {
       const fields = Object.values(error.body.fieldErrors ?? {}).flat();
-      return data({ token: undefined, error: [error.body.message, ...fields].filter(Boolean).join(" ") }, { status: error.status, headers });
+      return data({ token: undefined, error: [error.body.message, ...fields].filter(Boolean).join(" ") }, { status: error.status });
     }
     throw error;
   }

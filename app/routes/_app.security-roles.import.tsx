@@ -9,8 +9,8 @@ import { Alert, Anchor, Stack } from "../utils/mantine";
 // because /security-roles/<id> (the role editor) and /<key>/import rank alike.
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { headers } = await requireUser(request, securityRoles.accessKey);
-  return data({ pageTitle: { key: "transfer:import.heading", values: { resource: securityRoles.key } } }, { headers });
+  await requireUser(request, securityRoles.accessKey);
+  return data({ pageTitle: { key: "transfer:import.heading", values: { resource: securityRoles.key } } });
 }
 
 export default function SecurityRolesImport() {

@@ -10,10 +10,10 @@ import { requireUser } from "../utils/auth.server";
 export const handle = { titleKey: "pages.slow" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { me, api, headers } = await requireUser(request, "firmAccess");
+  const { me, api } = await requireUser(request, "firmAccess");
   const allowed = allows(me.userRole.firmAccess, "write");
   const routes = allowed ? (await api.json<SlowRoute[]>("/api/v1/slow-calls")).data : [];
-  return data({ allowed, routes }, { headers });
+  return data({ allowed, routes });
 }
 
 export default function SlowRequests() {

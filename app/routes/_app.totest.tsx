@@ -8,8 +8,8 @@ import { requireUser } from "../utils/auth.server";
 export const handle = { titleKey: "pages.releaseNotes" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { headers } = await requireUser(request, "firmAccess");
-  return data({ releases: readReleaseNotes() }, { headers });
+  await requireUser(request, "firmAccess");
+  return data({ releases: readReleaseNotes() });
 }
 
 export default function ReleaseNotesPage() {

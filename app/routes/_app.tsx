@@ -20,14 +20,14 @@ holdAppCatalogue();
 export async function loader({ request }: LoaderFunctionArgs) {
   // An address with no page is a 404 before it is a reason to sign in.
   if (!routeFor(new URL(request.url).pathname) && !(await readSession(request))) await pageNotFound(request);
-  const { me, api, headers } = await requireUser(request);
+  const { me, api } = await requireUser(request);
   const { parts } = me;
   const firmWords = await firmWordsOf(me, api);
   // A part the firm does not have answers as an address that does not exist (decision 048).
   if (!pathAvailable(new URL(request.url).pathname, parts)) await pageNotFound(request);
   // A page the browser moved to with JavaScript is reported by the browser (usePageViews).
   if (me.analytics && isDocumentRequest(request)) reportPageView(request, api);
-  return data({ me, parts, firmWords }, { headers });
+  return data({ me, parts, firmWords });
 }
 
 // Every navigation to another page or query runs this loader: the signed-in user is asked again.

@@ -9,7 +9,7 @@ import { authorizingDef, systemName } from "../utils/vendor-authorization.server
 // the person lands on the credential's page with a word on how it went.
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, headers } = await requireUser(request);
+  const { api } = await requireUser(request);
   const system = params.system ?? "";
   const def = authorizingDef(system);
   const url = new URL(request.url);
@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const refusedAtVendor = url.searchParams.get("error");
   if (!def || refusedAtVendor) {
     const reason = url.searchParams.get("error_description") ?? refusedAtVendor ?? "";
-    return redirectWithToast(request, back, { type: "error", key: "storage:authorization.refused", values: { ...values, reason } }, { headers });
+    return redirectWithToast(request, back, { type: "error", key: "storage:authorization.refused", values: { ...values, reason } });
   }
   const answered = await call<{ resource: string; id: string }>(api, "/api/v1/dms-authorization/callback", {
     method: "POST",
@@ -26,8 +26,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
   if (answered.ok) {
     const to = `/${answered.data.resource}/${encodeURIComponent(answered.data.id)}`;
-    return redirectWithToast(request, to, { type: "success", key: "storage:authorization.done", values }, { headers });
+    return redirectWithToast(request, to, { type: "success", key: "storage:authorization.done", values });
   }
   const reason = answered.error.body.message ?? `HTTP ${answered.error.status}`;
-  return redirectWithToast(request, back, { type: "error", key: "storage:authorization.refused", values: { ...values, reason } }, { headers });
+  return redirectWithToast(request, back, { type: "error", key: "storage:authorization.refused", values: { ...values, reason } });
 }

@@ -9,16 +9,16 @@ import { authorizingDef, systemName } from "../utils/vendor-authorization.server
 // Nothing is stored here; the callback completes the connection.
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, headers } = await requireUser(request);
+  const { api } = await requireUser(request);
   const def = authorizingDef(params.system ?? "");
   const id = new URL(request.url).searchParams.get("credential") ?? "";
-  if (!def || !id) return redirectWithToast(request, "/dms", { type: "error", key: "errors:notFound" }, { headers });
+  if (!def || !id) return redirectWithToast(request, "/dms", { type: "error", key: "errors:notFound" });
   const asked = await call<{ url: string }>(api, `${def.apiPath}/${encodeURIComponent(id)}/authorization`, { method: "POST", json: {} });
-  if (asked.ok && /^https?:\/\//i.test(asked.data.url)) return redirect(asked.data.url, { headers });
+  if (asked.ok && /^https?:\/\//i.test(asked.data.url)) return redirect(asked.data.url);
   const reason = asked.ok ? "" : apiMessage(asked.error);
   const toast =
     reason.startsWith("errors:") || !reason
       ? { type: "error" as const, key: reason || "errors:somethingWrong" }
       : { type: "error" as const, key: "storage:authorization.refused", values: { system: systemName(def.authorization!.system), reason } };
-  return redirectWithToast(request, `/${def.key}/${encodeURIComponent(id)}`, toast, { headers });
+  return redirectWithToast(request, `/${def.key}/${encodeURIComponent(id)}`, toast);
 }

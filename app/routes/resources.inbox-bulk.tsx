@@ -10,25 +10,22 @@ import { readForm } from "../utils/request-body.server";
 // filters"; POST action=<action>&ids=... runs one batch. Both answer JSON; a refusal of the API
 // (403 for a role that may only read the inbox) comes back as { refused: toast } with its status.
 
-const json = (body: unknown, status: number, headers: Headers) => {
-  headers.set("Cache-Control", "no-store");
-  return Response.json(body, { status, headers });
-};
+const json = (body: unknown, status: number) => Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
 
 const refusal = (key: string, status: number): Refusal => ({ refused: { type: "error", key }, status });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { api, headers } = await requireUser(request, "inboxItemAccess");
+  const { api } = await requireUser(request, "inboxItemAccess");
   const found = await fetchMatchingIds(api, new URL(request.url));
-  return json(found, isRefusal(found) ? found.status : 200, headers);
+  return json(found, isRefusal(found) ? found.status : 200);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { api, headers } = await requireUser(request, "inboxItemAccess");
+  const { api } = await requireUser(request, "inboxItemAccess");
   const form = await readForm(request);
   const action = form.get(BULK_FIELDS.action);
   const ids = [...new Set(form.getAll(BULK_FIELDS.ids).map(String).filter(Boolean))];
-  if (!isInboxBulkAction(action) || ids.length === 0 || ids.length > BULK_BATCH) return json(refusal("errors:somethingWrong", 400), 400, headers);
+  if (!isInboxBulkAction(action) || ids.length === 0 || ids.length > BULK_BATCH) return json(refusal("errors:somethingWrong", 400), 400);
   const outcome = await postBulk(api, action, ids);
-  return json(outcome, isRefusal(outcome) ? outcome.status : 200, headers);
+  return json(outcome, isRefusal(outcome) ? outcome.status : 200);
 }

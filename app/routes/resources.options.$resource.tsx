@@ -8,10 +8,9 @@ import { requireUser } from "../utils/auth.server";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const source = referenceSource(params.resource);
   if (!source) throw data({ key: "errors:notFound" }, { status: 404 });
-  const { api, headers } = await requireUser(request);
+  const { api } = await requireUser(request);
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
   const found = await searchOptions(api, source, { q, max: TYPEAHEAD_OPTIONS });
-  headers.set("Cache-Control", "no-store");
   // Plain JSON: the pickers read it with fetch while the user types.
-  return Response.json(found, { headers });
+  return Response.json(found, { headers: { "Cache-Control": "no-store" } });
 }

@@ -9,8 +9,8 @@ import { readForm } from "../utils/request-body.server";
 // identity keeps next as JSON (decision 122). Pages drawn as documents are reported by their loader.
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { me, api, headers } = await requireUser(request);
-  headers.set("Cache-Control", "no-store");
+  const { me, api } = await requireUser(request);
+  const headers = { "Cache-Control": "no-store" };
   const form = await readForm(request);
   const path = String(form.get(PAGE_VIEW_FIELDS.path) ?? "");
   const distinctId = String(form.get(PAGE_VIEW_FIELDS.distinctId) ?? "");

@@ -196,8 +196,6 @@ export interface SignedIn {
   auth: AuthSession;
   me: Me;
   api: ApiClient;
-  /** Set-Cookie to pass on when the tokens were refreshed during this request. */
-  headers: Headers;
 }
 
 /**
@@ -206,7 +204,6 @@ export interface SignedIn {
  */
 export async function requireUser(request: Request, accessKey: AccessKey | null = null): Promise<SignedIn> {
   let auth = await readSession(request);
-  const headers = new Headers();
   if (!auth) {
     const url = new URL(request.url);
     throw redirect(`/?from=${encodeURIComponent(url.pathname + url.search)}`);
@@ -215,9 +212,8 @@ export async function requireUser(request: Request, accessKey: AccessKey | null 
     const next = await refreshed(auth);
     if (!next) throw await sessionExpired(request);
     auth = next;
-    const cookie = await writeSession(request, auth);
-    headers.append("Set-Cookie", cookie);
-    sessionRefreshed(cookie);
+    // The console server sends it with whatever this request answers (decision 142).
+    sessionRefreshed(await writeSession(request, auth));
   }
   const api = clientFor(request, auth);
   let me: Me;
@@ -228,6 +224,6 @@ export async function requireUser(request: Request, accessKey: AccessKey | null 
     if (unreachable(error)) throw apiAwayPage();
     throw error;
   }
-  if (!canOpen(me.userRole, accessKey)) throw redirect("/success", { headers });
-  return { auth, me, api, headers };
+  if (!canOpen(me.userRole, accessKey)) throw redirect("/success");
+  return { auth, me, api };
 }

@@ -15,10 +15,10 @@ export interface NotFoundData {
  */
 export async function notFoundAnswer(request: Request) {
   const route = routeFor(new URL(request.url).pathname);
-  const headers = route ? (await requireUser(request, route.accessKey)).headers : undefined;
+  if (route) await requireUser(request, route.accessKey);
   const signedIn = Boolean(route || (await readSession(request)));
   const body: NotFoundData = { notFound: true, home: signedIn ? "/dashboard" : "/login" };
-  return data(body, { status: 404, headers });
+  return data(body, { status: 404 });
 }
 
 /** Ends a loader or action with the 404 page, shown by the route's error boundary. */

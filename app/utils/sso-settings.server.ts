@@ -45,24 +45,24 @@ const FORM_FIELDS = [
 ] as const;
 
 export async function loadSsoSettings(request: Request) {
-  const { me, api, headers } = await requireUser(request, "firmAccess");
+  const { me, api } = await requireUser(request, "firmAccess");
   const { data: settings } = await api.json<SsoSettings>("/api/v1/firm/sso");
-  return data({ settings, canEdit: allows(me.userRole.firmAccess, "write") }, { headers });
+  return data({ settings, canEdit: allows(me.userRole.firmAccess, "write") });
 }
 
 export async function saveSsoSettings(request: Request) {
-  const { api, headers } = await requireUser(request, "firmAccess");
+  const { api } = await requireUser(request, "firmAccess");
   const form = await readForm(request);
   const values = Object.fromEntries(FORM_FIELDS.map((name) => [name, String(form.get(name) ?? "")]));
   const response = await api.raw("/api/v1/firm/sso", { method: "PUT", json: values }).catch((error: unknown) => {
     if (error instanceof ApiError) return null;
     throw error;
   });
-  if (response?.ok) return redirectWithToast(request, "/single-sign-on", { type: "success", key: "firm:saved" }, { headers });
+  if (response?.ok) return redirectWithToast(request, "/single-sign-on", { type: "success", key: "firm:saved" });
   const error = response ? await errorOf(response, "/api/v1/firm/sso") : null;
   // What was typed stays on the form, with the API's reasons beside the fields.
   return data(
     { values, error: error?.body.message ?? "errors:settingsUpdate", fieldErrors: error?.body.fieldErrors ?? {} },
-    { status: error && error.status < 500 ? error.status : 503, headers },
+    { status: error && error.status < 500 ? error.status : 503 },
   );
 }

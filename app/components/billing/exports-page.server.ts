@@ -26,23 +26,20 @@ const lastMonth = () => {
 };
 
 export async function exportsPageData(request: Request) {
-  const { me, api, headers } = await requireUser(request, billing.accessKey);
+  const { me, api } = await requireUser(request, billing.accessKey);
   const [settings, clients, matters] = await Promise.all([
     api.json<BillingSettings>("/api/v1/billing/settings"),
     api.json<{ id: string; name: string }[]>("/api/v1/client/search?max=100&sort=name"),
     api.json<{ id: string; name: string }[]>("/api/v1/matter/search?max=100&sort=name"),
   ]);
-  return data(
-    {
-      settings: settings.data,
-      canChange: settings.data.can_change && allows(me.userRole[billing.accessKey], "write"),
-      clients: clients.data.map((c) => ({ value: c.id, label: c.name })),
-      matters: matters.data.map((m) => ({ value: m.id, label: m.name })),
-      period: lastMonth(),
-      pageTitle: { key: "resources:billing.exports.title" },
-    },
-    { headers },
-  );
+  return data({
+    settings: settings.data,
+    canChange: settings.data.can_change && allows(me.userRole[billing.accessKey], "write"),
+    clients: clients.data.map((c) => ({ value: c.id, label: c.name })),
+    matters: matters.data.map((m) => ({ value: m.id, label: m.name })),
+    period: lastMonth(),
+    pageTitle: { key: "resources:billing.exports.title" },
+  });
 }
 
 /** "Partner=6" lines into minutes per title; a line that is not one is left out. */
@@ -56,7 +53,7 @@ export function minutesOf(text: string): Record<string, number> {
 }
 
 export async function exportsPageAction(request: Request) {
-  const { api, headers } = await requireUser(request, billing.accessKey);
+  const { api } = await requireUser(request, billing.accessKey);
   const form = await readForm(request);
   try {
     await api.json("/api/v1/billing/settings", {
@@ -69,9 +66,9 @@ export async function exportsPageAction(request: Request) {
     });
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
-    return redirectWithToast(request, EXPORTS_PATH, { type: "error", key: "errors:settingsUpdate" }, { headers });
+    return redirectWithToast(request, EXPORTS_PATH, { type: "error", key: "errors:settingsUpdate" });
   }
-  return redirectWithToast(request, EXPORTS_PATH, { type: "success", key: "resources:billing.exports.saved" }, { headers });
+  return redirectWithToast(request, EXPORTS_PATH, { type: "success", key: "resources:billing.exports.saved" });
 }
 
 /** A download from the API, or back to the page with what went wrong ('Cost Code required'). */

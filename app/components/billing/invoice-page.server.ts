@@ -28,34 +28,31 @@ export interface InvoiceRecord {
 }
 
 export async function invoicePageData(request: Request, id: string) {
-  const { me, api, headers } = await requireUser(request, billing.accessKey);
+  const { me, api } = await requireUser(request, billing.accessKey);
   const [invoice, lines] = await Promise.all([
     api.json<InvoiceRecord>(`${billing.apiPath}/${q(id)}`),
     api.json<InvoiceLines>(`${billing.apiPath}/${q(id)}/lines`),
   ]);
   const paidReturn = new URL(request.url).searchParams.get("paid") === "1";
-  return data(
-    {
-      invoice: invoice.data,
-      lines: lines.data.lines,
-      canPay: lines.data.can_pay && allows(me.userRole[billing.accessKey], "write"),
-      // Back from the provider before its webhook arrived: the page says the payment is on its way.
-      paymentPending: paidReturn && invoice.data.status === "OPEN",
-      pageTitle: { key: "resources:billing.page.title", values: { number: invoice.data.number } },
-    },
-    { headers },
-  );
+  return data({
+    invoice: invoice.data,
+    lines: lines.data.lines,
+    canPay: lines.data.can_pay && allows(me.userRole[billing.accessKey], "write"),
+    // Back from the provider before its webhook arrived: the page says the payment is on its way.
+    paymentPending: paidReturn && invoice.data.status === "OPEN",
+    pageTitle: { key: "resources:billing.page.title", values: { number: invoice.data.number } },
+  });
 }
 
 export async function invoicePageAction(request: Request, id: string) {
-  const { api, headers } = await requireUser(request, billing.accessKey);
+  const { api } = await requireUser(request, billing.accessKey);
   try {
     const { data: answer } = await api.json<{ url: string }>(`${billing.apiPath}/${q(id)}/pay`, { method: "POST" });
-    return redirect(answer.url, { headers });
+    return redirect(answer.url);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     // 'ClientPay Service error' from the API, or why nothing is due; said on the invoice's page.
     const key = error.status === 409 ? "errors:invoiceNotDue" : error.status === 403 ? "errors:forbidden" : "errors:clientPay";
-    return redirectWithToast(request, invoicePath(id), { type: "error", key }, { headers });
+    return redirectWithToast(request, invoicePath(id), { type: "error", key });
   }
 }

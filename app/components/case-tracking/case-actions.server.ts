@@ -21,9 +21,9 @@ export async function backToCase(request: Request, caseId: string, signedIn: Sig
     await call();
   } catch (error) {
     if (error instanceof ApiError && (error.status === 409 || error.status === 400)) {
-      return redirectWithToast(request, casePath(caseId), { type: "error", text: error.body.message ?? "" }, { headers: signedIn.headers });
+      return redirectWithToast(request, casePath(caseId), { type: "error", text: error.body.message ?? "" });
     }
     throw error;
   }
-  return redirectWithToast(request, casePath(caseId), { type: "success", key: doneKey }, { headers: signedIn.headers });
+  return redirectWithToast(request, casePath(caseId), { type: "success", key: doneKey });
 }

@@ -41,7 +41,7 @@ function pickersFor(fields: FieldDef[], values: Record<string, unknown>, narrow:
 }
 
 export async function recordPageData(request: Request, key: string | undefined, id: string | undefined) {
-  const { def, canWrite, api, headers, auth: _auth, ...rest } = await openRecordPage(request, key, id);
+  const { def, canWrite, api, auth: _auth, ...rest } = await openRecordPage(request, key, id);
   const record = await readRecord(api, def, rest.id);
   const references = def.fields.filter((f) => isReferenceKind(f) && f.reference && f.name in record);
   const editing = canWrite && new URL(request.url).searchParams.has("edit");
@@ -55,21 +55,18 @@ export async function recordPageData(request: Request, key: string | undefined, 
   ]);
   const title = String(record[def.titleField] ?? rest.id);
   const authorization = !editing && def.authorization ? await authorizationStatus(api, def, rest.id) : null;
-  return data(
-    {
-      resourceKey: def.key,
-      record,
-      authorization,
-      titles,
-      canWrite,
-      editing,
-      pickers,
-      sections,
-      title,
-      pageTitle: { key: "wizard:detailTitle", values: { resource: def.key, title } },
-    },
-    { headers },
-  );
+  return data({
+    resourceKey: def.key,
+    record,
+    authorization,
+    titles,
+    canWrite,
+    editing,
+    pickers,
+    sections,
+    title,
+    pageTitle: { key: "wizard:detailTitle", values: { resource: def.key, title } },
+  });
 }
 
 /** The changed fields, ready for the API, and the fields that cannot be emptied through it. */
@@ -90,14 +87,14 @@ function changesOf(def: ResourceDef, fields: FieldDef[], value: Row, record: Row
 }
 
 async function saveRecord(request: Request, formData: FormData, opened: Awaited<ReturnType<typeof openRecordPage>>) {
-  const { def, id, api, headers } = opened;
+  const { def, id, api } = opened;
   const record = await readRecord(api, def, id);
   const fields = editFields(def, record);
   const schema = schemaFor(def, fields, id);
   const intent = String(formData.get(INTENT_FIELD) ?? "save");
   const posted = Object.fromEntries(fields.map((f) => [f.name, f.kind === "references" ? formData.getAll(f.name) : formData.get(f.name)]));
   const answer = async (result: SubmissionResult<string[]>, narrow: Record<string, string> = {}) =>
-    data({ edit: { result, pickers: await pickerData(api, pickersFor(fields, posted, narrow)) } }, { headers });
+    data({ edit: { result, pickers: await pickerData(api, pickersFor(fields, posted, narrow)) } });
 
   if (intent.startsWith("narrow:")) {
     const field = intent.slice("narrow:".length);
@@ -107,10 +104,10 @@ async function saveRecord(request: Request, formData: FormData, opened: Awaited<
   if (submission.status !== "success") return answer(submission.reply());
   const { changes, cannotClear } = changesOf(def, fields, submission.value as Row, record);
   if (cannotClear.length) return answer(submission.reply({ fieldErrors: Object.fromEntries(cannotClear.map((f) => [f, ["errors:cannotClear"]])) }));
-  if (Object.keys(changes).length === 0) return redirectWithToast(request, detailPath(def, id), { type: "info", key: "wizard:noChanges" }, { headers });
+  if (Object.keys(changes).length === 0) return redirectWithToast(request, detailPath(def, id), { type: "info", key: "wizard:noChanges" });
 
   const saved = await updateRecord(api, def, id, changes);
-  if (saved.ok) return redirectWithToast(request, detailPath(def, id), { type: "success", key: "wizard:saved" }, { headers });
+  if (saved.ok) return redirectWithToast(request, detailPath(def, id), { type: "success", key: "wizard:saved" });
   const fieldErrors: Record<string, string[]> = {};
   for (const [key, messages] of Object.entries(saved.error.body.fieldErrors ?? {})) (fieldErrors[inputOf(key)] ??= []).push(...messages);
   const known = Object.keys(fieldErrors).every((f) => fields.some((field) => field.name === f));
@@ -125,12 +122,12 @@ async function saveRecord(request: Request, formData: FormData, opened: Awaited<
 
 /** Signs in to the system the record names and lists its root: what works and what does not, step by step. */
 async function testConnection(opened: Awaited<ReturnType<typeof openRecordPage>>) {
-  const { def, id, api, headers } = opened;
+  const { def, id, api } = opened;
   const tried = await call<ConnectionReport>(api, `${def.apiPath}/${encodeURIComponent(id)}/test-connection`, { method: "POST" });
   const connection: ConnectionReport = tried.ok
     ? tried.data
     : { ok: false, steps: [{ step: "storage:connection.prepare", ok: false, detail: apiMessage(tried.error) }] };
-  return data({ connection }, { headers });
+  return data({ connection });
 }
 
 /** Whether the credential is connected to the vendor that needs a person's approval; null when the API cannot say. */
@@ -146,21 +143,21 @@ async function authorizationStatus(api: Awaited<ReturnType<typeof openRecordPage
 }
 
 async function removeRecord(request: Request, opened: Awaited<ReturnType<typeof openRecordPage>>) {
-  const { def, id, api, headers } = opened;
+  const { def, id, api } = opened;
   const removed = await deleteRecord(api, def, id);
-  if (removed.ok) return redirectWithToast(request, `/${def.key}`, { type: "success", key: "wizard:deleted", values: { resource: def.key } }, { headers });
+  if (removed.ok) return redirectWithToast(request, `/${def.key}`, { type: "success", key: "wizard:deleted", values: { resource: def.key } });
   // A dependency refusal (409) carries the API's reason, which is what the user needs to read.
   const text = apiMessage(removed.error);
   const toast = text.startsWith("errors:") ? { type: "error" as const, key: text } : { type: "error" as const, text };
-  return redirectWithToast(request, detailPath(def, id), toast, { headers });
+  return redirectWithToast(request, detailPath(def, id), toast);
 }
 
 export async function recordPageAction(request: Request, key: string | undefined, id: string | undefined) {
   const opened = await openRecordPage(request, key, id);
-  if (!opened.canWrite) throw redirect("/success", { headers: opened.headers });
+  if (!opened.canWrite) throw redirect("/success");
   const formData = await readForm(request);
   const intent = formData.get(INTENT_FIELD);
-  if (intent === "delete") return data({ confirmDelete: true as const }, { headers: opened.headers });
+  if (intent === "delete") return data({ confirmDelete: true as const });
   if (intent === "confirm-delete") return removeRecord(request, opened);
   if (intent === "test-connection" && opened.def.testConnection) return testConnection(opened);
   return saveRecord(request, formData, opened);

@@ -36,12 +36,12 @@ async function templateOptions(api: SignedIn["api"]): Promise<TemplateOption[]> 
 }
 
 export async function firmSettingsData(request: Request, page: FirmSettingsPage) {
-  const { me, api, headers } = await requireUser(request, "firmAccess");
+  const { me, api } = await requireUser(request, "firmAccess");
   const listsTemplates = fieldsOf(page).some((f) => f.source === "templates");
   const [{ data: firm }, templates] = await Promise.all([api.json<FirmRecord>("/api/v1/firm"), listsTemplates ? templateOptions(api) : []]);
   // The zones come from the server so that both renders list the same ones, the stored one included.
   const timeZones = TIME_ZONES.includes(firm.default_time_zone) ? TIME_ZONES : [firm.default_time_zone, ...TIME_ZONES];
-  return data({ firm, templates, timeZones, canEdit: allows(me.userRole.firmAccess, "write") }, { headers });
+  return data({ firm, templates, timeZones, canEdit: allows(me.userRole.firmAccess, "write") });
 }
 
 /** The toast of a failed firm save: the API's own text when it sent one, else the catalogue's. */
@@ -52,12 +52,11 @@ export function firmSaveFailure(error: ApiError): Toast {
   return { type: "error", text };
 }
 
-const failed = (request: Request, page: FirmSettingsPage, key: string, headers: Headers) =>
-  redirectWithToast(request, page.path, { type: "error", key }, { headers });
+const failed = (request: Request, page: FirmSettingsPage, key: string) => redirectWithToast(request, page.path, { type: "error", key });
 
-async function saveSettings(request: Request, page: FirmSettingsPage, formData: FormData, { api, headers }: SignedIn) {
+async function saveSettings(request: Request, page: FirmSettingsPage, formData: FormData, { api }: SignedIn) {
   const submission = parseFirmForm(formData, page);
-  if (submission.status !== "success") return data({ result: submission.reply() }, { headers });
+  if (submission.status !== "success") return data({ result: submission.reply() });
   try {
     // The PUT takes the whole record: what the form does not show is carried over as stored.
     const { data: firm } = await api.json<FirmRecord>("/api/v1/firm");
@@ -66,37 +65,37 @@ async function saveSettings(request: Request, page: FirmSettingsPage, formData: 
     if (response.ok) {
       // The sign-in page shows the new branding and sign-on type at once, not in half a minute.
       forgetBranding();
-      return redirectWithToast(request, page.path, { type: "success", key: "firm:saved" }, { headers });
+      return redirectWithToast(request, page.path, { type: "success", key: "firm:saved" });
     }
     const error = await errorOf(response, path);
     const fieldErrors: Record<string, string[]> = {};
     for (const [key, messages] of Object.entries(error.body.fieldErrors ?? {})) (fieldErrors[inputOf(key)] ??= []).push(...messages);
     const onForm = Object.keys(fieldErrors).length > 0 && Object.keys(fieldErrors).every((name) => fieldsOf(page).some((f) => f.name === name));
-    if (error.status === 400 && onForm) return data({ result: submission.reply({ fieldErrors }) }, { headers });
+    if (error.status === 400 && onForm) return data({ result: submission.reply({ fieldErrors }) });
     // Spec §8: the failure is logged, and its own text, when it has one, is what the user reads.
     logger("console").error({ status: error.status, apiMessage: error.body.message ?? "" }, "saving the firm failed");
-    return redirectWithToast(request, page.path, firmSaveFailure(error), { headers });
+    return redirectWithToast(request, page.path, firmSaveFailure(error));
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return redirectWithToast(request, page.path, firmSaveFailure(error), { headers });
+    return redirectWithToast(request, page.path, firmSaveFailure(error));
   }
 }
 
-async function uploadLogo(request: Request, formData: FormData, { api, headers }: SignedIn) {
+async function uploadLogo(request: Request, formData: FormData, { api }: SignedIn) {
   const page = FIRM_INFORMATION_PAGE;
   const file = formData.get("logo");
   const bytes = file && typeof file !== "string" ? Buffer.from(await file.arrayBuffer()) : null;
-  if (!bytes || bytes.length === 0 || bytes.length >= MAX_LOGO_BYTES || !isPng(bytes)) return failed(request, page, "errors:imageUpload", headers);
+  if (!bytes || bytes.length === 0 || bytes.length >= MAX_LOGO_BYTES || !isPng(bytes)) return failed(request, page, "errors:imageUpload");
   const response = await api.raw("/api/v1/firm/logo.png", { method: "PUT", body: bytes, contentType: "image/png" }).catch(unlessUnreachable);
-  if (!response?.ok) return failed(request, page, "errors:imageUpload", headers);
-  return redirectWithToast(request, page.path, { type: "success", key: "firm:logo.saved" }, { headers });
+  if (!response?.ok) return failed(request, page, "errors:imageUpload");
+  return redirectWithToast(request, page.path, { type: "success", key: "firm:logo.saved" });
 }
 
 export async function firmSettingsAction(request: Request, page: FirmSettingsPage) {
   const signedIn = await requireUser(request, "firmAccess");
-  if (!allows(signedIn.me.userRole.firmAccess, "write")) throw redirect("/success", { headers: signedIn.headers });
+  if (!allows(signedIn.me.userRole.firmAccess, "write")) throw redirect("/success");
   // An oversized upload is refused before it is read into memory.
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_LOGO_BYTES + 64 * 1024) return failed(request, page, "errors:imageUpload", signedIn.headers);
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_LOGO_BYTES + 64 * 1024) return failed(request, page, "errors:imageUpload");
   const formData = await readForm(request);
   // The logo has its form on the firm information page only.
   if (formData.get("intent") === LOGO_INTENT && page === FIRM_INFORMATION_PAGE) return uploadLogo(request, formData, signedIn);

@@ -31,7 +31,7 @@ export async function importing(request: Request, key: string | undefined) {
   const def = key ? findResource(key) : undefined;
   if (!def || !isImportable(def)) return pageNotFound(request);
   const signedIn = await requireUser(request, def.accessKey);
-  if (signedIn.me.userRole[def.accessKey] !== "FULL") throw redirect("/success", { headers: signedIn.headers });
+  if (signedIn.me.userRole[def.accessKey] !== "FULL") throw redirect("/success");
   return { def, ...signedIn };
 }
 
@@ -89,7 +89,7 @@ async function readForm(request: Request): Promise<FormData> {
 }
 
 /** Sends the uploaded file to the API: a started job redirects to its progress. */
-export async function submitImport(request: Request, api: ApiClient, def: ResourceDef, headers: Headers): Promise<Response | ImportActionData> {
+export async function submitImport(request: Request, api: ApiClient, def: ResourceDef): Promise<Response | ImportActionData> {
   let form: FormData;
   try {
     form = await readForm(request);
@@ -100,20 +100,14 @@ export async function submitImport(request: Request, api: ApiClient, def: Resour
   const kept = form.get("file");
   const t = await remixI18n.getFixedT(request);
   try {
-    return await passOn(form, api, def, headers, (field) => columnLabel(t, def, field));
+    return await passOn(form, api, def, (field) => columnLabel(t, def, field));
   } finally {
     if (kept && typeof kept === "object" && "remove" in kept && typeof kept.remove === "function")
       await (kept.remove as () => Promise<void>)().catch(() => undefined);
   }
 }
 
-async function passOn(
-  form: FormData,
-  api: ApiClient,
-  def: ResourceDef,
-  headers: Headers,
-  label: (field: string) => string,
-): Promise<Response | ImportActionData> {
+async function passOn(form: FormData, api: ApiClient, def: ResourceDef, label: (field: string) => string): Promise<Response | ImportActionData> {
   const submission = parseWithZod(form, { schema: importFormSchema });
   // The reply never carries the file back: it is a handle on a file about to be deleted.
   const hideFields = ["file"];
@@ -129,7 +123,7 @@ async function passOn(
     contentType: "text/plain; charset=utf-8",
   });
   const body = (await response.json().catch(() => ({}))) as Partial<ImportJobReport & ImportConfirmation> & { fieldErrors?: Record<string, string[]> };
-  if (response.status === 202 && body.id) return redirect(`/${def.key}/import?job=${encodeURIComponent(body.id)}`, { headers });
+  if (response.status === 202 && body.id) return redirect(`/${def.key}/import?job=${encodeURIComponent(body.id)}`);
   if (response.ok && body.confirmationRequired) return { lastResult: submission.reply({ hideFields }), confirmation: body.message };
   return { lastResult: submission.reply({ hideFields, fieldErrors: { file: [refusal(body, label)] } }) };
 }

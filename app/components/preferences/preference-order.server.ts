@@ -23,7 +23,7 @@ export async function loadPreferenceOrder(request: Request) {
 }
 
 export async function savePreferenceOrder(request: Request) {
-  const { api, headers } = await requireUser(request, def.accessKey);
+  const { api } = await requireUser(request, def.accessKey);
   const form = await readForm(request);
   const ids = form.getAll("ids").map(String);
   const order = movedInOrder(ids, String(form.get("intent") ?? REORDER_INTENT));
@@ -32,7 +32,7 @@ export async function savePreferenceOrder(request: Request) {
   } catch (error) {
     // Spec §8: a refused order (another firm's record, a role that may not) says 'Error while updating order'.
     if (!(error instanceof ApiError)) throw error;
-    return redirectWithToast(request, PAGE, { type: "error", key: "errors:updatingOrder" }, { headers });
+    return redirectWithToast(request, PAGE, { type: "error", key: "errors:updatingOrder" });
   }
-  return redirectWithToast(request, PAGE, { type: "success", key: "resources:jurisdiction-preferences.order.saved" }, { headers });
+  return redirectWithToast(request, PAGE, { type: "success", key: "resources:jurisdiction-preferences.order.saved" });
 }

@@ -64,9 +64,9 @@ export async function isAnalyticsForm(request: Request): Promise<boolean> {
 }
 
 export async function saveAnalyticsOptOut(request: Request) {
-  const { api, headers } = await requireUser(request);
+  const { api } = await requireUser(request);
   const form = await readForm(request);
   // Whether page views are reported comes with the user, whom every page asks for: the next page follows the choice.
   await api.json("/api/v1/preferences/analytics", { method: "PUT", json: { value: { optOut: form.get("optOut") === "on" } } });
-  return redirectWithToast(request, "/profile", { type: "success", key: "profile.analytics.saved" }, { headers });
+  return redirectWithToast(request, "/profile", { type: "success", key: "profile.analytics.saved" });
 }

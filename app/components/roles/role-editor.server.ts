@@ -94,40 +94,40 @@ function firstStepErrors(values: RoleValues): Record<string, string[]> {
 const blankRole = (): RoleValues => valuesOfMessage({});
 
 export async function loadRoleEditor(request: Request, id: string | null) {
-  const { me, api, headers } = await requireUser(request, securityRoles.accessKey);
+  const { me, api } = await requireUser(request, securityRoles.accessKey);
   const canWrite = me.userRole.firmAccess === "FULL";
-  if (!id && !canWrite) throw redirect("/success", { headers });
+  if (!id && !canWrite) throw redirect("/success");
   const role = id ? await readRole(api, id) : null;
   const values = role ? valuesOfMessage(role) : blankRole();
   const fixed = role ? isAdminRole({ name: values.name, is_system_defined: Boolean(role.isSystemDefined) }) : false;
   const pageTitle = id
     ? { key: "wizard:detailTitle", values: { resource: securityRoles.key, title: values.name } }
     : { key: "wizard:newTitle", values: { resource: securityRoles.key } };
-  return data({ editor: await editorData(api, id, values, fixed, canWrite), pageTitle }, { headers });
+  return data({ editor: await editorData(api, id, values, fixed, canWrite), pageTitle });
 }
 
 /** Save (create or update), search the users without JavaScript, or delete in two steps. */
 export async function roleEditorAction(request: Request, id: string | null) {
-  const { me, api, headers } = await requireUser(request, securityRoles.accessKey);
-  if (me.userRole.firmAccess !== "FULL") throw redirect("/success", { headers });
+  const { me, api } = await requireUser(request, securityRoles.accessKey);
+  if (me.userRole.firmAccess !== "FULL") throw redirect("/success");
   const form = await readForm(request);
   const intent = String(form.get(INTENT_FIELD) ?? "save");
 
-  if (id && intent === "delete") return data({ confirmDelete: true as const }, { headers });
+  if (id && intent === "delete") return data({ confirmDelete: true as const });
   if (id && intent === "confirm-delete") {
     const response = await api.raw(apiRolePath(id), { method: "DELETE" });
     if (!response.ok) {
       const error = await errorOf(response, apiRolePath(id));
-      return redirectWithToast(request, rolePath(id), { type: "error", text: apiMessage(error) }, { headers });
+      return redirectWithToast(request, rolePath(id), { type: "error", text: apiMessage(error) });
     }
     forgetSignedInUsers();
-    return redirectWithToast(request, LIST, { type: "success", key: "wizard:deleted", values: { resource: securityRoles.key } }, { headers });
+    return redirectWithToast(request, LIST, { type: "success", key: "wizard:deleted", values: { resource: securityRoles.key } });
   }
 
   const values = valuesOfForm(form);
   const answer = async (errors: { fieldErrors?: Record<string, string[]>; formError?: string } = {}, query?: string, step = 0) =>
     // A fresh key draws the form again from what the server read back, as without JavaScript.
-    data({ editor: await editorData(api, id, values, false, true, query, step), ...errors, formKey: randomUUID() }, { headers });
+    data({ editor: await editorData(api, id, values, false, true, query, step), ...errors, formKey: randomUUID() });
   if (intent === `narrow:${USERS}`) return answer({}, String(form.get(`pick.${USERS}`) ?? ""));
   // A new role's steps: on to the rights once the first step holds, back to it at any time.
   if (!id && intent === "next") {
@@ -147,13 +147,13 @@ export async function roleEditorAction(request: Request, id: string | null) {
     // Users of this console follow the change on their next page, not a few seconds later.
     forgetSignedInUsers();
     const toast = id ? { key: "wizard:saved" } : { key: "wizard:created", values: { resource: securityRoles.key } };
-    return redirectWithToast(request, rolePath(String(saved.id)), { type: "success", ...toast }, { headers });
+    return redirectWithToast(request, rolePath(String(saved.id)), { type: "success", ...toast });
   }
   const error = await errorOf(response, apiRolePath(id ?? undefined));
   // The Administrator role is only ever shown: a refused post to it draws it as stored.
   const stored = id ? await readRole(api, id) : null;
   if (stored && isAdminRole({ name: String(stored.name), is_system_defined: Boolean(stored.isSystemDefined) })) {
-    return data({ editor: await editorData(api, id, valuesOfMessage(stored), true, true), formError: apiMessage(error), formKey: randomUUID() }, { headers });
+    return data({ editor: await editorData(api, id, valuesOfMessage(stored), true, true), formError: apiMessage(error), formKey: randomUUID() });
   }
   const fieldErrors = Object.fromEntries(Object.entries(error.body.fieldErrors ?? {}).filter(([field]) => field === "name" || field === USERS));
   // A refused new role is drawn at its first step, where the name (the usual reason: taken) is.

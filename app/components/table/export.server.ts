@@ -21,7 +21,7 @@ async function defaultName(resourceKey: string, firmId: number): Promise<string>
 export async function exportList(request: Request, key: string) {
   const def = findResource(key);
   if (!def) return pageNotFound(request);
-  const { api, headers, me } = await requireUser(request, def.accessKey);
+  const { api, me } = await requireUser(request, def.accessKey);
   const url = new URL(request.url);
   // The API applies the role's field permissions; here every declared column may be named.
   const columns = tableColumns(def, () => true);
@@ -34,7 +34,7 @@ export async function exportList(request: Request, key: string) {
   // A link without a name gets the default one; a name the user emptied is refused, as the spec asks.
   const given = url.searchParams.get("filename");
   const filename = given === null ? await defaultName(def.key, me.firmId) : safeFilename(given);
-  if (!filename) return redirectWithToast(request, back, { type: "error", key: "table:filenameRequired" }, { headers });
+  if (!filename) return redirectWithToast(request, back, { type: "error", key: "table:filenameRequired" });
 
   const query = apiExportQuery(state);
   // Without a sort of its own, the API's default order applies (it leaves out fields the role cannot read).
@@ -43,10 +43,9 @@ export async function exportList(request: Request, key: string) {
     if (error instanceof ApiError) return null;
     throw error;
   });
-  if (!response?.ok || !response.body) return redirectWithToast(request, back, { type: "error", key: "errors:tableExport" }, { headers });
+  if (!response?.ok || !response.body) return redirectWithToast(request, back, { type: "error", key: "errors:tableExport" });
 
-  headers.set("Content-Type", "text/csv; charset=utf-8");
-  headers.set("Content-Disposition", attachmentHeader(filename));
-  headers.set("Cache-Control", "no-store");
-  return new Response(response.body, { headers });
+  return new Response(response.body, {
+    headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": attachmentHeader(filename), "Cache-Control": "no-store" },
+  });
 }

@@ -30,17 +30,17 @@ function parseJson(text: FormDataEntryValue | null): unknown {
  * switch (data for the page's fetcher, a redirect when the form was posted without JavaScript).
  */
 export async function tableAction(request: Request, def: ResourceDef) {
-  const { me, api, headers } = await requireUser(request, def.accessKey);
+  const { me, api } = await requireUser(request, def.accessKey);
   const form = await readForm(request);
   const back = listUrl(request);
-  const failed = () => redirectWithToast(request, back, { type: "error", key: "errors:settingsUpdate" }, { headers });
+  const failed = () => redirectWithToast(request, back, { type: "error", key: "errors:settingsUpdate" });
 
   switch (form.get("intent")) {
     case TABLE_INTENTS.layout: {
       const layout = tableLayoutSchema.safeParse(parseJson(form.get("layout")));
-      if (!layout.success) return data({ ok: false }, { status: 400, headers });
+      if (!layout.success) return data({ ok: false }, { status: 400 });
       const ok = await saveLayout(api, def.key, layout.data);
-      return data({ ok }, { status: ok ? 200 : 502, headers });
+      return data({ ok }, { status: ok ? 200 : 502 });
     }
     case TABLE_INTENTS.columns: {
       const visible = form.getAll("visible").map(String);
@@ -50,20 +50,20 @@ export async function tableAction(request: Request, def: ResourceDef) {
         visible,
       );
       if (!(await saveLayout(api, def.key, layout))) return failed();
-      throw redirect(back, { headers });
+      throw redirect(back);
     }
     case TABLE_INTENTS.resetLayout: {
       if (!(await resetLayout(api, def.key))) return failed();
-      throw redirect(back, { headers });
+      throw redirect(back);
     }
     case TABLE_INTENTS.striped: {
       const prefs = me.userRole.firmAccess === "FULL" ? await readWebPreferences(api) : null;
       const saved = prefs !== null && (await saveWebPreferences(api, { ...prefs, tableStriped: form.get("striped") === "on" }));
       if (!saved) return failed();
-      if (form.get("back")) throw redirect(back, { headers });
-      return data({ ok: true }, { headers });
+      if (form.get("back")) throw redirect(back);
+      return data({ ok: true });
     }
     default:
-      return data({ ok: false }, { status: 400, headers });
+      return data({ ok: false }, { status: 400 });
   }
 }

@@ -56,18 +56,18 @@ async function searchPage(api: ApiClient, def: ResourceDef, state: TableState): 
  * When the answer is a document, the rows, titles and choices are kept out of the loader data
  * for the server to draw (`context`, decision 074): the browser gets them once.
  */
-export async function loadTable(request: Request, def: ResourceDef, context?: unknown): Promise<{ table: TablePage; headers: Headers }> {
+export async function loadTable(request: Request, def: ResourceDef, context?: unknown): Promise<{ table: TablePage }> {
   const store = documentOnlyStore(context);
-  const { table, headers } = await wholeTable(request, def, store !== null);
-  if (!store) return { table, headers };
+  const { table } = await wholeTable(request, def, store !== null);
+  if (!store) return { table };
   const { rows, titles, referenceOptions, ...frame } = table;
   store.set(tableBodyKey(def.key), { rows, titles, referenceOptions } satisfies TableBody);
-  return { table: frame, headers };
+  return { table: frame };
 }
 
 /** `document`: the page is handed over for the browser's follow-up request; otherwise such a page is taken. */
-async function wholeTable(request: Request, def: ResourceDef, document: boolean): Promise<{ table: TableData; headers: Headers }> {
-  const { auth, me, api, headers } = await requireUser(request, def.accessKey);
+async function wholeTable(request: Request, def: ResourceDef, document: boolean): Promise<{ table: TableData }> {
+  const { auth, me, api } = await requireUser(request, def.accessKey);
   const url = new URL(request.url);
   const token = document ? crypto.randomUUID() : url.searchParams.get("handover");
   const keyOf = (state: TableState) => handoverKey(token ?? "", auth.authToken, def.key, apiSearchQuery(state).toString());
@@ -89,7 +89,7 @@ async function wholeTable(request: Request, def: ResourceDef, document: boolean)
   const columns = tableColumns(def, readable);
   const spec = tableSpecOf(def, columns, readable);
   const parsed = parseTableUrl(url.searchParams, spec);
-  if (parsed.needsCanonical) throw redirect(tableHref(url.pathname, parsed.state, spec, url.searchParams), { headers });
+  if (parsed.needsCanonical) throw redirect(tableHref(url.pathname, parsed.state, spec, url.searchParams));
   const sameQuery = apiSearchQuery(parsed.state).toString() === apiSearchQuery(assumed).toString();
   const page = sameQuery ? early : await searchPage(api, def, parsed.state);
   const handover = document && !page.error ? token : null;
@@ -99,7 +99,6 @@ async function wholeTable(request: Request, def: ResourceDef, document: boolean)
   const shown = new Set(arranged.filter((c) => c.visible && c.reference).map((c) => c.field));
   const titles = Object.fromEntries(Object.entries(page.titles).filter(([field]) => shown.has(field)));
   return {
-    headers,
     table: {
       resourceKey: def.key,
       columns: arranged,

@@ -41,28 +41,25 @@ export interface EditorValues {
 export async function templateEditorData(request: Request, id: string | undefined) {
   if (!id) throw redirect("/templates");
   // Spec §2: the editor has no access key of its own; the API decides what the role may read.
-  const { api, me, headers } = await requireUser(request);
+  const { api, me } = await requireUser(request);
   const record = await readRecord(api, templates, id);
   const values: EditorValues = { name: String(record.name ?? ""), template: String(record.template ?? "") };
-  return data(
-    {
-      id,
-      values,
-      canWrite: me.userRole[templates.accessKey] === "FULL",
-      preview: await previewTemplate(api, values.template),
-      notices: await recentNotices(api, (await firmBranding({ firmId: me.firmId }))?.time_zone ?? "UTC"),
-      pageTitle: { key: "resources:templates.editor.title", values: { title: values.name || id } },
-    },
-    { headers },
-  );
+  return data({
+    id,
+    values,
+    canWrite: me.userRole[templates.accessKey] === "FULL",
+    preview: await previewTemplate(api, values.template),
+    notices: await recentNotices(api, (await firmBranding({ firmId: me.firmId }))?.time_zone ?? "UTC"),
+    pageTitle: { key: "resources:templates.editor.title", values: { title: values.name || id } },
+  });
 }
 
 export async function templateEditorAction(request: Request, id: string | undefined) {
   if (!id) throw redirect("/templates");
-  const { api, headers } = await requireUser(request);
+  const { api } = await requireUser(request);
   const formData = await readForm(request);
   const values: EditorValues = { name: String(formData.get("name") ?? ""), template: String(formData.get("template") ?? "") };
-  const answer = (extra: { result?: SubmissionResult<string[]>; preview?: PreviewOutcome }) => data({ values, ...extra }, { headers });
+  const answer = (extra: { result?: SubmissionResult<string[]>; preview?: PreviewOutcome }) => data({ values, ...extra });
 
   if (formData.get(INTENT_FIELD) === "preview") {
     return answer({ preview: await previewTemplate(api, values.template, String(formData.get("inboxItemId") ?? "") || undefined) });
@@ -71,7 +68,7 @@ export async function templateEditorAction(request: Request, id: string | undefi
   const submission = parseWithZod(formData, { schema: templates.schema });
   if (submission.status !== "success") return answer({ result: submission.reply() });
   const saved = await updateRecord(api, templates, id, submission.value);
-  if (saved.ok) return redirectWithToast(request, editorPath(id), { type: "success", key: "wizard:saved" }, { headers });
+  if (saved.ok) return redirectWithToast(request, editorPath(id), { type: "success", key: "wizard:saved" });
   // The API's reasons go on their fields (a template that does not compile); others above the form.
   const fieldErrors = Object.fromEntries(Object.entries(saved.error.body.fieldErrors ?? {}).filter(([field]) => field in values));
   return answer({ result: submission.reply({ fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [apiMessage(saved.error)] }) });

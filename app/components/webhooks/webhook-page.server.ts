@@ -13,7 +13,7 @@ const PAGE_SIZE = 20;
 const q = encodeURIComponent;
 
 export async function webhookDeliveriesData(request: Request, id: string) {
-  const { me, api, headers } = await requireUser(request, webhooks.accessKey);
+  const { me, api } = await requireUser(request, webhooks.accessKey);
   const filter = deliveryFilterOf(new URL(request.url));
   const [hook, deliveries] = await Promise.all([
     api.json<{ id: string; name: string; url: string; enabled: boolean }>(`${webhooks.apiPath}/${q(id)}`),
@@ -21,16 +21,13 @@ export async function webhookDeliveriesData(request: Request, id: string) {
       `${webhooks.apiPath}/${q(id)}/deliveries?size=${PAGE_SIZE}&page=${filter.page}${filter.status ? `&status=${filter.status}` : ""}`,
     ),
   ]);
-  return data(
-    {
-      webhook: hook.data,
-      deliveries: deliveries.data,
-      filter,
-      canWrite: me.userRole[webhooks.accessKey] === "FULL",
-      pageTitle: { key: "wizard:detailTitle", values: { resource: webhooks.key, title: hook.data.name } },
-    },
-    { headers },
-  );
+  return data({
+    webhook: hook.data,
+    deliveries: deliveries.data,
+    filter,
+    canWrite: me.userRole[webhooks.accessKey] === "FULL",
+    pageTitle: { key: "wizard:detailTitle", values: { resource: webhooks.key, title: hook.data.name } },
+  });
 }
 
 /** What a post answers: back to the log with a toast, or the secret, shown in this one answer only. */

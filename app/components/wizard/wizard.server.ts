@@ -106,7 +106,7 @@ async function failedView(request: Request, api: ApiClient, plan: PlanStep[], st
  * One POST of the wizard. Back keeps what was typed without judging it; a picker's search
  * narrows its options; Next validates the step; Create validates every step, then calls the API.
  */
-export async function wizardAction(request: Request, api: ApiClient, def: ResourceDef, headers: Headers): Promise<WizardView | Response> {
+export async function wizardAction(request: Request, api: ApiClient, def: ResourceDef): Promise<WizardView | Response> {
   const formData = await readForm(request);
   const plan = wizardPlan(def);
   const posted = decodeState(formData.get(WIZARD_STATE_FIELD), plan.length);
@@ -126,10 +126,5 @@ export async function wizardAction(request: Request, api: ApiClient, def: Resour
   if (!checked.ok) return viewOf(api, plan, moveTo(state, checked.step, plan.length), checked.result);
   const outcome = checked.matterChoice ? await createCase(api, def, checked.values, checked.matterChoice) : await createRecordOf(api, def, checked.values);
   if (!outcome.ok) return failedView(request, api, plan, state, outcome);
-  return redirectWithToast(
-    request,
-    `/${def.key}/${encodeURIComponent(outcome.id)}`,
-    { type: "success", key: "wizard:created", values: { resource: def.key } },
-    { headers },
-  );
+  return redirectWithToast(request, `/${def.key}/${encodeURIComponent(outcome.id)}`, { type: "success", key: "wizard:created", values: { resource: def.key } });
 }
