@@ -13,6 +13,7 @@ describe("the idle workers' polling turn on PostgreSQL (decision 140)", () => {
     // wait that ran out would put one in its log every few minutes for each waiting process.
     const failed: string[] = [];
     const query = pg.Client.prototype.query;
+    const end = pg.Client.prototype.end;
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
       const result = (query as (...a: unknown[]) => unknown).apply(this, args);
       if (result instanceof Promise) result.catch((error: { code?: string }) => failed.push(error.code ?? String(error)));
@@ -21,14 +22,15 @@ describe("the idle workers' polling turn on PostgreSQL (decision 140)", () => {
     const database = await createPgDatabase();
     const pool = new pg.Pool({ connectionString: database.url });
     const cancel = (pid: number) => pool.query("select pg_cancel_backend($1)", [pid]);
-    const waiting = async () =>
+    const locks = async (granted: boolean) =>
       (
         await pool.query<{ n: number }>(
-          `select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = $1 and not granted
+          `select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = $1 and granted = $2
           and database = (select oid from pg_database where datname = current_database())`,
-          [POLLING_LOCK],
+          [POLLING_LOCK, granted],
         )
       ).rows[0]!.n;
+    const waiting = () => locks(false);
     const [first, second] = [advisoryPollingTurn(database.url, cancel), advisoryPollingTurn(database.url, cancel)];
     const third = advisoryPollingTurn(database.url, cancel, 300);
     try {
@@ -53,14 +55,21 @@ describe("the idle workers' polling turn on PostgreSQL (decision 140)", () => {
       expect(await within(firstTakes, 2_000)).toBe(true);
       await third.close();
       expect(await waiting()).toBe(0);
-      // Closed while holding it: the turn is free.
+      // Closed while holding it: the turn is free once close resolves (a stopped worker holds
+      // nothing), also when the session takes a while to end, as on a busy machine.
+      pg.Client.prototype.end = function (this: pg.Client, ...args: unknown[]) {
+        return new Promise((resolve) => setTimeout(resolve, 300)).then(() => (end as (...a: unknown[]) => unknown).apply(this, args));
+      } as typeof end;
       await second.close();
+      pg.Client.prototype.end = end;
+      expect(await locks(true)).toBe(0);
       const after = advisoryPollingTurn(database.url, cancel);
       expect(await within(after.take(), 2_000)).toBe(false);
       await after.close();
       expect(failed).toEqual([]);
     } finally {
       pg.Client.prototype.query = query;
+      pg.Client.prototype.end = end;
       await Promise.all([first, second, third].map((turn) => turn.close()));
       await pool.end();
       await database.drop();

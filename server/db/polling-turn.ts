@@ -62,10 +62,11 @@ export function advisoryPollingTurn(url: string, cancel: (pid: number) => Promis
   let waiting: Promise<boolean> | undefined;
   let failedAt = -Infinity;
 
-  const drop = (c: pg.Client) => {
+  /** Ends the turn's session; resolves once it has ended, the turn with it. */
+  const drop = (c: pg.Client): Promise<void> => {
     if (client === c) client = undefined;
     held = false;
-    void c.end().catch(() => undefined);
+    return c.end().catch(() => undefined);
   };
   const wait = async (): Promise<boolean> => {
     let c = client;
@@ -74,7 +75,7 @@ export function advisoryPollingTurn(url: string, cancel: (pid: number) => Promis
         backend = 0;
         const opened = new pg.Client({ connectionString: url });
         // A connection lost while idle (a restart) ends the turn; the next take opens another.
-        opened.on("error", () => drop(opened));
+        opened.on("error", () => void drop(opened));
         client = c = opened;
         await c.connect();
         backend = (await c.query<{ pid: number }>(`select pg_backend_pid() as pid, set_config('lock_timeout', '${longestWaitMs}ms', false)`)).rows[0]!.pid;
@@ -86,7 +87,7 @@ export function advisoryPollingTurn(url: string, cancel: (pid: number) => Promis
       // Not taken: the wait ran out (poll once anyway) or was cancelled by close.
       return closed;
     } catch (error) {
-      if (c) drop(c);
+      if (c) void drop(c);
       if (!closed) {
         failedAt = Date.now();
         log.warn({ err: error }, "idle workers poll without taking turns for a while: the turn's connection failed");
@@ -105,7 +106,7 @@ export function advisoryPollingTurn(url: string, cancel: (pid: number) => Promis
       if (!held || !client) return;
       held = false;
       const c = client;
-      c.query("select pg_advisory_unlock($1)", [POLLING_LOCK]).catch(() => drop(c));
+      c.query("select pg_advisory_unlock($1)", [POLLING_LOCK]).catch(() => void drop(c));
     },
     async close() {
       closed = true;
@@ -116,8 +117,8 @@ export function advisoryPollingTurn(url: string, cancel: (pid: number) => Promis
         if (backend) await cancel(backend).catch(() => undefined);
         await Promise.race([waiting, new Promise((resolve) => setTimeout(resolve, 100))]);
       }
-      // Ending the session lets the turn go.
-      drop(c);
+      // Ending the session lets the turn go: once closed, this process holds nothing.
+      await drop(c);
     },
   };
 }
