@@ -16,7 +16,7 @@ import { pageNotFound } from "../utils/not-found.server";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const def = findResource(params.resource ?? "");
   if (!def) return pageNotFound(request);
-  const { table } = await loadTable(request, def, context);
+  const table = await loadTable(request, def, context);
   return data({ table, pageTitle: { key: resourceTitleKey(def.key) } });
 }
 

@@ -19,7 +19,7 @@ const def = REGISTRY["ethical-walls"];
 const API_PATH = "/api/v1/firm/internal-walls";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [{ table }, { me, api }] = await Promise.all([loadTable(request, def, context), requireUser(request, def.accessKey)]);
+  const [table, { me, api }] = await Promise.all([loadTable(request, def, context), requireUser(request, def.accessKey)]);
   const { data: walls } = await api.json<InternalWalls>(API_PATH);
   return data({ table, walls, canEdit: allows(me.userRole.firmAccess, "write"), pageTitle: { key: resourceTitleKey(def.key) } });
 }

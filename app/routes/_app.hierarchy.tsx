@@ -12,8 +12,7 @@ import { useHydrated } from "../utils/use-hydrated";
 export const handle = { titleKey: "pages.hierarchy" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { settings } = await loadHierarchy(request);
-  return data(settings);
+  return data(await loadHierarchy(request));
 }
 
 export async function action({ request }: ActionFunctionArgs) {

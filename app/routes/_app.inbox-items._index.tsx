@@ -24,7 +24,7 @@ import { readForm } from "../utils/request-body.server";
 const def = REGISTRY["inbox-items"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { table } = await loadTable(request, def, context);
+  const table = await loadTable(request, def, context);
   return data({ table, pageTitle: { key: resourceTitleKey(def.key) } });
 }
 

@@ -17,7 +17,7 @@ import { readForm } from "../utils/request-body.server";
 const def = REGISTRY["jurisdiction-preferences"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [{ table }, order] = await Promise.all([loadTable(request, def, context), loadPreferenceOrder(request)]);
+  const [table, order] = await Promise.all([loadTable(request, def, context), loadPreferenceOrder(request)]);
   return data({ table, ...order, pageTitle: { key: resourceTitleKey(def.key) } });
 }
 

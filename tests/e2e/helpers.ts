@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { type Page, expect } from "@playwright/test";
+import { type BrowserContext, type Page, expect } from "@playwright/test";
 
 /**
  * The browser tests run one product instance per Playwright worker, each with its own ports and
@@ -80,6 +80,13 @@ export async function startSession(page: Page, email: string, password = PASSWOR
 export async function signedIn(page: Page, email: string, password = PASSWORD) {
   await page.goto(await startSession(page, email, password));
   await expect(page).not.toHaveURL(/\/login/);
+}
+
+/** The console's session cookie as the browser keeps it (there must be one). */
+export async function sessionCookie(context: BrowserContext) {
+  const cookie = (await context.cookies()).find((c) => c.name === "ecfx_session");
+  expect(cookie).toBeDefined();
+  return cookie!;
 }
 
 export async function signOut(page: Page) {

@@ -1,5 +1,5 @@
-import { type BrowserContext, expect, test } from "@playwright/test";
-import { PASSWORD, USERS, changePassword, restorePassword, signOut, signedIn } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { PASSWORD, USERS, changePassword, restorePassword, sessionCookie, signOut, signedIn } from "./helpers";
 
 // The password change below, stopped half-way, is put back for its retry and the tests after it.
 test.afterEach(async () => {
@@ -8,11 +8,6 @@ test.afterEach(async () => {
 
 // A copied session cookie must stop working the moment its user signs out or changes the
 // password: the console's cookie and the API's tokens end together.
-const sessionCookie = async (context: BrowserContext) => {
-  const cookie = (await context.cookies()).find((c) => c.name === "ecfx_session");
-  expect(cookie).toBeDefined();
-  return cookie!;
-};
 
 for (const javaScriptEnabled of [true, false]) {
   test.describe(`ending a session with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {

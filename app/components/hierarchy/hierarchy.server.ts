@@ -20,7 +20,7 @@ const API_PATH = "/api/v1/firm/storage-hierarchy";
 export async function loadHierarchy(request: Request) {
   const { me, api } = await requireUser(request, "firmAccess");
   const { data: settings } = await api.json<HierarchySettings>(API_PATH);
-  return { settings: { ...settings, canEdit: allows(me.userRole.firmAccess, "write") } };
+  return { ...settings, canEdit: allows(me.userRole.firmAccess, "write") };
 }
 
 const isLevel = (value: unknown): value is HierarchyLevel => typeof value === "string" && (HIERARCHY_LEVELS as readonly string[]).includes(value);

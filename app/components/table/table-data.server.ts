@@ -56,17 +56,17 @@ async function searchPage(api: ApiClient, def: ResourceDef, state: TableState): 
  * When the answer is a document, the rows, titles and choices are kept out of the loader data
  * for the server to draw (`context`, decision 074): the browser gets them once.
  */
-export async function loadTable(request: Request, def: ResourceDef, context?: unknown): Promise<{ table: TablePage }> {
+export async function loadTable(request: Request, def: ResourceDef, context?: unknown): Promise<TablePage> {
   const store = documentOnlyStore(context);
-  const { table } = await wholeTable(request, def, store !== null);
-  if (!store) return { table };
+  const table = await wholeTable(request, def, store !== null);
+  if (!store) return table;
   const { rows, titles, referenceOptions, ...frame } = table;
   store.set(tableBodyKey(def.key), { rows, titles, referenceOptions } satisfies TableBody);
-  return { table: frame };
+  return frame;
 }
 
 /** `document`: the page is handed over for the browser's follow-up request; otherwise such a page is taken. */
-async function wholeTable(request: Request, def: ResourceDef, document: boolean): Promise<{ table: TableData }> {
+async function wholeTable(request: Request, def: ResourceDef, document: boolean): Promise<TableData> {
   const { auth, me, api } = await requireUser(request, def.accessKey);
   const url = new URL(request.url);
   const token = document ? crypto.randomUUID() : url.searchParams.get("handover");
@@ -99,27 +99,25 @@ async function wholeTable(request: Request, def: ResourceDef, document: boolean)
   const shown = new Set(arranged.filter((c) => c.visible && c.reference).map((c) => c.field));
   const titles = Object.fromEntries(Object.entries(page.titles).filter(([field]) => shown.has(field)));
   return {
-    table: {
-      resourceKey: def.key,
-      columns: arranged,
-      rows: page.rows.map((row) => tableRow(row, columns)),
-      total: page.total,
-      cursors: { ...(page.previous ? { previous: page.previous } : {}), ...(page.next ? { next: page.next } : {}) },
-      state: parsed.state,
-      spec,
-      errors: parsed.errors,
-      partialRanges: parsed.partialRanges,
-      titles,
-      referenceOptions: Object.fromEntries(Object.entries(page.options).filter(([field]) => readable(field))),
-      loadError: page.error,
-      canCreate: access.level === "FULL" && (def.wizard.length > 0 || def.ownEditor === true),
-      fullAccess: access.level === "FULL",
-      canStripe: me.userRole.firmAccess === "FULL",
-      striped: webPreferences?.tableStriped === true,
-      layout,
-      siblings: siblingTabs(def, (resource) => accessTo(resource, me.userRole[def.accessKey] ?? "DENY").level),
-      ...(handover ? { handover } : {}),
-    },
+    resourceKey: def.key,
+    columns: arranged,
+    rows: page.rows.map((row) => tableRow(row, columns)),
+    total: page.total,
+    cursors: { ...(page.previous ? { previous: page.previous } : {}), ...(page.next ? { next: page.next } : {}) },
+    state: parsed.state,
+    spec,
+    errors: parsed.errors,
+    partialRanges: parsed.partialRanges,
+    titles,
+    referenceOptions: Object.fromEntries(Object.entries(page.options).filter(([field]) => readable(field))),
+    loadError: page.error,
+    canCreate: access.level === "FULL" && (def.wizard.length > 0 || def.ownEditor === true),
+    fullAccess: access.level === "FULL",
+    canStripe: me.userRole.firmAccess === "FULL",
+    striped: webPreferences?.tableStriped === true,
+    layout,
+    siblings: siblingTabs(def, (resource) => accessTo(resource, me.userRole[def.accessKey] ?? "DENY").level),
+    ...(handover ? { handover } : {}),
   };
 }
 
