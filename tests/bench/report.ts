@@ -193,6 +193,15 @@ function comparedByRate(output: string): Map<number, { databases?: Compared; wor
   return rates;
 }
 
+/** What PostgreSQL adds to SQLite's CPU per notice at `rate`, its backends' part, and what the aim of 1.2× allows. */
+function addedAt(output: string, rate: number): { adds: string; backends: string; allows: string } | null {
+  const line = new RegExp(
+    `^\\s*${rate}\\/s, what PostgreSQL adds: ([\\d.-]+) ms per notice \\(its backends ([\\d.]+), its processes [\\d.-]+ more than SQLite's\\); 1\\.2 times SQLite allows ([\\d.-]+)`,
+    "m",
+  ).exec(output);
+  return line ? { adds: line[1]!, backends: line[2]!, allows: line[3]! } : null;
+}
+
 /** The highest stages retried and lock waits per notice over the comparison's runs of three PostgreSQL workers at `rate`. */
 function contentionOfThree(output: string, rate: number): { retries: number; lockWaits: number } | null {
   const runs = [
@@ -234,6 +243,15 @@ export function postgresAims(scripts: ScriptResult[]): string {
         `${databases.over}`,
         `${databases.ratio} (rounds ${databases.rounds})`,
         "at most 1.2×",
+      ]);
+    const added = addedAt(output, rate);
+    if (added)
+      rows.push([
+        `what PostgreSQL adds to SQLite's CPU per notice, ms, ${rate}/s (its backends' part)`,
+        "",
+        `${added.adds} (${added.backends})`,
+        "",
+        `at most ${added.allows}`,
       ]);
     if (workers)
       rows.push([
