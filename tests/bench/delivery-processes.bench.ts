@@ -295,10 +295,12 @@ function ratioLine(what: string, over: number[], under: number[]): string {
  * What PostgreSQL adds to SQLite's CPU per notice, split: its backends, and its product processes
  * beyond SQLite's (which do SQLite's own work); beside what the aim of 1.2 times SQLite allows.
  */
-function addedLine(rate: number, postgres: number[], backends: number[], sqlite: number[]): string {
-  const [all, own, base] = [mean(postgres), mean(backends), mean(sqlite)];
+function addedLine(rate: number, postgres: RateResult[], sqlite: RateResult[]): string {
+  const [all, own, base] = [mean(cpuOf(postgres)), mean(postgres.map((r) => r.split.backends)), mean(cpuOf(sqlite))];
   return `${rate}/s, what PostgreSQL adds: ${(all - base).toFixed(1)} ms per notice (its backends ${own.toFixed(1)}, its processes ${(all - own - base).toFixed(1)} more than SQLite's); 1.2 times SQLite allows ${(0.2 * base).toFixed(1)}`;
 }
+
+const cpuOf = (runs: RateResult[]) => runs.map((r) => r.cpuPerNotice);
 
 /**
  * SQLite and PostgreSQL with one worker, and PostgreSQL with three, at each rate: in that order in
@@ -306,25 +308,24 @@ function addedLine(rate: number, postgres: number[], backends: number[], sqlite:
  */
 async function compare(bare: number, pgUrl: string): Promise<void> {
   for (const rate of RATES) {
-    const cpu = new Map<Setup, number[]>([
+    const runs = new Map<Setup, RateResult[]>([
       [SQLITE_ONE, []],
       [POSTGRES_ONE, []],
       [POSTGRES_THREE, []],
     ]);
-    const backends = new Map<Setup, number[]>([...cpu.keys()].map((setup) => [setup, []]));
     for (let round = 1; round <= ROUNDS; round++) {
-      const order = [...cpu.keys()];
+      const order = [...runs.keys()];
       for (const setup of round % 2 === 1 ? order : order.reverse()) {
         const r = await runAt(setup, rate, pgUrl);
-        cpu.get(setup)!.push(r.cpuPerNotice);
-        backends.get(setup)!.push(r.split.backends);
+        runs.get(setup)!.push(r);
         const [figures, contention] = describeRun(setup.backend, r, bare);
         console.log(`  ${rate}/s, round ${round}, ${databaseName(setup.backend)}, ${workersNamed(setup.workers)}: ${figures}\n        ${contention}`);
       }
     }
-    console.log(`  ${ratioLine(`${rate}/s, 1 worker, PostgreSQL against SQLite`, cpu.get(POSTGRES_ONE)!, cpu.get(SQLITE_ONE)!)}`);
-    console.log(`  ${addedLine(rate, cpu.get(POSTGRES_ONE)!, backends.get(POSTGRES_ONE)!, cpu.get(SQLITE_ONE)!)}`);
-    console.log(`  ${ratioLine(`${rate}/s, PostgreSQL, 3 workers against 1`, cpu.get(POSTGRES_THREE)!, cpu.get(POSTGRES_ONE)!)}`);
+    const [sqlite, postgres, three] = [runs.get(SQLITE_ONE)!, runs.get(POSTGRES_ONE)!, runs.get(POSTGRES_THREE)!];
+    console.log(`  ${ratioLine(`${rate}/s, 1 worker, PostgreSQL against SQLite`, cpuOf(postgres), cpuOf(sqlite))}`);
+    console.log(`  ${addedLine(rate, postgres, sqlite)}`);
+    console.log(`  ${ratioLine(`${rate}/s, PostgreSQL, 3 workers against 1`, cpuOf(three), cpuOf(postgres))}`);
   }
 }
 
